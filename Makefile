@@ -1,0 +1,164 @@
+# Makefile - builds the ripple demo, its platform-free core (libripple.a), the bench and the tests.
+#
+#   make            build ./ripple and bench/ripple-bench
+#   make run        build and show the demo
+#   make test       unit tests, demo smoke tests (headless and under Xvfb),
+#                   then the unit tests again under ASan + UBSan
+#   make bench      build and run the benchmark
+#   make clean      remove everything built
+#
+# CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
+# V=1 shows the commands.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+BUILD   ?= build
+PREFIX  ?= /usr/local
+
+STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+             -D_POSIX_C_SOURCE=200809L -Isrc
+ALL_CFLAGS = $(STD_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+# pkg-config names and the Debian packages that provide them.
+PKG_sdl2       = libsdl2-dev
+PKG_SDL2_image = libsdl2-image-dev
+PKG_cmocka     = libcmocka-dev
+
+# $(call require,pkg-config modules,commands:debian-package ...)
+# Installs what is missing with apt-get when run as root; otherwise prints
+# the exact command and stops.
+define require
+	$(Q)missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	for m in $(1); do \
+	  pkg-config --exists $$m 2>/dev/null || case $$m in \
+	    sdl2) missing="$$missing $(PKG_sdl2)";; \
+	    SDL2_image) missing="$$missing $(PKG_SDL2_image)";; \
+	    cmocka) missing="$$missing $(PKG_cmocka)";; \
+	  esac; \
+	done; \
+	for c in $(2); do \
+	  command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "missing packages; install them with:"; \
+	    echo "  sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+SDL_CFLAGS    = $(shell pkg-config --cflags sdl2 SDL2_image 2>/dev/null)
+SDL_LIBS      = $(shell pkg-config --libs sdl2 SDL2_image 2>/dev/null)
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+CORE_SRC = src/rpl_sim.c src/rpl_step_c.c src/rpl_refract_c.c src/rpl_dispatch.c \
+           src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c
+APP_SRC  = src/app_main.c src/app_args.c
+BENCH_SRC = bench/ripple-bench.c bench/seed_baseline.c
+TEST_SRC = tests/test_core.c
+
+CORE_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o)
+APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
+BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
+LIB       = $(BUILD)/libripple.a
+DEMO      = ripple
+BENCH     = bench/ripple-bench
+TESTBIN   = $(BUILD)/tests/test_core
+
+.PHONY: all run test test-unit test-smoke test-san bench clean install deps-run deps-test backdrop
+
+all: deps-run $(DEMO) $(BENCH)
+
+deps-run:
+	$(call require,sdl2 SDL2_image,cc:gcc make:make)
+
+deps-test:
+	$(call require,sdl2 SDL2_image cmocka,cc:gcc xvfb-run:xvfb xauth:xauth)
+
+$(BUILD)/src/app_%.o: src/app_%.c | deps-run
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(CORE_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DEMO): $(APP_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) -lm
+
+$(BENCH): $(BENCH_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) -lm
+
+$(TESTBIN): $(TEST_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CMOCKA_LIBS) -lm
+
+run: all
+	./$(DEMO)
+
+bench: $(BENCH)
+	./$(BENCH)
+
+test: deps-test
+	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
+	$(Q)$(MAKE) --no-print-directory test-san
+
+test-unit: $(TESTBIN)
+	./$(TESTBIN)
+
+test-smoke: $(DEMO) $(BENCH)
+	sh tests/smoke.sh ./$(DEMO) ./$(BENCH)
+
+# The same unit tests and the headless smoke tests, built apart with
+# AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+test-san:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/san CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="$(SAN_FLAGS)" DEMO=$(BUILD)/san/ripple BENCH=$(BUILD)/san/ripple-bench \
+	    $(BUILD)/san/tests/test_core $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/san/tests/test_core
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tests/smoke.sh --headless-only ./$(BUILD)/san/ripple ./$(BUILD)/san/ripple-bench
+
+# Regenerates the default background picture from its generator.
+backdrop: deps-run
+	$(Q)mkdir -p $(BUILD)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop assets/mkbackdrop.c $(SDL_LIBS) -lm
+	./$(BUILD)/mkbackdrop assets/background.png 640 480
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ripple
+	install -m 755 $(DEMO) $(DESTDIR)$(PREFIX)/bin/ripple
+	install -m 644 assets/background.png $(DESTDIR)$(PREFIX)/share/ripple/background.png
+
+clean:
+	rm -rf $(BUILD) $(DEMO) $(BENCH)
+
+-include $(CORE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

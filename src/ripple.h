@@ -1,0 +1,221 @@
+/* ripple.h - public API of the platform-free ripple core (no SDL, no printing). */
+#ifndef RIPPLE_H
+#define RIPPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RPL_VERSION "0.1.0"
+
+/*
+ * The height contract.
+ *
+ * Every height stored in a field lies in [RPL_HEIGHT_MIN, RPL_HEIGHT_MAX].
+ * The step clamps its result into that range, drops clamp their weight into
+ * it and a snapshot holding anything outside it is refused.  With inputs in
+ * range every intermediate of the rule fits in int16:
+ *   l + r + u + d        in [-32768, 32764]
+ *   (...) >> 1           in [-16384, 16382]
+ *   ... - prev           in [-24575, 24574]
+ * so a 16-bit SIMD lane computes exactly what the scalar code does and no
+ * value ever wraps around.
+ */
+#define RPL_HEIGHT_MIN (-8192)
+#define RPL_HEIGHT_MAX 8191
+
+/* Field sizes accepted by rpl_sim_create (each side). */
+#define RPL_DIM_MIN 3
+#define RPL_DIM_MAX 8192
+
+/* Largest stone radius accepted by rpl_sim_drop / rpl_sim_trail. */
+#define RPL_RADIUS_MAX 256
+
+/* Refraction strength is fixed point with 4 fraction bits: the pixel offset
+ * is (height difference * strength) >> 4.  16 is the classic 1:1 mapping. */
+#define RPL_STRENGTH_ONE 16
+#define RPL_STRENGTH_MAX 64
+
+typedef enum rpl_status {
+    RPL_OK = 0,
+    RPL_EINVAL,  /* an argument is out of range or NULL */
+    RPL_ENOMEM,  /* allocation failed */
+    RPL_EIO,     /* a file could not be opened, read or written */
+    RPL_EFORMAT, /* a file's contents are not a valid snapshot */
+    RPL_ESIZE,   /* a snapshot's size does not match the field */
+    RPL_ENOTSUP  /* a requested kernel path is not available here */
+} rpl_status;
+
+/* A short English phrase for a status code; never NULL. */
+const char *rpl_strerror(rpl_status status);
+
+/* ---- kernels ---------------------------------------------------------- */
+
+typedef struct rpl_kernels rpl_kernels_t; /* defined in rpl_kernels.h */
+
+/* The kernel table for a path name ("c"; more in SIMD builds), or the best
+ * one this CPU runs when name is NULL or "auto".  NULL if unknown or not
+ * supported on this CPU. */
+const rpl_kernels_t *rpl_kernels_get(const char *name);
+const char *rpl_kernels_name(const rpl_kernels_t *k);
+
+/* ---- simulation ------------------------------------------------------- */
+
+/*
+ * The field: two int16 height buffers of w*h cells, row-major, no padding.
+ * `cur` holds the heights now, `prev` those one step ago.  Border rows and
+ * columns are a fixed wall and always 0.  Read the fields freely; write the
+ * buffers only through the functions below (or keep to the contract).
+ */
+typedef struct rpl_sim {
+    int w, h;
+    int16_t *cur;
+    int16_t *prev;
+    uint64_t steps;            /* steps taken since create/reset */
+    uint64_t rng;              /* state of the rain's random generator */
+    const rpl_kernels_t *kern; /* kernel table used by rpl_sim_step */
+    char err[160];             /* detail of the last failure, "" if none */
+} rpl_sim_t;
+
+/* Creates a still field.  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].  On failure
+ * returns NULL and sets *status (if status is not NULL). */
+rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status);
+void rpl_sim_destroy(rpl_sim_t *sim);
+
+/* Detail of the last failure on this field ("" if none). */
+const char *rpl_sim_error(const rpl_sim_t *sim);
+
+/* Uses another kernel table for rpl_sim_step (NULL: RPL_EINVAL). */
+rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k);
+
+/* Flattens the water (both buffers to 0) and reseeds the rain. */
+void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed);
+
+/* One step of the wave rule over every interior cell, then swaps buffers. */
+void rpl_sim_step(rpl_sim_t *sim);
+
+/*
+ * Drops a stone: every interior cell strictly inside the circle of `radius`
+ * around (x, y), that is (cx-x)^2 + (cy-y)^2 < radius^2, is set to -weight
+ * (clamped into the height range) in the current buffer.  Parts outside
+ * the interior are clipped; the centre may lie off the field.
+ * radius in [1, RPL_RADIUS_MAX], else RPL_EINVAL and nothing changes.
+ */
+rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight);
+
+/* Drops stones along the segment (x0,y0)-(x1,y1), both ends included,
+ * spaced max(1, radius/2) cells apart. Same arguments rules as drop. */
+rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
+                         int radius, int weight);
+
+/* Rain: on each call, drops per_kilostep/1000 stones on average (so 1000
+ * is one stone per step), placed, sized in [rmin, rmax] and weighted in
+ * [wmin, wmax] by the field's seeded generator: the same seed and calls
+ * give the same rain.  Arguments out of range: RPL_EINVAL. */
+typedef struct rpl_rain {
+    int per_kilostep;
+    int rmin, rmax;
+    int wmin, wmax;
+} rpl_rain_t;
+rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain);
+
+/* Next value of the field's generator (xorshift64*), for callers that want
+ * randomness reproducible with the field's seed. */
+uint32_t rpl_sim_random(rpl_sim_t *sim);
+
+/* Sum of |height| over the current buffer: a measure of how much the water
+ * moves (0 when at rest). */
+uint64_t rpl_sim_energy(const rpl_sim_t *sim);
+
+/* Replaces both buffers, checking the contract (range, zero border).  On
+ * failure nothing changes. */
+rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
+                             const int16_t *prev);
+
+/* ---- snapshots -------------------------------------------------------- */
+
+/*
+ * File format: "RPL1", uint32 LE width, uint32 LE height, then the current
+ * buffer and the previous buffer, each as w*h int16 LE, row-major.
+ * Saving writes a temporary file beside `path` and renames it, so `path`
+ * is either the old file or the whole new one.  Loading checks everything
+ * (magic, size, length, height range, zero border) before it touches the
+ * field: on any failure the field is unchanged and rpl_sim_error tells why.
+ */
+rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
+rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
+
+/* Reads only a snapshot's header.  On failure *w and *h are untouched and
+ * `err` (if not NULL, of `errlen` bytes) says why. */
+rpl_status rpl_snapshot_probe(const char *path, int *w, int *h, char *err,
+                              size_t errlen);
+
+/* ---- refraction renderer --------------------------------------------- */
+
+/*
+ * For each pixel (x, y):
+ *   xoff = H(x-1, y) - H(x+1, y),  yoff = H(x, y-1) - H(x, y+1)
+ * with H = 0 outside the field; the source texel is
+ *   (clamp(x + (xoff*strength >> 4), 0, w-1), clamp(y + (yoff*strength >> 4), 0, h-1))
+ * of the background, which has the field's size (>> is an arithmetic
+ * shift, rounding towards minus infinity).  With shading on, a light from
+ * the top left brightens slopes that face it: the texel's R, G and B bytes
+ * each get a saturating add of
+ *   d = clamp((-(xoff + yoff)) >> 2, -RPL_SHADE_MAX, RPL_SHADE_MAX)
+ * (negative d darkens); its top byte is copied.  Flat water therefore
+ * reproduces the background exactly, with or without shading.
+ */
+#define RPL_SHADE_MAX 96
+
+typedef enum rpl_format {
+    RPL_XRGB8888 = 0 /* uint32 per pixel, 0xXXRRGGBB */
+} rpl_format;
+
+typedef struct rpl_view {
+    int strength; /* 0..RPL_STRENGTH_MAX, RPL_STRENGTH_ONE is 1:1 */
+    int shading;  /* 0 off, 1 on */
+} rpl_view_t;
+
+/* Renders the whole field into fb (w x h pixels of `format`, rows
+ * `pitch` bytes apart).  bg is w*h XRGB8888 pixels, tightly packed. */
+rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
+                       ptrdiff_t pitch, rpl_format format,
+                       const rpl_view_t *view);
+
+/* ---- images ----------------------------------------------------------- */
+
+/* Fits an XRGB8888 picture of any size to dw x dh by scaling it to cover
+ * the target (aspect kept) and cropping the centre: box-filtered when
+ * shrinking, bilinear when enlarging.  Output top bytes are 0xFF.
+ * spitch is in bytes. */
+rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
+                         uint32_t *dst, int dw, int dh);
+
+/* ---- autopilot -------------------------------------------------------- */
+
+/* Scripted drops that play by themselves: shapes drawn with trails and
+ * stones, one scene after another.  Deterministic for a given seed and
+ * field size. */
+typedef struct rpl_autopilot {
+    uint64_t rng;
+    uint32_t t;       /* steps into the current scene */
+    int scene;        /* index of the current scene */
+    int len;          /* length of the current scene in steps */
+    int cx, cy;       /* scene centre */
+    int size;         /* scene size in cells */
+    int lastx, lasty; /* previous pen position, for trails */
+    int pen;          /* 1 if lastx/lasty are valid */
+} rpl_autopilot_t;
+
+void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed);
+/* Advances the script one step, dropping into sim. */
+void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
