@@ -42,17 +42,15 @@ static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
     ap->cy = sim->h / 2 + rpl_rng_range(&ap->rng, -sim->h / 6, sim->h / 6);
 }
 
-/* Moves the pen to (x, y), drawing a trail from where it was. */
+/* Moves the pen to (x, y): a bead of the shape being drawn.  Beads a few
+ * steps apart read as a crisp chain of rings; a continuous trail would
+ * smear the shape into a noisy wake. */
 static void pen_to(rpl_autopilot_t *ap, rpl_sim_t *sim, double x, double y, int r, int w)
 {
-    int ix = (int)lround(x), iy = (int)lround(y);
-    if (ap->pen)
-        rpl_sim_trail(sim, ap->lastx, ap->lasty, ix, iy, r, w);
-    else
-        rpl_sim_drop(sim, ix, iy, r, w);
-    ap->lastx = ix;
-    ap->lasty = iy;
+    ap->lastx = (int)lround(x);
+    ap->lasty = (int)lround(y);
     ap->pen = 1;
+    rpl_sim_drop(sim, ap->lastx, ap->lasty, r, w);
 }
 
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
@@ -70,46 +68,46 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
     case SCENE_RING: /* stones around a circle, like a clock face */
         if (t % 10 == 0) {
             double a = TAU * t / 120.0;
-            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 900);
+            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 320);
         }
         break;
     case SCENE_SPIRAL: /* a pen winding outwards */
-        if (t % 2 == 0) {
+        if (t % 3 == 0) {
             double a = TAU * 3.0 * f, r = R * (0.1 + 0.9 * f);
-            pen_to(ap, sim, cx + r * cos(a), cy + r * sin(a), 2 * u, 500);
+            pen_to(ap, sim, cx + r * cos(a), cy + r * sin(a), 2 * u, 120);
         }
         break;
     case SCENE_LISSAJOUS: /* a 3:2 Lissajous figure */
-        if (t % 2 == 0) {
+        if (t % 3 == 0) {
             double a = TAU * f;
-            pen_to(ap, sim, cx + 1.3 * R * sin(3 * a + 0.5), cy + R * sin(2 * a), 2 * u, 450);
+            pen_to(ap, sim, cx + 1.3 * R * sin(3 * a + 0.5), cy + R * sin(2 * a), 2 * u, 110);
         }
         break;
     case SCENE_STAR: { /* a five-pointed star, drawn point to point */
-        if (t % 2 == 0) {
+        if (t % 3 == 0) {
             double k = 5.0 * f, seg = floor(k), g = k - seg;
             double a0 = -TAU / 4 + TAU * 2.0 * seg / 5.0, a1 = a0 + TAU * 2.0 / 5.0;
             double x = cx + R * ((1 - g) * cos(a0) + g * cos(a1));
             double y = cy + R * ((1 - g) * sin(a0) + g * sin(a1));
-            pen_to(ap, sim, x, y, 2 * u, 500);
+            pen_to(ap, sim, x, y, 2 * u, 120);
         }
         break;
     }
     case SCENE_TWINS: /* two sources beating in step: interference fringes */
         if (t % 14 == 0) {
             int d = (int)(R * 0.6);
-            rpl_sim_drop(sim, (int)cx - d, (int)cy, 2 * u, 700);
-            rpl_sim_drop(sim, (int)cx + d, (int)cy, 2 * u, 700);
+            rpl_sim_drop(sim, (int)cx - d, (int)cy, 2 * u, 220);
+            rpl_sim_drop(sim, (int)cx + d, (int)cy, 2 * u, 220);
         }
         break;
     case SCENE_BURST: /* one heavy stone, then a crown of small ones */
         if (t == 0)
-            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 1500);
+            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 600);
         else if (t == 40 || t == 80) {
             for (int i = 0; i < 8; i++) {
                 double a = TAU * i / 8 + (t == 80 ? TAU / 16 : 0);
                 double r = R * (t == 40 ? 0.5 : 0.9);
-                rpl_sim_drop(sim, (int)lround(cx + r * cos(a)), (int)lround(cy + r * sin(a)), 2 * u, 800);
+                rpl_sim_drop(sim, (int)lround(cx + r * cos(a)), (int)lround(cy + r * sin(a)), 2 * u, 260);
             }
         }
         break;

@@ -1,0 +1,159 @@
+#!/bin/sh
+# smoke.sh - runs the demo and the bench as a user would: flags, files, headless and in a window under Xvfb.
+# usage: sh tests/smoke.sh [--headless-only] ./ripple ./bench/ripple-bench
+set -u
+
+WINDOW=1
+if [ "${1:-}" = "--headless-only" ]; then
+    WINDOW=0
+    shift
+fi
+RIPPLE=${1:?usage: smoke.sh [--headless-only] RIPPLE BENCH}
+BENCH=${2:?usage: smoke.sh [--headless-only] RIPPLE BENCH}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect STATUS DESCRIPTION -- command...: checks the exit status; for
+# status 2 also that stderr is one line starting with the program's name.
+expect() {
+    want=$1; what=$2; shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        bad "$what: exit $got, want $want; stderr: $(head -c 300 "$TMP/err")"
+        return
+    fi
+    if [ "$want" = 2 ]; then
+        lines=$(wc -l <"$TMP/err")
+        if [ "$lines" != 1 ] || ! grep -q "^ripple" "$TMP/err"; then
+            bad "$what: want one error line, got: $(head -c 300 "$TMP/err")"
+            return
+        fi
+    fi
+    ok
+}
+
+# files that must not exist after a failed run
+absent() {
+    for f in "$@"; do
+        if [ -e "$f" ]; then bad "left a file behind: $f"; else ok; fi
+    done
+}
+
+same() { if cmp -s "$1" "$2"; then ok; else bad "$3: $1 and $2 differ"; fi; }
+differ() { if cmp -s "$1" "$2"; then bad "$3: $1 and $2 are the same"; else ok; fi; }
+
+H="--headless"
+
+# --- information ------------------------------------------------------------
+expect 0 "--version" -- "$RIPPLE" --version
+grep -q "^ripple [0-9]" "$TMP/out" && ok || bad "--version prints no version"
+expect 0 "--help" -- "$RIPPLE" --help
+grep -q -- "--size" "$TMP/out" && ok || bad "--help does not list --size"
+
+# --- bad flags and sizes ----------------------------------------------------
+expect 2 "unknown flag" -- "$RIPPLE" --bogus
+expect 2 "stray argument" -- "$RIPPLE" picture.png
+expect 2 "missing value" -- "$RIPPLE" --size
+expect 2 "size zero" -- "$RIPPLE" $H --size 0x0
+expect 2 "size too small" -- "$RIPPLE" $H --size 2x100
+expect 2 "size too large" -- "$RIPPLE" $H --size 9000x100
+expect 2 "size garbage" -- "$RIPPLE" $H --size 640by480
+expect 2 "size negative" -- "$RIPPLE" $H --size -640x480
+expect 2 "size trailing junk" -- "$RIPPLE" $H --size 640x480x2
+expect 2 "scale zero" -- "$RIPPLE" $H --scale 0
+expect 2 "scale too large" -- "$RIPPLE" $H --scale 99
+expect 2 "window too large" -- "$RIPPLE" $H --size 8000x8000 --scale 4
+expect 2 "frames zero" -- "$RIPPLE" $H --frames 0
+expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
+expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
+expect 2 "seed negative" -- "$RIPPLE" $H --seed -1
+expect 2 "value on a switch" -- "$RIPPLE" --headless=yes
+expect 2 "screenshot extension" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/shot.txt"
+absent "$TMP/shot.txt"
+expect 2 "screenshot into a missing directory" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/no/such/dir/s.png"
+expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-state "$TMP/no/such/dir/s.rpl"
+
+# --- bad images ---------------------------------------------------------------
+expect 2 "missing image" -- "$RIPPLE" $H --frames 1 --image "$TMP/nope.png" --screenshot "$TMP/a.png"
+printf 'this is not a picture\n' >"$TMP/text.png"
+expect 2 "text file as image" -- "$RIPPLE" $H --frames 1 --image "$TMP/text.png" --screenshot "$TMP/a.png"
+head -c 300 assets/background.png >"$TMP/trunc.png"
+expect 2 "truncated PNG" -- "$RIPPLE" $H --frames 1 --image "$TMP/trunc.png" --screenshot "$TMP/a.png"
+expect 2 "directory as image" -- "$RIPPLE" $H --frames 1 --image "$TMP" --screenshot "$TMP/a.png"
+absent "$TMP/a.png"
+
+# --- bad snapshots ------------------------------------------------------------
+expect 2 "missing snapshot" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/nope.rpl" --save-state "$TMP/b.rpl"
+printf 'RPL1\003\000\000\000' >"$TMP/short.rpl"
+expect 2 "truncated snapshot header" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/short.rpl" --save-state "$TMP/b.rpl"
+printf 'NOPE\004\000\000\000\004\000\000\000' >"$TMP/magic.rpl"
+expect 2 "snapshot with a bad magic" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/magic.rpl" --save-state "$TMP/b.rpl"
+absent "$TMP/b.rpl"
+
+# --- headless runs --------------------------------------------------------------
+expect 0 "headless run" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$TMP/h.bmp" --save-state "$TMP/h.rpl"
+[ -s "$TMP/h.bmp" ] && ok || bad "headless run wrote no screenshot"
+size=$(wc -c <"$TMP/h.rpl")
+[ "$size" = $((12 + 4 * 160 * 120)) ] && ok || bad "snapshot is $size bytes, want $((12 + 4 * 160 * 120))"
+expect 0 "PNG screenshot" -- "$RIPPLE" $H --size 160x120 --frames 5 --screenshot "$TMP/h.png"
+head -c 8 "$TMP/h.png" | od -c | grep -q "P   N   G" && ok || bad "PNG screenshot is not a PNG"
+
+# the same seed gives the same frames; another seed does not
+expect 0 "same seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$TMP/h2.bmp"
+same "$TMP/h.bmp" "$TMP/h2.bmp" "same seed"
+expect 0 "other seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --seed 7 --screenshot "$TMP/h3.bmp"
+differ "$TMP/h.bmp" "$TMP/h3.bmp" "other seed"
+
+# with nothing dropped the water stays flat and the frame stays the same
+expect 0 "still water" -- "$RIPPLE" $H --size 160x120 --frames 1 --no-rain --no-autopilot --screenshot "$TMP/flat1.bmp"
+expect 0 "still water later" -- "$RIPPLE" $H --size 160x120 --frames 30 --no-rain --no-autopilot --screenshot "$TMP/flat30.bmp"
+same "$TMP/flat1.bmp" "$TMP/flat30.bmp" "still water stays still"
+differ "$TMP/flat1.bmp" "$TMP/h.bmp" "rippled frame"
+
+# a saved state continues exactly where it left off: 40 steps in one run
+# equal 20 + 20 across a save and a load
+expect 0 "continue 40" -- "$RIPPLE" $H --frames 40 --no-rain --no-autopilot --load-state "$TMP/h.rpl" --save-state "$TMP/c40.rpl"
+expect 0 "continue 20" -- "$RIPPLE" $H --frames 20 --no-rain --no-autopilot --load-state "$TMP/h.rpl" --save-state "$TMP/c20.rpl"
+expect 0 "continue 20+20" -- "$RIPPLE" $H --frames 20 --no-rain --no-autopilot --load-state "$TMP/c20.rpl" --save-state "$TMP/c20b.rpl"
+same "$TMP/c40.rpl" "$TMP/c20b.rpl" "save and load resume"
+expect 2 "snapshot of another size" -- "$RIPPLE" $H --size 200x100 --frames 1 --load-state "$TMP/h.rpl"
+
+# pictures of other sizes and formats are fitted to the field
+if command -v convert >/dev/null 2>&1 && convert -version 2>/dev/null | grep -q ImageMagick; then
+    convert -size 1000x300 gradient:red-blue "$TMP/wide.jpg" 2>/dev/null
+    expect 0 "JPEG background" -- "$RIPPLE" $H --size 120x90 --frames 3 --image "$TMP/wide.jpg"
+fi
+"$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --screenshot "$TMP/small.bmp" >/dev/null
+expect 0 "BMP background" -- "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --image "$TMP/small.bmp" --screenshot "$TMP/small2.bmp"
+same "$TMP/small.bmp" "$TMP/small2.bmp" "BMP background at its own size comes back unchanged"
+
+# --- bench ---------------------------------------------------------------------
+expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2
+grep -q "seed" "$TMP/out" && ok || bad "bench prints no seed baseline row"
+expect 0 "bench json" -- "$BENCH" --size 64x48 --frames 2 --json
+grep -q '"speedup_vs_seed"' "$TMP/out" && ok || bad "bench JSON has no speedup_vs_seed"
+expect 2 "bench bad flag" -- "$BENCH" --bogus
+expect 2 "bench bad size" -- "$BENCH" --size 0x0
+
+# --- a real window under Xvfb ---------------------------------------------------------
+if [ "$WINDOW" = 1 ]; then
+    if command -v xvfb-run >/dev/null 2>&1; then
+        expect 0 "window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --frames 120 --screenshot "$TMP/win.bmp"
+        expect 0 "background alone" -- "$RIPPLE" $H --frames 1 --no-rain --no-autopilot --screenshot "$TMP/bare.bmp"
+        differ "$TMP/win.bmp" "$TMP/bare.bmp" "window frame shows water"
+        expect 0 "scaled window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --size 320x200 --scale 3 --frames 30 --no-vsync
+    else
+        bad "xvfb-run is not installed: cannot test the window"
+    fi
+fi
+
+echo "smoke: $pass passed, $fail failed"
+[ "$fail" = 0 ]
