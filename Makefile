@@ -79,7 +79,7 @@ DEMO      = ripple
 BENCH     = bench/ripple-bench
 TESTBIN   = $(BUILD)/tests/test_core
 
-.PHONY: all run test test-unit test-smoke test-san bench clean install deps-run deps-test backdrop
+.PHONY: all run test test-unit test-smoke test-san warnings bench clean install deps-run deps-test backdrop
 
 all: deps-run $(DEMO) $(BENCH)
 
@@ -127,6 +127,7 @@ bench: $(BENCH)
 	./$(BENCH)
 
 test: deps-test
+	$(Q)$(MAKE) --no-print-directory warnings
 	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
 	$(Q)$(MAKE) --no-print-directory test-san
 
@@ -135,6 +136,19 @@ test-unit: $(TESTBIN)
 
 test-smoke: $(DEMO) $(BENCH)
 	sh tests/smoke.sh ./$(DEMO) ./$(BENCH)
+
+# Every source must compile without a warning under gcc and clang (when
+# installed); -Werror only here, so a user's newer compiler never breaks
+# an ordinary build.
+ALL_SRC = $(CORE_SRC) $(APP_SRC) $(BENCH_SRC) $(TEST_SRC)
+warnings:
+	$(Q)for cc in gcc clang; do \
+	  command -v $$cc >/dev/null 2>&1 || { echo "warnings: $$cc not installed, skipped"; continue; }; \
+	  for f in $(ALL_SRC); do \
+	    $$cc $(STD_CFLAGS) -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $$f -o /dev/null || exit 1; \
+	  done; \
+	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
+	done
 
 # The same unit tests and the headless smoke tests, built apart with
 # AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.

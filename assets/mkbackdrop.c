@@ -622,9 +622,12 @@ static void render(const Scene *sc, SDL_Surface *surf)
             double caus = caustics(sc, x, y);
             double light = 0.34 * amb + sun * (0.40 + 1.25 * caus);
 
-            double r = acc.r * light * water.r + haze.r;
-            double g = acc.g * light * water.g + haze.g;
-            double b = acc.b * light * water.b + haze.b;
+            /* the brightest folds of light bleach towards white */
+            double glint = 0.05 * sun * caus * caus;
+
+            double r = acc.r * light * water.r + haze.r + glint * 0.8;
+            double g = acc.g * light * water.g + haze.g + glint;
+            double b = acc.b * light * water.b + haze.b + glint;
 
             double rr = sqrt(x * x + y * y) / diag;
             double vig = 1.0 - 0.42 * pow(rr, 2.4);
@@ -662,7 +665,7 @@ static int save_png(SDL_Surface *surf, const char *path)
     memcpy(tmp + n, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        fprintf(stderr, "mkbackdrop: cannot create %s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
         free(tmp);
         return 0;
     }
@@ -671,7 +674,7 @@ static int save_png(SDL_Surface *surf, const char *path)
     FILE *f = fdopen(fd, "wb");
     int ok = f != NULL && fchmod(fd, 0666 & ~mask) == 0;
     if (!ok) {
-        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
         if (f)
             fclose(f);
         else
@@ -683,15 +686,15 @@ static int save_png(SDL_Surface *surf, const char *path)
     SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
     ok = rw != NULL && IMG_SavePNG_RW(surf, rw, 1) == 0;
     if (!ok)
-        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", tmp, SDL_GetError());
+        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, SDL_GetError());
     if (fflush(f) != 0 || fsync(fd) != 0) {
         if (ok)
-            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", tmp, strerror(errno));
+            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
         ok = 0;
     }
     if (fclose(f) != 0) {
         if (ok)
-            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", tmp, strerror(errno));
+            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
         ok = 0;
     }
     if (ok && rename(tmp, path) != 0) {
@@ -707,10 +710,13 @@ static int save_png(SDL_Surface *surf, const char *path)
 int main(int argc, char **argv)
 {
     int w = 640, h = 480;
-    if ((argc != 2 && argc != 4) || argv[1][0] == '\0' ||
-        (argc == 4 && (!parse_side(argv[2], &w) || !parse_side(argv[3], &h)))) {
-        fprintf(stderr, "usage: mkbackdrop OUT.png [W H]  (W and H from %d to %d, default 640 480)\n",
-                MIN_SIDE, MAX_SIDE);
+    if ((argc != 2 && argc != 4) || argv[1][0] == '\0') {
+        fprintf(stderr, "usage: mkbackdrop OUT.png [W H]  (default 640 480)\n");
+        return 2;
+    }
+    if (argc == 4 && (!parse_side(argv[2], &w) || !parse_side(argv[3], &h))) {
+        fprintf(stderr, "mkbackdrop: bad size '%s %s': W and H must be whole numbers from %d to %d\n",
+                argv[2], argv[3], MIN_SIDE, MAX_SIDE);
         return 2;
     }
 

@@ -37,6 +37,7 @@ typedef struct app {
     int paused, step_once, rain_on, auto_on, help_on, overlay_on, fullscreen;
     int dragging, lastx, lasty;
     uint32_t last_input_ms;
+    int touched;    /* the user has clicked or dragged */
     long frame;
     /* smoothed timings in milliseconds */
     double t_sim, t_refract, t_present, t_frame;
@@ -181,7 +182,7 @@ static int writable_target(const char *path)
 static void sim_frame(app_t *a, int steps)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    int idle = a->o.headless || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
+    int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
     for (int i = 0; i < steps; i++) {
         if (a->rain_on)
             rpl_sim_rain(a->sim, &a->rain);
@@ -356,6 +357,7 @@ static int handle_event(app_t *a, const SDL_Event *e)
         return 0;
     case SDL_MOUSEBUTTONDOWN:
         a->last_input_ms = SDL_GetTicks();
+        a->touched = 1;
         if (e->button.button == SDL_BUTTON_LEFT) {
             a->dragging = 1;
             a->lastx = e->button.x;
@@ -604,7 +606,6 @@ int main(int argc, char **argv)
     a.rain_on = a.o.rain;
     a.auto_on = a.o.autopilot;
     a.overlay_on = 1;
-    a.last_input_ms = 0;
 
     if (a.o.headless) {
         run_headless(&a);

@@ -28,10 +28,11 @@ void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed)
 
 static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
 {
-    int s;
-    do
-        s = rpl_rng_range(&ap->rng, 0, SCENE_COUNT - 1);
-    while (s == ap->scene);
+    int s = SCENE_BURST; /* the opening: one heavy stone */
+    if (ap->scene >= 0)
+        do
+            s = rpl_rng_range(&ap->rng, 0, SCENE_COUNT - 1);
+        while (s == ap->scene);
     ap->scene = s;
     ap->t = 0;
     ap->len = scene_len[s];
