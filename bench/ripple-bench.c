@@ -601,6 +601,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
             return usage_error("unknown option '%s'", a);
         memcpy(name, a, nl);
         name[nl] = '\0';
+        if (eq && (!strcmp(name, "--json") || !strcmp(name, "--help") || !strcmp(name, "--version")))
+            return usage_error("%s takes no value", name);
         if (strcmp(name, "--size") && strcmp(name, "--frames") && strcmp(name, "--seed"))
             return usage_error("unknown option '%s'", name);
         if (eq)

@@ -16,19 +16,22 @@
  * specification, and SIMD paths reproduce it with psraw.  Inputs keep to
  * the height contract (ripple.h), so the sum fits int16 and nothing wraps.
  */
+static void step_row(int16_t *restrict p, const int16_t *restrict c,
+                     const int16_t *restrict up, const int16_t *restrict dn, int w)
+{
+    for (int x = 1; x < w - 1; x++) {
+        int n = ((c[x - 1] + c[x + 1] + up[x] + dn[x]) >> 1) - p[x];
+        n -= n >> 5;
+        n = n < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : n;
+        n = n > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : n;
+        p[x] = (int16_t)n;
+    }
+}
+
 void rpl_step_c(int16_t *prev, const int16_t *cur, int w, int y0, int y1)
 {
     for (int y = y0; y < y1; y++) {
         const int16_t *c = cur + (ptrdiff_t)y * w;
-        int16_t *p = prev + (ptrdiff_t)y * w;
-        for (int x = 1; x < w - 1; x++) {
-            int n = ((c[x - 1] + c[x + 1] + c[x - w] + c[x + w]) >> 1) - p[x];
-            n -= n >> 5;
-            if (n < RPL_HEIGHT_MIN)
-                n = RPL_HEIGHT_MIN;
-            if (n > RPL_HEIGHT_MAX)
-                n = RPL_HEIGHT_MAX;
-            p[x] = (int16_t)n;
-        }
+        step_row(prev + (ptrdiff_t)y * w, c, c - w, c + w, w);
     }
 }
