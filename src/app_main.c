@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <SDL.h>
@@ -89,10 +90,30 @@ static const char *default_image(char *buf, size_t len)
     return file_exists(buf) ? buf : NULL;
 }
 
+/* Some image decoders print their own complaints to stderr; the user gets
+ * our one-line error instead, so their output is silenced during a load. */
+static SDL_Surface *load_quietly(const char *path)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    SDL_Surface *img = IMG_Load(path);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    if (null >= 0)
+        close(null);
+    return img;
+}
+
 /* Loads and fits the background, or explains why not in err. */
 static int load_background(app_t *a, const char *path, char *err, size_t errlen)
 {
-    SDL_Surface *img = IMG_Load(path);
+    SDL_Surface *img = load_quietly(path);
     if (!img) {
         snprintf(err, errlen, "cannot load image '%.300s': %s", path, IMG_GetError());
         return -1;
@@ -240,7 +261,7 @@ static void draw_overlay(app_t *a, uint32_t *fb, ptrdiff_t pitch)
     if (a->help_on) {
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;
-        rpl_font_panel(fb, pitch, w, h, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 80);
+        rpl_font_panel(fb, pitch, w, h, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 56);
         rpl_font_draw(fb, pitch, w, h, x, y, help_text, 0xFFFFFF, sc);
     }
     if (a->note[0] && SDL_TICKS_PASSED(a->note_until, SDL_GetTicks()) == 0) {

@@ -69,7 +69,7 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
     case SCENE_RING: /* stones around a circle, like a clock face */
         if (t % 10 == 0) {
             double a = TAU * t / 120.0;
-            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 320);
+            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 200);
         }
         break;
     case SCENE_SPIRAL: /* a pen winding outwards */
@@ -103,7 +103,7 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
         break;
     case SCENE_BURST: /* one heavy stone, then a crown of small ones */
         if (t == 0)
-            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 600);
+            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 320);
         else if (t == 40 || t == 80) {
             for (int i = 0; i < 8; i++) {
                 double a = TAU * i / 8 + (t == 80 ? TAU / 16 : 0);
