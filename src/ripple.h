@@ -130,8 +130,9 @@ uint32_t rpl_sim_random(rpl_sim_t *sim);
  * moves (0 when at rest). */
 uint64_t rpl_sim_energy(const rpl_sim_t *sim);
 
-/* Replaces both buffers, checking the contract (range, zero border).  On
- * failure nothing changes. */
+/* Replaces both buffers (which may be the field's own), checking the
+ * contract (range, zero border).  On failure (RPL_EINVAL, detail in
+ * rpl_sim_error) nothing changes. */
 rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
                              const int16_t *prev);
 
@@ -180,7 +181,8 @@ typedef struct rpl_view {
 } rpl_view_t;
 
 /* Renders the whole field into fb (w x h pixels of `format`, rows
- * `pitch` bytes apart).  bg is w*h XRGB8888 pixels, tightly packed. */
+ * `pitch` bytes apart; pitch at least w pixels and a multiple of the pixel
+ * size, fb aligned for it).  bg is w*h XRGB8888 pixels, tightly packed. */
 rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
                        ptrdiff_t pitch, rpl_format format,
                        const rpl_view_t *view);

@@ -1,4 +1,5 @@
 /* rpl_sim.c - the height field: creation, stepping, stones, trails and rain. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,8 @@ int rpl_rng_range(uint64_t *s, int lo, int hi)
 {
     if (hi <= lo)
         return lo;
-    return lo + (int)(rpl_rng_next(s) % (uint32_t)(hi - lo + 1));
+    uint64_t span = (uint64_t)((int64_t)hi - lo) + 1; /* up to 2^32 */
+    return (int)((int64_t)lo + (int64_t)(rpl_rng_next(s) % span));
 }
 
 rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
@@ -186,6 +188,25 @@ rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
     return RPL_OK;
 }
 
+/* Liang-Barsky: narrows [*t0, *t1] to where p + t*d stays within
+ * [lo, hi] on one axis.  Returns 0 if nothing is left. */
+static int clip_axis(double p, double d, double lo, double hi, double *t0, double *t1)
+{
+    if (d == 0)
+        return p >= lo && p <= hi;
+    double a = (lo - p) / d, b = (hi - p) / d;
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (a > *t0)
+        *t0 = a;
+    if (b < *t1)
+        *t1 = b;
+    return *t0 <= *t1;
+}
+
 rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
                          int radius, int weight)
 {
@@ -195,23 +216,32 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
     rpl_status st = check_stone(sim, radius, weight, &v);
     if (st != RPL_OK)
         return st;
-    /* Work in 64 bits: the ends may be anywhere in int range. */
-    int64_t dx = (int64_t)x1 - x0, dy = (int64_t)y1 - y0;
-    int64_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-    int64_t len = adx > ady ? adx : ady;
-    int64_t spacing = radius / 2 > 1 ? radius / 2 : 1;
-    int64_t n = len / spacing;
-    if (n > 4 * (int64_t)(sim->w + sim->h))
-        n = 4 * (int64_t)(sim->w + sim->h); /* no point in more stones than that */
-    for (int64_t i = 0; i <= n; i++) {
-        int64_t px = x0, py = y0;
+    /* A segment that reaches far outside is first cut to the part that can
+     * touch the field (ends may be anywhere in int range); then stone i of
+     * n sits at (x0, y0) + (x1 - x0, y1 - y0) * i / n. */
+    int64_t lo = -radius - 1, hix = (int64_t)sim->w + radius, hiy = (int64_t)sim->h + radius;
+    if (x0 < lo || x0 > hix || y0 < lo || y0 > hiy || x1 < lo || x1 > hix || y1 < lo || y1 > hiy) {
+        double t0 = 0, t1 = 1, dx = (double)x1 - x0, dy = (double)y1 - y0;
+        if (!clip_axis(x0, dx, (double)lo, (double)hix, &t0, &t1) ||
+            !clip_axis(y0, dy, (double)lo, (double)hiy, &t0, &t1))
+            return RPL_OK;
+        double ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
+        x0 = (int)lround(ax);
+        y0 = (int)lround(ay);
+        x1 = (int)lround(bx);
+        y1 = (int)lround(by);
+    }
+    int dx = x1 - x0, dy = y1 - y0;
+    int len = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+    int spacing = radius / 2 > 1 ? radius / 2 : 1;
+    int n = (len + spacing - 1) / spacing; /* both ends, at most spacing apart */
+    for (int i = 0; i <= n; i++) {
+        int px = x0, py = y0;
         if (n > 0) {
-            px += dx * i / n;
-            py += dy * i / n;
+            px += (int)((int64_t)dx * i / n);
+            py += (int)((int64_t)dy * i / n);
         }
-        int cx = (int)(px < -radius - 1 ? -radius - 1 : px > sim->w + radius ? sim->w + radius : px);
-        int cy = (int)(py < -radius - 1 ? -radius - 1 : py > sim->h + radius ? sim->h + radius : py);
-        stamp(sim, cx, cy, radius, v);
+        stamp(sim, px, py, radius, v);
     }
     return RPL_OK;
 }
@@ -277,10 +307,18 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     if (st == RPL_OK)
         st = rpl_check_buffer(sim, prev, sim->w, sim->h, "previous");
     if (st != RPL_OK)
-        return st;
+        return RPL_EINVAL;
+    /* Copy through a scratch buffer: the sources may be the field's own
+     * buffers, even swapped. */
     size_t n = (size_t)sim->w * (size_t)sim->h;
-    memmove(sim->cur, cur, n * sizeof *cur);
-    memmove(sim->prev, prev, n * sizeof *prev);
+    int16_t *tmp = malloc(2 * n * sizeof *tmp);
+    if (!tmp)
+        return rpl_fail(sim, RPL_ENOMEM, "out of memory");
+    memcpy(tmp, cur, n * sizeof *tmp);
+    memcpy(tmp + n, prev, n * sizeof *tmp);
+    memcpy(sim->cur, tmp, n * sizeof *tmp);
+    memcpy(sim->prev, tmp + n, n * sizeof *tmp);
+    free(tmp);
     return RPL_OK;
 }
 
@@ -289,7 +327,7 @@ rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
 {
     if (!sim || !bg || !fb || !view || format != RPL_XRGB8888 ||
         view->strength < 0 || view->strength > RPL_STRENGTH_MAX ||
-        pitch < (ptrdiff_t)sim->w * 4)
+        pitch < (ptrdiff_t)sim->w * 4 || pitch % 4 != 0)
         return RPL_EINVAL;
     rpl_refract_job_t job = {
         sim->cur, bg, fb, pitch, sim->w, sim->h, view->strength, view->shading ? 1 : 0,
