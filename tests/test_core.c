@@ -1257,6 +1257,7 @@ static void test_refract_rejects(void **state)
     assert_int_equal(rpl_refract(sim, bg, fb, 32, RPL_XRGB8888, &tiny), RPL_EINVAL);
     assert_int_equal(rpl_refract(sim, bg, fb, 31, RPL_XRGB8888, &ok), RPL_EINVAL);
     assert_int_equal(rpl_refract(sim, bg, fb, 0, RPL_XRGB8888, &ok), RPL_EINVAL);
+    assert_int_equal(rpl_refract(sim, bg, fb, 34, RPL_XRGB8888, &ok), RPL_EINVAL); /* not whole pixels */
     assert_int_equal(rpl_refract(sim, bg, fb, -32, RPL_XRGB8888, &ok), RPL_EINVAL);
     assert_int_equal(rpl_refract(sim, bg, fb, 32, (rpl_format)1, &ok), RPL_EINVAL);
     assert_int_equal(rpl_refract(sim, bg, fb, 32, (rpl_format)-1, &ok), RPL_EINVAL);
