@@ -17,7 +17,8 @@ PREFIX  ?= /usr/local
 
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -D_POSIX_C_SOURCE=200809L -Isrc
-ALL_CFLAGS = $(STD_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(STD_CFLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
+CORE_LIBS  = -pthread -lm
 
 ifeq ($(V),1)
 Q =
@@ -65,10 +66,26 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 CORE_SRC = src/rpl_sim.c src/rpl_step_c.c src/rpl_refract_c.c src/rpl_dispatch.c \
-           src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c
+           src/rpl_cpu.c src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c
+
+# SIMD kernels: x86 builds get them unless SIMD=0.  Each file gets its own
+# instruction-set flags and nothing else does, so the binary runs on any
+# CPU of the architecture and picks its path at run time.
+MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(filter x86_64% amd64% i386% i486% i586% i686%,$(MACHINE)),)
+SIMD ?= 1
+else
+SIMD ?= 0
+endif
+ifeq ($(SIMD),1)
+CORE_SRC += src/rpl_step_sse2.c src/rpl_refract_sse2.c src/rpl_step_avx2.c src/rpl_refract_avx2.c
+STD_CFLAGS += -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
+endif
+ISA_sse2 = -msse2
+ISA_avx2 = -mavx2
 APP_SRC  = src/app_main.c src/app_args.c
 BENCH_SRC = bench/ripple-bench.c bench/seed_baseline.c
-TEST_SRC = tests/test_core.c
+TEST_SRC = tests/test_core.c tests/test_paths.c
 
 CORE_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o)
 APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
@@ -77,8 +94,9 @@ TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libripple.a
 DEMO      = ripple
 BENCH     = bench/ripple-bench
-TESTBIN   = $(BUILD)/tests/test_core
+TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
 
+.SECONDARY:
 .PHONY: all run test test-unit test-smoke test-san warnings bench clean install deps-run deps-test backdrop
 
 all: deps-run $(DEMO) $(BENCH)
@@ -99,6 +117,16 @@ $(BUILD)/tests/%.o: tests/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
 
+$(BUILD)/src/%_sse2.o: src/%_sse2.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_sse2) -MMD -MP -c $< -o $@
+
+$(BUILD)/src/%_avx2.o: src/%_avx2.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_avx2) -MMD -MP -c $< -o $@
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
@@ -110,15 +138,15 @@ $(LIB): $(CORE_OBJ)
 
 $(DEMO): $(APP_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(CORE_LIBS)
 
-$(TESTBIN): $(TEST_OBJ) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CMOCKA_LIBS) -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(CORE_LIBS)
 
 run: all
 	./$(DEMO)
@@ -131,8 +159,14 @@ test: deps-test
 	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
 	$(Q)$(MAKE) --no-print-directory test-san
 
-test-unit: $(TESTBIN)
-	./$(TESTBIN)
+# The exactness suite compares every path with the scalar code; then the
+# whole unit suite runs once on each path this CPU has (RIPPLE_SIMD forces it).
+test-unit: $(TESTBINS)
+	./$(BUILD)/tests/test_paths
+	$(Q)for p in $$(./$(BUILD)/tests/test_paths --list); do \
+	  echo "== unit tests on path $$p"; \
+	  RIPPLE_SIMD=$$p ./$(BUILD)/tests/test_core || exit 1; \
+	done
 
 test-smoke: $(DEMO) $(BENCH)
 	sh tests/smoke.sh ./$(DEMO) ./$(BENCH)
@@ -145,7 +179,8 @@ warnings:
 	$(Q)for cc in gcc clang; do \
 	  command -v $$cc >/dev/null 2>&1 || { echo "warnings: $$cc not installed, skipped"; continue; }; \
 	  for f in $(ALL_SRC); do \
-	    $$cc $(STD_CFLAGS) -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $$f -o /dev/null || exit 1; \
+	    isa=""; case $$f in *_sse2.c) isa="$(ISA_sse2)";; *_avx2.c) isa="$(ISA_avx2)";; esac; \
+	    $$cc $(STD_CFLAGS) $$isa -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $$f -o /dev/null || exit 1; \
 	  done; \
 	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
 	done
@@ -156,7 +191,8 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-o
 test-san:
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/san CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="$(SAN_FLAGS)" DEMO=$(BUILD)/san/ripple BENCH=$(BUILD)/san/ripple-bench \
-	    $(BUILD)/san/tests/test_core $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
+	    $(BUILD)/san/tests/test_core $(BUILD)/san/tests/test_paths $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/san/tests/test_paths
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/san/tests/test_core
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    sh tests/smoke.sh --headless-only ./$(BUILD)/san/ripple ./$(BUILD)/san/ripple-bench
@@ -164,7 +200,7 @@ test-san:
 # Regenerates the default background picture from its generator.
 backdrop: deps-run
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop assets/mkbackdrop.c $(SDL_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop assets/mkbackdrop.c $(SDL_LIBS) $(CORE_LIBS)
 	./$(BUILD)/mkbackdrop assets/background.png 640 480
 
 install: all

@@ -56,11 +56,17 @@ const char *rpl_strerror(rpl_status status);
 
 typedef struct rpl_kernels rpl_kernels_t; /* defined in rpl_kernels.h */
 
-/* The kernel table for a path name ("c"; more in SIMD builds), or the best
- * one this CPU runs when name is NULL or "auto".  NULL if unknown or not
- * supported on this CPU. */
+/* Finds the kernel table of a path: "c" (the scalar reference, always
+ * there), "mmx", "sse2", "avx2", or NULL / "auto" for the best one this
+ * CPU runs (from CPUID), unless the environment variable RIPPLE_SIMD
+ * names a path, which "auto" then means.  RPL_EINVAL: no such path;
+ * RPL_ENOTSUP: a path this build or this CPU lacks. */
+rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out);
+/* The same, NULL on failure. */
 const rpl_kernels_t *rpl_kernels_get(const char *name);
 const char *rpl_kernels_name(const rpl_kernels_t *k);
+/* The i-th path name ripple knows (built here or not), NULL past the end. */
+const char *rpl_kernels_known(int i);
 
 /* ---- simulation ------------------------------------------------------- */
 
@@ -80,8 +86,10 @@ typedef struct rpl_sim {
     char err[160];             /* detail of the last failure, "" if none */
 } rpl_sim_t;
 
-/* Creates a still field.  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].  On failure
- * returns NULL and sets *status (if status is not NULL). */
+/* Creates a still field using the "auto" kernels.  w, h in
+ * [RPL_DIM_MIN, RPL_DIM_MAX].  On failure returns NULL and sets *status
+ * (if status is not NULL): RPL_EINVAL, RPL_ENOMEM, or RPL_ENOTSUP when
+ * RIPPLE_SIMD asks for a path this machine lacks. */
 rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status);
 void rpl_sim_destroy(rpl_sim_t *sim);
 

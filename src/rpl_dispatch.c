@@ -1,30 +1,69 @@
-/* rpl_dispatch.c - the table of kernel paths and the choice among them. */
+/* rpl_dispatch.c - the table of kernel paths and the choice among them, made from CPUID. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rpl_kernels.h"
 
-/* Paths in ascending order of preference; SIMD paths join this table,
- * each guarded by its build macro and its CPU check. */
-static const rpl_kernels_t kernels_c = {
-    "c", rpl_step_c, rpl_refract_xrgb8888_c,
+/* One row per path, in ascending order of preference: "auto" takes the
+ * last one this CPU runs.  A path joins the table only in builds that
+ * compile it (the RPL_HAVE_* macros come from the Makefile). */
+static const struct path {
+    unsigned needs; /* RPL_CPU_* bits */
+    rpl_kernels_t k;
+} paths[] = {
+    { 0, { "c", rpl_step_c, rpl_refract_xrgb8888_c } },
+#if defined(RPL_HAVE_SSE2)
+    { RPL_CPU_SSE2, { "sse2", rpl_step_sse2, rpl_refract_xrgb8888_sse2 } },
+#endif
+#if defined(RPL_HAVE_AVX2)
+    { RPL_CPU_AVX2, { "avx2", rpl_step_avx2, rpl_refract_xrgb8888_avx2 } },
+#endif
 };
 
-static const rpl_kernels_t *const paths[] = {
-    &kernels_c,
-};
+#define NPATHS (sizeof paths / sizeof paths[0])
+
+/* Names of every path ripple knows, built here or not. */
+static const char *const known[] = { "c", "mmx", "sse2", "avx2" };
+
+rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out)
+{
+    unsigned cpu = rpl_cpu_features();
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        /* like libjpeg-turbo's JSIMD_FORCE*: a forced path for testing */
+        const char *env = getenv("RIPPLE_SIMD");
+        if (env && *env && strcmp(env, "auto") != 0)
+            return rpl_kernels_find(env, out);
+        for (size_t i = NPATHS; i-- > 0;)
+            if ((paths[i].needs & cpu) == paths[i].needs) {
+                *out = &paths[i].k;
+                return RPL_OK;
+            }
+    }
+    for (size_t i = 0; i < NPATHS; i++)
+        if (strcmp(paths[i].k.name, name) == 0) {
+            if ((paths[i].needs & cpu) != paths[i].needs)
+                return RPL_ENOTSUP;
+            *out = &paths[i].k;
+            return RPL_OK;
+        }
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i], name) == 0)
+            return RPL_ENOTSUP; /* known, but not in this build */
+    return RPL_EINVAL;
+}
 
 const rpl_kernels_t *rpl_kernels_get(const char *name)
 {
-    size_t n = sizeof paths / sizeof paths[0];
-    if (name == NULL || strcmp(name, "auto") == 0)
-        return paths[n - 1];
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(paths[i]->name, name) == 0)
-            return paths[i];
-    return NULL;
+    const rpl_kernels_t *k = NULL;
+    return rpl_kernels_find(name, &k) == RPL_OK ? k : NULL;
 }
 
 const char *rpl_kernels_name(const rpl_kernels_t *k)
 {
     return k ? k->name : "none";
+}
+
+const char *rpl_kernels_known(int i)
+{
+    return i >= 0 && (size_t)i < sizeof known / sizeof known[0] ? known[i] : NULL;
 }

@@ -4,26 +4,32 @@
 
 #include "ripple.h"
 
-/* Everything a refraction kernel needs for one frame; rows are given
- * separately so a frame can be cut into bands. */
+/* Everything a refraction kernel needs for one frame; the area to draw is
+ * given separately so a frame can be cut into bands and tiles. */
 typedef struct rpl_refract_job {
-    const int16_t *h;   /* current heights, w*h */
-    const uint32_t *bg; /* background, w*h XRGB8888 */
+    const int16_t *h;   /* current heights, w*hgt */
+    const uint32_t *bg; /* background, w*hgt XRGB8888 */
     void *fb;           /* framebuffer */
-    ptrdiff_t pitch;    /* framebuffer row pitch in bytes */
-    int w, hgt;
+    ptrdiff_t pitch;    /* framebuffer row pitch in bytes, a multiple of 4 */
+    int w, hgt;         /* field size, each >= RPL_DIM_MIN */
     int strength;       /* 0..RPL_STRENGTH_MAX */
     int shading;        /* 0 or 1 */
 } rpl_refract_job_t;
 
-/* Computes rows [y0, y1) of the next step into `prev` in place:
+/*
+ * Computes the next step of the cells x in [x0, x1), y in [y0, y1) into
+ * `prev` in place:
  *   prev[i] = clamp(n - (n >> 5)),  n = ((l + r + u + d) >> 1) - prev[i]
- * over columns 1..w-2.  Callers keep 1 <= y0 <= y1 <= h-1. */
-typedef void (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
-                            int y0, int y1);
+ * Callers keep 1 <= x0 <= x1 <= w-1 and 1 <= y0 <= y1 <= h-1.  Returns
+ * nonzero if any computed cell is nonzero (0 for an empty area).
+ */
+typedef int (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
+                           int x0, int x1, int y0, int y1);
 
-/* Renders rows [y0, y1) of a frame (any rows, borders included). */
-typedef void (*rpl_refract_fn)(const rpl_refract_job_t *job, int y0, int y1);
+/* Renders the pixels x in [x0, x1), y in [y0, y1), borders included;
+ * callers keep 0 <= x0 <= x1 <= w and 0 <= y0 <= y1 <= hgt. */
+typedef void (*rpl_refract_fn)(const rpl_refract_job_t *job, int x0, int x1,
+                               int y0, int y1);
 
 struct rpl_kernels {
     const char *name;
@@ -31,7 +37,25 @@ struct rpl_kernels {
     rpl_refract_fn refract_xrgb8888;
 };
 
-void rpl_step_c(int16_t *prev, const int16_t *cur, int w, int y0, int y1);
-void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int y0, int y1);
+int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+
+#if defined(RPL_HAVE_SSE2)
+int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+#endif
+#if defined(RPL_HAVE_AVX2)
+int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+#endif
+
+/* CPU features, read once with CPUID (0 on other architectures). */
+enum {
+    RPL_CPU_MMX = 1u << 0,
+    RPL_CPU_SSE = 1u << 1,
+    RPL_CPU_SSE2 = 1u << 2,
+    RPL_CPU_AVX2 = 1u << 3 /* and the OS saves the YMM state */
+};
+unsigned rpl_cpu_features(void);
 
 #endif

@@ -83,7 +83,12 @@ rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
     }
     sim->w = w;
     sim->h = h;
-    sim->kern = rpl_kernels_get(NULL);
+    st = rpl_kernels_find(NULL, &sim->kern);
+    if (st != RPL_OK) {
+        rpl_sim_destroy(sim);
+        sim = NULL;
+        goto out;
+    }
     sim->rng = rpl_seed_mix(seed);
 out:
     if (status)
@@ -125,7 +130,7 @@ void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
 
 void rpl_sim_step(rpl_sim_t *sim)
 {
-    sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->h - 1);
+    sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->w - 1, 1, sim->h - 1);
     int16_t *t = sim->cur;
     sim->cur = sim->prev;
     sim->prev = t;
@@ -332,6 +337,6 @@ rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
     rpl_refract_job_t job = {
         sim->cur, bg, fb, pitch, sim->w, sim->h, view->strength, view->shading ? 1 : 0,
     };
-    sim->kern->refract_xrgb8888(&job, 0, sim->h);
+    sim->kern->refract_xrgb8888(&job, 0, sim->w, 0, sim->h);
     return RPL_OK;
 }

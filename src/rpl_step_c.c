@@ -1,5 +1,5 @@
 /* rpl_step_c.c - scalar reference of the wave step: the specification every other path must match. */
-#include "rpl_kernels.h"
+#include "rpl_scalar.h"
 
 /*
  * Why ((l + r + u + d) >> 1) - prev works: look for a next height
@@ -16,22 +16,16 @@
  * specification, and SIMD paths reproduce it with psraw.  Inputs keep to
  * the height contract (ripple.h), so the sum fits int16 and nothing wraps.
  */
-static void step_row(int16_t *restrict p, const int16_t *restrict c,
-                     const int16_t *restrict up, const int16_t *restrict dn, int w)
+int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1)
 {
-    for (int x = 1; x < w - 1; x++) {
-        int n = ((c[x - 1] + c[x + 1] + up[x] + dn[x]) >> 1) - p[x];
-        n -= n >> 5;
-        n = n < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : n;
-        n = n > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : n;
-        p[x] = (int16_t)n;
-    }
-}
-
-void rpl_step_c(int16_t *prev, const int16_t *cur, int w, int y0, int y1)
-{
+    int any = 0;
     for (int y = y0; y < y1; y++) {
-        const int16_t *c = cur + (ptrdiff_t)y * w;
-        step_row(prev + (ptrdiff_t)y * w, c, c - w, c + w, w);
+        ptrdiff_t row = (ptrdiff_t)y * w;
+        for (int x = x0; x < x1; x++) {
+            int16_t n = rpl_step_cell(cur, prev, row + x, w);
+            prev[row + x] = n;
+            any |= n;
+        }
     }
+    return any != 0;
 }

@@ -1,0 +1,62 @@
+/* rpl_scalar.h - the scalar rule for one cell and one pixel, shared by every kernel for edges and tails. */
+#ifndef RPL_SCALAR_H
+#define RPL_SCALAR_H
+
+#include "rpl_kernels.h"
+
+static inline int rpl_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The wave rule for the cell at index i (see rpl_step_c.c). */
+static inline int16_t rpl_step_cell(const int16_t *cur, const int16_t *prev, ptrdiff_t i, int w)
+{
+    int n = ((cur[i - 1] + cur[i + 1] + cur[i - w] + cur[i + w]) >> 1) - prev[i];
+    n -= n >> 5;
+    return (int16_t)rpl_clampi(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
+}
+
+/* Adds d (in [-RPL_SHADE_MAX, RPL_SHADE_MAX]) to R, G and B with
+ * saturation; the top byte passes through. */
+static inline uint32_t rpl_shade(uint32_t px, int d)
+{
+    int r = rpl_clampi((int)((px >> 16) & 0xFF) + d, 0, 255);
+    int g = rpl_clampi((int)((px >> 8) & 0xFF) + d, 0, 255);
+    int b = rpl_clampi((int)(px & 0xFF) + d, 0, 255);
+    return (px & 0xFF000000u) | ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b;
+}
+
+/* The refracted pixel at (x, y) for the given height differences. */
+static inline uint32_t rpl_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    int sx = rpl_clampi(x + ((xoff * j->strength) >> 4), 0, j->w - 1);
+    int sy = rpl_clampi(y + ((yoff * j->strength) >> 4), 0, j->hgt - 1);
+    uint32_t px = j->bg[(ptrdiff_t)sy * j->w + sx];
+    if (j->shading)
+        px = rpl_shade(px, rpl_clampi((-(xoff + yoff)) >> 2, -RPL_SHADE_MAX, RPL_SHADE_MAX));
+    return px;
+}
+
+/* Height with the outside of the field reading as 0 (the wall). */
+static inline int rpl_height_at(const rpl_refract_job_t *j, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= j->w || y >= j->hgt)
+        return 0;
+    return j->h[(ptrdiff_t)y * j->w + x];
+}
+
+/* Any pixel, borders included: the slow, general form. */
+static inline uint32_t rpl_refract_px(const rpl_refract_job_t *j, int x, int y)
+{
+    int xoff = rpl_height_at(j, x - 1, y) - rpl_height_at(j, x + 1, y);
+    int yoff = rpl_height_at(j, x, y - 1) - rpl_height_at(j, x, y + 1);
+    return rpl_texel(j, x, y, xoff, yoff);
+}
+
+static inline uint32_t *rpl_fb_row(const rpl_refract_job_t *j, int y)
+{
+    return (uint32_t *)((unsigned char *)j->fb + (ptrdiff_t)y * j->pitch);
+}
+
+#endif
