@@ -76,14 +76,36 @@ const char *rpl_kernels_known(int i);
  * columns are a fixed wall and always 0.  Read the fields freely; write the
  * buffers only through the functions below (or keep to the contract).
  */
+struct rpl_pool;
+
+/* Per-tile activity bits (see rpl_sim_set_sleeping). */
+#define RPL_TILE_W 64
+#define RPL_TILE_H 32
+
 typedef struct rpl_sim {
     int w, h;
     int16_t *cur;
     int16_t *prev;
     uint64_t steps;            /* steps taken since create/reset */
     uint64_t rng;              /* state of the rain's random generator */
-    const rpl_kernels_t *kern; /* kernel table used by rpl_sim_step */
+    const rpl_kernels_t *kern; /* kernel table used by step and render */
     char err[160];             /* detail of the last failure, "" if none */
+
+    /* threads and sleeping tiles (managed by the functions below) */
+    int threads;               /* threads used by step and render, >= 1 */
+    struct rpl_pool *pool;     /* workers when threads > 1 */
+    int sleeping;              /* 1: tiles at rest are skipped */
+    int tiles_x, tiles_y;      /* tiles across and down */
+    uint8_t *act, *act_next;   /* per tile: which buffers hold a nonzero */
+    uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
+    struct {                   /* what the last render drew into */
+        const void *fb;
+        const uint32_t *bg;
+        ptrdiff_t pitch;
+        int format, strength, shading, valid;
+    } shown;
+    unsigned stepped;          /* tiles computed by the last step */
+    unsigned rendered;         /* tiles drawn by the last render */
 } rpl_sim_t;
 
 /* Creates a still field using the "auto" kernels.  w, h in
@@ -98,6 +120,23 @@ const char *rpl_sim_error(const rpl_sim_t *sim);
 
 /* Uses another kernel table for rpl_sim_step (NULL: RPL_EINVAL). */
 rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k);
+
+/* Threads for step and render: 1..RPL_THREADS_MAX (results are the same
+ * bytes for any count).  On failure the field keeps its old count. */
+#define RPL_THREADS_MAX 64
+rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads);
+/* The number of processors online (at least 1). */
+int rpl_cpu_count(void);
+
+/*
+ * Sleeping tiles (on by default).  The field is cut into RPL_TILE_W x
+ * RPL_TILE_H tiles.  A tile whose cells are all 0 in both buffers, and
+ * whose four neighbour tiles are all 0 in the current buffer, stays 0 under
+ * the rule (every input of every cell is 0), so its step is skipped; its
+ * pixels show the bare background, so rpl_refract_changed need not redraw
+ * them.  Results are the same bytes as with sleeping off.
+ */
+void rpl_sim_set_sleeping(rpl_sim_t *sim, int on);
 
 /* Flattens the water (both buffers to 0) and reseeds the rain. */
 void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed);
@@ -191,9 +230,25 @@ typedef struct rpl_view {
 /* Renders the whole field into fb (w x h pixels of `format`, rows
  * `pitch` bytes apart; pitch at least w pixels and a multiple of the pixel
  * size, fb aligned for it).  bg is w*h XRGB8888 pixels, tightly packed. */
-rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
+rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb,
                        ptrdiff_t pitch, rpl_format format,
                        const rpl_view_t *view);
+
+/* The same picture, but only redraws the tiles that may have changed since
+ * the last rpl_refract or rpl_refract_changed of this field into the same
+ * fb with the same bg, pitch, format and view (with anything else, or with
+ * sleeping off, it draws everything).  If the pixels of fb or bg were
+ * changed behind ripple's back, call rpl_sim_invalidate first. */
+rpl_status rpl_refract_changed(rpl_sim_t *sim, const uint32_t *bg, void *fb,
+                               ptrdiff_t pitch, rpl_format format,
+                               const rpl_view_t *view);
+void rpl_sim_invalidate(rpl_sim_t *sim);
+
+/* Tiles in the field, and those the last step and render worked on. */
+typedef struct rpl_stats {
+    unsigned tiles, stepped, rendered;
+} rpl_stats_t;
+void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats);
 
 /* ---- images ----------------------------------------------------------- */
 

@@ -1,7 +1,163 @@
-/* rpl_refract_avx2.c - PLACEHOLDER: to be replaced by the avx2 kernel. */
-#include "rpl_kernels.h"
+/* rpl_refract_avx2.c - AVX2 refraction into XRGB8888: 16 pixels a step, texels fetched with vpgatherdd. */
+#include <assert.h>
+#include <immintrin.h>
+
+#include "rpl_scalar.h"
+
+/* The step below is instantiated per strength class and shading; forcing
+ * the inlining lets those flags fold away in every copy. */
+#if defined(__GNUC__)
+#define RPL_FORCE_INLINE static inline __attribute__((always_inline))
+#else
+#define RPL_FORCE_INLINE static inline
+#endif
+
+/* Strength classes.  Offsets come from pmulhw: (n << k) * -(s << (12-k))
+ * >> 16 == (-n * s) >> 4, with k the least shift that keeps the multiplier
+ * within int16 (it may be -32768, hence the negated n = -diff).  For k >= 2,
+ * n << k is taken with saturation: a saturated lane yields |offset| > 8191,
+ * which clamps the coordinate to the same edge the exact offset does.
+ * Strength 16 (offset = diff) skips the multiply. */
+enum { K0, K1, K2, K3, ONE };
+
+/* Everything the step needs, held in registers across a row. */
+typedef struct {
+    __m256i zero, wmax, hmax, yv, pair; /* pair: int16 (1, w), for pmaddwd */
+    __m256i mul, bias, dmax, dmin, sel_lo, sel_hi;
+} consts_t;
+
+/* 16 pixels x..x+15 of an interior row (1 <= x, x + 16 <= w - 1).
+ * xv holds x + i in the lane order vpermq 0xD8 leaves: 0-3, 8-11 | 4-7,
+ * 12-15, so that unpacklo/unpackhi then give pixels 0-7 and 8-15. */
+RPL_FORCE_INLINE void step16(const consts_t *c, const uint32_t *bg, uint32_t *out,
+                             const int16_t *h, ptrdiff_t w, int x, __m256i xv,
+                             const int mode, const int shading)
+{
+    const __m256i l = _mm256_loadu_si256((const __m256i *)(h + x - 1));
+    const __m256i r = _mm256_loadu_si256((const __m256i *)(h + x + 1));
+    const __m256i u = _mm256_loadu_si256((const __m256i *)(h + x - w));
+    const __m256i d = _mm256_loadu_si256((const __m256i *)(h + x + w));
+    /* negated differences: exact in int16 (|diff| <= 16383) */
+    __m256i nx = _mm256_permute4x64_epi64(_mm256_sub_epi16(r, l), 0xD8);
+    __m256i ny = _mm256_permute4x64_epi64(_mm256_sub_epi16(d, u), 0xD8);
+    __m256i sx, sy;
+    if (mode == ONE) {
+        /* |x - nx| <= 24574: no saturation at all */
+        sx = _mm256_sub_epi16(xv, nx);
+        sy = _mm256_sub_epi16(c->yv, ny);
+    } else {
+        __m256i tx = nx, ty = ny;
+        for (int i = 0; i < mode; i++) {
+            tx = _mm256_adds_epi16(tx, tx);
+            ty = _mm256_adds_epi16(ty, ty);
+        }
+        /* |offset| <= 16384: the add cannot saturate */
+        sx = _mm256_add_epi16(xv, _mm256_mulhi_epi16(tx, c->mul));
+        sy = _mm256_add_epi16(c->yv, _mm256_mulhi_epi16(ty, c->mul));
+    }
+    sx = _mm256_min_epi16(_mm256_max_epi16(sx, c->zero), c->wmax);
+    sy = _mm256_min_epi16(_mm256_max_epi16(sy, c->zero), c->hmax);
+    /* sy * w + sx in one pmaddwd: both factors fit int16, the sum int32 */
+    const __m256i i0 = _mm256_madd_epi16(_mm256_unpacklo_epi16(sx, sy), c->pair);
+    const __m256i i1 = _mm256_madd_epi16(_mm256_unpackhi_epi16(sx, sy), c->pair);
+    __m256i p0 = _mm256_i32gather_epi32((const int *)bg, i0, 4);
+    __m256i p1 = _mm256_i32gather_epi32((const int *)bg, i1, 4);
+    if (shading) {
+        /* -(xoff + yoff) = nx + ny, |.| <= 32766 */
+        __m256i dv = _mm256_srai_epi16(_mm256_add_epi16(nx, ny), 2);
+        dv = _mm256_max_epi16(_mm256_min_epi16(dv, c->dmax), c->dmin);
+        /* d's low byte (its int8 value) into bytes 0-2 of each pixel, 0 in
+         * byte 3; biasing the channels by 0x80 turns the clamp to 0..255
+         * into a signed saturating add */
+        const __m256i m0 = _mm256_shuffle_epi8(dv, c->sel_lo);
+        const __m256i m1 = _mm256_shuffle_epi8(dv, c->sel_hi);
+        p0 = _mm256_xor_si256(_mm256_adds_epi8(_mm256_xor_si256(p0, c->bias), m0), c->bias);
+        p1 = _mm256_xor_si256(_mm256_adds_epi8(_mm256_xor_si256(p1, c->bias), m1), c->bias);
+    }
+    _mm256_storeu_si256((__m256i *)(out + x), p0);
+    _mm256_storeu_si256((__m256i *)(out + x + 8), p1);
+}
+
+RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0, int y1,
+                             const int mode, const int shading)
+{
+    const int w = j->w;
+    const int s = j->strength;
+    consts_t c;
+    c.zero = _mm256_setzero_si256();
+    c.wmax = _mm256_set1_epi16((short)(w - 1));
+    c.hmax = _mm256_set1_epi16((short)(j->hgt - 1));
+    c.pair = _mm256_set1_epi32((int)(((uint32_t)w << 16) | 1u));
+    c.mul = _mm256_set1_epi16((short)(mode == ONE ? 0 : -(s << (12 - mode))));
+    c.bias = _mm256_set1_epi32(0x00808080);
+    c.dmax = _mm256_set1_epi16(RPL_SHADE_MAX);
+    c.dmin = _mm256_set1_epi16(-RPL_SHADE_MAX);
+    /* per 128-bit lane: pixel i takes the low byte of word i (sel_lo) or of
+     * word 4 + i (sel_hi); -1 writes a zero byte */
+    c.sel_lo = _mm256_setr_epi8(0, 0, 0, -1, 2, 2, 2, -1, 4, 4, 4, -1, 6, 6, 6, -1,
+                                0, 0, 0, -1, 2, 2, 2, -1, 4, 4, 4, -1, 6, 6, 6, -1);
+    c.sel_hi = _mm256_setr_epi8(8, 8, 8, -1, 10, 10, 10, -1, 12, 12, 12, -1, 14, 14, 14, -1,
+                                8, 8, 8, -1, 10, 10, 10, -1, 12, 12, 12, -1, 14, 14, 14, -1);
+    const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
+    const __m256i sixteen = _mm256_set1_epi16(16);
+
+    for (int y = y0; y < y1; y++) {
+        uint32_t *out = rpl_fb_row(j, y);
+        if (y == 0 || y == j->hgt - 1) {
+            for (int x = x0; x < x1; x++)
+                out[x] = rpl_refract_px(j, x, y);
+            continue;
+        }
+        const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
+        if (x0 == 0 && x1 > 0)
+            out[0] = rpl_refract_px(j, 0, y);
+        const int16_t *h = j->h + (ptrdiff_t)y * w;
+        if (xb - xa >= 16) {
+            c.yv = _mm256_set1_epi16((short)y);
+            __m256i xv = _mm256_add_epi16(iota, _mm256_set1_epi16((short)xa));
+            int x = xa;
+            for (; x <= xb - 16; x += 16) {
+                step16(&c, j->bg, out, h, w, x, xv, mode, shading);
+                xv = _mm256_add_epi16(xv, sixteen);
+            }
+            /* the tail: one more step ending at xb, redoing a few pixels
+             * (same values) instead of a slow scalar loop */
+            if (x < xb)
+                step16(&c, j->bg, out, h, w, xb - 16,
+                       _mm256_add_epi16(iota, _mm256_set1_epi16((short)(xb - 16))), mode,
+                       shading);
+        } else {
+            for (int x = xa; x < xb; x++)
+                out[x] = rpl_texel(j, x, y, h[x - 1] - h[x + 1], h[x - w] - h[x + w]);
+        }
+        if (x1 == w && x0 < w)
+            out[w - 1] = rpl_refract_px(j, w - 1, y);
+    }
+}
 
 void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1)
 {
-    rpl_refract_xrgb8888_c(job, x0, x1, y0, y1);
+    assert(job && job->h && job->bg && job->fb);
+    assert(job->w >= RPL_DIM_MIN && job->w <= RPL_DIM_MAX);
+    assert(job->hgt >= RPL_DIM_MIN && job->hgt <= RPL_DIM_MAX);
+    assert(job->strength >= 0 && job->strength <= RPL_STRENGTH_MAX);
+    assert(job->shading == 0 || job->shading == 1);
+    assert(job->pitch % 4 == 0 && job->pitch >= (ptrdiff_t)job->w * 4);
+    assert(0 <= x0 && x0 <= x1 && x1 <= job->w);
+    assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
+
+    const int s = job->strength;
+    const int mode = s == RPL_STRENGTH_ONE ? ONE : s <= 8 ? K0 : s <= 16 ? K1 : s <= 32 ? K2 : K3;
+    switch (mode * 2 + (job->shading != 0)) {
+    case K0 * 2: render(job, x0, x1, y0, y1, K0, 0); break;
+    case K0 * 2 + 1: render(job, x0, x1, y0, y1, K0, 1); break;
+    case K1 * 2: render(job, x0, x1, y0, y1, K1, 0); break;
+    case K1 * 2 + 1: render(job, x0, x1, y0, y1, K1, 1); break;
+    case K2 * 2: render(job, x0, x1, y0, y1, K2, 0); break;
+    case K2 * 2 + 1: render(job, x0, x1, y0, y1, K2, 1); break;
+    case K3 * 2: render(job, x0, x1, y0, y1, K3, 0); break;
+    case K3 * 2 + 1: render(job, x0, x1, y0, y1, K3, 1); break;
+    case ONE * 2: render(job, x0, x1, y0, y1, ONE, 0); break;
+    default: render(job, x0, x1, y0, y1, ONE, 1); break;
+    }
 }

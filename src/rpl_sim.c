@@ -1,12 +1,15 @@
 /* rpl_sim.c - the height field: creation, stepping, stones, trails and rain. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "rpl_kernels.h"
 #include "rpl_internal.h"
+#include "rpl_kernels.h"
+#include "rpl_pool.h"
 
 const char *rpl_strerror(rpl_status status)
 {
@@ -74,8 +77,14 @@ rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
         size_t n = (size_t)w * (size_t)h;
         sim->cur = calloc(n, sizeof *sim->cur);
         sim->prev = calloc(n, sizeof *sim->prev);
+        sim->tiles_x = (w + RPL_TILE_W - 1) / RPL_TILE_W;
+        sim->tiles_y = (h + RPL_TILE_H - 1) / RPL_TILE_H;
+        size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
+        sim->act = calloc(nt, 1);
+        sim->act_next = calloc(nt, 1);
+        sim->drawn = calloc(nt, 1);
     }
-    if (!sim || !sim->cur || !sim->prev) {
+    if (!sim || !sim->cur || !sim->prev || !sim->act || !sim->act_next || !sim->drawn) {
         rpl_sim_destroy(sim);
         sim = NULL;
         st = RPL_ENOMEM;
@@ -83,6 +92,8 @@ rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
     }
     sim->w = w;
     sim->h = h;
+    sim->threads = 1;
+    sim->sleeping = 1;
     st = rpl_kernels_find(NULL, &sim->kern);
     if (st != RPL_OK) {
         rpl_sim_destroy(sim);
@@ -100,8 +111,12 @@ void rpl_sim_destroy(rpl_sim_t *sim)
 {
     if (!sim)
         return;
+    rpl_pool_destroy(sim->pool);
     free(sim->cur);
     free(sim->prev);
+    free(sim->act);
+    free(sim->act_next);
+    free(sim->drawn);
     free(sim);
 }
 
@@ -123,14 +138,145 @@ void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
     size_t n = (size_t)sim->w * (size_t)sim->h;
     memset(sim->cur, 0, n * sizeof *sim->cur);
     memset(sim->prev, 0, n * sizeof *sim->prev);
+    memset(sim->act, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
     sim->steps = 0;
     sim->rng = rpl_seed_mix(seed);
     sim->err[0] = '\0';
 }
 
+int rpl_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > RPL_THREADS_MAX ? RPL_THREADS_MAX : (int)n;
+}
+
+rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
+{
+    if (!sim || threads < 1 || threads > RPL_THREADS_MAX)
+        return RPL_EINVAL;
+    if (threads == sim->threads)
+        return RPL_OK;
+    rpl_pool_t *pool = NULL;
+    if (threads > 1 && !(pool = rpl_pool_create(threads)))
+        return rpl_fail(sim, RPL_ENOMEM, "cannot start %d threads", threads);
+    rpl_pool_destroy(sim->pool);
+    sim->pool = pool;
+    sim->threads = threads;
+    return RPL_OK;
+}
+
+/* Rebuilds every tile's activity bits from the buffers. */
+void rpl_sim_rescan(rpl_sim_t *sim)
+{
+    for (int ty = 0; ty < sim->tiles_y; ty++)
+        for (int tx = 0; tx < sim->tiles_x; tx++) {
+            int y1 = (ty + 1) * RPL_TILE_H < sim->h ? (ty + 1) * RPL_TILE_H : sim->h;
+            int x0 = tx * RPL_TILE_W;
+            int x1 = x0 + RPL_TILE_W < sim->w ? x0 + RPL_TILE_W : sim->w;
+            uint8_t a = 0;
+            for (int y = ty * RPL_TILE_H; y < y1; y++)
+                for (int x = x0; x < x1; x++) {
+                    ptrdiff_t i = (ptrdiff_t)y * sim->w + x;
+                    a |= (sim->cur[i] ? RPL_ACT_CUR : 0) | (sim->prev[i] ? RPL_ACT_PREV : 0);
+                }
+            sim->act[(size_t)ty * sim->tiles_x + tx] = a;
+        }
+}
+
+void rpl_sim_set_sleeping(rpl_sim_t *sim, int on)
+{
+    if (on && !sim->sleeping)
+        rpl_sim_rescan(sim);
+    sim->sleeping = on ? 1 : 0;
+}
+
+void rpl_sim_invalidate(rpl_sim_t *sim)
+{
+    sim->shown.valid = 0;
+}
+
+void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats)
+{
+    stats->tiles = (unsigned)(sim->tiles_x * sim->tiles_y);
+    stats->stepped = sim->stepped;
+    stats->rendered = sim->rendered;
+}
+
+/* Work shared among threads: strips of one tile row each, taken in turn
+ * from a counter so that busy and idle strips balance out. */
+typedef struct step_job {
+    rpl_sim_t *sim;
+    atomic_int next;
+    atomic_uint stepped;
+} step_job_t;
+
+/* Does tile t need its step?  Its own cells, or the neighbours' edges. */
+static int tile_awake(const rpl_sim_t *sim, int tx, int ty)
+{
+    const uint8_t *a = sim->act + (size_t)ty * sim->tiles_x + tx;
+    return a[0] || (tx > 0 && (a[-1] & RPL_ACT_CUR)) ||
+           (tx + 1 < sim->tiles_x && (a[1] & RPL_ACT_CUR)) ||
+           (ty > 0 && (a[-sim->tiles_x] & RPL_ACT_CUR)) ||
+           (ty + 1 < sim->tiles_y && (a[sim->tiles_x] & RPL_ACT_CUR));
+}
+
+static unsigned step_strip(rpl_sim_t *sim, int ty)
+{
+    int y0 = ty * RPL_TILE_H, y1 = y0 + RPL_TILE_H;
+    y0 = y0 < 1 ? 1 : y0;
+    y1 = y1 > sim->h - 1 ? sim->h - 1 : y1;
+    if (!sim->sleeping) {
+        if (y0 < y1)
+            sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->w - 1, y0, y1);
+        return (unsigned)sim->tiles_x;
+    }
+    unsigned stepped = 0;
+    for (int tx = 0; tx < sim->tiles_x; tx++) {
+        size_t t = (size_t)ty * sim->tiles_x + tx;
+        /* what is now current becomes previous */
+        uint8_t next = (sim->act[t] & RPL_ACT_CUR) ? RPL_ACT_PREV : 0;
+        if (tile_awake(sim, tx, ty)) {
+            int x0 = tx * RPL_TILE_W, x1 = x0 + RPL_TILE_W;
+            x0 = x0 < 1 ? 1 : x0;
+            x1 = x1 > sim->w - 1 ? sim->w - 1 : x1;
+            if (x0 < x1 && y0 < y1 &&
+                sim->kern->step(sim->prev, sim->cur, sim->w, x0, x1, y0, y1))
+                next |= RPL_ACT_CUR;
+            stepped++;
+        }
+        /* A sleeping tile is 0 in both buffers, so its "new" cells (the
+         * previous buffer, untouched) are already the right zeros. */
+        sim->act_next[t] = next;
+    }
+    return stepped;
+}
+
+static void step_worker(void *arg, int thread)
+{
+    (void)thread;
+    step_job_t *job = arg;
+    unsigned stepped = 0;
+    for (int ty; (ty = atomic_fetch_add(&job->next, 1)) < job->sim->tiles_y;)
+        stepped += step_strip(job->sim, ty);
+    atomic_fetch_add(&job->stepped, stepped);
+}
+
 void rpl_sim_step(rpl_sim_t *sim)
 {
-    sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->w - 1, 1, sim->h - 1);
+    step_job_t job;
+    job.sim = sim;
+    atomic_init(&job.next, 0);
+    atomic_init(&job.stepped, 0);
+    if (sim->pool)
+        rpl_pool_run(sim->pool, step_worker, &job);
+    else
+        step_worker(&job, 0);
+    sim->stepped = atomic_load(&job.stepped);
+    if (sim->sleeping) {
+        uint8_t *t8 = sim->act;
+        sim->act = sim->act_next;
+        sim->act_next = t8;
+    }
     int16_t *t = sim->cur;
     sim->cur = sim->prev;
     sim->prev = t;
@@ -151,6 +297,9 @@ static void stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
     int y0 = clampi(y - r + 1, 1, sim->h - 2), y1 = clampi(y + r - 1, 1, sim->h - 2);
     if (x - r + 1 > sim->w - 2 || x + r - 1 < 1 || y - r + 1 > sim->h - 2 || y + r - 1 < 1)
         return;
+    for (int ty = y0 / RPL_TILE_H; ty <= y1 / RPL_TILE_H; ty++)
+        for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
+            sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR;
     int r2 = r * r;
     for (int cy = y0; cy <= y1; cy++) {
         int dy = cy - y;
@@ -324,19 +473,6 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     memcpy(sim->cur, tmp, n * sizeof *tmp);
     memcpy(sim->prev, tmp + n, n * sizeof *tmp);
     free(tmp);
-    return RPL_OK;
-}
-
-rpl_status rpl_refract(const rpl_sim_t *sim, const uint32_t *bg, void *fb,
-                       ptrdiff_t pitch, rpl_format format, const rpl_view_t *view)
-{
-    if (!sim || !bg || !fb || !view || format != RPL_XRGB8888 ||
-        view->strength < 0 || view->strength > RPL_STRENGTH_MAX ||
-        pitch < (ptrdiff_t)sim->w * 4 || pitch % 4 != 0)
-        return RPL_EINVAL;
-    rpl_refract_job_t job = {
-        sim->cur, bg, fb, pitch, sim->w, sim->h, view->strength, view->shading ? 1 : 0,
-    };
-    sim->kern->refract_xrgb8888(&job, 0, sim->w, 0, sim->h);
+    rpl_sim_rescan(sim);
     return RPL_OK;
 }

@@ -187,6 +187,7 @@ rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path)
     if (st == RPL_OK) {
         memcpy(sim->cur, planes, n * sizeof *planes);
         memcpy(sim->prev, planes + n, n * sizeof *planes);
+        rpl_sim_rescan(sim);
         sim->err[0] = '\0';
     }
     free(raw);
