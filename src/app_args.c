@@ -24,6 +24,8 @@ const char *app_usage(void)
            "  --load-state FILE  start from a saved state (its size unless --size is given)\n"
            "  --save-state FILE  save the state after the last frame\n"
            "  --screenshot FILE  save the last frame (.png or .bmp)\n"
+           "  --simd PATH        kernels: auto (default), c, sse2, avx2; or set RIPPLE_SIMD\n"
+           "  --threads N        threads for the water, 1..64 (default: one per processor)\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
@@ -136,7 +138,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
         /* options with a value */
         static const char *const valued[] = {
             "--size", "--scale", "--image", "--seed", "--frames",
-            "--load-state", "--save-state", "--screenshot",
+            "--load-state", "--save-state", "--screenshot", "--simd", "--threads",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -168,6 +170,15 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
             if (parse_long(val, 1, 1000000000L, &v))
                 return fail(err, errlen, "bad --frames '%s': want a whole number 1..1000000000", val, "");
             o->frames = v;
+        } else if (!strcmp(name, "--threads")) {
+            if (parse_long(val, 1, 64, &v))
+                return fail(err, errlen, "bad --threads '%s': want a whole number 1..64", val, "");
+            o->threads = (int)v;
+        } else if (!strcmp(name, "--simd")) {
+            if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") &&
+                strcmp(val, "sse2") && strcmp(val, "avx2"))
+                return fail(err, errlen, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
+            o->simd = strcmp(val, "auto") ? val : NULL;
         } else if (!*val) {
             return fail(err, errlen, "option '%s' needs a file name", name, "");
         } else if (!strcmp(name, "--image")) {

@@ -19,6 +19,8 @@ typedef struct app_opts {
     int rain, autopilot;
     const char *load_state, *save_state, *screenshot;
     int vsync;
+    const char *simd;  /* kernel path, NULL for auto */
+    int threads;       /* 0 for one per processor */
     int help, version;
 } app_opts_t;
 

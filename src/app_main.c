@@ -32,7 +32,11 @@ typedef struct app {
     rpl_autopilot_t ap;
     rpl_rain_t rain;
     uint32_t *bg;   /* background fitted to the field */
-    uint32_t *shot; /* scratch frame for screenshots */
+    uint32_t *fb;   /* the water frame, kept between frames: only changed tiles are redrawn */
+    uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
+    char ovl_key[1024]; /* what the overlay shows now */
+    char stats[256];    /* the figures in the overlay, refreshed a few times a second */
+    uint32_t stats_next_ms;
     rpl_view_t view;
     int stone;      /* stone radius for the mouse */
     int paused, step_once, rain_on, auto_on, help_on, overlay_on, fullscreen;
@@ -47,6 +51,7 @@ typedef struct app {
     SDL_Window *win;
     SDL_Renderer *ren;
     SDL_Texture *tex;
+    SDL_Texture *ovl_tex;
 } app_t;
 
 static double ms_since(uint64_t t0)
@@ -176,11 +181,11 @@ static int save_picture(const uint32_t *px, int w, int h, const char *path,
     return 0;
 }
 
-/* Renders the water without the overlay and saves it. */
+/* Saves the water as it is now, without the overlay. */
 static int screenshot(app_t *a, const char *path, char *err, size_t errlen)
 {
-    rpl_refract(a->sim, a->bg, a->shot, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
-    return save_picture(a->shot, a->o.w, a->o.h, path, err, errlen);
+    rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
+    return save_picture(a->fb, a->o.w, a->o.h, path, err, errlen);
 }
 
 /* Checks early that a file can be created at path, so a long run does not
@@ -235,41 +240,72 @@ static const char *help_text =
     "S F12      screenshot\n"
     "Esc Q      quit";
 
-static void draw_overlay(app_t *a, uint32_t *fb, ptrdiff_t pitch)
+/* A translucent black panel on the (transparent) overlay. */
+static void panel(app_t *a, int x, int y, int w, int h, int alpha)
+{
+    int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    int x1 = x + w > a->o.w ? a->o.w : x + w, y1 = y + h > a->o.h ? a->o.h : y + h;
+    for (int yy = y0; yy < y1; yy++)
+        for (int xx = x0; xx < x1; xx++)
+            a->ovl[(size_t)yy * a->o.w + xx] = (uint32_t)alpha << 24;
+}
+
+/* Redraws the overlay when what it shows has changed; returns 1 if so. */
+static int draw_overlay(app_t *a)
 {
     int w = a->o.w, h = a->o.h;
     int sc = w >= 1280 ? 2 : 1;
-    char buf[512];
-    if (a->overlay_on) {
+    uint32_t now = SDL_GetTicks();
+    if (SDL_TICKS_PASSED(now, a->stats_next_ms)) {
+        rpl_stats_t st;
+        rpl_sim_stats(a->sim, &st);
         double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
-        snprintf(buf, sizeof buf,
+        snprintf(a->stats, sizeof a->stats,
                  "%.0f fps  %.2f ms\nsim %.2f  refr %.2f  pres %.2f\n"
-                 "%dx%d %s  str %d/16  stone %d\n%s%s%s%s",
+                 "%dx%d %s x%d  awake %u%%\n",
                  fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
-                 rpl_kernels_name(a->sim->kern), a->view.strength, a->stone,
-                 a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "",
+                 rpl_kernels_name(a->sim->kern), a->sim->threads,
+                 st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0);
+        a->stats_next_ms = now + 250;
+    }
+    int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);
+    char key[sizeof a->ovl_key];
+    snprintf(key, sizeof key, "%d%d%d|%s|str %d/16  stone %d\n%s%s%s%s|%s", a->overlay_on,
+             a->help_on, note_on, a->stats, a->view.strength, a->stone,
+             a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
+             a->view.shading ? "light" : "", note_on ? a->note : "");
+    if (strcmp(key, a->ovl_key) == 0)
+        return 0;
+    memcpy(a->ovl_key, key, sizeof key);
+    memset(a->ovl, 0, (size_t)w * h * 4);
+    ptrdiff_t pitch = (ptrdiff_t)w * 4;
+    if (a->overlay_on) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%sstr %d/16  stone %d\n%s%s%s%s", a->stats, a->view.strength,
+                 a->stone, a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "",
                  a->auto_on ? "auto " : "", a->view.shading ? "light" : "");
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
-        rpl_font_panel(fb, pitch, w, h, 2, 2, tw + 6 * sc, th + 4 * sc, 128);
-        rpl_font_draw(fb, pitch, w, h, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
+        panel(a, 2, 2, tw + 6 * sc, th + 4 * sc, 128);
+        rpl_font_draw(a->ovl, pitch, w, h, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
         if (!a->help_on) {
             const char *hint = "F1: help";
-            rpl_font_draw(fb, pitch, w, h, w - rpl_font_text_width(hint, sc) - 4, h - 12 * sc,
-                          hint, 0xC0D0E0, sc);
+            rpl_font_draw(a->ovl, pitch, w, h, w - rpl_font_text_width(hint, sc) - 4,
+                          h - 12 * sc, hint, 0xC0D0E0, sc);
         }
     }
     if (a->help_on) {
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;
-        rpl_font_panel(fb, pitch, w, h, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 56);
-        rpl_font_draw(fb, pitch, w, h, x, y, help_text, 0xFFFFFF, sc);
+        panel(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200);
+        rpl_font_draw(a->ovl, pitch, w, h, x, y, help_text, 0xFFFFFF, sc);
     }
-    if (a->note[0] && SDL_TICKS_PASSED(a->note_until, SDL_GetTicks()) == 0) {
+    if (note_on) {
         int tw = rpl_font_text_width(a->note, sc);
         int x = (w - tw) / 2, y = h - 24 * sc;
-        rpl_font_panel(fb, pitch, w, h, x - 4, y - 3, tw + 8, 9 * sc + 6, 100);
-        rpl_font_draw(fb, pitch, w, h, x, y, a->note, 0xFFF0A0, sc);
+        panel(a, x - 4, y - 3, tw + 8, 10 * sc + 6, 160);
+        rpl_font_draw(a->ovl, pitch, w, h, x, y, a->note, 0xFFF0A0, sc);
     }
+    return 1;
 }
 
 /* ---- window ------------------------------------------------------------ */
@@ -300,7 +336,11 @@ static int video_open(app_t *a, char *err, size_t errlen)
     SDL_RenderSetIntegerScale(a->ren, SDL_TRUE);
     a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING,
                                a->o.w, a->o.h);
-    if (!a->tex) {
+    a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
+                                   SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
+    if (a->ovl_tex)
+        SDL_SetTextureBlendMode(a->ovl_tex, SDL_BLENDMODE_BLEND);
+    if (!a->tex || !a->ovl_tex) {
         snprintf(err, errlen, "cannot create a %dx%d texture: %s", a->o.w, a->o.h,
                  SDL_GetError());
         return -1;
@@ -310,6 +350,8 @@ static int video_open(app_t *a, char *err, size_t errlen)
 
 static void video_close(app_t *a)
 {
+    if (a->ovl_tex)
+        SDL_DestroyTexture(a->ovl_tex);
     if (a->tex)
         SDL_DestroyTexture(a->tex);
     if (a->ren)
@@ -319,23 +361,22 @@ static void video_close(app_t *a)
     SDL_Quit();
 }
 
-/* Refracts straight into the streaming texture's memory (no extra copy),
- * draws the overlay on top, and presents. */
+/* Redraws the tiles of the water that changed, uploads the frame (the
+ * one copy SDL needs to reach the screen), lays the overlay over it as a
+ * second texture so it never dirties the water, and presents. */
 static void render_frame(app_t *a)
 {
-    void *pixels;
-    int pitch;
     uint64_t t0 = SDL_GetPerformanceCounter();
-    if (SDL_LockTexture(a->tex, NULL, &pixels, &pitch) != 0)
-        return;
-    rpl_refract(a->sim, a->bg, pixels, pitch, RPL_XRGB8888, &a->view);
+    rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
     smooth(&a->t_refract, ms_since(t0));
-    draw_overlay(a, pixels, pitch);
-    SDL_UnlockTexture(a->tex);
     uint64_t t1 = SDL_GetPerformanceCounter();
+    SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * 4);
+    if (draw_overlay(a))
+        SDL_UpdateTexture(a->ovl_tex, NULL, a->ovl, a->o.w * 4);
     SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
     SDL_RenderClear(a->ren);
     SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
+    SDL_RenderCopy(a->ren, a->ovl_tex, NULL, NULL);
     SDL_RenderPresent(a->ren);
     smooth(&a->t_present, ms_since(t1));
 }
@@ -542,13 +583,14 @@ static void run_headless(app_t *a)
     for (long i = 0; i < a->o.frames; i++) {
         sim_frame(a, 1);
         uint64_t t1 = SDL_GetPerformanceCounter();
-        rpl_refract(a->sim, a->bg, a->shot, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
+        rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
         smooth(&a->t_refract, ms_since(t1));
         a->frame++;
     }
     double s = ms_since(t0) / 1000.0;
-    printf("ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s\n", a->frame, a->o.w,
-           a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(a->sim->kern));
+    printf("ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
+           a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(a->sim->kern),
+           a->sim->threads, a->sim->threads > 1 ? "s" : "");
 }
 
 /* ---- main -------------------------------------------------------------- */
@@ -588,17 +630,30 @@ int main(int argc, char **argv)
             return die(EXIT_USAGE, err);
         }
 
-    rpl_status st;
+    /* The kernel path: --simd, else RIPPLE_SIMD, else the best for this CPU. */
+    const rpl_kernels_t *kern = NULL;
+    const char *want = a.o.simd ? a.o.simd : getenv("RIPPLE_SIMD");
+    rpl_status st = rpl_kernels_find(a.o.simd, &kern);
+    if (st != RPL_OK) {
+        snprintf(err, sizeof err, "%s '%s': %s", a.o.simd ? "--simd" : "RIPPLE_SIMD", want,
+                 st == RPL_ENOTSUP ? "this path is not available on this machine"
+                                   : "no such path (auto, c, mmx, sse2, avx2)");
+        return die(EXIT_USAGE, err);
+    }
     a.sim = rpl_sim_create(a.o.w, a.o.h, a.o.seed, &st);
     if (!a.sim) {
         snprintf(err, sizeof err, "cannot create a %dx%d field: %s", a.o.w, a.o.h, rpl_strerror(st));
         return die(st == RPL_EINVAL ? EXIT_USAGE : 1, err);
     }
+    rpl_sim_set_kernels(a.sim, kern);
+    if (rpl_sim_set_threads(a.sim, a.o.threads ? a.o.threads : rpl_cpu_count()) != RPL_OK)
+        fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a.sim));
     int status = 0;
     size_t npx = (size_t)a.o.w * (size_t)a.o.h;
     a.bg = malloc(npx * 4);
-    a.shot = malloc(npx * 4);
-    if (!a.bg || !a.shot) {
+    a.fb = malloc(npx * 4);
+    a.ovl = calloc(npx, 4);
+    if (!a.bg || !a.fb || !a.ovl) {
         status = die(1, "out of memory");
         goto done;
     }
@@ -646,7 +701,8 @@ int main(int argc, char **argv)
         status = die(1, rpl_sim_error(a.sim));
 done:
     free(a.bg);
-    free(a.shot);
+    free(a.fb);
+    free(a.ovl);
     rpl_sim_destroy(a.sim);
     return status;
 }
