@@ -1801,6 +1801,157 @@ static void test_autopilot(void **state)
     rpl_sim_destroy(c);
 }
 
+/* ---- threads and sleeping tiles ------------------------------------------ */
+
+/* Runs the same scripted stones on fields that differ only in threads and
+ * sleeping; after every step all buffers and frames must be equal to the
+ * plain one (one thread, sleeping off, full render). */
+static void run_variants(int w, int h, int steps, int drop_every, uint64_t seed)
+{
+    enum { NV = 5 };
+    static const int threads[NV] = { 1, 1, 2, 3, 2 };
+    static const int sleeping[NV] = { 0, 1, 1, 1, 0 };
+    rpl_sim_t *v[NV];
+    uint32_t *fb[NV];
+    size_t npx = (size_t)w * h;
+    uint32_t *bg = malloc(npx * 4);
+    assert_non_null(bg);
+    uint64_t r = seed;
+    for (size_t i = 0; i < npx; i++)
+        bg[i] = 0xFF000000u | (uint32_t)(tr_next(&r) & 0xFFFFFF);
+    for (int k = 0; k < NV; k++) {
+        v[k] = new_sim(w, h, seed);
+        assert_int_equal(rpl_sim_set_threads(v[k], threads[k]), RPL_OK);
+        rpl_sim_set_sleeping(v[k], sleeping[k]);
+        fb[k] = malloc(npx * 4);
+        assert_non_null(fb[k]);
+    }
+    rpl_view_t view = { RPL_STRENGTH_ONE, 1 };
+    for (int s = 0; s < steps; s++) {
+        if (s % drop_every == 0) {
+            int x = tr_range(&r, -5, w + 5), y = tr_range(&r, -5, h + 5);
+            int rad = tr_range(&r, 1, 6), wt = tr_range(&r, -2000, 2000);
+            for (int k = 0; k < NV; k++)
+                assert_int_equal(rpl_sim_drop(v[k], x, y, rad, wt), RPL_OK);
+        }
+        for (int k = 0; k < NV; k++) {
+            rpl_sim_step(v[k]);
+            /* the sleeping variants redraw only what changed */
+            if (sleeping[k])
+                assert_int_equal(rpl_refract_changed(v[k], bg, fb[k], (ptrdiff_t)w * 4,
+                                                     RPL_XRGB8888, &view), RPL_OK);
+            else
+                assert_int_equal(rpl_refract(v[k], bg, fb[k], (ptrdiff_t)w * 4,
+                                             RPL_XRGB8888, &view), RPL_OK);
+        }
+        for (int k = 1; k < NV; k++) {
+            assert_memory_equal(v[0]->cur, v[k]->cur, npx * 2);
+            assert_memory_equal(v[0]->prev, v[k]->prev, npx * 2);
+            assert_memory_equal(fb[0], fb[k], npx * 4);
+        }
+    }
+    for (int k = 0; k < NV; k++) {
+        rpl_sim_destroy(v[k]);
+        free(fb[k]);
+    }
+    free(bg);
+}
+
+static void test_threads_and_sleeping_same_bytes(void **state)
+{
+    (void)state;
+    run_variants(3, 3, 50, 7, 1);
+    run_variants(65, 33, 300, 9, 2);    /* one cell past a tile edge */
+    run_variants(200, 97, 600, 60, 3);  /* calm between stones: tiles fall asleep */
+    run_variants(130, 70, 400, 1, 4);   /* a stone every step */
+}
+
+static void test_sleeping_tiles_fall_asleep(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(320, 200, 5);
+    rpl_stats_t st;
+    rpl_sim_stats(sim, &st);
+    /* 320/64 = 5 across, 200/32 rounded up = 7 down */
+    assert_int_equal(st.tiles, 35);
+    rpl_sim_step(sim);
+    rpl_sim_stats(sim, &st);
+    assert_int_equal(st.stepped, 0); /* still water: nothing to compute */
+    assert_int_equal(rpl_sim_drop(sim, 160, 100, 4, 500), RPL_OK);
+    rpl_sim_step(sim);
+    rpl_sim_stats(sim, &st);
+    /* the stone's tile (2, 3) and the neighbours whose edge it touches */
+    assert_true(st.stepped >= 1 && st.stepped <= 5);
+    uint32_t *bg = calloc(320 * 200, 4), *fb = calloc(320 * 200, 4);
+    rpl_view_t view = { RPL_STRENGTH_ONE, 0 };
+    assert_int_equal(rpl_refract(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);
+    rpl_sim_stats(sim, &st);
+    assert_int_equal(st.rendered, 35); /* a full render draws every tile */
+    int quiet = -1;
+    for (int s = 0; s < 5000 && quiet < 0; s++) {
+        rpl_sim_step(sim);
+        assert_int_equal(rpl_refract_changed(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);
+        rpl_sim_stats(sim, &st);
+        if (rpl_sim_energy(sim) == 0 && st.stepped == 0)
+            quiet = s;
+    }
+    assert_true(quiet > 0); /* the water comes to rest and every tile sleeps */
+    /* one more changed-only render draws nothing: all tiles show the background */
+    assert_int_equal(rpl_refract_changed(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);
+    rpl_sim_stats(sim, &st);
+    assert_int_equal(st.rendered, 0);
+    /* a different view redraws everything */
+    view.shading = 1;
+    assert_int_equal(rpl_refract_changed(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);
+    rpl_sim_stats(sim, &st);
+    assert_int_equal(st.rendered, 35);
+    free(bg);
+    free(fb);
+    rpl_sim_destroy(sim);
+}
+
+static void test_sleeping_after_set_state(void **state)
+{
+    (void)state;
+    /* a state put in wholesale wakes exactly the tiles it needs */
+    rpl_sim_t *a = new_sim(150, 90, 9), *b = new_sim(150, 90, 9);
+    rpl_sim_set_sleeping(b, 0);
+    random_state(a, 77, -300, 300);
+    /* keep a patch across a tile corner (64, 32) and flatten the rest */
+    int16_t *c = copy_plane(a->cur, cells(a)), *p = copy_plane(a->prev, cells(a));
+    for (int y = 0; y < 90; y++)
+        for (int x = 0; x < 150; x++)
+            if (x < 58 || x > 70 || y < 28 || y > 36)
+                c[y * 150 + x] = p[y * 150 + x] = 0;
+    assert_int_equal(rpl_sim_set_state(a, c, p), RPL_OK);
+    assert_int_equal(rpl_sim_set_state(b, c, p), RPL_OK);
+    free(c);
+    free(p);
+    for (int s = 0; s < 200; s++) {
+        rpl_sim_step(a);
+        rpl_sim_step(b);
+        assert_memory_equal(a->cur, b->cur, cells(a) * 2);
+    }
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
+}
+
+static void test_set_threads_rejects(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(16, 16, 1);
+    assert_int_equal(rpl_sim_set_threads(sim, 0), RPL_EINVAL);
+    assert_int_equal(rpl_sim_set_threads(sim, -3), RPL_EINVAL);
+    assert_int_equal(rpl_sim_set_threads(sim, RPL_THREADS_MAX + 1), RPL_EINVAL);
+    assert_int_equal(sim->threads, 1);
+    assert_int_equal(rpl_sim_set_threads(sim, RPL_THREADS_MAX), RPL_OK);
+    rpl_sim_step(sim); /* more threads than strips: the extra ones find no work */
+    assert_int_equal(rpl_sim_set_threads(sim, 1), RPL_OK);
+    assert_int_equal(rpl_sim_set_threads(NULL, 2), RPL_EINVAL);
+    assert_true(rpl_cpu_count() >= 1);
+    rpl_sim_destroy(sim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1842,6 +1993,10 @@ int main(void)
         cmocka_unit_test(test_image_fit_rejects),
         cmocka_unit_test(test_kernels_and_strings),
         cmocka_unit_test(test_autopilot),
+        cmocka_unit_test(test_threads_and_sleeping_same_bytes),
+        cmocka_unit_test(test_sleeping_tiles_fall_asleep),
+        cmocka_unit_test(test_sleeping_after_set_state),
+        cmocka_unit_test(test_set_threads_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
