@@ -1086,7 +1086,7 @@ static uint32_t *random_bg(int w, int h, uint64_t seed)
 /* Renders with pitch = w*4 + pad bytes (pad a multiple of 4: rows of
  * uint32 pixels stay aligned) into a guarded buffer and compares with the
  * reference; padding and the bytes after the frame must stay. */
-static void check_refract(const rpl_sim_t *sim, const uint32_t *bg, int strength, int shading,
+static void check_refract(rpl_sim_t *sim, const uint32_t *bg, int strength, int shading,
                           int pad)
 {
     int w = sim->w, h = sim->h;
