@@ -162,10 +162,10 @@ test: deps-test
 # The exactness suite compares every path with the scalar code; then the
 # whole unit suite runs once on each path this CPU has (RIPPLE_SIMD forces it).
 test-unit: $(TESTBINS)
-	./$(BUILD)/tests/test_paths
-	$(Q)for p in $$(./$(BUILD)/tests/test_paths --list); do \
+	$(BUILD)/tests/test_paths
+	$(Q)for p in $$($(BUILD)/tests/test_paths --list); do \
 	  echo "== unit tests on path $$p"; \
-	  RIPPLE_SIMD=$$p ./$(BUILD)/tests/test_core || exit 1; \
+	  RIPPLE_SIMD=$$p $(BUILD)/tests/test_core || exit 1; \
 	done
 
 test-smoke: $(DEMO) $(BENCH)
@@ -192,16 +192,16 @@ test-san:
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/san CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="$(SAN_FLAGS)" DEMO=$(BUILD)/san/ripple BENCH=$(BUILD)/san/ripple-bench \
 	    $(BUILD)/san/tests/test_core $(BUILD)/san/tests/test_paths $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/san/tests/test_paths
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/san/tests/test_core
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/san/tests/test_paths
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/san/tests/test_core
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh tests/smoke.sh --headless-only ./$(BUILD)/san/ripple ./$(BUILD)/san/ripple-bench
+	    sh tests/smoke.sh --headless-only $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
 
 # Regenerates the default background picture from its generator.
 backdrop: deps-run
 	$(Q)mkdir -p $(BUILD)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop assets/mkbackdrop.c $(SDL_LIBS) $(CORE_LIBS)
-	./$(BUILD)/mkbackdrop assets/background.png 640 480
+	$(BUILD)/mkbackdrop assets/background.png 640 480
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ripple
