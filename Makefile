@@ -97,7 +97,7 @@ BENCH     = bench/ripple-bench
 TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
 
 .SECONDARY:
-.PHONY: all run test test-unit test-smoke test-san warnings bench clean install deps-run deps-test backdrop
+.PHONY: all run test test-unit test-smoke test-nosimd test-san warnings bench clean install deps-run deps-test backdrop
 
 all: deps-run $(DEMO) $(BENCH)
 
@@ -157,6 +157,7 @@ bench: $(BENCH)
 test: deps-test
 	$(Q)$(MAKE) --no-print-directory warnings
 	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
+	$(Q)$(MAKE) --no-print-directory test-nosimd
 	$(Q)$(MAKE) --no-print-directory test-san
 
 # The exactness suite compares every path with the scalar code; then the
@@ -184,6 +185,10 @@ warnings:
 	  done; \
 	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
 	done
+
+# The scalar build alone (as on a CPU other than x86) passes the same tests.
+test-nosimd:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/nosimd SIMD=0 test-unit
 
 # The same unit tests and the headless smoke tests, built apart with
 # AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
