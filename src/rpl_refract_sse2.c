@@ -8,26 +8,58 @@
  * the inlining lets those flags fold away in every copy. */
 #if defined(__GNUC__)
 #define RPL_FORCE_INLINE static inline __attribute__((always_inline))
+#define RPL_NOINLINE __attribute__((noinline))
+/* the compiler must assume obj changed here: it stores it, then reloads */
+#define RPL_OPAQUE(obj) __asm__("" : "+m"(obj))
 #else
 #define RPL_FORCE_INLINE static inline
+#define RPL_NOINLINE
+#define RPL_OPAQUE(obj) (void)0
 #endif
 
-/* Strength classes.  Offsets come from pmulhw: (n << k) * -(s << (12-k))
- * >> 16 == (-n * s) >> 4, with k the least shift that keeps the multiplier
- * within int16 (it may be -32768, hence the negated n = -diff).  For k >= 2,
- * n << k is taken with saturation: a saturated lane yields |offset| > 8191,
- * which clamps the coordinate to the same edge the exact offset does.
- * Strength 16 (offset = diff) skips the multiply. */
+/*
+ * How the offsets stay in 16-bit lanes.
+ *
+ * The differences are taken negated, n = -diff (exact: |diff| <= 16383).
+ * The offset (diff * s) >> 4 is pmulhw((n << k), -(s << (12 - k))): the
+ * product is -n * s << 12, its high half floor(diff * s / 16).  k is the
+ * least shift keeping the multiplier in int16 (it may be -32768, the reason
+ * for negating n), giving the classes K0..K3.  n << k fits int16 for
+ * k <= 1; for k >= 2 it is taken with saturation: a saturated lane gives
+ * |offset| >= 8192 while the exact one is as large, and both clamp the
+ * coordinate to the same edge (sizes are <= 8192).  Strength 16
+ * (offset = diff) skips the multiply: class ONE.
+ *
+ * Coordinates carry a bias B = 32767 - (size - 1), so the clamp to
+ * [0, size - 1] is two saturations: the signed add of the offset stops at
+ * 32767 (size - 1), and the unsigned subtraction of B stops at 0.  The sum
+ * never goes negative before that: B >= 24576 and |offset| <= 16384.
+ */
 enum { K0, K1, K2, K3, ONE };
+
+/* Stands in for the missing row above the top or below the bottom row, so
+ * those rows take the vector path too.  Never written. */
+static int16_t zero_row[RPL_DIM_MAX];
+
+/* One pixel the scalar way (edges, short spans): a single shared copy
+ * rather than one inlined into every instance of render(). */
+static RPL_NOINLINE uint32_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    return rpl_texel(j, x, y, xoff, yoff);
+}
 
 /* Everything the step needs, held in registers across a row. */
 typedef struct {
-    __m128i zero, wmax, hmax, yv, pair; /* pair: int16 (1, w), for pmaddwd */
-    __m128i mul, bias, dmax, dmin, keep; /* keep: 0x00FFFFFF */
+    __m128i xbias, ybias; /* B of x and of y */
+    __m128i yv;           /* y + B */
+    __m128i pair;         /* int16 pairs (1, w), for pmaddwd */
+    __m128i mul;          /* -(s << (12 - k)) */
+    __m128i zero, bias, dmax, dmin; /* shading */
 } consts_t;
 
-/* Four texels by index, as one vector (movd loads need no store to be
- * forwarded into a wider load, unlike a gather through memory). */
+/* Four texels by index, as one vector: movd loads and unpacks, as a
+ * vector load of texels just stored one by one would stall on the failed
+ * store forwarding. */
 RPL_FORCE_INLINE __m128i fetch4(const uint32_t *bg, const uint32_t *ix)
 {
     const __m128i a = _mm_cvtsi32_si128((int)bg[ix[0]]);
@@ -37,41 +69,50 @@ RPL_FORCE_INLINE __m128i fetch4(const uint32_t *bg, const uint32_t *ix)
     return _mm_unpacklo_epi64(_mm_unpacklo_epi32(a, b), _mm_unpacklo_epi32(c, d));
 }
 
-/* Pixels x..x+7 of an interior row (1 <= x, x + 8 <= w - 1); xv = x + i. */
+/* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1); hu and hd are the rows
+ * above and below, xv holds x + i + B. */
 RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, uint32_t *out,
-                            const int16_t *h, ptrdiff_t w, int x, __m128i xv, const int mode,
-                            const int shading)
+                            const int16_t *h, const int16_t *hu, const int16_t *hd, int x,
+                            __m128i xv, const int mode, const int shading)
 {
     const __m128i l = _mm_loadu_si128((const __m128i *)(h + x - 1));
     const __m128i r = _mm_loadu_si128((const __m128i *)(h + x + 1));
-    const __m128i u = _mm_loadu_si128((const __m128i *)(h + x - w));
-    const __m128i d = _mm_loadu_si128((const __m128i *)(h + x + w));
-    /* negated differences: exact in int16 (|diff| <= 16383) */
+    const __m128i u = _mm_loadu_si128((const __m128i *)(hu + x));
+    const __m128i d = _mm_loadu_si128((const __m128i *)(hd + x));
     const __m128i nx = _mm_sub_epi16(r, l), ny = _mm_sub_epi16(d, u);
     __m128i sx, sy;
     if (mode == ONE) {
-        /* |x - nx| <= 24574: no saturation at all */
-        sx = _mm_sub_epi16(xv, nx);
-        sy = _mm_sub_epi16(c->yv, ny);
+        sx = _mm_subs_epi16(xv, nx);
+        sy = _mm_subs_epi16(c->yv, ny);
     } else {
         __m128i tx = nx, ty = ny;
         for (int i = 0; i < mode; i++) {
             tx = _mm_adds_epi16(tx, tx);
             ty = _mm_adds_epi16(ty, ty);
         }
-        /* |offset| <= 16384: the add cannot saturate */
-        sx = _mm_add_epi16(xv, _mm_mulhi_epi16(tx, c->mul));
-        sy = _mm_add_epi16(c->yv, _mm_mulhi_epi16(ty, c->mul));
+        sx = _mm_adds_epi16(xv, _mm_mulhi_epi16(tx, c->mul));
+        sy = _mm_adds_epi16(c->yv, _mm_mulhi_epi16(ty, c->mul));
     }
-    sx = _mm_min_epi16(_mm_max_epi16(sx, c->zero), c->wmax);
-    sy = _mm_min_epi16(_mm_max_epi16(sy, c->zero), c->hmax);
+    sx = _mm_subs_epu16(sx, c->xbias);
+    sy = _mm_subs_epu16(sy, c->ybias);
     /* sy * w + sx in one pmaddwd: both factors fit int16, the sum int32 */
     uint32_t ix[8];
     _mm_storeu_si128((__m128i *)ix, _mm_madd_epi16(_mm_unpacklo_epi16(sx, sy), c->pair));
     _mm_storeu_si128((__m128i *)(ix + 4), _mm_madd_epi16(_mm_unpackhi_epi16(sx, sy), c->pair));
+    /* Reading the indices back from memory costs one load each; left to
+     * themselves, compilers extract them from the registers instead, with
+     * a shuffle and a move each.  The empty asm hides the array's content. */
+    RPL_OPAQUE(ix);
     if (!shading) {
-        for (int i = 0; i < 8; i++)
-            out[x + i] = bg[ix[i]];
+        /* written out: compilers keep a loop here, at twice the cost */
+        out[x] = bg[ix[0]];
+        out[x + 1] = bg[ix[1]];
+        out[x + 2] = bg[ix[2]];
+        out[x + 3] = bg[ix[3]];
+        out[x + 4] = bg[ix[4]];
+        out[x + 5] = bg[ix[5]];
+        out[x + 6] = bg[ix[6]];
+        out[x + 7] = bg[ix[7]];
         return;
     }
     /* -(xoff + yoff) = nx + ny, |.| <= 32766 */
@@ -95,48 +136,48 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
 {
     const int w = j->w;
     const int s = j->strength;
+    const int xbias = 32767 - (w - 1);
     consts_t c;
     c.zero = _mm_setzero_si128();
-    c.wmax = _mm_set1_epi16((short)(w - 1));
-    c.hmax = _mm_set1_epi16((short)(j->hgt - 1));
+    c.xbias = _mm_set1_epi16((short)xbias);
+    c.ybias = _mm_set1_epi16((short)(32767 - (j->hgt - 1)));
     c.pair = _mm_set1_epi32((int)(((uint32_t)w << 16) | 1u));
     c.mul = _mm_set1_epi16((short)(mode == ONE ? 0 : -(s << (12 - mode))));
     c.bias = _mm_set1_epi32(0x00808080);
     c.dmax = _mm_set1_epi16(RPL_SHADE_MAX);
     c.dmin = _mm_set1_epi16(-RPL_SHADE_MAX);
     const __m128i iota = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m128i eight = _mm_set1_epi16(8);
+    const __m128i stride = _mm_set1_epi16(8);
 
+    const uint32_t *const bg = j->bg; /* a local: stores to fb cannot change it */
     for (int y = y0; y < y1; y++) {
         uint32_t *out = rpl_fb_row(j, y);
-        if (y == 0 || y == j->hgt - 1) {
-            for (int x = x0; x < x1; x++)
-                out[x] = rpl_refract_px(j, x, y);
-            continue;
-        }
-        const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
-        if (x0 == 0 && x1 > 0)
-            out[0] = rpl_refract_px(j, 0, y);
         const int16_t *h = j->h + (ptrdiff_t)y * w;
+        /* the rows above and below; the wall outside the field reads 0 */
+        const int16_t *hu = y > 0 ? h - w : zero_row;
+        const int16_t *hd = y < j->hgt - 1 ? h + w : zero_row;
+        if (x0 == 0 && x1 > 0)
+            out[0] = texel(j, 0, y, -h[1], hu[0] - hd[0]);
+        const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
         if (xb - xa >= 8) {
-            c.yv = _mm_set1_epi16((short)y);
-            __m128i xv = _mm_add_epi16(iota, _mm_set1_epi16((short)xa));
+            c.yv = _mm_add_epi16(_mm_set1_epi16((short)y), c.ybias);
+            __m128i xv = _mm_add_epi16(iota, _mm_set1_epi16((short)(xa + xbias)));
             int x = xa;
             for (; x <= xb - 8; x += 8) {
-                step8(&c, j->bg, out, h, w, x, xv, mode, shading);
-                xv = _mm_add_epi16(xv, eight);
+                step8(&c, bg, out, h, hu, hd, x, xv, mode, shading);
+                xv = _mm_add_epi16(xv, stride);
             }
             /* the tail: one more step ending at xb, redoing a few pixels
              * (same values) instead of a slow scalar loop */
             if (x < xb)
-                step8(&c, j->bg, out, h, w, xb - 8,
-                      _mm_add_epi16(iota, _mm_set1_epi16((short)(xb - 8))), mode, shading);
+                step8(&c, bg, out, h, hu, hd, xb - 8,
+                      _mm_add_epi16(iota, _mm_set1_epi16((short)(xb - 8 + xbias))), mode, shading);
         } else {
             for (int x = xa; x < xb; x++)
-                out[x] = rpl_texel(j, x, y, h[x - 1] - h[x + 1], h[x - w] - h[x + w]);
+                out[x] = texel(j, x, y, h[x - 1] - h[x + 1], hu[x] - hd[x]);
         }
         if (x1 == w && x0 < w)
-            out[w - 1] = rpl_refract_px(j, w - 1, y);
+            out[w - 1] = texel(j, w - 1, y, h[w - 2], hu[w - 1] - hd[w - 1]);
     }
 }
 
