@@ -5,6 +5,7 @@
 #   make test       unit tests, demo smoke tests (headless and under Xvfb),
 #                   then the unit tests again under ASan + UBSan
 #   make bench      build and run the benchmark
+#   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
@@ -97,7 +98,7 @@ BENCH     = bench/ripple-bench
 TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
 
 .SECONDARY:
-.PHONY: all run test test-unit test-smoke test-nosimd test-san warnings bench clean install deps-run deps-test backdrop
+.PHONY: all run test test-unit test-smoke test-nosimd test-san warnings bench bench-instr clean install deps-run deps-test backdrop
 
 all: deps-run $(DEMO) $(BENCH)
 
@@ -153,6 +154,11 @@ run: all
 
 bench: $(BENCH)
 	./$(BENCH)
+
+# Instructions per pixel per frame of every path and of the seed, counted
+# by callgrind (needs valgrind); repeatable, unlike timings.
+bench-instr: $(BENCH)
+	sh bench/instr.sh ./$(BENCH)
 
 test: deps-test
 	$(Q)$(MAKE) --no-print-directory warnings
