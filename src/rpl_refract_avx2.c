@@ -58,16 +58,29 @@ typedef struct {
  * rows above and below.  xv holds x + i + B in the lane order vpermq 0xD8
  * leaves, pixels 0-3, 8-11 | 4-7, 12-15, which the in-lane unpacks below
  * turn back into 0-7 and 8-15. */
-RPL_FORCE_INLINE void step16(const consts_t *c, const uint32_t *bg, uint32_t *out,
-                             const int16_t *h, const int16_t *hu, const int16_t *hd, int x,
-                             __m256i xv, const int mode, const int shading)
+RPL_FORCE_INLINE void step16(const consts_t *c, const uint32_t *bg, const uint32_t *bgrow,
+                             uint32_t *out, const int16_t *h, const int16_t *hu,
+                             const int16_t *hd, int x, __m256i xv, const int mode,
+                             const int shading)
 {
     const __m256i l = _mm256_loadu_si256((const __m256i *)(h + x - 1));
     const __m256i r = _mm256_loadu_si256((const __m256i *)(h + x + 1));
     const __m256i u = _mm256_loadu_si256((const __m256i *)(hu + x));
     const __m256i d = _mm256_loadu_si256((const __m256i *)(hd + x));
-    const __m256i nx = _mm256_permute4x64_epi64(_mm256_sub_epi16(r, l), 0xD8);
-    const __m256i ny = _mm256_permute4x64_epi64(_mm256_sub_epi16(d, u), 0xD8);
+    const __m256i dx = _mm256_sub_epi16(r, l), dy = _mm256_sub_epi16(d, u);
+    /* Where the water is level every offset and shade is 0 and the pixels
+     * are the background's own: a straight copy, no gather.  Most of a
+     * frame is like that between ripples. */
+    const __m256i any = _mm256_or_si256(dx, dy);
+    if (_mm256_testz_si256(any, any)) {
+        _mm256_storeu_si256((__m256i *)(out + x),
+                            _mm256_loadu_si256((const __m256i *)(bgrow + x)));
+        _mm256_storeu_si256((__m256i *)(out + x + 8),
+                            _mm256_loadu_si256((const __m256i *)(bgrow + x + 8)));
+        return;
+    }
+    const __m256i nx = _mm256_permute4x64_epi64(dx, 0xD8);
+    const __m256i ny = _mm256_permute4x64_epi64(dy, 0xD8);
     __m256i sx, sy;
     if (mode == ONE) {
         sx = _mm256_subs_epi16(xv, nx);
@@ -133,6 +146,7 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     for (int y = y0; y < y1; y++) {
         uint32_t *out = rpl_fb_row(j, y);
         const int16_t *h = j->h + (ptrdiff_t)y * w;
+        const uint32_t *bgrow = bg + (ptrdiff_t)y * w;
         /* the rows above and below; the wall outside the field reads 0 */
         const int16_t *hu = y > 0 ? h - w : zero_row;
         const int16_t *hd = y < j->hgt - 1 ? h + w : zero_row;
@@ -144,13 +158,13 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
             __m256i xv = _mm256_add_epi16(iota, _mm256_set1_epi16((short)(xa + xbias)));
             int x = xa;
             for (; x <= xb - 16; x += 16) {
-                step16(&c, bg, out, h, hu, hd, x, xv, mode, shading);
+                step16(&c, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
                 xv = _mm256_add_epi16(xv, stride);
             }
             /* the tail: one more step ending at xb, redoing a few pixels
              * (same values) instead of a slow scalar loop */
             if (x < xb)
-                step16(&c, bg, out, h, hu, hd, xb - 16,
+                step16(&c, bg, bgrow, out, h, hu, hd, xb - 16,
                        _mm256_add_epi16(iota, _mm256_set1_epi16((short)(xb - 16 + xbias))),
                        mode, shading);
         } else {

@@ -71,15 +71,25 @@ RPL_FORCE_INLINE __m128i fetch4(const uint32_t *bg, const uint32_t *ix)
 
 /* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1); hu and hd are the rows
  * above and below, xv holds x + i + B. */
-RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, uint32_t *out,
-                            const int16_t *h, const int16_t *hu, const int16_t *hd, int x,
-                            __m128i xv, const int mode, const int shading)
+RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, const uint32_t *bgrow,
+                            uint32_t *out, const int16_t *h, const int16_t *hu,
+                            const int16_t *hd, int x, __m128i xv, const int mode,
+                            const int shading)
 {
     const __m128i l = _mm_loadu_si128((const __m128i *)(h + x - 1));
     const __m128i r = _mm_loadu_si128((const __m128i *)(h + x + 1));
     const __m128i u = _mm_loadu_si128((const __m128i *)(hu + x));
     const __m128i d = _mm_loadu_si128((const __m128i *)(hd + x));
     const __m128i nx = _mm_sub_epi16(r, l), ny = _mm_sub_epi16(d, u);
+    /* Where the water is level every offset and shade is 0 and the pixels
+     * are the background's own: a straight copy. */
+    const __m128i any = _mm_or_si128(nx, ny);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(any, _mm_setzero_si128())) == 0xFFFF) {
+        _mm_storeu_si128((__m128i *)(out + x), _mm_loadu_si128((const __m128i *)(bgrow + x)));
+        _mm_storeu_si128((__m128i *)(out + x + 4),
+                         _mm_loadu_si128((const __m128i *)(bgrow + x + 4)));
+        return;
+    }
     __m128i sx, sy;
     if (mode == ONE) {
         sx = _mm_subs_epi16(xv, nx);
@@ -153,6 +163,7 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     for (int y = y0; y < y1; y++) {
         uint32_t *out = rpl_fb_row(j, y);
         const int16_t *h = j->h + (ptrdiff_t)y * w;
+        const uint32_t *bgrow = bg + (ptrdiff_t)y * w;
         /* the rows above and below; the wall outside the field reads 0 */
         const int16_t *hu = y > 0 ? h - w : zero_row;
         const int16_t *hd = y < j->hgt - 1 ? h + w : zero_row;
@@ -164,13 +175,13 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
             __m128i xv = _mm_add_epi16(iota, _mm_set1_epi16((short)(xa + xbias)));
             int x = xa;
             for (; x <= xb - 8; x += 8) {
-                step8(&c, bg, out, h, hu, hd, x, xv, mode, shading);
+                step8(&c, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
                 xv = _mm_add_epi16(xv, stride);
             }
             /* the tail: one more step ending at xb, redoing a few pixels
              * (same values) instead of a slow scalar loop */
             if (x < xb)
-                step8(&c, bg, out, h, hu, hd, xb - 8,
+                step8(&c, bg, bgrow, out, h, hu, hd, xb - 8,
                       _mm_add_epi16(iota, _mm_set1_epi16((short)(xb - 8 + xbias))), mode, shading);
         } else {
             for (int x = xa; x < xb; x++)

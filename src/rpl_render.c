@@ -18,10 +18,7 @@ typedef struct render_job {
 static int tile_calm(const rpl_sim_t *sim, int tx, int ty)
 {
     const uint8_t *a = sim->act + (size_t)ty * sim->tiles_x + tx;
-    return !((a[0] & RPL_ACT_CUR) || (tx > 0 && (a[-1] & RPL_ACT_CUR)) ||
-             (tx + 1 < sim->tiles_x && (a[1] & RPL_ACT_CUR)) ||
-             (ty > 0 && (a[-sim->tiles_x] & RPL_ACT_CUR)) ||
-             (ty + 1 < sim->tiles_y && (a[sim->tiles_x] & RPL_ACT_CUR)));
+    return !((a[0] & RPL_ACT_CUR) || rpl_edges_touch(sim, a, tx, ty));
 }
 
 static unsigned render_strip(render_job_t *job, int ty)
@@ -78,7 +75,7 @@ static rpl_status render(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t
     job.all = !(changed_only && same);
     atomic_init(&job.next, 0);
     atomic_init(&job.drawn, 0);
-    if (sim->pool)
+    if (sim->pool && (job.all || !sim->sleeping || sim->rendered >= RPL_POOL_MIN_TILES))
         rpl_pool_run(sim->pool, render_worker, &job);
     else
         render_worker(&job, 0);

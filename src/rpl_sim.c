@@ -165,6 +165,25 @@ rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
     return RPL_OK;
 }
 
+uint8_t rpl_tile_edges(const rpl_sim_t *sim, const int16_t *b, int tx, int ty)
+{
+    int x0 = tx * RPL_TILE_W, y0 = ty * RPL_TILE_H;
+    int x1 = x0 + RPL_TILE_W < sim->w ? x0 + RPL_TILE_W : sim->w;
+    int y1 = y0 + RPL_TILE_H < sim->h ? y0 + RPL_TILE_H : sim->h;
+    const int16_t *top = b + (ptrdiff_t)y0 * sim->w, *bot = b + (ptrdiff_t)(y1 - 1) * sim->w;
+    int t = 0, bo = 0, l = 0, r = 0;
+    for (int x = x0; x < x1; x++) {
+        t |= top[x];
+        bo |= bot[x];
+    }
+    for (int y = y0; y < y1; y++) {
+        l |= b[(ptrdiff_t)y * sim->w + x0];
+        r |= b[(ptrdiff_t)y * sim->w + x1 - 1];
+    }
+    return (uint8_t)((t ? RPL_EDGE_T : 0) | (bo ? RPL_EDGE_B : 0) | (l ? RPL_EDGE_L : 0) |
+                     (r ? RPL_EDGE_R : 0));
+}
+
 /* Rebuilds every tile's activity bits from the buffers. */
 void rpl_sim_rescan(rpl_sim_t *sim)
 {
@@ -179,6 +198,8 @@ void rpl_sim_rescan(rpl_sim_t *sim)
                     ptrdiff_t i = (ptrdiff_t)y * sim->w + x;
                     a |= (sim->cur[i] ? RPL_ACT_CUR : 0) | (sim->prev[i] ? RPL_ACT_PREV : 0);
                 }
+            if (a & RPL_ACT_CUR)
+                a |= rpl_tile_edges(sim, sim->cur, tx, ty);
             sim->act[(size_t)ty * sim->tiles_x + tx] = a;
         }
 }
@@ -210,14 +231,12 @@ typedef struct step_job {
     atomic_uint stepped;
 } step_job_t;
 
-/* Does tile t need its step?  Its own cells, or the neighbours' edges. */
+/* Does tile t need its step?  Its own cells, or the neighbours' edges
+ * that its rule reads. */
 static int tile_awake(const rpl_sim_t *sim, int tx, int ty)
 {
     const uint8_t *a = sim->act + (size_t)ty * sim->tiles_x + tx;
-    return a[0] || (tx > 0 && (a[-1] & RPL_ACT_CUR)) ||
-           (tx + 1 < sim->tiles_x && (a[1] & RPL_ACT_CUR)) ||
-           (ty > 0 && (a[-sim->tiles_x] & RPL_ACT_CUR)) ||
-           (ty + 1 < sim->tiles_y && (a[sim->tiles_x] & RPL_ACT_CUR));
+    return (a[0] & (RPL_ACT_CUR | RPL_ACT_PREV)) || rpl_edges_touch(sim, a, tx, ty);
 }
 
 static unsigned step_strip(rpl_sim_t *sim, int ty)
@@ -241,7 +260,7 @@ static unsigned step_strip(rpl_sim_t *sim, int ty)
             x1 = x1 > sim->w - 1 ? sim->w - 1 : x1;
             if (x0 < x1 && y0 < y1 &&
                 sim->kern->step(sim->prev, sim->cur, sim->w, x0, x1, y0, y1))
-                next |= RPL_ACT_CUR;
+                next |= RPL_ACT_CUR | rpl_tile_edges(sim, sim->prev, tx, ty);
             stepped++;
         }
         /* A sleeping tile is 0 in both buffers, so its "new" cells (the
@@ -267,7 +286,8 @@ void rpl_sim_step(rpl_sim_t *sim)
     job.sim = sim;
     atomic_init(&job.next, 0);
     atomic_init(&job.stepped, 0);
-    if (sim->pool)
+    /* a few awake tiles are done sooner on one thread than handed out */
+    if (sim->pool && (!sim->sleeping || sim->stepped >= RPL_POOL_MIN_TILES))
         rpl_pool_run(sim->pool, step_worker, &job);
     else
         step_worker(&job, 0);
@@ -299,7 +319,7 @@ static void stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
         return;
     for (int ty = y0 / RPL_TILE_H; ty <= y1 / RPL_TILE_H; ty++)
         for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
-            sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR;
+            sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR | RPL_EDGES;
     int r2 = r * r;
     for (int cy = y0; cy <= y1; cy++) {
         int dy = cy - y;
