@@ -9,6 +9,11 @@ static inline __m128i load8(const int16_t *p)
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
+static inline void store8(int16_t *p, __m128i v)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+}
+
 /*
  * The rule for the eight cells at c[0..7] / p[0..7].  The height contract
  * (ripple.h) keeps every intermediate inside int16, so wrapping 16-bit adds
@@ -26,6 +31,44 @@ static inline __m128i step8(const int16_t *c, const int16_t *p, ptrdiff_t w)
     return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));
 }
 
+/*
+ * The n cells c[0..n) / p[0..n) of one row in whole vectors, at least one
+ * of them (n >= 8); returns acc ORed with every value stored.  When `tail`,
+ * the width is not a multiple of eight: the last vector, ending at n, is
+ * computed first, from the original prev, and stored after the loop over
+ * the others.  It overlaps the vector before it, whose cells it rewrites
+ * with the same values: a cell's rule reads cur and its own prev only, and
+ * that prev was read before anything was stored.  So no cell is left to
+ * the scalar rule, and nothing outside [0, n) is read from prev or
+ * written.  Inlined with a constant `tail`, so the test leaves the loops.
+ */
+static inline __m128i step_row(__m128i acc, const int16_t *c, int16_t *p, ptrdiff_t w, ptrdiff_t n,
+                               int tail)
+{
+    __m128i last = _mm_setzero_si128();
+    if (tail)
+        last = step8(c + n - 8, p + n - 8, w);
+    ptrdiff_t i = 0;
+    /* Two independent vectors per pass so their loads and shifts overlap. */
+    for (; i <= n - 16; i += 16) {
+        __m128i a = step8(c + i, p + i, w);
+        __m128i b = step8(c + i + 8, p + i + 8, w);
+        store8(p + i, a);
+        store8(p + i + 8, b);
+        acc = _mm_or_si128(_mm_or_si128(acc, a), b);
+    }
+    if (i <= n - 8) {
+        __m128i a = step8(c + i, p + i, w);
+        store8(p + i, a);
+        acc = _mm_or_si128(acc, a);
+    }
+    if (tail) {
+        store8(p + n - 8, last);
+        acc = _mm_or_si128(acc, last);
+    }
+    return acc;
+}
+
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1)
 {
     assert(prev && cur);
@@ -33,32 +76,32 @@ int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int 
     assert(1 <= x0 && x0 <= x1 && x1 <= w - 1);
     assert(1 <= y0 && y0 <= y1);
 
+    const int n = x1 - x0;
+    if (n < 8) {
+        /* Narrower than a vector: the scalar rule. */
+        int any = 0;
+        for (int y = y0; y < y1; y++) {
+            ptrdiff_t row = (ptrdiff_t)y * w;
+            for (int x = x0; x < x1; x++) {
+                int16_t v = rpl_step_cell(cur, prev, row + x, w);
+                prev[row + x] = v;
+                any |= v;
+            }
+        }
+        return any != 0;
+    }
+
     __m128i acc = _mm_setzero_si128();
-    int any = 0;
-    for (int y = y0; y < y1; y++) {
-        ptrdiff_t row = (ptrdiff_t)y * w;
-        const int16_t *c = cur + row;
-        int16_t *p = prev + row;
-        int x = x0;
-        /* Two independent vectors per pass so their loads and shifts overlap. */
-        for (; x1 - x >= 16; x += 16) {
-            __m128i a = step8(c + x, p + x, w);
-            __m128i b = step8(c + x + 8, p + x + 8, w);
-            _mm_storeu_si128((__m128i *)(void *)(p + x), a);
-            _mm_storeu_si128((__m128i *)(void *)(p + x + 8), b);
-            acc = _mm_or_si128(acc, _mm_or_si128(a, b));
+    if (n % 8) {
+        for (int y = y0; y < y1; y++) {
+            ptrdiff_t row = (ptrdiff_t)y * w + x0;
+            acc = step_row(acc, cur + row, prev + row, w, n, 1);
         }
-        if (x1 - x >= 8) {
-            __m128i a = step8(c + x, p + x, w);
-            _mm_storeu_si128((__m128i *)(void *)(p + x), a);
-            acc = _mm_or_si128(acc, a);
-            x += 8;
-        }
-        for (; x < x1; x++) {
-            int16_t n = rpl_step_cell(cur, prev, row + x, w);
-            p[x] = n;
-            any |= n;
+    } else {
+        for (int y = y0; y < y1; y++) {
+            ptrdiff_t row = (ptrdiff_t)y * w + x0;
+            acc = step_row(acc, cur + row, prev + row, w, n, 0);
         }
     }
-    return any != 0 || _mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFF;
+    return _mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFF;
 }
