@@ -165,22 +165,36 @@ rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
     return RPL_OK;
 }
 
+/* Nonzero if any of the n heights at p is; whole words at a time (the
+ * compiler vectorises this). */
+static int any_nonzero(const int16_t *p, int n)
+{
+    uint64_t acc = 0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t v;
+        memcpy(&v, p + i, sizeof v);
+        acc |= v;
+    }
+    for (; i < n; i++)
+        acc |= (uint16_t)p[i];
+    return acc != 0;
+}
+
 uint8_t rpl_tile_edges(const rpl_sim_t *sim, const int16_t *b, int tx, int ty)
 {
     int x0 = tx * RPL_TILE_W, y0 = ty * RPL_TILE_H;
     int x1 = x0 + RPL_TILE_W < sim->w ? x0 + RPL_TILE_W : sim->w;
     int y1 = y0 + RPL_TILE_H < sim->h ? y0 + RPL_TILE_H : sim->h;
-    const int16_t *top = b + (ptrdiff_t)y0 * sim->w, *bot = b + (ptrdiff_t)(y1 - 1) * sim->w;
-    int t = 0, bo = 0, l = 0, r = 0;
-    for (int x = x0; x < x1; x++) {
-        t |= top[x];
-        bo |= bot[x];
+    const int16_t *top = b + (ptrdiff_t)y0 * sim->w + x0;
+    const int16_t *bot = b + (ptrdiff_t)(y1 - 1) * sim->w + x0;
+    int l = 0, r = 0;
+    for (const int16_t *p = top; p <= bot; p += sim->w) {
+        l |= p[0];
+        r |= p[x1 - x0 - 1];
     }
-    for (int y = y0; y < y1; y++) {
-        l |= b[(ptrdiff_t)y * sim->w + x0];
-        r |= b[(ptrdiff_t)y * sim->w + x1 - 1];
-    }
-    return (uint8_t)((t ? RPL_EDGE_T : 0) | (bo ? RPL_EDGE_B : 0) | (l ? RPL_EDGE_L : 0) |
+    return (uint8_t)((any_nonzero(top, x1 - x0) ? RPL_EDGE_T : 0) |
+                     (any_nonzero(bot, x1 - x0) ? RPL_EDGE_B : 0) | (l ? RPL_EDGE_L : 0) |
                      (r ? RPL_EDGE_R : 0));
 }
 
