@@ -13,13 +13,23 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+
+# ARCH=i386 builds the core, the bench and the tests as 32-bit x86 for an
+# i586 (Pentium) baseline into build/i386; the SDL2 demo stays 64-bit.
+ifeq ($(ARCH),i386)
+ARCH_FLAGS = -m32 -march=i586
+BUILD   ?= build/i386
+BENCH   ?= $(BUILD)/ripple-bench
+else
+ARCH_FLAGS =
+endif
 BUILD   ?= build
 PREFIX  ?= /usr/local
 
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -D_POSIX_C_SOURCE=200809L -Isrc
-ALL_CFLAGS = $(STD_CFLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
-CORE_LIBS  = -pthread -lm
+ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
+CORE_LIBS  = $(ARCH_FLAGS) -pthread -lm
 
 ifeq ($(V),1)
 Q =
@@ -79,9 +89,11 @@ else
 SIMD ?= 0
 endif
 ifeq ($(SIMD),1)
-CORE_SRC += src/rpl_step_sse2.c src/rpl_refract_sse2.c src/rpl_step_avx2.c src/rpl_refract_avx2.c
-STD_CFLAGS += -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
+CORE_SRC += src/rpl_step_mmx.c src/rpl_step_sse2.c src/rpl_refract_sse2.c \
+            src/rpl_step_avx2.c src/rpl_refract_avx2.c
+STD_CFLAGS += -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
 endif
+ISA_mmx = -mmmx
 ISA_sse2 = -msse2
 ISA_avx2 = -mavx2
 APP_SRC  = src/app_main.c src/app_args.c
@@ -94,19 +106,34 @@ BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libripple.a
 DEMO      = ripple
-BENCH     = bench/ripple-bench
+BENCH     ?= bench/ripple-bench
 TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
 
 .SECONDARY:
-.PHONY: all run test test-unit test-smoke test-nosimd test-san warnings bench bench-instr clean install deps-run deps-test backdrop
+.PHONY: all run test test-unit test-smoke test-nosimd test-i386 test-san warnings bench bench-instr clean install deps-run deps-test backdrop
 
+ifeq ($(ARCH),i386)
+all: $(BENCH) $(TESTBINS)
+else
 all: deps-run $(DEMO) $(BENCH)
+endif
 
 deps-run:
 	$(call require,sdl2 SDL2_image,cc:gcc make:make)
 
 deps-test:
-	$(call require,sdl2 SDL2_image cmocka,cc:gcc xvfb-run:xvfb xauth:xauth)
+	$(call require,sdl2 SDL2_image cmocka,cc:gcc xvfb-run:xvfb xauth:xauth qemu-i386:qemu-user)
+	$(Q)if [ ! -e /usr/lib/i386-linux-gnu/libcmocka.so ] || ! [ -d /usr/lib/gcc/x86_64-linux-gnu/*/32 ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing: the 32-bit toolchain (gcc-multilib libcmocka-dev:i386)"; \
+	    dpkg --add-architecture i386 && apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib libcmocka-dev:i386 >/dev/null || exit 1; \
+	  else \
+	    echo "missing the 32-bit toolchain; install it with:"; \
+	    echo "  sudo dpkg --add-architecture i386 && sudo apt-get update && sudo apt-get install gcc-multilib libcmocka-dev:i386"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 $(BUILD)/src/app_%.o: src/app_%.c | deps-run
 	@mkdir -p $(@D)
@@ -117,6 +144,11 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/src/%_mmx.o: src/%_mmx.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_mmx) -MMD -MP -c $< -o $@
 
 $(BUILD)/src/%_sse2.o: src/%_sse2.c
 	@mkdir -p $(@D)
@@ -164,6 +196,7 @@ test: deps-test
 	$(Q)$(MAKE) --no-print-directory warnings
 	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
 	$(Q)$(MAKE) --no-print-directory test-nosimd
+	$(Q)$(MAKE) --no-print-directory test-i386
 	$(Q)$(MAKE) --no-print-directory test-san
 
 # The exactness suite compares every path with the scalar code; then the
@@ -186,11 +219,19 @@ warnings:
 	$(Q)for cc in gcc clang; do \
 	  command -v $$cc >/dev/null 2>&1 || { echo "warnings: $$cc not installed, skipped"; continue; }; \
 	  for f in $(ALL_SRC); do \
-	    isa=""; case $$f in *_sse2.c) isa="$(ISA_sse2)";; *_avx2.c) isa="$(ISA_avx2)";; esac; \
+	    isa=""; case $$f in *_mmx.c) isa="$(ISA_mmx)";; *_sse2.c) isa="$(ISA_sse2)";; *_avx2.c) isa="$(ISA_avx2)";; esac; \
 	    $$cc $(STD_CFLAGS) $$isa -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $$f -o /dev/null || exit 1; \
 	  done; \
 	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
 	done
+
+# The 32-bit build (core, bench, tests) run under qemu-user on a Pentium II
+# without MMX, a Pentium II and a Pentium III: dispatch must pick c, mmx,
+# mmx, and every path must give the same bytes.
+test-i386:
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 build/i386/tests/test_core \
+	    build/i386/tests/test_paths build/i386/ripple-bench
+	sh tests/i386.sh build/i386
 
 # The scalar build alone (as on a CPU other than x86) passes the same tests.
 test-nosimd:

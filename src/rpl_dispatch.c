@@ -12,6 +12,10 @@ static const struct path {
     rpl_kernels_t k;
 } paths[] = {
     { 0, { "c", rpl_step_c, rpl_refract_xrgb8888_c } },
+#if defined(RPL_HAVE_MMX)
+    /* Pentium MMX / II class: the step only; MMX has no gather */
+    { RPL_CPU_MMX, { "mmx", rpl_step_mmx, rpl_refract_xrgb8888_c } },
+#endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2, rpl_refract_xrgb8888_sse2 } },
 #endif

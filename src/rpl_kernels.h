@@ -40,6 +40,9 @@ struct rpl_kernels {
 int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 
+#if defined(RPL_HAVE_MMX)
+int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+#endif
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
