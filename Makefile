@@ -77,7 +77,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 CORE_SRC = src/rpl_sim.c src/rpl_step_c.c src/rpl_refract_c.c src/rpl_dispatch.c \
-           src/rpl_cpu.c src/rpl_pool.c src/rpl_render.c src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c
+           src/rpl_cpu.c src/rpl_pool.c src/rpl_render.c src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c src/rpl_backdrop.c
 
 # SIMD kernels: x86 builds get them unless SIMD=0.  Each file gets its own
 # instruction-set flags and nothing else does, so the binary runs on any

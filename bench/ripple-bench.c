@@ -1,4 +1,4 @@
-/* ripple-bench.c - times the core's simulation and refraction on every kernel path and thread count against the seed's literal code. */
+/* ripple-bench.c - times the core's simulation and refraction on every kernel path, thread count and framebuffer format against the seed's literal code. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ripple.h"
+#include "rpl_kernels.h" /* to tell which paths share a format's kernel */
 #include "seed_baseline.h"
 
 #define EXIT_USAGE 2
@@ -22,7 +23,8 @@
 #define MAX_SIZES 4
 #define MAX_DROPS 64           /* stones per step, at most */
 #define MAX_ENTRIES (1 + 2 * MAX_PATHS * MAX_TCOUNTS)
-#define MAX_ROWS (MAX_SIZES * 3 * MAX_ENTRIES + 2 * MAX_TCOUNTS)
+#define MAX_BPPS 3             /* framebuffer formats: 32, 16 and 8 bits per pixel */
+#define MAX_ROWS (MAX_SIZES * 3 * MAX_ENTRIES + 2 * MAX_TCOUNTS + 2 * (MAX_BPPS - 1) * MAX_PATHS)
 
 /* The calm scene: one stone every CALM_PERIOD frames (one a second at
  * 60 Hz), CALM_WARMUP frames before the CALM_FRAMES timed ones. */
@@ -64,6 +66,7 @@ typedef struct opts {
     int threads;       /* --threads; 0 means every count */
     const char *path;  /* --path, resolved; NULL means every path */
     const char *instr; /* --instr-run PATH|seed */
+    int bpp;           /* --bpp for --instr-run: 32, 16 or 8 */
     int list;          /* --list-paths */
 } opts_t;
 
@@ -73,14 +76,19 @@ typedef struct path {
 } path_t;
 
 /* One variant to time: the seed (path NULL) or a path on some threads,
- * with sleeping tiles on or off. */
+ * with sleeping tiles on or off, rendering into a framebuffer of bpp bits
+ * per pixel (32 XRGB8888, 16 RGB565, 8 INDEX8; the seed has 32 only). */
 typedef struct entry {
     const path_t *path;
     int threads, sleep;
+    int bpp;
 } entry_t;
+
+static const int bpps[MAX_BPPS] = { 32, 16, 8 };
 
 typedef struct row {
     int stage, w, h, threads;
+    int bpp;                    /* 32, 16, 8; 0 for the simulation alone */
     int sleep;                  /* 1 on, 0 off, -1 the seed (has none) */
     const char *path;
     double ns_px, fps;
@@ -107,13 +115,14 @@ typedef struct sched {
     int unit, big;     /* rain radius unit, heavy stone radius */
 } sched_t;
 
-enum { BED_SIM = 1, BED_SEED = 2, BED_CALM = 4 };
+enum { BED_SIM = 1, BED_SEED = 2, BED_CALM = 4, BED_FORMATS = 8 };
 
 /* Everything for one field size and scene. */
 typedef struct bed {
     int w, h;
     rpl_sim_t *sim;                 /* NULL when only the seed runs */
-    uint32_t *bg, *fb;
+    uint32_t *bg, *fb;              /* fb: room for w*h pixels of any format */
+    rpl_backdrop_t *bd16, *bd8;     /* bg for RGB565 and INDEX8 (BED_FORMATS) */
     int16_t *save_cur, *save_prev;  /* product state after the warm-up */
     int has_seed;
     seed_pool_t seed;
@@ -283,6 +292,8 @@ static int sched_next(sched_t *s, drop_t *out)
 static void bed_free(bed_t *b)
 {
     rpl_sim_destroy(b->sim);
+    rpl_backdrop_destroy(b->bd16);
+    rpl_backdrop_destroy(b->bd8);
     free(b->bg);
     free(b->fb);
     free(b->save_cur);
@@ -321,7 +332,7 @@ static void step_both(bed_t *b, sched_t *s)
 }
 
 /* Builds the field (BED_SIM) and/or the seed's pool (BED_SEED), the
- * pictures, warms the waters up with the busy or calm (BED_CALM) schedule
+ * pictures (and the backdrops of the 16- and 8-bit formats: BED_FORMATS), warms the waters up with the busy or calm (BED_CALM) schedule
  * for `warmup` steps (the product on kernels k) and keeps that state for
  * every run.  0, or -1 with a message. */
 static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k,
@@ -367,6 +378,17 @@ static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *
                 memcpy(b->seed.pic + (size_t)y * (size_t)b->seed.pic_pitch + (size_t)x * 4, &px, 4);
         }
 
+    if (b->sim && (flags & BED_FORMATS)) {
+        b->bd16 = rpl_backdrop_create(b->bg, w, h, RPL_RGB565, &st);
+        if (b->bd16)
+            b->bd8 = rpl_backdrop_create(b->bg, w, h, RPL_INDEX8, &st);
+        if (!b->bd8) {
+            fprintf(stderr, "ripple-bench: %dx%d: backdrop: %s\n", w, h, rpl_strerror(st));
+            bed_free(b);
+            return -1;
+        }
+    }
+
     sched_t s;
     sched_init(&s, w, h, seed, (flags & BED_CALM) != 0);
     for (int i = 0; i < warmup; i++)
@@ -387,6 +409,25 @@ static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *
         memcpy(b->seed_save2, b->seed.buf2, cells * sizeof *b->seed_save2);
     }
     return 0;
+}
+
+/* The backdrop of a format, NULL for 32 bpp (the raw background). */
+static const rpl_backdrop_t *bed_backdrop(const bed_t *b, int bpp)
+{
+    return bpp == 16 ? b->bd16 : bpp == 8 ? b->bd8 : NULL;
+}
+
+/* One render of the product into b->fb: 32 bpp with rpl_refract from the
+ * raw background, as before formats; 16 and 8 bpp with rpl_render. */
+static rpl_status render_frame(bed_t *b, int bpp, int changed)
+{
+    const rpl_backdrop_t *bd = bed_backdrop(b, bpp);
+    ptrdiff_t pitch = (ptrdiff_t)b->w * (bpp / 8);
+    if (bd)
+        return changed ? rpl_render_changed(b->sim, bd, b->fb, pitch, &b->view)
+                       : rpl_render(b->sim, bd, b->fb, pitch, &b->view);
+    return changed ? rpl_refract_changed(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888, &b->view)
+                   : rpl_refract(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888, &b->view);
 }
 
 /* Puts both waters back to where the warm-up left them. */
@@ -413,8 +454,11 @@ static int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t 
     if (bed_restore(b) != 0)
         return -1;
     const rpl_kernels_t *k = e->path ? e->path->k : NULL;
-    const ptrdiff_t pitch = (ptrdiff_t)b->w * 4;
     rpl_status st = RPL_OK;
+    if (k && e->bpp != 32 && !bed_backdrop(b, e->bpp)) {
+        fprintf(stderr, "ripple-bench: %dx%d: no backdrop for %d bpp\n", b->w, b->h, e->bpp);
+        return -1;
+    }
     if (k) {
         rpl_sim_set_kernels(b->sim, k);
         if (rpl_sim_set_threads(b->sim, e->threads) != RPL_OK) {
@@ -424,7 +468,7 @@ static int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t 
         rpl_sim_set_sleeping(b->sim, e->sleep);
         /* untimed: the persistent frame shows the restored water */
         if (is_calm(stage))
-            st = rpl_refract(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888, &b->view);
+            st = render_frame(b, e->bpp, 0);
     }
     const int changed = stage == ST_CALM_SLEEP;
     const int steps = stage != ST_REFRACT, renders = stage != ST_SIM;
@@ -449,9 +493,7 @@ static int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t 
         }
         if (renders) {
             if (k) {
-                st |= changed ? rpl_refract_changed(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888,
-                                                    &b->view)
-                              : rpl_refract(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888, &b->view);
+                st |= render_frame(b, e->bpp, changed);
                 rpl_sim_stats(b->sim, &ts);
                 rendered += ts.rendered;
             } else {
@@ -469,7 +511,7 @@ static int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t 
     uint64_t h = 0x6A09E667F3BCC908ull;
     if (k) {
         h = hash_bytes(h, b->sim->cur, cells * sizeof *b->sim->cur);
-        h = hash_bytes(h, b->fb, cells * sizeof *b->fb);
+        h = hash_bytes(h, b->fb, cells * (size_t)(e->bpp / 8));
     } else {
         h = hash_bytes(h, b->seed.buf1, cells * sizeof *b->seed.buf1);
         h = hash_bytes(h, b->seed.out, (size_t)b->h * (size_t)b->seed.out_pitch);
@@ -527,10 +569,10 @@ static int measure(run_t *r, bed_t *b, int stage, const entry_t *ents, int ne, i
                 if (!have_ref)
                     ref_hash = res.hash, have_ref = 1;
                 else if (res.hash != ref_hash)
-                    note_disagree(r, "%s %dx%d: %s on %d threads, sleeping %s, differs from %s",
-                                  stage_names[stage], b->w, b->h, entry_name(&ents[i]),
-                                  ents[i].threads, ents[i].sleep ? "on" : "off",
-                                  entry_name(&ents[0]));
+                    note_disagree(r, "%s %dx%d %d bpp: %s on %d threads, sleeping %s, differs "
+                                  "from %s", stage_names[stage], b->w, b->h, ents[i].bpp,
+                                  entry_name(&ents[i]), ents[i].threads,
+                                  ents[i].sleep ? "on" : "off", entry_name(&ents[0]));
             }
             /* compare per frame: time-based runs differ in length */
             if (best[i].ns == 0 ||
@@ -544,6 +586,7 @@ static int measure(run_t *r, bed_t *b, int stage, const entry_t *ents, int ne, i
         w->w = b->w;
         w->h = b->h;
         w->threads = ents[i].path ? ents[i].threads : 1;
+        w->bpp = stage == ST_SIM ? 0 : ents[i].bpp;
         w->sleep = ents[i].path ? ents[i].sleep : -1;
         w->path = entry_name(&ents[i]);
         w->ns_px = (double)best[i].ns / ((double)best[i].frames * px);
@@ -561,50 +604,84 @@ static int measure(run_t *r, bed_t *b, int stage, const entry_t *ents, int ne, i
 static int busy_entries(const run_t *r, int stage, entry_t *ents)
 {
     int n = 0;
-    ents[n++] = (entry_t){ NULL, 1, 0 };
+    ents[n++] = (entry_t){ NULL, 1, 0, 32 };
     for (int p = 0; p < r->npaths; p++)
         for (int t = 0; t < r->ntcounts; t++)
             for (int sl = 1; sl >= (stage == ST_FRAME ? 0 : 1); sl--)
-                ents[n++] = (entry_t){ &r->paths[p], r->tcounts[t], sl };
+                ents[n++] = (entry_t){ &r->paths[p], r->tcounts[t], sl, 32 };
+    return n;
+}
+
+/* The kernel a path renders a format with. */
+static rpl_refract_fn path_kernel(const path_t *p, int bpp)
+{
+    return bpp == 16 ? p->k->refract_rgb565 : bpp == 8 ? p->k->refract_index8
+                                                       : p->k->refract_xrgb8888;
+}
+
+/* The 16- and 8-bit entries of a stage: every path for the frame (the
+ * step differs), for the refraction alone only the paths whose kernel of
+ * that format no earlier path has; the first thread count, sleeping on. */
+static int format_entries(const run_t *r, int stage, int bpp, entry_t *ents)
+{
+    int n = 0;
+    for (int p = 0; p < r->npaths; p++) {
+        int dup = 0;
+        for (int q = 0; q < p && stage == ST_REFRACT; q++)
+            dup |= path_kernel(&r->paths[q], bpp) == path_kernel(&r->paths[p], bpp);
+        if (!dup)
+            ents[n++] = (entry_t){ &r->paths[p], r->tcounts[0], 1, bpp };
+    }
     return n;
 }
 
 /* Every path, thread count and sleeping mode must give the same water and
- * picture from the same start. */
+ * picture from the same start, in every format the bed has. */
 static int verify_paths(run_t *r, bed_t *b)
 {
-    uint64_t first = 0;
-    int n = 0;
-    for (int p = 0; p < r->npaths; p++)
-        for (int t = 0; t < r->ntcounts; t++)
-            for (int sl = 1; sl >= 0; sl--, n++) {
-                entry_t e = { &r->paths[p], r->tcounts[t], sl };
-                result_t res;
-                if (run_once(b, ST_FRAME, &e, VERIFY_FRAMES, &res) != 0)
-                    return -1;
-                if (n == 0)
-                    first = res.hash;
-                else if (res.hash != first)
-                    note_disagree(r, "%dx%d: path %s on %d threads, sleeping %s, differs from "
-                                  "path %s on %d thread(s), sleeping on",
-                                  b->w, b->h, e.path->name, e.threads, sl ? "on" : "off",
-                                  r->paths[0].name, r->tcounts[0]);
-                r->checksum ^= mix64(res.hash);
-            }
+    for (int f = 0; f < MAX_BPPS; f++) {
+        if (bpps[f] != 32 && !bed_backdrop(b, bpps[f]))
+            continue;
+        uint64_t first = 0;
+        int n = 0;
+        for (int p = 0; p < r->npaths; p++)
+            for (int t = 0; t < r->ntcounts; t++)
+                for (int sl = 1; sl >= 0; sl--, n++) {
+                    entry_t e = { &r->paths[p], r->tcounts[t], sl, bpps[f] };
+                    result_t res;
+                    if (run_once(b, ST_FRAME, &e, VERIFY_FRAMES, &res) != 0)
+                        return -1;
+                    if (n == 0)
+                        first = res.hash;
+                    else if (res.hash != first)
+                        note_disagree(r, "%dx%d %d bpp: path %s on %d threads, sleeping %s, "
+                                      "differs from path %s on %d thread(s), sleeping on",
+                                      b->w, b->h, bpps[f], e.path->name, e.threads,
+                                      sl ? "on" : "off", r->paths[0].name, r->tcounts[0]);
+                    r->checksum ^= mix64(res.hash);
+                }
+    }
     return 0;
 }
 
 /* ns/px of the row that matches, or -1. */
-static double find_ns(const run_t *r, int stage, int w, int h, const char *path, int threads,
-                      int sleep)
+static double find_ns_bpp(const run_t *r, int stage, int w, int h, const char *path,
+                          int threads, int sleep, int bpp)
 {
     for (int i = 0; i < r->nrows; i++) {
         const row_t *x = &r->rows[i];
         if (x->stage == stage && x->w == w && x->h == h && strcmp(x->path, path) == 0 &&
-            x->threads == threads && x->sleep == sleep)
+            x->threads == threads && x->sleep == sleep && x->bpp == bpp)
             return x->ns_px;
     }
     return -1;
+}
+
+/* The same at 32 bpp (the simulation alone has none). */
+static double find_ns(const run_t *r, int stage, int w, int h, const char *path, int threads,
+                      int sleep)
+{
+    return find_ns_bpp(r, stage, w, h, path, threads, sleep, stage == ST_SIM ? 0 : 32);
 }
 
 /* Fills in vs_seed and vs_1t of every row. */
@@ -613,7 +690,9 @@ static void ratios(run_t *r)
     for (int i = 0; i < r->nrows; i++) {
         row_t *x = &r->rows[i];
         double s = is_calm(x->stage) ? -1 : find_ns(r, x->stage, x->w, x->h, "seed", 1, -1);
-        double one = x->sleep < 0 ? -1 : find_ns(r, x->stage, x->w, x->h, x->path, 1, x->sleep);
+        double one = x->sleep < 0 ? -1
+                                  : find_ns_bpp(r, x->stage, x->w, x->h, x->path, 1, x->sleep,
+                                                x->bpp);
         x->vs_seed = s > 0 ? s / x->ns_px : -1;
         x->vs_1t = one > 0 ? one / x->ns_px : -1;
     }
@@ -643,8 +722,8 @@ static int measure_calm(run_t *r, int w, int h, const path_t *p)
     entry_t ents[2 * MAX_TCOUNTS];
     int ne = 0;
     for (int t = 0; t < r->ntcounts; t++) {
-        ents[ne++] = (entry_t){ p, r->tcounts[t], 1 };
-        ents[ne++] = (entry_t){ p, r->tcounts[t], 0 };
+        ents[ne++] = (entry_t){ p, r->tcounts[t], 1, 32 };
+        ents[ne++] = (entry_t){ p, r->tcounts[t], 0, 32 };
     }
     long frames = r->o.frames > 0 ? r->o.frames : CALM_FRAMES;
     int rc = 0;
@@ -680,6 +759,7 @@ static int measure_calm(run_t *r, int w, int h, const path_t *p)
             x->w = w;
             x->h = h;
             x->threads = ents[i].threads;
+            x->bpp = 32;
             x->sleep = ents[i].sleep;
             x->path = p->name;
             x->ns_px = (double)best[i].ns / ((double)best[i].frames * px);
@@ -814,11 +894,15 @@ static const char *fmt_pct(char *buf, size_t len, double v)
     return buf;
 }
 
+static void summary_sizes(const run_t *r, int *sw, int *sh, int *bw, int *bh);
+
 static void print_header(const run_t *r, const char *cpu, const char *autop)
 {
     const char *env = getenv("RIPPLE_SIMD");
-    printf("ripple-bench %s: the core's kernel paths and threads against the seed's literal code\n",
-           RPL_VERSION);
+    int fw, fh, bw, bh;
+    summary_sizes(r, &fw, &fh, &bw, &bh); /* where the 16- and 8-bit rows are measured */
+    printf("ripple-bench %s: the core's kernel paths, threads and formats against the seed's "
+           "literal code\n", RPL_VERSION);
     printf("cpu: %s | %d processors online | auto path: %s%s%s%s\n", cpu, rpl_cpu_count(), autop,
            env && *env ? " (RIPPLE_SIMD=" : "", env && *env ? env : "", env && *env ? ")" : "");
     printf("paths:");
@@ -844,24 +928,29 @@ static void print_header(const run_t *r, const char *cpu, const char *autop)
            "  stone every 10 steps), %d warm-up steps: nearly every tile is awake (column awake)\n",
            WARMUP_STEPS);
     printf("  sim      stones + one wave step\n"
-           "  refract  one full render, rpl_refract (XRGB8888, strength 1:1, no light)\n"
+           "  refract  one full render, strength 1:1, no light\n"
            "  frame    stones + step + full render: the full frame\n"
            "  sleep    on: sleeping tiles as the product ships (rpl_sim_set_sleeping(sim, 1),\n"
            "           the step skips tiles at rest); off: every tile computed; the seed has none\n"
+           "  bpp      framebuffer bits per pixel: 32 XRGB8888 (rpl_refract of the picture),\n"
+           "           16 RGB565 and 8 INDEX8 (rpl_render of a backdrop made once); 16 and 8\n"
+           "           at %dx%d only, on %d thread%s, sleeping on; their refract rows only for\n"
+           "           paths with their own kernel of the format (others share an earlier one's)\n"
            "calm scene: one stone (the demo's mouse stone) every %d frames, %d warm-up frames,\n"
            "  then %ld timed frames, best of %d; stones + step + render each frame\n"
            "  calm-sleep  sleeping on, rpl_refract_changed into a persistent framebuffer\n"
            "  calm-full   sleeping off, full rpl_refract: the same scene, path and threads\n",
-           CALM_PERIOD, CALM_WARMUP, r->o.frames > 0 ? r->o.frames : (long)CALM_FRAMES,
-           CALM_REPEATS);
+           fw, fh, r->tcounts[0], r->tcounts[0] > 1 ? "s" : "", CALM_PERIOD, CALM_WARMUP,
+           r->o.frames > 0 ? r->o.frames : (long)CALM_FRAMES, CALM_REPEATS);
     printf("ns/px: nanoseconds per pixel per frame, lower is better; fps = 1e9 / (ns/px * W * H)\n"
            "vs seed: seed ns/px / row ns/px, same stage and size (the seed runs on one thread)\n"
            "vs 1t: the same path, stage, size and sleep on one thread / this row\n"
            "awake: tiles stepped / tiles, average per frame (redrawn: tiles rendered / tiles)\n\n");
-    printf("%-7s  %-9s  %-6s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "stage", "size", "path",
-           "threads", "sleep", "ns/px", "fps", "vs seed", "vs 1t", "awake");
-    printf("%-7s  %-9s  %-6s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "-------", "---------",
-           "------", "-------", "-----", "--------", "----------", "-------", "-----", "------");
+    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "stage", "size",
+           "path", "bpp", "threads", "sleep", "ns/px", "fps", "vs seed", "vs 1t", "awake");
+    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "-------",
+           "---------", "------", "---", "-------", "-----", "--------", "----------", "-------",
+           "-----", "------");
     fflush(stdout);
 }
 
@@ -869,10 +958,14 @@ static void print_rows(const run_t *r, int from)
 {
     for (int i = from; i < r->nrows; i++) {
         const row_t *w = &r->rows[i];
-        char size[24], a[16], b[16], c[16];
+        char size[24], bpp[8], a[16], b[16], c[16];
         snprintf(size, sizeof size, "%dx%d", w->w, w->h);
-        printf("%-7s  %-9s  %-6s  %7d  %5s  %8.3f  %10.1f  %7s  %5s  %6s\n",
-               stage_names[w->stage], size, w->path, w->threads,
+        if (w->bpp)
+            snprintf(bpp, sizeof bpp, "%d", w->bpp);
+        else
+            snprintf(bpp, sizeof bpp, "-");
+        printf("%-7s  %-9s  %-6s  %3s  %7d  %5s  %8.3f  %10.1f  %7s  %5s  %6s\n",
+               stage_names[w->stage], size, w->path, bpp, w->threads,
                w->sleep < 0 ? "-" : w->sleep ? "on" : "off", w->ns_px, w->fps,
                fmt_ratio(a, sizeof a, w->vs_seed), fmt_ratio(b, sizeof b, w->vs_1t),
                w->stage == ST_REFRACT ? "-" : fmt_pct(c, sizeof c, w->awake));
@@ -907,7 +1000,8 @@ static void print_calm(const run_t *r)
     }
 }
 
-/* The size the "vs seed" summary uses: 640x480 if measured, else the first. */
+/* The size the "vs seed" summary and the 16- and 8-bit rows use: 640x480
+ * if measured, else the first; and the largest size (bw x bh). */
 static void summary_sizes(const run_t *r, int *sw, int *sh, int *bw, int *bh)
 {
     *sw = r->sizes[0][0], *sh = r->sizes[0][1];
@@ -928,6 +1022,13 @@ static double ratio_rows(const run_t *r, int stage, int w, int h, const char *pa
     return a > 0 && b > 0 ? a / b : -1;
 }
 
+/* Milliseconds of a full frame (sleeping on) at bpp, or -1. */
+static double frame_ms(const run_t *r, int w, int h, const char *path, int threads, int bpp)
+{
+    double ns = find_ns_bpp(r, ST_FRAME, w, h, path, threads, 1, bpp);
+    return ns > 0 ? ns * w * h / 1e6 : -1;
+}
+
 static void print_summary(const run_t *r, double total_s)
 {
     int sw, sh, bw, bh;
@@ -942,6 +1043,19 @@ static void print_summary(const run_t *r, double total_s)
         printf("%s %s %sx (%sx)", p ? "," : "", n,
                fmt_ratio(a, sizeof a, ratio_rows(r, ST_FRAME, sw, sh, "seed", 1, -1, n, t1, 1)),
                fmt_ratio(b, sizeof b, ratio_rows(r, ST_FRAME, sw, sh, "seed", 1, -1, n, t1, 0)));
+    }
+    printf("\n");
+    printf("  full frame %dx%d, %d thread%s, ms per frame at 32 / 16 / 8 bpp:\n   ", sw, sh, t1,
+           t1 > 1 ? "s" : "");
+    for (int p = 0; p < r->npaths; p++) {
+        printf("%s %s", p ? "," : "", r->paths[p].name);
+        for (int f = 0; f < MAX_BPPS; f++) {
+            double ms = frame_ms(r, sw, sh, r->paths[p].name, t1, bpps[f]);
+            if (ms < 0)
+                printf("%s-", f ? " / " : " ");
+            else
+                printf("%s%.3f", f ? " / " : " ", ms);
+        }
     }
     printf("\n");
     if (r->ntcounts > 1 && t1 == 1) {
@@ -1029,11 +1143,12 @@ static void print_json(const run_t *r, const char *cpu, const char *autop, doubl
     else
         printf("\"frames\":null,\"min_run_s\":%.3f,", MIN_RUN_NS / 1e9);
     printf("\"stages\":{\"sim\":\"busy: stones + one wave step\","
-           "\"refract\":\"busy: one full rpl_refract\","
-           "\"frame\":\"busy: stones + step + full rpl_refract\","
+           "\"refract\":\"busy: one full render (32 bpp rpl_refract, 16 and 8 bpp rpl_render)\","
+           "\"frame\":\"busy: stones + step + full render\","
            "\"calm-sleep\":\"one stone every %d frames, sleeping on, rpl_refract_changed into a "
            "persistent framebuffer\","
-           "\"calm-full\":\"the same scene, sleeping off, full rpl_refract\"},",
+           "\"calm-full\":\"the same scene, sleeping off, full rpl_refract\"},"
+           "\"bpp\":{\"32\":\"XRGB8888\",\"16\":\"RGB565\",\"8\":\"INDEX8\"},",
            CALM_PERIOD);
     printf("\"results\":[");
     for (int i = 0; i < r->nrows; i++) {
@@ -1041,6 +1156,8 @@ static void print_json(const run_t *r, const char *cpu, const char *autop, doubl
         printf("%s\n{\"stage\":\"%s\",\"width\":%d,\"height\":%d,\"path\":", i ? "," : "",
                stage_names[w->stage], w->w, w->h);
         json_string(stdout, w->path);
+        printf(",\"bpp\":");
+        json_num(stdout, w->bpp ? w->bpp : -1, 0);
         printf(",\"threads\":%d,\"sleeping\":%s,\"ns_per_px\":%.4f,\"fps\":%.2f,"
                "\"speedup_vs_seed\":",
                w->threads, w->sleep < 0 ? "null" : w->sleep ? "true" : "false", w->ns_px, w->fps);
@@ -1067,6 +1184,18 @@ static void print_json(const run_t *r, const char *cpu, const char *autop, doubl
                      3);
         }
         printf(off ? "}" : "");
+    }
+    printf("},\"frame_ms_by_bpp\":{\"width\":%d,\"height\":%d,\"threads\":%d", sw, sh,
+           r->tcounts[0]);
+    for (int p = 0; p < r->npaths; p++) {
+        printf(",");
+        json_string(stdout, r->paths[p].name);
+        printf(":{");
+        for (int f = 0; f < MAX_BPPS; f++) {
+            printf("%s\"%d\":", f ? "," : "", bpps[f]);
+            json_num(stdout, frame_ms(r, sw, sh, r->paths[p].name, r->tcounts[0], bpps[f]), 4);
+        }
+        printf("}");
     }
     printf("},\"threads_vs_1t\":{\"width\":%d,\"height\":%d,\"threads\":%d", bw, bh, tn);
     for (int off = 0; off <= 1; off++) {
@@ -1132,9 +1261,11 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ripple-bench [--size WxH] [--frames N] [--threads N] [--path NAME]\n"
             "                    [--seed N] [--json]\n"
+            "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
-            "comparison; then a calm scene with sleeping tiles on and off, and memcpy.\n"
+            "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
+            "8-bit ones too); then a calm scene with sleeping tiles on and off, and memcpy.\n"
             "  --size WxH      only this size (each side %d..%d); default 320x200, 640x480,\n"
             "                  1280x720 and 1920x1080 (the calm scene uses the largest)\n"
             "  --frames N      frames per run (1..%d); default: busy runs fill %.1f s,\n"
@@ -1147,6 +1278,8 @@ static void usage(FILE *f)
             "  --instr-run P   for bench/instr.sh: warm-up plus --frames N (default %d, 0 allowed)\n"
             "                  full frames of path P or \"seed\", one thread, no timing\n"
             "                  (default size %dx%d)\n"
+            "  --bpp N         with --instr-run: render 32 (XRGB8888, default), 16 (RGB565) or\n"
+            "                  8 (INDEX8) bits per pixel; timed runs measure every format\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
@@ -1228,11 +1361,13 @@ static int check_path(const char *opt, const char *name, const char **out)
 static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
-                                              "--path", "--instr-run" };
+                                              "--path", "--instr-run", "--bpp" };
     static const char *const flags[] = { "--json", "--help", "--version", "--list-paths" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
+    o->bpp = 32;
+    int bpp_set = 0;
     o->frames = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL;
@@ -1295,12 +1430,21 @@ static int parse_args(int argc, char **argv, opts_t *o)
             path_arg = val;
         } else if (strcmp(name, "--instr-run") == 0) {
             o->instr = val;
+        } else if (strcmp(name, "--bpp") == 0) {
+            if (parse_long(val, 8, 32, &v) != 0 || (v != 8 && v != 16 && v != 32))
+                return usage_error("--bpp '%s' is not 32, 16 or 8", val);
+            o->bpp = (int)v;
+            bpp_set = 1;
         } else if (parse_u64(val, &o->seed) != 0) {
             return usage_error("--seed '%s' is not a whole number in 0..2^64-1", val);
         }
     }
     if (o->instr && path_arg)
         return usage_error("--path and --instr-run do not go together");
+    if (bpp_set && !o->instr)
+        return usage_error("--bpp goes with --instr-run (timed runs measure every format)");
+    if (o->instr && strcmp(o->instr, "seed") == 0 && o->bpp != 32)
+        return usage_error("the seed renders 32 bpp only");
     if (o->frames == 0 && !o->instr)
         return usage_error("--frames '0' is not a whole number in 1..%d", FRAMES_MAX);
     if (path_arg) {
@@ -1383,7 +1527,9 @@ static int instr_run(const opts_t *o)
         fprintf(stderr, "ripple-bench: path %s is not available\n", name);
         return EXIT_USAGE;
     }
-    if (bed_init(&b, w, h, o->seed, k, seed_only ? BED_SEED : BED_SIM, WARMUP_STEPS) != 0)
+    if (bed_init(&b, w, h, o->seed, k,
+                 seed_only ? BED_SEED : BED_SIM | (o->bpp != 32 ? BED_FORMATS : 0),
+                 WARMUP_STEPS) != 0)
         return 1;
     if (b.sim && rpl_sim_set_threads(b.sim, threads) != RPL_OK) {
         fprintf(stderr, "ripple-bench: %d threads: %s\n", threads, rpl_sim_error(b.sim));
@@ -1395,7 +1541,7 @@ static int instr_run(const opts_t *o)
     for (long i = 0; i < frames; i++) {
         step_both(&b, &s);
         if (b.sim)
-            st |= rpl_refract(b.sim, b.bg, b.fb, (ptrdiff_t)w * 4, RPL_XRGB8888, &b.view);
+            st |= render_frame(&b, o->bpp, 0);
         else
             seed_renderripple(&b.seed);
     }
@@ -1403,30 +1549,34 @@ static int instr_run(const opts_t *o)
     uint64_t hash = 0;
     if (b.sim) {
         hash = hash_bytes(hash, b.sim->cur, cells * sizeof *b.sim->cur);
-        hash = hash_bytes(hash, b.fb, cells * sizeof *b.fb);
+        hash = hash_bytes(hash, b.fb, cells * (size_t)(o->bpp / 8));
     } else {
         hash = hash_bytes(hash, b.seed.buf1, cells * sizeof *b.seed.buf1);
         hash = hash_bytes(hash, b.seed.out, (size_t)h * (size_t)b.seed.out_pitch);
     }
-    printf("instr-run: path %s (kernels %s), %dx%d, %d warm-up steps + %ld frames, %d thread%s, "
-           "checksum %016" PRIx64 "\n",
-           name, seed_only ? "seed" : rpl_kernels_name(b.sim->kern), w, h, WARMUP_STEPS, frames,
-           threads, threads > 1 ? "s" : "", hash);
+    printf("instr-run: path %s (kernels %s), %dx%d, %d bpp, %d warm-up steps + %ld frames, "
+           "%d thread%s, checksum %016" PRIx64 "\n",
+           name, seed_only ? "seed" : rpl_kernels_name(b.sim->kern), w, h, o->bpp, WARMUP_STEPS,
+           frames, threads, threads > 1 ? "s" : "", hash);
     bed_free(&b);
     return st == RPL_OK ? 0 : 1;
 }
 
 /* ---- main -------------------------------------------------------------- */
 
-/* The busy stages on every size, then the calm scene and memory. */
+/* The busy stages on every size (at the summary size in every format
+ * too), then the calm scene and memory. */
 static int run_all(run_t *r)
 {
+    int fw, fh, lw, lh;
+    summary_sizes(r, &fw, &fh, &lw, &lh);
     for (int si = 0; si < r->nsizes; si++) {
         int w = r->sizes[si][0], h = r->sizes[si][1];
+        int formats = w == fw && h == fh;
         long fixed = r->o.frames > 0 ? r->o.frames : 0;
         bed_t b;
-        if (bed_init(&b, w, h, r->o.seed, r->paths[r->npaths - 1].k, BED_SIM | BED_SEED,
-                     WARMUP_STEPS) != 0)
+        if (bed_init(&b, w, h, r->o.seed, r->paths[r->npaths - 1].k,
+                     BED_SIM | BED_SEED | (formats ? BED_FORMATS : 0), WARMUP_STEPS) != 0)
             return -1;
         for (int st = ST_SIM; st <= ST_FRAME; st++) {
             entry_t ents[MAX_ENTRIES];
@@ -1434,6 +1584,15 @@ static int run_all(run_t *r)
             if (measure(r, &b, st, ents, ne, REPEATS, fixed) != 0) {
                 bed_free(&b);
                 return -1;
+            }
+            /* the same stage into 16- and 8-bit framebuffers, each format
+             * measured apart (fixed runs must agree within a format) */
+            for (int f = 1; formats && st != ST_SIM && f < MAX_BPPS; f++) {
+                ne = format_entries(r, st, bpps[f], ents);
+                if (measure(r, &b, st, ents, ne, REPEATS, fixed) != 0) {
+                    bed_free(&b);
+                    return -1;
+                }
             }
             ratios(r);
             if (!r->o.json)

@@ -26,6 +26,8 @@ const char *app_usage(void)
            "  --screenshot FILE  save the last frame (.png or .bmp)\n"
            "  --simd PATH        kernels: auto (default), c, sse2, avx2; or set RIPPLE_SIMD\n"
            "  --threads N        threads for the water, 1..64 (default: one per processor)\n"
+           "  --bpp N            framebuffer depth: 32 (XRGB8888, default), 16 (RGB565) or\n"
+           "                     8 (256 colours, a palette built from the picture)\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
@@ -103,6 +105,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
     o->rain = 1;
     o->autopilot = 1;
     o->vsync = 1;
+    o->bpp = 32;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -138,7 +141,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
         /* options with a value */
         static const char *const valued[] = {
             "--size", "--scale", "--image", "--seed", "--frames",
-            "--load-state", "--save-state", "--screenshot", "--simd", "--threads",
+            "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -174,6 +177,10 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
             if (parse_long(val, 1, 64, &v))
                 return fail(err, errlen, "bad --threads '%s': want a whole number 1..64", val, "");
             o->threads = (int)v;
+        } else if (!strcmp(name, "--bpp")) {
+            if (strcmp(val, "8") && strcmp(val, "16") && strcmp(val, "32"))
+                return fail(err, errlen, "bad --bpp '%s': want 8, 16 or 32", val, "");
+            o->bpp = atoi(val);
         } else if (!strcmp(name, "--simd")) {
             if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") &&
                 strcmp(val, "sse2") && strcmp(val, "avx2"))

@@ -21,6 +21,7 @@ typedef struct app_opts {
     int vsync;
     const char *simd;  /* kernel path, NULL for auto */
     int threads;       /* 0 for one per processor */
+    int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
     int help, version;
 } app_opts_t;
 

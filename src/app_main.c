@@ -31,8 +31,13 @@ typedef struct app {
     rpl_sim_t *sim;
     rpl_autopilot_t ap;
     rpl_rain_t rain;
-    uint32_t *bg;   /* background fitted to the field */
-    uint32_t *fb;   /* the water frame, kept between frames: only changed tiles are redrawn */
+    uint32_t *bg;   /* background fitted to the field, XRGB8888 */
+    rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
+    rpl_format fmt;
+    int bytes;      /* per framebuffer pixel */
+    void *fb;       /* the water frame, kept between frames: only changed tiles are redrawn */
+    SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
+    SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
     char ovl_key[1024]; /* what the overlay shows now */
     char stats[256];    /* the figures in the overlay, refreshed a few times a second */
@@ -148,28 +153,22 @@ static int load_background(app_t *a, const char *path, char *err, size_t errlen)
 
 /* ---- files ------------------------------------------------------------- */
 
-/* Saves w x h XRGB8888 pixels as PNG or BMP (by extension) through a
- * temporary file, so `path` never holds half a picture. */
-static int save_picture(const uint32_t *px, int w, int h, const char *path,
-                        char *err, size_t errlen)
+/* Saves a surface as PNG or BMP (by extension) through a temporary file,
+ * so `path` never holds half a picture. */
+static int save_picture(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormatFrom((void *)px, w, h, 32, w * 4,
-                                                        SDL_PIXELFORMAT_RGB888);
-    if (!s) {
-        snprintf(err, errlen, "cannot save '%s': %s", path, SDL_GetError());
-        return -1;
-    }
     size_t n = strlen(path);
     char *tmp = malloc(n + 8);
     if (!tmp) {
-        SDL_FreeSurface(s);
         snprintf(err, errlen, "cannot save '%s': out of memory", path);
         return -1;
     }
     snprintf(tmp, n + 8, "%s.tmp~", path);
     int png = n > 4 && SDL_strcasecmp(path + n - 4, ".png") == 0;
-    int rc = png ? IMG_SavePNG(s, tmp) : SDL_SaveBMP(s, tmp);
-    SDL_FreeSurface(s);
+    /* as the screen shows it: 24-bit colour whatever the framebuffer */
+    SDL_Surface *rgb = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_RGB888, 0);
+    int rc = !rgb ? -1 : png ? IMG_SavePNG(rgb, tmp) : SDL_SaveBMP(rgb, tmp);
+    SDL_FreeSurface(rgb);
     if (rc != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot save '%s': %s", path,
                  rc != 0 ? SDL_GetError() : "rename failed");
@@ -181,11 +180,17 @@ static int save_picture(const uint32_t *px, int w, int h, const char *path,
     return 0;
 }
 
+/* Draws the water into fb in its format, redrawing only changed tiles. */
+static void refract(app_t *a)
+{
+    rpl_render_changed(a->sim, a->bd, a->fb, (ptrdiff_t)a->o.w * a->bytes, &a->view);
+}
+
 /* Saves the water as it is now, without the overlay. */
 static int screenshot(app_t *a, const char *path, char *err, size_t errlen)
 {
-    rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
-    return save_picture(a->fb, a->o.w, a->o.h, path, err, errlen);
+    refract(a);
+    return save_picture(a->fb_surf, path, err, errlen);
 }
 
 /* Checks early that a file can be created at path, so a long run does not
@@ -262,8 +267,8 @@ static int draw_overlay(app_t *a)
         double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
         snprintf(a->stats, sizeof a->stats,
                  "%.0f fps  %.2f ms\nsim %.2f  refr %.2f  pres %.2f\n"
-                 "%dx%d %s x%d  awake %u%%\n",
-                 fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
+                 "%dx%dx%d %s x%d  awake %u%%\n",
+                 fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h, a->o.bpp,
                  rpl_kernels_name(a->sim->kern), a->sim->threads,
                  st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0);
         a->stats_next_ms = now + 250;
@@ -334,8 +339,9 @@ static int video_open(app_t *a, char *err, size_t errlen)
     }
     SDL_RenderSetLogicalSize(a->ren, a->o.w, a->o.h);
     SDL_RenderSetIntegerScale(a->ren, SDL_TRUE);
-    a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING,
-                               a->o.w, a->o.h);
+    a->tex = SDL_CreateTexture(a->ren,
+                               a->fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
+                               SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
     a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
                                    SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
     if (a->ovl_tex)
@@ -367,10 +373,16 @@ static void video_close(app_t *a)
 static void render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
+    refract(a);
     smooth(&a->t_refract, ms_since(t0));
     uint64_t t1 = SDL_GetPerformanceCounter();
-    SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * 4);
+    if (a->fmt == RPL_INDEX8) {
+        /* no GPU takes 8-bit pixels: SDL looks them up in the palette */
+        SDL_BlitSurface(a->fb_surf, NULL, a->show_surf, NULL);
+        SDL_UpdateTexture(a->tex, NULL, a->show_surf->pixels, a->show_surf->pitch);
+    } else {
+        SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * a->bytes);
+    }
     if (draw_overlay(a))
         SDL_UpdateTexture(a->ovl_tex, NULL, a->ovl, a->o.w * 4);
     SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
@@ -583,7 +595,7 @@ static void run_headless(app_t *a)
     for (long i = 0; i < a->o.frames; i++) {
         sim_frame(a, 1);
         uint64_t t1 = SDL_GetPerformanceCounter();
-        rpl_refract_changed(a->sim, a->bg, a->fb, (ptrdiff_t)a->o.w * 4, RPL_XRGB8888, &a->view);
+        refract(a);
         smooth(&a->t_refract, ms_since(t1));
         a->frame++;
     }
@@ -650,8 +662,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a.sim));
     int status = 0;
     size_t npx = (size_t)a.o.w * (size_t)a.o.h;
+    a.fmt = a.o.bpp == 8 ? RPL_INDEX8 : a.o.bpp == 16 ? RPL_RGB565 : RPL_XRGB8888;
+    a.bytes = rpl_format_bytes(a.fmt);
     a.bg = malloc(npx * 4);
-    a.fb = malloc(npx * 4);
+    a.fb = calloc(npx, (size_t)a.bytes);
     a.ovl = calloc(npx, 4);
     if (!a.bg || !a.fb || !a.ovl) {
         status = die(1, "out of memory");
@@ -665,6 +679,25 @@ int main(int argc, char **argv)
     }
     if (load_background(&a, image, err, sizeof err) != 0) {
         status = die(EXIT_USAGE, err);
+        goto done;
+    }
+    a.bd = rpl_backdrop_create(a.bg, a.o.w, a.o.h, a.fmt, &st);
+    static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
+                                      SDL_PIXELFORMAT_INDEX8 };
+    a.fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a.fb, a.o.w, a.o.h, a.o.bpp,
+                                                   a.o.w * a.bytes, sdl_fmt[a.fmt]);
+    if (a.fmt == RPL_INDEX8) {
+        a.show_surf = SDL_CreateRGBSurfaceWithFormat(0, a.o.w, a.o.h, 32, SDL_PIXELFORMAT_RGB888);
+        if (a.bd && a.fb_surf) {
+            SDL_Color pal[256];
+            const uint32_t *p = rpl_backdrop_palette(a.bd);
+            for (int i = 0; i < 256; i++)
+                pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
+            SDL_SetPaletteColors(a.fb_surf->format->palette, pal, 0, 256);
+        }
+    }
+    if (!a.bd || !a.fb_surf || (a.fmt == RPL_INDEX8 && !a.show_surf)) {
+        status = die(1, "cannot prepare the framebuffer");
         goto done;
     }
     if (a.o.load_state && rpl_sim_load(a.sim, a.o.load_state) != RPL_OK) {
@@ -700,6 +733,9 @@ int main(int argc, char **argv)
     if (a.o.save_state && rpl_sim_save(a.sim, a.o.save_state) != RPL_OK)
         status = die(1, rpl_sim_error(a.sim));
 done:
+    SDL_FreeSurface(a.fb_surf);
+    SDL_FreeSurface(a.show_surf);
+    rpl_backdrop_destroy(a.bd);
     free(a.bg);
     free(a.fb);
     free(a.ovl);

@@ -100,7 +100,8 @@ typedef struct rpl_sim {
     uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
     struct {                   /* what the last render drew into */
         const void *fb;
-        const uint32_t *bg;
+        const void *bg;        /* the raw XRGB8888 background, or the backdrop */
+        unsigned bg_id;        /* 0 for a raw background, else the backdrop's serial */
         ptrdiff_t pitch;
         int format, strength, shading, valid;
     } shown;
@@ -209,36 +210,126 @@ rpl_status rpl_snapshot_probe(const char *path, int *w, int *h, char *err,
  * with H = 0 outside the field; the source texel is
  *   (clamp(x + (xoff*strength >> 4), 0, w-1), clamp(y + (yoff*strength >> 4), 0, h-1))
  * of the background, which has the field's size (>> is an arithmetic
- * shift, rounding towards minus infinity).  With shading on, a light from
- * the top left brightens slopes that face it: the texel's R, G and B bytes
- * each get a saturating add of
+ * shift, rounding towards minus infinity).  The pixel written is that
+ * texel of the background prepared for the framebuffer's format (see
+ * rpl_backdrop_create), with shading on changed by a light from the top
+ * left that brightens slopes facing it by
  *   d = clamp((-(xoff + yoff)) >> 2, -RPL_SHADE_MAX, RPL_SHADE_MAX)
- * (negative d darkens); its top byte is copied.  Flat water therefore
- * reproduces the background exactly, with or without shading.
+ * (negative d darkens), in each format natively:
+ *
+ *   RPL_XRGB8888  R, G and B bytes each get a saturating add of d (clamped
+ *                 to [0, 255]); the top byte is copied.
+ *   RPL_RGB565    each channel in its own width, clamped to its range:
+ *                   r5 = clamp(r5 + (d >> 3), 0, 31)
+ *                   g6 = clamp(g6 + (d >> 2), 0, 63)
+ *                   b5 = clamp(b5 + (d >> 3), 0, 31)
+ *                 (arithmetic shifts: d >> 3 in [-12, 12], d >> 2 in [-24, 24]).
+ *   RPL_INDEX8    through the palette: d is quantised to the level
+ *                   q = (d + 2) >> 2   in [-RPL_SHADE_STEPS, RPL_SHADE_STEPS]
+ *                 and the index i becomes shade[q + RPL_SHADE_STEPS][i] of the
+ *                 backdrop's table (rpl_backdrop_shade_table): the palette
+ *                 entry nearest to entry i shaded the XRGB8888 way by 4 * q;
+ *                 row q = 0 is the identity.
+ *
+ * Flat water therefore reproduces the backdrop exactly in every format,
+ * with or without shading.
  */
 #define RPL_SHADE_MAX 96
+#define RPL_SHADE_STEPS 24                        /* INDEX8 levels each side of 0 */
+#define RPL_SHADE_LEVELS (2 * RPL_SHADE_STEPS + 1) /* rows of the INDEX8 shade table */
 
 typedef enum rpl_format {
-    RPL_XRGB8888 = 0 /* uint32 per pixel, 0xXXRRGGBB */
+    RPL_XRGB8888 = 0, /* uint32 per pixel, 0xXXRRGGBB */
+    RPL_RGB565 = 1,   /* uint16 per pixel, rrrrrggggggbbbbb (native byte order) */
+    RPL_INDEX8 = 2    /* uint8 per pixel, an index into the backdrop's palette */
 } rpl_format;
+
+/* Bytes per pixel of a format: 4, 2 or 1; 0 for a value that is none. */
+int rpl_format_bytes(rpl_format format);
+
+/*
+ * A background prepared once for one framebuffer format.
+ *
+ * Created from w*h XRGB8888 pixels, tightly packed (w, h in
+ * [RPL_DIM_MIN, RPL_DIM_MAX]); the pixels are copied, so the caller may
+ * free them.  In each format the backdrop holds:
+ *   RPL_XRGB8888  the pixels as given (top bytes included).
+ *   RPL_RGB565    each pixel converted once, rounding to the nearest level:
+ *                   r5 = (r*31 + 127) / 255, g6 = (g*63 + 127) / 255,
+ *                   b5 = (b*31 + 127) / 255   (integer division).
+ *   RPL_INDEX8    a palette of 256 XRGB8888 entries (top bytes 0xFF) built
+ *                 from the picture and every pixel's index into it:
+ *                 - a picture of at most 256 distinct colours (R, G, B; the
+ *                   top byte ignored) gets exactly those colours, in
+ *                   ascending order of 0xRRGGBB, and is reproduced exactly;
+ *                 - any other picture: median cut over a histogram of 6
+ *                   bits per channel, into at most 256 boxes: the box of
+ *                   the largest squared error (pixels weighted by count)
+ *                   is cut across the channel of its largest squared
+ *                   error, at the place where the two halves' squared
+ *                   errors along it add up least; each entry is the mean
+ *                   colour of its box's pixels, rounded;
+ *                 entries past rpl_backdrop_colors() repeat the last one in
+ *                 use.  Each pixel gets its nearest entry: least squared
+ *                 distance in R, G, B, ties to the lowest index (no
+ *                 dithering).  The shade table is built likewise
+ *                 (see above).  All integer arithmetic: the same picture
+ *                 gives the same bytes on every machine.
+ * On failure returns NULL and sets *status (if not NULL): RPL_EINVAL for a
+ * NULL picture, a size out of range or an unknown format, RPL_ENOMEM.
+ */
+typedef struct rpl_backdrop rpl_backdrop_t;
+
+rpl_backdrop_t *rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
+                                    rpl_status *status);
+void rpl_backdrop_destroy(rpl_backdrop_t *bd); /* NULL is fine */
+/* The format and size given at creation (bd must not be NULL). */
+rpl_format rpl_backdrop_format(const rpl_backdrop_t *bd);
+void rpl_backdrop_size(const rpl_backdrop_t *bd, int *w, int *h);
+/* The prepared pixels: w*h of the format, tightly packed (what flat water
+ * shows; bd must not be NULL). */
+const void *rpl_backdrop_pixels(const rpl_backdrop_t *bd);
+/* INDEX8: the 256 palette entries, XRGB8888 (NULL for other formats). */
+const uint32_t *rpl_backdrop_palette(const rpl_backdrop_t *bd);
+/* INDEX8: palette entries in use, 1..256 (0 for other formats). */
+int rpl_backdrop_colors(const rpl_backdrop_t *bd);
+/* INDEX8: the shade table, RPL_SHADE_LEVELS rows of 256 indices, row
+ * q + RPL_SHADE_STEPS for level q (NULL for other formats). */
+const uint8_t *rpl_backdrop_shade_table(const rpl_backdrop_t *bd);
 
 typedef struct rpl_view {
     int strength; /* 0..RPL_STRENGTH_MAX, RPL_STRENGTH_ONE is 1:1 */
     int shading;  /* 0 off, 1 on */
 } rpl_view_t;
 
-/* Renders the whole field into fb (w x h pixels of `format`, rows
- * `pitch` bytes apart; pitch at least w pixels and a multiple of the pixel
- * size, fb aligned for it).  bg is w*h XRGB8888 pixels, tightly packed. */
+/* Renders the whole field into fb in the backdrop's format: w x h pixels,
+ * rows `pitch` bytes apart (pitch at least w pixels and a multiple of the
+ * pixel size, fb aligned for it).  The backdrop must have the field's
+ * size.  Any bad argument: RPL_EINVAL, fb untouched (detail in
+ * rpl_sim_error when sim is not NULL). */
+rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
+                      const rpl_view_t *view);
+
+/* The same picture, but only redraws the tiles that may have changed since
+ * the last render of this field into the same fb with the same backdrop,
+ * pitch and view (with anything else, or with sleeping off, it draws
+ * everything).  If the pixels of fb were changed behind ripple's back,
+ * call rpl_sim_invalidate first. */
+rpl_status rpl_render_changed(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb,
+                              ptrdiff_t pitch, const rpl_view_t *view);
+
+/* The XRGB8888 renderer on a raw background, no backdrop needed: bg is
+ * w*h XRGB8888 pixels, tightly packed, and `format` must be RPL_XRGB8888
+ * (the other formats need a backdrop: RPL_EINVAL).  Same pixels as
+ * rpl_render with an XRGB8888 backdrop of bg. */
 rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb,
                        ptrdiff_t pitch, rpl_format format,
                        const rpl_view_t *view);
 
-/* The same picture, but only redraws the tiles that may have changed since
- * the last rpl_refract or rpl_refract_changed of this field into the same
- * fb with the same bg, pitch, format and view (with anything else, or with
- * sleeping off, it draws everything).  If the pixels of fb or bg were
- * changed behind ripple's back, call rpl_sim_invalidate first. */
+/* rpl_render_changed for a raw background: redraws only what may have
+ * changed since the last render of this field into the same fb with the
+ * same bg, pitch, format and view.  If the pixels of fb or bg were changed
+ * behind ripple's back, call rpl_sim_invalidate first. */
 rpl_status rpl_refract_changed(rpl_sim_t *sim, const uint32_t *bg, void *fb,
                                ptrdiff_t pitch, rpl_format format,
                                const rpl_view_t *view);

@@ -6,21 +6,30 @@
 
 /* One row per path, in ascending order of preference: "auto" takes the
  * last one this CPU runs.  A path joins the table only in builds that
- * compile it (the RPL_HAVE_* macros come from the Makefile). */
+ * compile it (the RPL_HAVE_* macros come from the Makefile).
+ *
+ * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  The SIMD
+ * paths share the scalar 16- and 8-bit kernels (rpl_refract_c.c) for now;
+ * test_paths compares every path with "c" in all three formats, so SIMD
+ * versions can take their place one at a time. */
 static const struct path {
     unsigned needs; /* RPL_CPU_* bits */
     rpl_kernels_t k;
 } paths[] = {
-    { 0, { "c", rpl_step_c, rpl_refract_xrgb8888_c } },
+    { 0, { "c", rpl_step_c,
+           rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c } },
 #if defined(RPL_HAVE_MMX)
     /* Pentium MMX / II class: the step only; MMX has no gather */
-    { RPL_CPU_MMX, { "mmx", rpl_step_mmx, rpl_refract_xrgb8888_c } },
+    { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
+                     rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c } },
 #endif
 #if defined(RPL_HAVE_SSE2)
-    { RPL_CPU_SSE2, { "sse2", rpl_step_sse2, rpl_refract_xrgb8888_sse2 } },
+    { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
+                      rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_c, rpl_refract_index8_c } },
 #endif
 #if defined(RPL_HAVE_AVX2)
-    { RPL_CPU_AVX2, { "avx2", rpl_step_avx2, rpl_refract_xrgb8888_avx2 } },
+    { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
+                      rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_c, rpl_refract_index8_c } },
 #endif
 };
 

@@ -27,14 +27,62 @@ static inline uint32_t rpl_shade(uint32_t px, int d)
     return (px & 0xFF000000u) | ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b;
 }
 
-/* The refracted pixel at (x, y) for the given height differences. */
-static inline uint32_t rpl_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+/* RGB565: each channel gets d in its own width (d >> 3 for the 5-bit
+ * ones, d >> 2 for the 6-bit green), clamped to the channel's range. */
+static inline uint16_t rpl_shade565(uint16_t px, int d)
+{
+    int r = rpl_clampi((px >> 11) + (d >> 3), 0, 31);
+    int g = rpl_clampi(((px >> 5) & 0x3F) + (d >> 2), 0, 63);
+    int b = rpl_clampi((px & 0x1F) + (d >> 3), 0, 31);
+    return (uint16_t)(r << 11 | g << 5 | b);
+}
+
+/* The light's d for the given height differences. */
+static inline int rpl_shade_d(int xoff, int yoff)
+{
+    return rpl_clampi((-(xoff + yoff)) >> 2, -RPL_SHADE_MAX, RPL_SHADE_MAX);
+}
+
+/* INDEX8: the shade table's row for d, as a signed offset from row 0
+ * (level q = (d + 2) >> 2, row q + RPL_SHADE_STEPS). */
+static inline ptrdiff_t rpl_shade8_row(int d)
+{
+    return (ptrdiff_t)((d + 2) >> 2) * 256;
+}
+
+/* Index of the source texel in the background for pixel (x, y). */
+static inline ptrdiff_t rpl_src_index(const rpl_refract_job_t *j, int x, int y, int xoff,
+                                      int yoff)
 {
     int sx = rpl_clampi(x + ((xoff * j->strength) >> 4), 0, j->w - 1);
     int sy = rpl_clampi(y + ((yoff * j->strength) >> 4), 0, j->hgt - 1);
-    uint32_t px = j->bg[(ptrdiff_t)sy * j->w + sx];
+    return (ptrdiff_t)sy * j->w + sx;
+}
+
+/* The refracted pixel at (x, y) for the given height differences. */
+static inline uint32_t rpl_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    uint32_t px = j->bg[rpl_src_index(j, x, y, xoff, yoff)];
     if (j->shading)
-        px = rpl_shade(px, rpl_clampi((-(xoff + yoff)) >> 2, -RPL_SHADE_MAX, RPL_SHADE_MAX));
+        px = rpl_shade(px, rpl_shade_d(xoff, yoff));
+    return px;
+}
+
+/* The same into RGB565, from bg16. */
+static inline uint16_t rpl_texel565(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    uint16_t px = j->bg16[rpl_src_index(j, x, y, xoff, yoff)];
+    if (j->shading)
+        px = rpl_shade565(px, rpl_shade_d(xoff, yoff));
+    return px;
+}
+
+/* The same into INDEX8, from bg8 through shade8. */
+static inline uint8_t rpl_texel8(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    uint8_t px = j->bg8[rpl_src_index(j, x, y, xoff, yoff)];
+    if (j->shading)
+        px = j->shade8[RPL_SHADE_STEPS * 256 + rpl_shade8_row(rpl_shade_d(xoff, yoff)) + px];
     return px;
 }
 
@@ -54,9 +102,33 @@ static inline uint32_t rpl_refract_px(const rpl_refract_job_t *j, int x, int y)
     return rpl_texel(j, x, y, xoff, yoff);
 }
 
+static inline uint16_t rpl_refract_px565(const rpl_refract_job_t *j, int x, int y)
+{
+    int xoff = rpl_height_at(j, x - 1, y) - rpl_height_at(j, x + 1, y);
+    int yoff = rpl_height_at(j, x, y - 1) - rpl_height_at(j, x, y + 1);
+    return rpl_texel565(j, x, y, xoff, yoff);
+}
+
+static inline uint8_t rpl_refract_px8(const rpl_refract_job_t *j, int x, int y)
+{
+    int xoff = rpl_height_at(j, x - 1, y) - rpl_height_at(j, x + 1, y);
+    int yoff = rpl_height_at(j, x, y - 1) - rpl_height_at(j, x, y + 1);
+    return rpl_texel8(j, x, y, xoff, yoff);
+}
+
 static inline uint32_t *rpl_fb_row(const rpl_refract_job_t *j, int y)
 {
     return (uint32_t *)((unsigned char *)j->fb + (ptrdiff_t)y * j->pitch);
+}
+
+static inline uint16_t *rpl_fb_row16(const rpl_refract_job_t *j, int y)
+{
+    return (uint16_t *)((unsigned char *)j->fb + (ptrdiff_t)y * j->pitch);
+}
+
+static inline uint8_t *rpl_fb_row8(const rpl_refract_job_t *j, int y)
+{
+    return (uint8_t *)j->fb + (ptrdiff_t)y * j->pitch;
 }
 
 #endif

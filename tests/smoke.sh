@@ -74,6 +74,10 @@ expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
 expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
 expect 2 "seed negative" -- "$RIPPLE" $H --seed -1
 expect 2 "value on a switch" -- "$RIPPLE" --headless=yes
+expect 2 "bpp 24" -- "$RIPPLE" $H --bpp 24
+expect 2 "threads zero" -- "$RIPPLE" $H --threads 0
+expect 2 "unknown simd path" -- "$RIPPLE" $H --simd avx512
+RIPPLE_SIMD=nope expect 2 "unknown RIPPLE_SIMD" -- "$RIPPLE" $H
 expect 2 "screenshot extension" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/shot.txt"
 absent "$TMP/shot.txt"
 expect 2 "screenshot into a missing directory" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/no/such/dir/s.png"
@@ -104,7 +108,16 @@ size=$(wc -c <"$TMP/h.rpl")
 expect 0 "PNG screenshot" -- "$RIPPLE" $H --size 160x120 --frames 5 --screenshot "$TMP/h.png"
 head -c 8 "$TMP/h.png" | od -c | grep -q "P   N   G" && ok || bad "PNG screenshot is not a PNG"
 
-# the same seed gives the same frames; another seed does not
+# every framebuffer depth renders; flat water shows the picture in each
+for b in 8 16; do
+    expect 0 "headless at $b bits" -- "$RIPPLE" $H --size 160x120 --frames 60 --bpp $b --screenshot "$TMP/h$b.bmp"
+    differ "$TMP/h$b.bmp" "$TMP/h.bmp" "$b-bit frame differs from the 32-bit one"
+done
+
+# the same seed gives the same frames, whatever the threads and kernels; another seed does not
+expect 0 "one thread, scalar kernels" -- "$RIPPLE" $H --size 160x120 --frames 60 --threads 1 --simd c --screenshot "$TMP/h1c.bmp"
+same "$TMP/h.bmp" "$TMP/h1c.bmp" "threads and kernels"
+
 expect 0 "same seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$TMP/h2.bmp"
 same "$TMP/h.bmp" "$TMP/h2.bmp" "same seed"
 expect 0 "other seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --seed 7 --screenshot "$TMP/h3.bmp"
@@ -150,6 +163,11 @@ if [ "$WINDOW" = 1 ]; then
         differ "$TMP/win.bmp" "$TMP/bare.bmp" "window frame shows water"
         expect 0 "scaled window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
             "$RIPPLE" --size 320x200 --scale 3 --frames 30 --no-vsync
+        for b in 8 16; do
+            expect 0 "$b-bit window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                "$RIPPLE" --size 320x240 --scale 2 --bpp $b --frames 60 --screenshot "$TMP/win$b.bmp"
+            [ -s "$TMP/win$b.bmp" ] && ok || bad "$b-bit window wrote no screenshot"
+        done
     else
         bad "xvfb-run is not installed: cannot test the window"
     fi

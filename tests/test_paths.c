@@ -17,9 +17,11 @@
  * Contract the guards enforce (rpl_kernels.h):
  *   step over [x0,x1)x[y0,y1): reads cur rows y0-1..y1, columns x0-1..x1,
  *     reads and writes prev only inside the rectangle, never writes cur;
- *   refraction over [x0,x1)x[y0,y1): reads heights rows y0-1..y1 and
- *     columns x0-1..x1 (clipped to the field), any background texel, and
- *     writes exactly the rectangle's pixels (never the pitch padding).
+ *   refraction over [x0,x1)x[y0,y1), in each format (XRGB8888, RGB565,
+ *     INDEX8): reads heights rows y0-1..y1 and columns x0-1..x1 (clipped
+ *     to the field), any background texel (and for INDEX8 any entry of the
+ *     shade table), and writes exactly the rectangle's pixels (never the
+ *     pitch padding).
  * Heights given to the kernels always keep the height contract (ripple.h):
  * values in [RPL_HEIGHT_MIN, RPL_HEIGHT_MAX], zero border.
  */
@@ -182,7 +184,7 @@ static void *map_rw(size_t len)
  * aligned loads on unaligned data.  Moving the boundary costs one
  * mprotect, none while sizes repeat; data is always rewritten before use.
  */
-enum { NSLOT = 3 };
+enum { NSLOT = 4 };
 static struct gslot {
     unsigned char *map;
     size_t maplen, body;
@@ -753,7 +755,10 @@ static void test_crc32_check_value(void **state)
  *   [RF_ODD_FIRST, ...)      RF_ODD_PER cases on each odd_sizes entry
  *   [RF_RANDOM_FIRST, ...)   random sizes up to 300 x 40
  * Strength is n % 65 and shading (n / 65) % 2, so every strength meets
- * both shadings many times over.
+ * both shadings many times over.  Every case is rendered in all three
+ * formats, each from its own background: XRGB8888 pixels, RGB565 pixels
+ * made from them, and palette indices with a shade table of random bytes
+ * (the kernels must only look entries up, whatever they hold).
  */
 enum {
     RF_SWEEP_PER = 2,
@@ -772,6 +777,16 @@ enum {
 
 enum { BG_RANDOM, BG_EDGES, NBG };
 static const char *const bg_name[NBG] = {"random", "saturating"};
+
+enum { NFMT = 3 };
+static const char *const fmt_name[NFMT] = {"XRGB8888", "RGB565", "INDEX8"};
+static const size_t fmt_size[NFMT] = {4, 2, 1};
+enum { SHADE_LEN = RPL_SHADE_LEVELS * 256 };
+
+static rpl_refract_fn fmt_kernel(const rpl_kernels_t *k, int f)
+{
+    return f == 0 ? k->refract_xrgb8888 : f == 1 ? k->refract_rgb565 : k->refract_index8;
+}
 
 typedef struct refract_case {
     int n;
@@ -853,21 +868,40 @@ static void refract_case_make(int n, refract_case_t *c)
     c->seed = sm_next(&s);
 }
 
-static void refract_desc(const refract_case_t *c, const char *path, char *buf, size_t len)
+static void refract_desc(const refract_case_t *c, const char *path, int f, char *buf, size_t len)
 {
     snprintf(buf, len,
-             "refract case %d [path %s, %dx%d, pitch %d px, rect x %d..%d y %d..%d (half-open), "
-             "strength %d, shading %s, heights %s, background %s, buffers %s]",
-             c->n, path, c->w, c->h, c->pitch_px, c->x0, c->x1, c->y0, c->y1, c->strength,
-             c->shading ? "on" : "off", pat_name[c->hpat], bg_name[c->bgpat],
+             "refract case %d [path %s, %s, %dx%d, pitch %d px, rect x %d..%d y %d..%d "
+             "(half-open), strength %d, shading %s, heights %s, background %s, buffers %s]",
+             c->n, path, fmt_name[f], c->w, c->h, c->pitch_px, c->x0, c->x1, c->y0, c->y1,
+             c->strength, c->shading ? "on" : "off", pat_name[c->hpat], bg_name[c->bgpat],
              guard_name[c->guard]);
 }
 
 /* What a framebuffer holds before rendering: a pattern no pixel is likely
- * to reproduce by chance, different at every index. */
+ * to reproduce by chance, different at every index (truncated to the
+ * pixel size). */
 static uint32_t fb_guard(size_t i)
 {
     return 0xA5C3E187u ^ (uint32_t)(i * 2654435761u);
+}
+
+/* Pixel i of a framebuffer of format f, and setting it. */
+static uint32_t px_get(const void *fb, int f, size_t i)
+{
+    return f == 0 ? ((const uint32_t *)fb)[i]
+           : f == 1 ? ((const uint16_t *)fb)[i]
+                    : ((const uint8_t *)fb)[i];
+}
+
+static void px_set(void *fb, int f, size_t i, uint32_t v)
+{
+    if (f == 0)
+        ((uint32_t *)fb)[i] = v;
+    else if (f == 1)
+        ((uint16_t *)fb)[i] = (uint16_t)v;
+    else
+        ((uint8_t *)fb)[i] = (uint8_t)v;
 }
 
 static uint8_t bg_channel(uint64_t *s)
@@ -876,10 +910,42 @@ static uint8_t bg_channel(uint64_t *s)
     return rnd(s, 0, 3) == 0 ? (uint8_t)rnd(s, 0, 255) : v[rnd(s, 0, (int)sizeof v - 1)];
 }
 
+/* The shade table every case uses: random bytes, made once. */
+static uint8_t shade_random[SHADE_LEN];
+
+static void shade_init(void)
+{
+    uint64_t s = case_seed(3, 0);
+    for (size_t i = 0; i < SHADE_LEN; i++)
+        shade_random[i] = (uint8_t)sm_next(&s);
+}
+
 typedef struct refract_ref {
     int16_t *hts;
-    uint32_t *bg, *fb; /* fb: pitch_px * h pixels */
+    uint32_t *bg;
+    uint16_t *bg16;
+    uint8_t *bg8;
+    void *fb[NFMT]; /* pitch_px * h pixels of each format */
 } refract_ref_t;
+
+static rpl_refract_job_t refract_job(const refract_case_t *c, int f, const int16_t *hts,
+                                     const void *bg, const uint8_t *shade, void *fb)
+{
+    rpl_refract_job_t job = {hts, NULL, fb, (ptrdiff_t)c->pitch_px * (ptrdiff_t)fmt_size[f],
+                             c->w, c->h, c->strength, c->shading, NULL, NULL, NULL};
+    if (f == 0)
+        job.bg = bg;
+    else if (f == 1)
+        job.bg16 = bg;
+    else
+        job.bg8 = bg, job.shade8 = shade;
+    return job;
+}
+
+static const void *ref_bg(const refract_ref_t *r, int f)
+{
+    return f == 0 ? (const void *)r->bg : f == 1 ? (const void *)r->bg16 : (const void *)r->bg8;
+}
 
 static void refract_reference(const refract_case_t *c, refract_ref_t *r)
 {
@@ -887,7 +953,8 @@ static void refract_reference(const refract_case_t *c, refract_ref_t *r)
     uint64_t s = c->seed;
     r->hts = xmalloc(n * sizeof *r->hts);
     r->bg = xmalloc(n * sizeof *r->bg);
-    r->fb = xmalloc(nfb * sizeof *r->fb);
+    r->bg16 = xmalloc(n * sizeof *r->bg16);
+    r->bg8 = xmalloc(n * sizeof *r->bg8);
     fill_plane(r->hts, c->w, c->h, c->hpat, &s);
     for (size_t i = 0; i < n; i++) {
         if (c->bgpat == BG_RANDOM)
@@ -896,44 +963,59 @@ static void refract_reference(const refract_case_t *c, refract_ref_t *r)
             r->bg[i] = (uint32_t)rnd(&s, 0, 255) << 24 | (uint32_t)bg_channel(&s) << 16 |
                        (uint32_t)bg_channel(&s) << 8 | bg_channel(&s);
     }
-    for (size_t i = 0; i < nfb; i++)
-        r->fb[i] = fb_guard(i);
-    rpl_refract_job_t job = {r->hts, r->bg, r->fb, (ptrdiff_t)c->pitch_px * 4,
-                             c->w, c->h, c->strength, c->shading};
-    ref_k->refract_xrgb8888(&job, c->x0, c->x1, c->y0, c->y1);
+    /* RGB565 by truncation (any value will do; saturating channels stay
+     * at the ends), indices from the bytes of the same pixels */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = r->bg[i];
+        r->bg16[i] = (uint16_t)((v >> 19 & 0x1F) << 11 | (v >> 10 & 0x3F) << 5 | (v >> 3 & 0x1F));
+        r->bg8[i] = (uint8_t)(v ^ v >> 8 ^ v >> 24);
+    }
+    for (int f = 0; f < NFMT; f++) {
+        r->fb[f] = xmalloc(nfb * fmt_size[f]);
+        for (size_t i = 0; i < nfb; i++)
+            px_set(r->fb[f], f, i, fb_guard(i));
+        rpl_refract_job_t job = refract_job(c, f, r->hts, ref_bg(r, f), shade_random, r->fb[f]);
+        fmt_kernel(ref_k, f)(&job, c->x0, c->x1, c->y0, c->y1);
+    }
 }
 
 static void refract_ref_free(refract_ref_t *r)
 {
     free(r->hts);
     free(r->bg);
-    free(r->fb);
+    free(r->bg16);
+    free(r->bg8);
+    for (int f = 0; f < NFMT; f++)
+        free(r->fb[f]);
 }
 
 /* The reference must leave every pixel outside the rectangle alone. */
 static int refract_ref_selfcheck(const refract_case_t *c, const refract_ref_t *r)
 {
     size_t nfb = (size_t)c->pitch_px * (size_t)c->h;
-    for (size_t i = 0; i < nfb; i++) {
-        int x = (int)(i % (size_t)c->pitch_px), y = (int)(i / (size_t)c->pitch_px);
-        int inside = x >= c->x0 && x < c->x1 && y >= c->y0 && y < c->y1;
-        if (!inside && r->fb[i] != fb_guard(i)) {
-            printf("REFERENCE refract case %d wrote pixel (%d, %d) outside its rectangle\n",
-                   c->n, x, y);
-            return 1;
+    for (int f = 0; f < NFMT; f++)
+        for (size_t i = 0; i < nfb; i++) {
+            int x = (int)(i % (size_t)c->pitch_px), y = (int)(i / (size_t)c->pitch_px);
+            int inside = x >= c->x0 && x < c->x1 && y >= c->y0 && y < c->y1;
+            uint32_t g = fb_guard(i) & (f == 0 ? 0xFFFFFFFFu : f == 1 ? 0xFFFFu : 0xFFu);
+            if (!inside && px_get(r->fb[f], f, i) != g) {
+                printf("REFERENCE refract case %d (%s) wrote pixel (%d, %d) outside its "
+                       "rectangle\n", c->n, fmt_name[f], x, y);
+                return 1;
+            }
         }
-    }
     return 0;
 }
 
-static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
-                            const rpl_kernels_t *k, int verbose)
+/* Runs the case on one path in format f; 0 if it matches the reference. */
+static int refract_run_format(const refract_case_t *c, const refract_ref_t *r,
+                              const rpl_kernels_t *k, int f, int verbose)
 {
     const int w = c->w, h = c->h, pp = c->pitch_px;
-    const size_t n = (size_t)w * (size_t)h, nfb = (size_t)pp * (size_t)h;
+    const size_t n = (size_t)w * (size_t)h, nfb = (size_t)pp * (size_t)h, px = fmt_size[f];
     size_t hlo = 0, hhi = n - 1, flo = 0, fhi = nfb - 1;
     char desc[400];
-    refract_desc(c, k->name, desc, sizeof desc);
+    refract_desc(c, k->name, f, desc, sizeof desc);
     crash_set("refract", c->n, desc);
     if (verbose)
         printf("%s\n", desc);
@@ -947,28 +1029,34 @@ static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
     }
     int bguard = c->guard == G_HEAP ? G_HEAP
                  : c->guard == G_END || c->guard == G_TIGHT_END ? G_END : G_START;
-    slice_t sh, sb, sf;
+    slice_t sh, sb, sf, ss = {NULL, NULL};
     const int16_t *hts = slice_alloc(&sh, 0, hlo, hhi, sizeof *hts, c->guard, r->hts);
-    const uint32_t *bg = slice_alloc(&sb, 1, 0, n - 1, sizeof *bg, bguard, r->bg);
-    uint32_t *fb = slice_alloc(&sf, 2, flo, fhi, sizeof *fb, c->guard, NULL);
+    const void *bg = slice_alloc(&sb, 1, 0, n - 1, px, bguard, ref_bg(r, f));
+    void *fb = slice_alloc(&sf, 2, flo, fhi, px, c->guard, NULL);
+    const uint8_t *shade = NULL;
+    if (f == 2)
+        shade = slice_alloc(&ss, 3, 0, SHADE_LEN - 1, 1, bguard, shade_random);
     for (size_t i = flo; i <= fhi; i++)
-        fb[i] = fb_guard(i);
-    rpl_refract_job_t job = {hts, bg, fb, (ptrdiff_t)pp * 4, w, h, c->strength, c->shading};
-    k->refract_xrgb8888(&job, c->x0, c->x1, c->y0, c->y1);
+        px_set(fb, f, i, fb_guard(i));
+    rpl_refract_job_t job = refract_job(c, f, hts, bg, shade, fb);
+    fmt_kernel(k, f)(&job, c->x0, c->x1, c->y0, c->y1);
 
     int bad = 0;
-    for (size_t i = flo; i <= fhi; i++)
-        if (fb[i] != r->fb[i]) {
+    for (size_t i = flo; i <= fhi; i++) {
+        uint32_t got = px_get(fb, f, i), want = px_get(r->fb[f], f, i);
+        if (got != want) {
             int x = (int)(i % (size_t)pp), y = (int)(i / (size_t)pp);
             int inside = x >= c->x0 && x < c->x1 && y >= c->y0 && y < c->y1;
-            printf("MISMATCH %s:\n  pixel (%d, %d)%s: c 0x%08X, %s 0x%08X\n", desc, x, y,
+            printf("MISMATCH %s:\n  pixel (%d, %d)%s: c 0x%0*X, %s 0x%0*X\n", desc, x, y,
                    x >= w ? " (pitch padding)" : inside ? "" : " (outside the rectangle)",
-                   (unsigned)r->fb[i], k->name, (unsigned)fb[i]);
+                   (int)(2 * px), (unsigned)want, k->name, (int)(2 * px), (unsigned)got);
             bad = 1;
             break;
         }
+    }
     if (memcmp(hts + hlo, r->hts + hlo, (hhi - hlo + 1) * sizeof *hts) != 0 ||
-        memcmp(bg, r->bg, n * sizeof *bg) != 0) {
+        memcmp(bg, ref_bg(r, f), n * px) != 0 ||
+        (shade && memcmp(shade, shade_random, SHADE_LEN) != 0)) {
         printf("MISMATCH %s:\n  the kernel wrote into its inputs\n", desc);
         bad = 1;
     }
@@ -979,6 +1067,17 @@ static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
     slice_free(&sh);
     slice_free(&sb);
     slice_free(&sf);
+    slice_free(&ss);
+    return bad;
+}
+
+/* Runs the case on one path in every format; 0 if all match. */
+static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
+                            const rpl_kernels_t *k, int verbose)
+{
+    int bad = 0;
+    for (int f = 0; f < NFMT && !bad; f++)
+        bad += refract_run_format(c, r, k, f, verbose);
     return bad;
 }
 
@@ -1311,6 +1410,7 @@ static int replay(const char *kind, const char *num)
 int main(int argc, char **argv)
 {
     crc_init();
+    shade_init();
     find_paths();
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         if (!ref_k)
@@ -1344,7 +1444,8 @@ int main(int argc, char **argv)
         else if (st != RPL_OK)
             printf("skipped: %s (%s)\n", rpl_kernels_known(i), rpl_strerror(st));
     }
-    printf("%d step cases, %d refraction cases\n", STEP_CASES, RF_CASES);
+    printf("%d step cases, %d refraction cases (each in XRGB8888, RGB565 and INDEX8)\n",
+           STEP_CASES, RF_CASES);
     fflush(stdout);
 
     const struct CMUnitTest tests[] = {
