@@ -90,7 +90,9 @@ SIMD ?= 0
 endif
 ifeq ($(SIMD),1)
 CORE_SRC += src/rpl_step_mmx.c src/rpl_step_sse2.c src/rpl_refract_sse2.c \
-            src/rpl_step_avx2.c src/rpl_refract_avx2.c
+            src/rpl_step_avx2.c src/rpl_refract_avx2.c \
+            src/rpl_refract_rgb565_sse2.c src/rpl_refract_index8_sse2.c \
+            src/rpl_refract_rgb565_avx2.c src/rpl_refract_index8_avx2.c
 STD_CFLAGS += -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
 endif
 ISA_mmx = -mmmx

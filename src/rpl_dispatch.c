@@ -25,11 +25,11 @@ static const struct path {
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
-                      rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_c, rpl_refract_index8_c } },
+                      rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_sse2, rpl_refract_index8_sse2 } },
 #endif
 #if defined(RPL_HAVE_AVX2)
     { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
-                      rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_c, rpl_refract_index8_c } },
+                      rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_avx2, rpl_refract_index8_avx2 } },
 #endif
 };
 

@@ -57,10 +57,14 @@ int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 #endif
 #if defined(RPL_HAVE_AVX2)
 int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 #endif
 
 /* A background prepared for one format (rpl_backdrop.c; opaque in ripple.h). */
