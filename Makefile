@@ -6,6 +6,9 @@
 #                   then the unit tests again under ASan + UBSan
 #   make bench      build and run the benchmark
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
+#   make bench-instr-i386  the same for the 32-bit build, under qemu-user
+#   make ARCH=i386  the core, bench and tests as 32-bit x86 (i586) in build/i386
+#   make test-i386  those tests under qemu on Pentium II (no MMX), II and III
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
@@ -112,7 +115,7 @@ BENCH     ?= bench/ripple-bench
 TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
 
 .SECONDARY:
-.PHONY: all run test test-unit test-smoke test-nosimd test-i386 test-san warnings bench bench-instr clean install deps-run deps-test backdrop
+.PHONY: all run test test-unit test-smoke test-nosimd test-i386 test-san warnings bench bench-instr bench-instr-i386 clean install deps-run deps-test backdrop
 
 ifeq ($(ARCH),i386)
 all: $(BENCH) $(TESTBINS)
@@ -193,6 +196,13 @@ bench: $(BENCH)
 # by callgrind (needs valgrind); repeatable, unlike timings.
 bench-instr: $(BENCH)
 	sh bench/instr.sh ./$(BENCH)
+
+# The same for the 32-bit build, counted under qemu-user by a small plugin
+# (valgrind cannot run 32-bit programs on every 64-bit kernel).
+bench-instr-i386:
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 build/i386/ripple-bench
+	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o build/qemu_icount.so bench/qemu_icount.c
+	sh bench/instr-i386.sh build/i386/ripple-bench build/qemu_icount.so
 
 test: deps-test
 	$(Q)$(MAKE) --no-print-directory warnings

@@ -1,0 +1,43 @@
+#!/bin/sh
+# instr-i386.sh - instructions per pixel per frame of the 32-bit build (scalar, mmx, seed), counted under qemu-user.
+#
+# usage: sh bench/instr-i386.sh BENCH32 PLUGIN [WxH [FRAMES]]
+#   BENCH32  the bench built with `make ARCH=i386`
+#   PLUGIN   bench/qemu_icount.c built as a shared object
+#
+# valgrind cannot run 32-bit programs on a 64-bit kernel without IA-32
+# support, so the count comes from qemu-user: the plugin adds up the guest
+# instructions of every translated block each time it runs, the same
+# quantity as callgrind's Ir (on the 64-bit bench both give the same
+# figures).  As in instr.sh, a run with FRAMES frames minus a run with 0
+# frames, divided by FRAMES * W * H.  The scalar path runs on a Pentium II
+# without MMX, the mmx path on a Pentium II.
+set -u
+BENCH=${1:?usage: instr-i386.sh BENCH32 PLUGIN [WxH [FRAMES]]}
+PLUGIN=${2:?usage: instr-i386.sh BENCH32 PLUGIN [WxH [FRAMES]]}
+SIZE=${3:-640x480}
+FRAMES=${4:-4}
+QEMU=${QEMU:-qemu-i386}
+command -v "$QEMU" >/dev/null 2>&1 || { echo "instr-i386.sh: $QEMU is not installed"; exit 1; }
+W=${SIZE%x*}
+H=${SIZE#*x}
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+count() { # cpu path frames
+    rm -f "$LOG"
+    "$QEMU" -cpu "$1" -plugin "$PLUGIN" -d plugin -D "$LOG" \
+        "$BENCH" --instr-run "$2" --size "$SIZE" --frames "$3" >/dev/null || return 1
+    sed -n 's/^icount total \([0-9]*\)$/\1/p' "$LOG"
+}
+
+echo "32-bit (i586 build) instructions per pixel per frame, $SIZE, $FRAMES frames, under $QEMU"
+printf '%-6s  %-14s  %12s\n' path cpu Ir/px/frame
+for row in "seed:pentium2,-mmx" "c:pentium2,-mmx" "mmx:pentium2"; do
+    path=${row%%:*}
+    cpu=${row#*:}
+    full=$(count "$cpu" "$path" "$FRAMES") && base=$(count "$cpu" "$path" 0) || {
+        echo "instr-i386.sh: the $path run failed"; exit 1; }
+    awk -v f="$full" -v b="$base" -v n="$FRAMES" -v w="$W" -v h="$H" -v p="$path" -v c="$cpu" \
+        'BEGIN { printf "%-6s  %-14s  %12.2f\n", p, c, (f - b) / (n * w * h) }'
+done
