@@ -8,10 +8,10 @@
  * last one this CPU runs.  A path joins the table only in builds that
  * compile it (the RPL_HAVE_* macros come from the Makefile).
  *
- * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  The SIMD
- * paths share the scalar 16- and 8-bit kernels (rpl_refract_c.c) for now;
- * test_paths compares every path with "c" in all three formats, so SIMD
- * versions can take their place one at a time. */
+ * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  sse2 and avx2
+ * have their own kernels of all three (rpl_refract_{,rgb565_,index8_}*.c);
+ * mmx has none (no gather) and uses the scalar ones.  test_paths compares
+ * every path with "c" in all three formats, bit for bit. */
 static const struct path {
     unsigned needs; /* RPL_CPU_* bits */
     rpl_kernels_t k;
