@@ -37,6 +37,7 @@
 /* Memory bandwidth: memcpy of a MEMCPY_MB buffer, best of MEMCPY_REPEATS. */
 #define MEMCPY_MB 64
 #define MEMCPY_REPEATS 5
+#define MEMCPY_MIN_PX (1280L * 720) /* smaller frames skip the memory section */
 /* Bytes a frame moves per pixel: step 6 (reads cur and prev, writes prev,
  * 2 bytes each), refraction 10 (reads the height 2 - neighbours come from
  * cache -, the background texel 4, writes the pixel 4). */
@@ -115,18 +116,26 @@ typedef struct sched {
     int unit, big;     /* rain radius unit, heavy stone radius */
 } sched_t;
 
-enum { BED_SIM = 1, BED_SEED = 2, BED_CALM = 4, BED_FORMATS = 8 };
+enum { BED_SIM = 1, BED_SEED = 2, BED_CALM = 4, BED_FORMATS = 8, BED_KEEP = 16 };
 
 /* Everything for one field size and scene. */
 typedef struct bed {
     int w, h;
+    uint64_t seed_value;            /* of the drop schedule */
+    int calm, formats, warmup;      /* BED_CALM, BED_FORMATS, warm-up steps */
+    const rpl_kernels_t *k_warm;    /* the product's warm-up kernels */
     rpl_sim_t *sim;                 /* NULL when only the seed runs */
-    uint32_t *bg, *fb;              /* fb: room for w*h pixels of any format */
-    rpl_backdrop_t *bd16, *bd8;     /* bg for RGB565 and INDEX8 (BED_FORMATS) */
-    int16_t *save_cur, *save_prev;  /* product state after the warm-up */
-    int has_seed;
+    unsigned char *pic;             /* the picture, laid out for the product or the seed */
+    int pic_layout;                 /* PIC_* */
+    uint32_t *bg, *fb;              /* bg: pic as the product's; fb: room for w*h pixels of
+                                     * any format, and the seed's out page */
+    rpl_backdrop_t *bd;             /* the backdrop of the 16- or 8-bit format measured */
+    int bd_bpp;                     /* its bits per pixel, 0 when none */
+    int has_seed, seed_owned;       /* seed_owned: the pool has its own buffers */
+    int keep;                       /* BED_KEEP: copies of the warmed-up waters kept */
+    int16_t *keep_sim;              /* the product's cur then prev, NULL until made */
+    short *keep_seed;               /* the seed's buf1 then buf2, NULL until made */
     seed_pool_t seed;
-    short *seed_save1, *seed_save2; /* seed state after the warm-up */
     sched_t sched0;                 /* schedule state after the warm-up */
     rpl_view_t view;
 } bed_t;
@@ -289,19 +298,41 @@ static int sched_next(sched_t *s, drop_t *out)
 
 /* ---- one field size: set-up, warm-up, timed runs ----------------------- */
 
+/*
+ * Memory: a bed holds one set of big buffers, shared by the product and the
+ * seed, which never run at the same time (the bench is meant to fit old
+ * machines with a few MB of RAM).  The field's two height buffers are also
+ * the seed's buf1 and buf2; one picture buffer holds the background in the
+ * layout of whoever runs next (tightly packed for the product, the seed's
+ * padded page for the seed); one framebuffer is the product's fb and the
+ * seed's out page.  No copy of the warmed-up water is kept: before every
+ * run the water is rebuilt from still with the same stones and steps (the
+ * product on the bed's warm-up kernels), which gives the same state every
+ * time (the schedule is deterministic), untimed; large fields (BED_KEEP,
+ * where the memory section's buffers are far bigger anyway) keep a copy of
+ * each warmed-up water after the first instead, which saves the bench
+ * minutes and gives the same state.  The 16- and 8-bit
+ * backdrops exist one at a time, while their format is measured.
+ */
+enum { PIC_NONE, PIC_PRODUCT, PIC_SEED };
+
+static void bed_drop_backdrop(bed_t *b)
+{
+    rpl_backdrop_destroy(b->bd);
+    b->bd = NULL;
+    b->bd_bpp = 0;
+}
+
 static void bed_free(bed_t *b)
 {
+    bed_drop_backdrop(b);
     rpl_sim_destroy(b->sim);
-    rpl_backdrop_destroy(b->bd16);
-    rpl_backdrop_destroy(b->bd8);
-    free(b->bg);
-    free(b->fb);
-    free(b->save_cur);
-    free(b->save_prev);
-    free(b->seed_save1);
-    free(b->seed_save2);
-    if (b->has_seed)
+    if (b->has_seed && b->seed_owned)
         seed_pool_free(&b->seed);
+    free(b->pic);
+    free(b->fb);
+    free(b->keep_sim);
+    free(b->keep_seed);
     memset(b, 0, sizeof *b);
 }
 
@@ -314,27 +345,58 @@ static uint32_t backdrop(int x, int y, int w, int h)
     return 0xFF000000u | r << 16 | g << 8 | b;
 }
 
-/* Stones and one step on whichever waters the bed has. */
-static void step_both(bed_t *b, sched_t *s)
+/* Lays the picture out for the product (w*h pixels, tightly packed: b->bg)
+ * or for the seed (its page: pic_pitch bytes a row, the column and row past
+ * the picture zero, as seed_pool_init leaves them). */
+static void bed_picture(bed_t *b, int layout)
+{
+    if (b->pic_layout == layout)
+        return;
+    const int w = b->w, h = b->h;
+    const size_t pitch = layout == PIC_SEED ? (size_t)b->seed.pic_pitch : (size_t)w * 4;
+    unsigned char *pic = layout == PIC_SEED ? b->seed.pic : (unsigned char *)b->bg;
+    for (int y = 0; y < h; y++) {
+        unsigned char *row = pic + (size_t)y * pitch;
+        for (int x = 0; x < w; x++) {
+            uint32_t px = backdrop(x, y, w, h);
+            memcpy(row + (size_t)x * 4, &px, 4);
+        }
+        if (layout == PIC_SEED)
+            memset(row + (size_t)w * 4, 0, pitch - (size_t)w * 4);
+    }
+    if (layout == PIC_SEED)
+        memset(pic + (size_t)h * pitch, 0, pitch);
+    b->pic_layout = layout;
+}
+
+/* Stones and one step on whichever waters the bed warms up. */
+static void step_both(bed_t *b, sched_t *s, int sim, int seed)
 {
     drop_t d[MAX_DROPS];
     int n = sched_next(s, d);
     for (int i = 0; i < n; i++) {
-        if (b->sim)
+        if (sim)
             rpl_sim_drop(b->sim, d[i].x, d[i].y, d[i].r, d[i].weight);
-        if (b->has_seed)
+        if (seed)
             seed_dropstone(&b->seed, d[i].x, d[i].y, d[i].r, d[i].weight);
     }
-    if (b->sim)
+    if (sim)
         rpl_sim_step(b->sim);
-    if (b->has_seed)
+    if (seed)
         seed_ripplespread(&b->seed);
 }
 
-/* Builds the field (BED_SIM) and/or the seed's pool (BED_SEED), the
- * pictures (and the backdrops of the 16- and 8-bit formats: BED_FORMATS), warms the waters up with the busy or calm (BED_CALM) schedule
- * for `warmup` steps (the product on kernels k) and keeps that state for
- * every run.  0, or -1 with a message. */
+/* The schedule a bed's warm-up starts from. */
+static void bed_sched_start(const bed_t *b, sched_t *s)
+{
+    sched_init(s, b->w, b->h, b->seed_value, b->calm);
+}
+
+/* Builds the field (BED_SIM) and/or the seed's pool (BED_SEED) on shared
+ * buffers, for the busy or calm (BED_CALM) schedule with `warmup` steps
+ * before every run (the product's on kernels k); BED_FORMATS allows the
+ * 16- and 8-bit formats (bed_format).  The waters are warmed up by
+ * bed_rewarm.  0, or -1 with a message. */
 static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k,
                     int flags, int warmup)
 {
@@ -344,21 +406,32 @@ static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *
     memset(b, 0, sizeof *b);
     b->w = w;
     b->h = h;
+    b->seed_value = seed;
+    b->calm = (flags & BED_CALM) != 0;
+    b->formats = (flags & BED_FORMATS) != 0;
+    b->keep = (flags & BED_KEEP) != 0;
+    b->warmup = warmup;
+    b->k_warm = k;
     b->view.strength = RPL_STRENGTH_ONE; /* 1:1 offsets, like the seed */
     b->view.shading = 0;                 /* the seed has no light */
     if (flags & BED_SIM) {
+        size_t pic_bytes = cells * 4;
+        if ((flags & BED_SEED) && seed_pool_pic_bytes(w, h) > pic_bytes)
+            pic_bytes = seed_pool_pic_bytes(w, h);
         b->sim = rpl_sim_create(w, h, seed, &st);
-        b->bg = malloc(cells * sizeof *b->bg);
-        b->fb = calloc(cells, sizeof *b->fb);
-        b->save_cur = malloc(cells * sizeof *b->save_cur);
-        b->save_prev = malloc(cells * sizeof *b->save_prev);
-        ok = b->sim && b->bg && b->fb && b->save_cur && b->save_prev;
-    }
-    if (ok && (flags & BED_SEED)) {
-        b->seed_save1 = malloc(cells * sizeof *b->seed_save1);
-        b->seed_save2 = malloc(cells * sizeof *b->seed_save2);
+        b->pic = malloc(pic_bytes);
+        b->fb = calloc(cells, 4); /* room for w*h pixels of any format */
+        ok = b->sim && b->pic && b->fb;
+        b->bg = (uint32_t *)b->pic;
+        if (ok && (flags & BED_SEED)) {
+            seed_pool_attach(&b->seed, w, h, b->sim->cur, b->sim->prev, b->pic,
+                             (unsigned char *)b->fb);
+            b->has_seed = 1;
+        }
+    } else if (flags & BED_SEED) {
         b->has_seed = seed_pool_init(&b->seed, w, h) == 0;
-        ok = b->seed_save1 && b->seed_save2 && b->has_seed;
+        b->seed_owned = b->has_seed;
+        ok = b->has_seed;
     }
     if (!ok) {
         fprintf(stderr, "ripple-bench: %dx%d: %s\n", w, h,
@@ -368,53 +441,43 @@ static int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *
     }
     if (b->sim && k)
         rpl_sim_set_kernels(b->sim, k);
-
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            uint32_t px = backdrop(x, y, w, h);
-            if (b->sim)
-                b->bg[(size_t)y * (size_t)w + (size_t)x] = px;
-            if (b->has_seed)
-                memcpy(b->seed.pic + (size_t)y * (size_t)b->seed.pic_pitch + (size_t)x * 4, &px, 4);
-        }
-
-    if (b->sim && (flags & BED_FORMATS)) {
-        b->bd16 = rpl_backdrop_create(b->bg, w, h, RPL_RGB565, &st);
-        if (b->bd16)
-            b->bd8 = rpl_backdrop_create(b->bg, w, h, RPL_INDEX8, &st);
-        if (!b->bd8) {
-            fprintf(stderr, "ripple-bench: %dx%d: backdrop: %s\n", w, h, rpl_strerror(st));
-            bed_free(b);
-            return -1;
-        }
-    }
-
+    /* the schedule after the warm-up, where every run goes on */
     sched_t s;
-    sched_init(&s, w, h, seed, (flags & BED_CALM) != 0);
+    drop_t d[MAX_DROPS];
+    bed_sched_start(b, &s);
     for (int i = 0; i < warmup; i++)
-        step_both(b, &s);
+        sched_next(&s, d);
     b->sched0 = s;
-    if (b->sim) {
-        memcpy(b->save_cur, b->sim->cur, cells * sizeof *b->save_cur);
-        memcpy(b->save_prev, b->sim->prev, cells * sizeof *b->save_prev);
-        st = rpl_refract(b->sim, b->bg, b->fb, (ptrdiff_t)w * 4, RPL_XRGB8888, &b->view);
-        if (st != RPL_OK) {
-            fprintf(stderr, "ripple-bench: %dx%d: rpl_refract: %s\n", w, h, rpl_strerror(st));
-            bed_free(b);
-            return -1;
-        }
-    }
-    if (b->has_seed) {
-        memcpy(b->seed_save1, b->seed.buf1, cells * sizeof *b->seed_save1);
-        memcpy(b->seed_save2, b->seed.buf2, cells * sizeof *b->seed_save2);
-    }
     return 0;
 }
 
-/* The backdrop of a format, NULL for 32 bpp (the raw background). */
+/* The backdrop of a format, NULL for 32 bpp (the raw background) or when
+ * the bed has none of that format at the moment. */
 static const rpl_backdrop_t *bed_backdrop(const bed_t *b, int bpp)
 {
-    return bpp == 16 ? b->bd16 : bpp == 8 ? b->bd8 : NULL;
+    return bpp != 32 && b->bd_bpp == bpp ? b->bd : NULL;
+}
+
+/* Makes the backdrop of a 16- or 8-bit format (dropping the other one);
+ * nothing to do for 32 bpp.  0, or -1 with a message. */
+static int bed_format(bed_t *b, int bpp)
+{
+    if (bpp == 32 || b->bd_bpp == bpp)
+        return 0;
+    bed_drop_backdrop(b);
+    if (!b->sim || !b->formats) {
+        fprintf(stderr, "ripple-bench: %dx%d: no backdrop for %d bpp\n", b->w, b->h, bpp);
+        return -1;
+    }
+    rpl_status st = RPL_OK;
+    bed_picture(b, PIC_PRODUCT);
+    b->bd = rpl_backdrop_create(b->bg, b->w, b->h, bpp == 16 ? RPL_RGB565 : RPL_INDEX8, &st);
+    if (!b->bd) {
+        fprintf(stderr, "ripple-bench: %dx%d: backdrop: %s\n", b->w, b->h, rpl_strerror(st));
+        return -1;
+    }
+    b->bd_bpp = bpp;
+    return 0;
 }
 
 /* One render of the product into b->fb: 32 bpp with rpl_refract from the
@@ -423,6 +486,8 @@ static rpl_status render_frame(bed_t *b, int bpp, int changed)
 {
     const rpl_backdrop_t *bd = bed_backdrop(b, bpp);
     ptrdiff_t pitch = (ptrdiff_t)b->w * (bpp / 8);
+    if (bpp != 32 && !bd)
+        return RPL_EINVAL;
     if (bd)
         return changed ? rpl_render_changed(b->sim, bd, b->fb, pitch, &b->view)
                        : rpl_render(b->sim, bd, b->fb, pitch, &b->view);
@@ -430,20 +495,54 @@ static rpl_status render_frame(bed_t *b, int bpp, int changed)
                    : rpl_refract(b->sim, b->bg, b->fb, pitch, RPL_XRGB8888, &b->view);
 }
 
-/* Puts both waters back to where the warm-up left them. */
-static int bed_restore(bed_t *b)
+/* Brings the water of the product (seed 0) or of the seed (seed 1) to
+ * where the warm-up leaves it, from still water: the same stones and
+ * steps every time, and the picture in its layout.  The product warms up
+ * on the bed's kernels with sleeping tiles on and the threads it has. */
+static void bed_rewarm(bed_t *b, int seed)
 {
+    sched_t s;
     size_t cells = (size_t)b->w * (size_t)b->h;
-    if (b->has_seed) {
-        memcpy(b->seed.buf1, b->seed_save1, cells * sizeof *b->seed.buf1);
-        memcpy(b->seed.buf2, b->seed_save2, cells * sizeof *b->seed.buf2);
+    bed_sched_start(b, &s);
+    if (seed) {
+        if (!b->seed_owned) { /* the field's buffers, in whatever state */
+            b->seed.buf1 = b->sim->cur;
+            b->seed.buf2 = b->sim->prev;
+        }
+        /* the page as seed_pool_init leaves it: the seed never writes its
+         * first and last rows nor the pixels whose source is outside */
+        memset(b->seed.out, 0, (size_t)b->h * (size_t)b->seed.out_pitch);
+        bed_picture(b, PIC_SEED);
+        if (b->keep_seed) {
+            memcpy(b->seed.buf1, b->keep_seed, cells * sizeof *b->seed.buf1);
+            memcpy(b->seed.buf2, b->keep_seed + cells, cells * sizeof *b->seed.buf2);
+            return;
+        }
+        memset(b->seed.buf1, 0, cells * sizeof *b->seed.buf1);
+        memset(b->seed.buf2, 0, cells * sizeof *b->seed.buf2);
+        for (int i = 0; i < b->warmup; i++)
+            step_both(b, &s, 0, 1);
+        if (b->keep && (b->keep_seed = malloc(2 * cells * sizeof *b->keep_seed)) != NULL) {
+            memcpy(b->keep_seed, b->seed.buf1, cells * sizeof *b->seed.buf1);
+            memcpy(b->keep_seed + cells, b->seed.buf2, cells * sizeof *b->seed.buf2);
+        }
+        return;
     }
-    if (b->sim && rpl_sim_set_state(b->sim, b->save_cur, b->save_prev) != RPL_OK) {
-        fprintf(stderr, "ripple-bench: %dx%d: restoring the water: %s\n", b->w, b->h,
-                rpl_sim_error(b->sim));
-        return -1;
+    rpl_sim_invalidate(b->sim); /* the fb and picture may have been the seed's */
+    bed_picture(b, PIC_PRODUCT);
+    if (b->keep_sim && rpl_sim_set_state(b->sim, b->keep_sim, b->keep_sim + cells) == RPL_OK)
+        return;
+    rpl_sim_reset(b->sim, b->seed_value);
+    if (b->k_warm)
+        rpl_sim_set_kernels(b->sim, b->k_warm);
+    rpl_sim_set_sleeping(b->sim, 1);
+    for (int i = 0; i < b->warmup; i++)
+        step_both(b, &s, 1, 0);
+    if (b->keep && !b->keep_sim &&
+        (b->keep_sim = malloc(2 * cells * sizeof *b->keep_sim)) != NULL) {
+        memcpy(b->keep_sim, b->sim->cur, cells * sizeof *b->sim->cur);
+        memcpy(b->keep_sim + cells, b->sim->prev, cells * sizeof *b->sim->prev);
     }
-    return 0;
 }
 
 /* One timed run of a stage from the warmed-up state, on the seed baseline
@@ -451,23 +550,22 @@ static int bed_restore(bed_t *b)
  * when fixed is 0.  0, or -1 with a message. */
 static int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
 {
-    if (bed_restore(b) != 0)
-        return -1;
     const rpl_kernels_t *k = e->path ? e->path->k : NULL;
     rpl_status st = RPL_OK;
-    if (k && e->bpp != 32 && !bed_backdrop(b, e->bpp)) {
-        fprintf(stderr, "ripple-bench: %dx%d: no backdrop for %d bpp\n", b->w, b->h, e->bpp);
+    if (k && bed_format(b, e->bpp) != 0)
+        return -1;
+    if (k && rpl_sim_set_threads(b->sim, e->threads) != RPL_OK) {
+        fprintf(stderr, "ripple-bench: %d threads: %s\n", e->threads, rpl_sim_error(b->sim));
         return -1;
     }
+    /* untimed: the water (and picture) of the warm-up, every run alike */
+    bed_rewarm(b, k == NULL);
     if (k) {
         rpl_sim_set_kernels(b->sim, k);
-        if (rpl_sim_set_threads(b->sim, e->threads) != RPL_OK) {
-            fprintf(stderr, "ripple-bench: %d threads: %s\n", e->threads, rpl_sim_error(b->sim));
-            return -1;
-        }
         rpl_sim_set_sleeping(b->sim, e->sleep);
-        /* untimed: the persistent frame shows the restored water */
-        if (is_calm(stage))
+        /* untimed: the persistent frame shows the restored water (which
+         * the simulation alone also leaves in the frame it hashes) */
+        if (is_calm(stage) || stage == ST_SIM)
             st = render_frame(b, e->bpp, 0);
     }
     const int changed = stage == ST_CALM_SLEEP;
@@ -640,7 +738,7 @@ static int format_entries(const run_t *r, int stage, int bpp, entry_t *ents)
 static int verify_paths(run_t *r, bed_t *b)
 {
     for (int f = 0; f < MAX_BPPS; f++) {
-        if (bpps[f] != 32 && !bed_backdrop(b, bpps[f]))
+        if (bpps[f] != 32 && !b->formats)
             continue;
         uint64_t first = 0;
         int n = 0;
@@ -660,6 +758,7 @@ static int verify_paths(run_t *r, bed_t *b)
                                       sl ? "on" : "off", r->paths[0].name, r->tcounts[0]);
                     r->checksum ^= mix64(res.hash);
                 }
+        bed_drop_backdrop(b);
     }
     return 0;
 }
@@ -717,7 +816,9 @@ static const path_t *best_path(const run_t *r, int w, int h)
 static int measure_calm(run_t *r, int w, int h, const path_t *p)
 {
     bed_t b;
-    if (bed_init(&b, w, h, r->o.seed, p->k, BED_SIM | BED_CALM, CALM_WARMUP) != 0)
+    if (bed_init(&b, w, h, r->o.seed, p->k,
+                 BED_SIM | BED_CALM | ((long)w * h >= MEMCPY_MIN_PX ? BED_KEEP : 0),
+                 CALM_WARMUP) != 0)
         return -1;
     entry_t ents[2 * MAX_TCOUNTS];
     int ne = 0;
@@ -1531,15 +1632,23 @@ static int instr_run(const opts_t *o)
                  seed_only ? BED_SEED : BED_SIM | (o->bpp != 32 ? BED_FORMATS : 0),
                  WARMUP_STEPS) != 0)
         return 1;
+    rpl_status st = RPL_OK;
+    if (b.sim && bed_format(&b, o->bpp) != 0) {
+        bed_free(&b);
+        return 1;
+    }
+    /* the warm-up on one thread, then the picture of it */
+    bed_rewarm(&b, seed_only);
+    if (b.sim)
+        st = rpl_refract(b.sim, b.bg, b.fb, (ptrdiff_t)w * 4, RPL_XRGB8888, &b.view);
     if (b.sim && rpl_sim_set_threads(b.sim, threads) != RPL_OK) {
         fprintf(stderr, "ripple-bench: %d threads: %s\n", threads, rpl_sim_error(b.sim));
         bed_free(&b);
         return 1;
     }
     sched_t s = b.sched0;
-    rpl_status st = RPL_OK;
     for (long i = 0; i < frames; i++) {
-        step_both(&b, &s);
+        step_both(&b, &s, b.sim != NULL, b.has_seed);
         if (b.sim)
             st |= render_frame(&b, o->bpp, 0);
         else
@@ -1576,7 +1685,9 @@ static int run_all(run_t *r)
         long fixed = r->o.frames > 0 ? r->o.frames : 0;
         bed_t b;
         if (bed_init(&b, w, h, r->o.seed, r->paths[r->npaths - 1].k,
-                     BED_SIM | BED_SEED | (formats ? BED_FORMATS : 0), WARMUP_STEPS) != 0)
+                     BED_SIM | BED_SEED | (formats ? BED_FORMATS : 0) |
+                         ((long)w * h >= MEMCPY_MIN_PX ? BED_KEEP : 0),
+                     WARMUP_STEPS) != 0)
             return -1;
         for (int st = ST_SIM; st <= ST_FRAME; st++) {
             entry_t ents[MAX_ENTRIES];
@@ -1589,7 +1700,9 @@ static int run_all(run_t *r)
              * measured apart (fixed runs must agree within a format) */
             for (int f = 1; formats && st != ST_SIM && f < MAX_BPPS; f++) {
                 ne = format_entries(r, st, bpps[f], ents);
-                if (measure(r, &b, st, ents, ne, REPEATS, fixed) != 0) {
+                int rc = measure(r, &b, st, ents, ne, REPEATS, fixed);
+                bed_drop_backdrop(&b); /* one format's backdrop at a time */
+                if (rc != 0) {
                     bed_free(&b);
                     return -1;
                 }
@@ -1615,6 +1728,11 @@ static int run_all(run_t *r)
     if (!r->o.json)
         print_calm(r);
 
+    /* Memory bandwidth matters only where a frame does not fit in the
+     * caches; below that the 128 MB of memcpy buffers would also swamp
+     * the resident size people measure on small machines. */
+    if ((long)bw * bh < MEMCPY_MIN_PX)
+        return 0;
     uint64_t sink = 0;
     mem_sum_t *m = &r->mem;
     m->memcpy_gbps = memcpy_gbps(&sink);

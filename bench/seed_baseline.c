@@ -40,6 +40,25 @@ int seed_pool_init(seed_pool_t *p, int w, int h)
     return 0;
 }
 
+size_t seed_pool_pic_bytes(int w, int h)
+{
+    return (size_t)(h + 1) * (size_t)(w + 1) * 4u;
+}
+
+void seed_pool_attach(seed_pool_t *p, int w, int h, short *buf1, short *buf2,
+                      unsigned char *pic, unsigned char *out)
+{
+    p->backwidth = w;
+    p->backheight = h;
+    p->depth = 4;
+    p->pic_pitch = (w + 1) * p->depth;
+    p->out_pitch = w * p->depth;
+    p->buf1 = buf1;
+    p->buf2 = buf2;
+    p->pic = pic;
+    p->out = out;
+}
+
 void seed_pool_free(seed_pool_t *p)
 {
     free(p->buf1);

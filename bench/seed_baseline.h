@@ -2,6 +2,8 @@
 #ifndef SEED_BASELINE_H
 #define SEED_BASELINE_H
 
+#include <stddef.h>
+
 /*
  * The seed's state, which it keeps in globals: the pool size, the two
  * energy buffers and the two locked DirectDraw pages (picture and render
@@ -27,6 +29,16 @@ typedef struct seed_pool {
  * Returns 0, or -1 if out of memory (then nothing stays allocated). */
 int seed_pool_init(seed_pool_t *p, int w, int h);
 void seed_pool_free(seed_pool_t *p);
+
+/* Bytes of the picture page of a w x h pool (its padding included). */
+size_t seed_pool_pic_bytes(int w, int h);
+
+/* A pool of w x h with 4-byte pixels on buffers the caller owns and keeps:
+ * buf1 and buf2 of w * h cells, pic of seed_pool_pic_bytes(w, h) bytes laid
+ * out as seed_pool_init does, out of w * h * 4 bytes.  Nothing is
+ * allocated or cleared; never pass such a pool to seed_pool_free. */
+void seed_pool_attach(seed_pool_t *p, int w, int h, short *buf1, short *buf2,
+                      unsigned char *pic, unsigned char *out);
 
 /* The seed's Ripplespread: one step of the wave rule, then swaps buffers. */
 void seed_ripplespread(seed_pool_t *p);
