@@ -24,7 +24,7 @@ const char *app_usage(void)
            "  --load-state FILE  start from a saved state (its size unless --size is given)\n"
            "  --save-state FILE  save the state after the last frame\n"
            "  --screenshot FILE  save the last frame (.png or .bmp)\n"
-           "  --simd PATH        kernels: auto (default), c, sse2, avx2; or set RIPPLE_SIMD\n"
+           "  --simd PATH        kernels: auto (default), c, mmx, sse2, avx2; or RIPPLE_SIMD\n"
            "  --threads N        threads for the water, 1..64 (default: one per processor)\n"
            "  --bpp N            framebuffer depth: 32 (XRGB8888, default), 16 (RGB565) or\n"
            "                     8 (256 colours, a palette built from the picture)\n"
