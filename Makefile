@@ -64,7 +64,7 @@ define require
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -q >/dev/null && \
+	    apt-get update -q >/dev/null; \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "missing packages; install them with:"; \
@@ -131,7 +131,7 @@ deps-test:
 	$(Q)if [ ! -e /usr/lib/i386-linux-gnu/libcmocka.so ] || ! [ -d /usr/lib/gcc/x86_64-linux-gnu/*/32 ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing: the 32-bit toolchain (gcc-multilib libcmocka-dev:i386)"; \
-	    dpkg --add-architecture i386 && apt-get update -q >/dev/null && \
+	    dpkg --add-architecture i386 && { apt-get update -q >/dev/null; true; } && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib libcmocka-dev:i386 >/dev/null || exit 1; \
 	  else \
 	    echo "missing the 32-bit toolchain; install it with:"; \
