@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rpl_kernels.h"
+#include "rpl_simd.h"
 
 /* One row per path, in ascending order of preference: "auto" takes the
  * last one this CPU runs.  A path joins the table only in builds that
@@ -34,6 +35,8 @@ static const struct path {
 };
 
 #define NPATHS (sizeof paths / sizeof paths[0])
+
+const int16_t rpl_zero_row[RPL_DIM_MAX];
 
 /* Names of every path ripple knows, built here or not. */
 static const char *const known[] = { "c", "mmx", "sse2", "avx2" };

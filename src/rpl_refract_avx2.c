@@ -2,17 +2,7 @@
 #include <assert.h>
 #include <immintrin.h>
 
-#include "rpl_scalar.h"
-
-/* The step below is instantiated per strength class and shading; forcing
- * the inlining lets those flags fold away in every copy. */
-#if defined(__GNUC__)
-#define RPL_FORCE_INLINE static inline __attribute__((always_inline))
-#define RPL_NOINLINE __attribute__((noinline))
-#else
-#define RPL_FORCE_INLINE static inline
-#define RPL_NOINLINE
-#endif
+#include "rpl_simd.h"
 
 /*
  * How the offsets stay in 16-bit lanes.
@@ -32,11 +22,6 @@
  * 32767 (size - 1), and the unsigned subtraction of B stops at 0.  The sum
  * never goes negative before that: B >= 24576 and |offset| <= 16384.
  */
-enum { K0, K1, K2, K3, ONE };
-
-/* Stands in for the missing row above the top or below the bottom row, so
- * those rows take the vector path too.  Never written. */
-static int16_t zero_row[RPL_DIM_MAX];
 
 /* One pixel the scalar way (edges, short spans): a single shared copy
  * rather than one inlined into every instance of render(). */
@@ -148,8 +133,8 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
         const int16_t *h = j->h + (ptrdiff_t)y * w;
         const uint32_t *bgrow = bg + (ptrdiff_t)y * w;
         /* the rows above and below; the wall outside the field reads 0 */
-        const int16_t *hu = y > 0 ? h - w : zero_row;
-        const int16_t *hd = y < j->hgt - 1 ? h + w : zero_row;
+        const int16_t *hu = y > 0 ? h - w : rpl_zero_row;
+        const int16_t *hd = y < j->hgt - 1 ? h + w : rpl_zero_row;
         if (x0 == 0 && x1 > 0)
             out[0] = texel(j, 0, y, -h[1], hu[0] - hd[0]);
         const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
@@ -188,7 +173,7 @@ void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int
     assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
 
     const int s = job->strength;
-    const int mode = s == RPL_STRENGTH_ONE ? ONE : s <= 8 ? K0 : s <= 16 ? K1 : s <= 32 ? K2 : K3;
+    const int mode = rpl_strength_class(s);
     switch (mode * 2 + (job->shading != 0)) {
     case K0 * 2: render(job, x0, x1, y0, y1, K0, 0); break;
     case K0 * 2 + 1: render(job, x0, x1, y0, y1, K0, 1); break;

@@ -3,18 +3,7 @@
 #include <assert.h>
 #include <immintrin.h>
 
-#include "rpl_scalar.h"
-
-#if defined(__GNUC__)
-#define RPL_FORCE_INLINE static inline __attribute__((always_inline))
-#define RPL_NOINLINE __attribute__((noinline))
-/* the compiler must assume obj changed here: it stores it, then reloads */
-#define RPL_OPAQUE(obj) __asm__("" : "+m"(obj))
-#else
-#define RPL_FORCE_INLINE static inline
-#define RPL_NOINLINE
-#define RPL_OPAQUE(obj) (void)0
-#endif
+#include "rpl_simd.h"
 
 /*
  * Offsets and coordinates are computed as in rpl_refract_avx2.c (see the
@@ -23,10 +12,8 @@
  * coordinates biased by 32767 - (size - 1) and clamped by a signed and an
  * unsigned saturation, the index sy * w + sx by pmaddwd.
  */
-enum { K0, K1, K2, K3, ONE };
 
 /* Stands in for the missing row above the top or below the bottom row. */
-static int16_t zero_row[RPL_DIM_MAX];
 
 static RPL_NOINLINE uint16_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
 {
@@ -137,8 +124,8 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
         uint16_t *out = rpl_fb_row16(j, y);
         const int16_t *h = j->h + (ptrdiff_t)y * w;
         const uint16_t *bgrow = bg + (ptrdiff_t)y * w;
-        const int16_t *hu = y > 0 ? h - w : zero_row;
-        const int16_t *hd = y < j->hgt - 1 ? h + w : zero_row;
+        const int16_t *hu = y > 0 ? h - w : rpl_zero_row;
+        const int16_t *hd = y < j->hgt - 1 ? h + w : rpl_zero_row;
         if (x0 == 0 && x1 > 0)
             out[0] = texel(j, 0, y, -h[1], hu[0] - hd[0]);
         const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
@@ -176,7 +163,7 @@ void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y
     assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
 
     const int s = job->strength;
-    const int mode = s == RPL_STRENGTH_ONE ? ONE : s <= 8 ? K0 : s <= 16 ? K1 : s <= 32 ? K2 : K3;
+    const int mode = rpl_strength_class(s);
     switch (mode * 2 + (job->shading != 0)) {
     case K0 * 2: render(job, x0, x1, y0, y1, K0, 0); break;
     case K0 * 2 + 1: render(job, x0, x1, y0, y1, K0, 1); break;

@@ -1,0 +1,33 @@
+/* rpl_simd.h - what every SIMD refraction kernel shares: inlining control, strength classes, the zero row. */
+#ifndef RPL_SIMD_H
+#define RPL_SIMD_H
+
+#include "rpl_scalar.h"
+
+/* The row loops are instantiated per strength class and light; forced
+ * inlining lets those flags fold away in every copy. */
+#if defined(__GNUC__)
+#define RPL_FORCE_INLINE static inline __attribute__((always_inline))
+#define RPL_NOINLINE __attribute__((noinline))
+/* the compiler must assume obj changed here: it stores it, then reloads */
+#define RPL_OPAQUE(obj) __asm__("" : "+m"(obj))
+#else
+#define RPL_FORCE_INLINE static inline
+#define RPL_NOINLINE
+#define RPL_OPAQUE(obj) (void)0
+#endif
+
+/* Strength classes: K0..K3 scale the offset with one pmulhw after a shift
+ * of 0..3 (see rpl_refract_sse2.c); ONE is strength 16, no multiply. */
+enum { K0, K1, K2, K3, ONE };
+
+static inline int rpl_strength_class(int s)
+{
+    return s == RPL_STRENGTH_ONE ? ONE : s <= 8 ? K0 : s <= 16 ? K1 : s <= 32 ? K2 : K3;
+}
+
+/* Stands in for the missing row above the top or below the bottom row, so
+ * those rows take the vector path too.  All zeros, never written. */
+extern const int16_t rpl_zero_row[RPL_DIM_MAX];
+
+#endif
