@@ -172,18 +172,5 @@ void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int
     assert(0 <= x0 && x0 <= x1 && x1 <= job->w);
     assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
 
-    const int s = job->strength;
-    const int mode = rpl_strength_class(s);
-    switch (mode * 2 + (job->shading != 0)) {
-    case K0 * 2: render(job, x0, x1, y0, y1, K0, 0); break;
-    case K0 * 2 + 1: render(job, x0, x1, y0, y1, K0, 1); break;
-    case K1 * 2: render(job, x0, x1, y0, y1, K1, 0); break;
-    case K1 * 2 + 1: render(job, x0, x1, y0, y1, K1, 1); break;
-    case K2 * 2: render(job, x0, x1, y0, y1, K2, 0); break;
-    case K2 * 2 + 1: render(job, x0, x1, y0, y1, K2, 1); break;
-    case K3 * 2: render(job, x0, x1, y0, y1, K3, 0); break;
-    case K3 * 2 + 1: render(job, x0, x1, y0, y1, K3, 1); break;
-    case ONE * 2: render(job, x0, x1, y0, y1, ONE, 0); break;
-    default: render(job, x0, x1, y0, y1, ONE, 1); break;
-    }
+    RPL_RENDER_BY_CLASS(render, job, x0, x1, y0, y1);
 }

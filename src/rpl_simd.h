@@ -26,6 +26,24 @@ static inline int rpl_strength_class(int s)
     return s == RPL_STRENGTH_ONE ? ONE : s <= 8 ? K0 : s <= 16 ? K1 : s <= 32 ? K2 : K3;
 }
 
+/* Calls render(job, x0, x1, y0, y1, class, shading) with the class and
+ * the light as constants, so each of the ten copies folds its flags. */
+#define RPL_RENDER_BY_CLASS(render, job, x0, x1, y0, y1)                        \
+    do {                                                                        \
+        switch (rpl_strength_class((job)->strength) * 2 + ((job)->shading != 0)) { \
+        case K0 * 2: render(job, x0, x1, y0, y1, K0, 0); break;                 \
+        case K0 * 2 + 1: render(job, x0, x1, y0, y1, K0, 1); break;             \
+        case K1 * 2: render(job, x0, x1, y0, y1, K1, 0); break;                 \
+        case K1 * 2 + 1: render(job, x0, x1, y0, y1, K1, 1); break;             \
+        case K2 * 2: render(job, x0, x1, y0, y1, K2, 0); break;                 \
+        case K2 * 2 + 1: render(job, x0, x1, y0, y1, K2, 1); break;             \
+        case K3 * 2: render(job, x0, x1, y0, y1, K3, 0); break;                 \
+        case K3 * 2 + 1: render(job, x0, x1, y0, y1, K3, 1); break;             \
+        case ONE * 2: render(job, x0, x1, y0, y1, ONE, 0); break;               \
+        default: render(job, x0, x1, y0, y1, ONE, 1); break;                    \
+        }                                                                       \
+    } while (0)
+
 /* Stands in for the missing row above the top or below the bottom row, so
  * those rows take the vector path too.  All zeros, never written. */
 extern const int16_t rpl_zero_row[RPL_DIM_MAX];
