@@ -13,8 +13,6 @@
  * unsigned saturation, the index sy * w + sx by pmaddwd.
  */
 
-/* Stands in for the missing row above the top or below the bottom row. */
-
 static RPL_NOINLINE uint8_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
 {
     return rpl_texel8(j, x, y, xoff, yoff);

@@ -13,8 +13,6 @@
  * unsigned saturation, the index sy * w + sx by pmaddwd.
  */
 
-/* Stands in for the missing row above the top or below the bottom row. */
-
 static RPL_NOINLINE uint8_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
 {
     return rpl_texel8(j, x, y, xoff, yoff);
@@ -25,7 +23,6 @@ typedef struct {
     __m128i zero, dmax, dmin, two, rowbias; /* shading */
 } consts_t;
 
-/* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1). */
 /* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1). */
 RPL_FORCE_INLINE void step8(const consts_t *c, const uint8_t *bg, const uint8_t *shade,
                             const uint8_t *bgrow, uint8_t *out, const int16_t *h,
