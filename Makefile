@@ -79,8 +79,10 @@ SDL_LIBS      = $(shell pkg-config --libs sdl2 SDL2_image 2>/dev/null)
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-CORE_SRC = src/rpl_sim.c src/rpl_step_c.c src/rpl_refract_c.c src/rpl_dispatch.c \
-           src/rpl_cpu.c src/rpl_pool.c src/rpl_render.c src/rpl_snapshot.c src/rpl_image.c src/rpl_autopilot.c src/rpl_font.c src/rpl_backdrop.c
+CORE_SRC = src/core/field.c src/core/pool.c src/core/render.c src/core/snapshot.c \
+           src/core/image.c src/core/autopilot.c src/core/font.c src/core/backdrop.c \
+           src/kernels/step_c.c src/kernels/refract_c.c src/kernels/dispatch.c \
+           src/kernels/x86/cpu.c
 
 # SIMD kernels: x86 builds get them unless SIMD=0.  Each file gets its own
 # instruction-set flags and nothing else does, so the binary runs on any
@@ -92,16 +94,16 @@ else
 SIMD ?= 0
 endif
 ifeq ($(SIMD),1)
-CORE_SRC += src/rpl_step_mmx.c src/rpl_step_sse2.c src/rpl_refract_sse2.c \
-            src/rpl_step_avx2.c src/rpl_refract_avx2.c \
-            src/rpl_refract_rgb565_sse2.c src/rpl_refract_index8_sse2.c \
-            src/rpl_refract_rgb565_avx2.c src/rpl_refract_index8_avx2.c
+X86 = src/kernels/x86
+CORE_SRC += $(X86)/step_mmx.c $(X86)/step_sse2.c $(X86)/step_avx2.c \
+            $(X86)/refract_sse2.c $(X86)/refract_rgb565_sse2.c $(X86)/refract_index8_sse2.c \
+            $(X86)/refract_avx2.c $(X86)/refract_rgb565_avx2.c $(X86)/refract_index8_avx2.c
 STD_CFLAGS += -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
 endif
 ISA_mmx = -mmmx
 ISA_sse2 = -msse2
 ISA_avx2 = -mavx2
-APP_SRC  = src/app_main.c src/app_args.c
+APP_SRC  = src/app/main.c src/app/args.c
 BENCH_SRC = bench/ripple-bench.c bench/seed_baseline.c
 TEST_SRC = tests/test_core.c tests/test_paths.c
 
@@ -140,7 +142,7 @@ deps-test:
 	  fi; \
 	fi
 
-$(BUILD)/src/app_%.o: src/app_%.c | deps-run
+$(BUILD)/src/app/%.o: src/app/%.c | deps-run
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -DRIPPLE_DATADIR='"$(PREFIX)/share/ripple"' -MMD -MP -c $< -o $@
@@ -264,7 +266,7 @@ test-san:
 # Regenerates the default background picture from its generator.
 backdrop: deps-run
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop assets/mkbackdrop.c $(SDL_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkbackdrop assets/background.png 640 480
 
 install: all

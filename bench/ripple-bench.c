@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "ripple.h"
-#include "rpl_kernels.h" /* to tell which paths share a format's kernel */
+#include "kernels/kernels.h" /* to tell which paths share a format's kernel */
 #include "seed_baseline.h"
 
 #define EXIT_USAGE 2

@@ -54,7 +54,7 @@ const char *rpl_strerror(rpl_status status);
 
 /* ---- kernels ---------------------------------------------------------- */
 
-typedef struct rpl_kernels rpl_kernels_t; /* defined in rpl_kernels.h */
+typedef struct rpl_kernels rpl_kernels_t; /* defined in kernels/kernels.h */
 
 /* Finds the kernel table of a path: "c" (the scalar reference, always
  * there), "mmx", "sse2", "avx2", or NULL / "auto" for the best one this

@@ -2,7 +2,7 @@
  *
  * Expected values are either worked out by hand (the arithmetic is in the
  * comments) or computed by small reference implementations written here
- * from the documented formulas (ripple.h, rpl_kernels.h); the references
+ * from the documented formulas (ripple.h, kernels/kernels.h); the references
  * never call the core's own kernels.  Random states come from a seeded
  * PRNG of the test's own, so every run is the same.
  */
@@ -135,7 +135,7 @@ static void assert_heights_in_range(const int16_t *p, size_t n)
             fail_msg("height %d out of range at %zu", p[i], i);
 }
 
-/* Reference step from rpl_kernels.h:
+/* Reference step from kernels/kernels.h:
  *   n = ((l + r + u + d) >> 1) - prev;  n -= n >> 5;  clamp
  * over the interior, result into prev, then the buffers swap. */
 static void ref_step(int16_t **cur, int16_t **prev, int w, int h)

@@ -9,12 +9,12 @@
  * Every case is built from its number alone (a seeded generator of the
  * test's own), so a failing case printed as "step case 1234" replays with
  * --case step 1234.  The kernels are called through the function pointers
- * of their tables (rpl_kernels.h), the reference on exact-size heap
+ * of their tables (kernels/kernels.h), the reference on exact-size heap
  * buffers, the path under test on buffers that sit against PROT_NONE guard
  * pages, so that any read or write outside what the contract allows
  * crashes; the suite then names the case it was running.
  *
- * Contract the guards enforce (rpl_kernels.h):
+ * Contract the guards enforce (kernels/kernels.h):
  *   step over [x0,x1)x[y0,y1): reads cur rows y0-1..y1, columns x0-1..x1,
  *     reads and writes prev only inside the rectangle, never writes cur;
  *   refraction over [x0,x1)x[y0,y1), in each format (XRGB8888, RGB565,
@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "ripple.h"
-#include "rpl_kernels.h"
+#include "kernels/kernels.h"
 
 /* ---- the paths -------------------------------------------------------- */
 

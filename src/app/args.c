@@ -1,0 +1,211 @@
+/* app/args.c - parsing and checking the demo's command-line options. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/args.h"
+#include "ripple.h"
+
+const char *app_usage(void)
+{
+    return "usage: ripple [options]\n"
+           "Retro water ripples refracting a picture; plays by itself, answers the mouse.\n"
+           "\n"
+           "  --size WxH         field size in pixels (default 640x480, each side 3..8192)\n"
+           "  --scale N          show each pixel N times larger, 1..8 (default 1)\n"
+           "  --image PATH       background picture: BMP, PNG or JPEG, any size\n"
+           "  --seed N           seed of the rain and the autopilot (default 1)\n"
+           "  --frames N         quit after N frames\n"
+           "  --headless         no window: simulate and render the frames, one step each\n"
+           "                     (default 100 frames)\n"
+           "  --no-rain          start with the rain off\n"
+           "  --no-autopilot     start with the scripted drops off\n"
+           "  --load-state FILE  start from a saved state (its size unless --size is given)\n"
+           "  --save-state FILE  save the state after the last frame\n"
+           "  --screenshot FILE  save the last frame (.png or .bmp)\n"
+           "  --simd PATH        kernels: auto (default), c, mmx, sse2, avx2; or RIPPLE_SIMD\n"
+           "  --threads N        threads for the water, 1..64 (default: one per processor)\n"
+           "  --bpp N            framebuffer depth: 32 (XRGB8888, default), 16 (RGB565) or\n"
+           "                     8 (256 colours, a palette built from the picture)\n"
+           "  --vsync            wait for the display's refresh (default)\n"
+           "  --no-vsync         render as fast as possible\n"
+           "  --version          print the version\n"
+           "  --help             print this help\n"
+           "\n"
+           "Keys: F1/H help, Space pause, N step, C reset, R rain, A autopilot, L light,\n"
+           "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, Esc quit.\n";
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+    snprintf(err, errlen, fmt, a, b);
+    return -1;
+}
+
+/* Whole-string decimal number in [lo, hi]. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s || *s == ' ' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    const char *x = strchr(s, 'x');
+    if (!x)
+        x = strchr(s, 'X');
+    if (!x || x == s || x[1] == '\0')
+        return -1;
+    char left[32];
+    size_t n = (size_t)(x - s);
+    if (n >= sizeof left)
+        return -1;
+    memcpy(left, s, n);
+    left[n] = '\0';
+    long lw, lh;
+    if (parse_long(left, RPL_DIM_MIN, RPL_DIM_MAX, &lw) ||
+        parse_long(x + 1, RPL_DIM_MIN, RPL_DIM_MAX, &lh))
+        return -1;
+    *w = (int)lw;
+    *h = (int)lh;
+    return 0;
+}
+
+static int has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    if (n <= e)
+        return 0;
+    for (size_t i = 0; i < e; i++) {
+        char c = path[n - e + i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != ext[i])
+            return 0;
+    }
+    return 1;
+}
+
+int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->w = 640;
+    o->h = 480;
+    o->scale = 1;
+    o->seed = 1;
+    o->frames = -1;
+    o->rain = 1;
+    o->autopilot = 1;
+    o->vsync = 1;
+    o->bpp = 32;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        char name[32];
+        const char *val = NULL;
+        const char *eq = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+            if (strlen(arg) >= sizeof name)
+                return fail(err, errlen, "unknown option '%s' (try --help)", arg, "");
+        }
+
+        /* options without a value */
+        int *flag = NULL, set = 1;
+        if (!strcmp(name, "--headless")) flag = &o->headless;
+        else if (!strcmp(name, "--no-rain")) flag = &o->rain, set = 0;
+        else if (!strcmp(name, "--no-autopilot")) flag = &o->autopilot, set = 0;
+        else if (!strcmp(name, "--vsync")) flag = &o->vsync;
+        else if (!strcmp(name, "--no-vsync")) flag = &o->vsync, set = 0;
+        else if (!strcmp(name, "--help") || !strcmp(name, "-h")) flag = &o->help;
+        else if (!strcmp(name, "--version")) flag = &o->version;
+        if (flag) {
+            if (val)
+                return fail(err, errlen, "option '%s' takes no value", name, "");
+            *flag = set;
+            continue;
+        }
+
+        /* options with a value */
+        static const char *const valued[] = {
+            "--size", "--scale", "--image", "--seed", "--frames",
+            "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
+        };
+        int known = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            known |= !strcmp(name, valued[k]);
+        if (!known)
+            return fail(err, errlen, "unknown option '%s' (try --help)", arg, "");
+        if (!val) {
+            if (i + 1 >= argc)
+                return fail(err, errlen, "option '%s' needs a value", name, "");
+            val = argv[++i];
+        }
+        long v;
+        if (!strcmp(name, "--size")) {
+            if (parse_size(val, &o->w, &o->h))
+                return fail(err, errlen, "bad --size '%s': want WxH, each side 3..8192", val, "");
+            o->size_set = 1;
+        } else if (!strcmp(name, "--scale")) {
+            if (parse_long(val, 1, APP_SCALE_MAX, &v))
+                return fail(err, errlen, "bad --scale '%s': want a whole number 1..8", val, "");
+            o->scale = (int)v;
+        } else if (!strcmp(name, "--seed")) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(val, &end, 0);
+            if (!*val || *end || errno || *val == '-')
+                return fail(err, errlen, "bad --seed '%s': want a non-negative whole number", val, "");
+            o->seed = (uint64_t)s;
+        } else if (!strcmp(name, "--frames")) {
+            if (parse_long(val, 1, 1000000000L, &v))
+                return fail(err, errlen, "bad --frames '%s': want a whole number 1..1000000000", val, "");
+            o->frames = v;
+        } else if (!strcmp(name, "--threads")) {
+            if (parse_long(val, 1, 64, &v))
+                return fail(err, errlen, "bad --threads '%s': want a whole number 1..64", val, "");
+            o->threads = (int)v;
+        } else if (!strcmp(name, "--bpp")) {
+            if (strcmp(val, "8") && strcmp(val, "16") && strcmp(val, "32"))
+                return fail(err, errlen, "bad --bpp '%s': want 8, 16 or 32", val, "");
+            o->bpp = atoi(val);
+        } else if (!strcmp(name, "--simd")) {
+            if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") &&
+                strcmp(val, "sse2") && strcmp(val, "avx2"))
+                return fail(err, errlen, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
+            o->simd = strcmp(val, "auto") ? val : NULL;
+        } else if (!*val) {
+            return fail(err, errlen, "option '%s' needs a file name", name, "");
+        } else if (!strcmp(name, "--image")) {
+            o->image = val;
+        } else if (!strcmp(name, "--load-state")) {
+            o->load_state = val;
+        } else if (!strcmp(name, "--save-state")) {
+            o->save_state = val;
+        } else if (!strcmp(name, "--screenshot")) {
+            if (!has_ext(val, ".png") && !has_ext(val, ".bmp"))
+                return fail(err, errlen, "bad --screenshot '%s': the name must end in .png or .bmp", val, "");
+            o->screenshot = val;
+        }
+    }
+    if ((long)o->w * o->scale > APP_WINDOW_MAX || (long)o->h * o->scale > APP_WINDOW_MAX) {
+        char a[64];
+        snprintf(a, sizeof a, "%dx%d times %d", o->w, o->h, o->scale);
+        return fail(err, errlen, "window too large: %s is over %s pixels a side", a, "16384");
+    }
+    if (o->headless && o->frames < 0)
+        o->frames = 100;
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* app/args.h - the demo's command-line options. */
+#ifndef APP_ARGS_H
+#define APP_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define APP_SCALE_MAX 8
+#define APP_WINDOW_MAX 16384 /* largest window side, size x scale */
+
+typedef struct app_opts {
+    int w, h;          /* field size */
+    int size_set;      /* 1 if --size was given */
+    int scale;         /* pixel multiple of the window */
+    const char *image; /* background picture, NULL for the default */
+    uint64_t seed;
+    long frames;       /* quit after this many frames, -1 for never */
+    int headless;
+    int rain, autopilot;
+    const char *load_state, *save_state, *screenshot;
+    int vsync;
+    const char *simd;  /* kernel path, NULL for auto */
+    int threads;       /* 0 for one per processor */
+    int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
+    int help, version;
+} app_opts_t;
+
+/* Parses argv into *o.  Returns 0, or -1 with a one-line message in err. */
+int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errlen);
+
+/* The --help text. */
+const char *app_usage(void);
+
+#endif

@@ -1,0 +1,116 @@
+/* core/autopilot.c - scripted drops and trails that draw shapes on the water, demoscene style. */
+#include <math.h>
+
+#include "core/internal.h"
+
+#define TAU 6.283185307179586
+
+enum { SCENE_RING, SCENE_SPIRAL, SCENE_LISSAJOUS, SCENE_STAR, SCENE_TWINS, SCENE_BURST, SCENE_COUNT };
+
+static const int scene_len[SCENE_COUNT] = { 200, 260, 300, 240, 300, 150 };
+
+/* Stone sizes scale with the field so small and large windows look alike. */
+static int unit(const rpl_sim_t *sim)
+{
+    int m = sim->w < sim->h ? sim->w : sim->h;
+    int u = m / 160;
+    return u < 1 ? 1 : u;
+}
+
+void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed)
+{
+    ap->rng = rpl_seed_mix(seed ^ 0xA5A5A5A5u);
+    ap->t = 0;
+    ap->scene = -1;
+    ap->len = 0;
+    ap->pen = 0;
+}
+
+static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
+{
+    int s = SCENE_BURST; /* the opening: one heavy stone */
+    if (ap->scene >= 0)
+        do
+            s = rpl_rng_range(&ap->rng, 0, SCENE_COUNT - 1);
+        while (s == ap->scene);
+    ap->scene = s;
+    ap->t = 0;
+    ap->len = scene_len[s];
+    ap->pen = 0;
+    int m = sim->w < sim->h ? sim->w : sim->h;
+    ap->size = m / 4 + rpl_rng_range(&ap->rng, 0, m / 8);
+    ap->cx = sim->w / 2 + rpl_rng_range(&ap->rng, -sim->w / 6, sim->w / 6);
+    ap->cy = sim->h / 2 + rpl_rng_range(&ap->rng, -sim->h / 6, sim->h / 6);
+}
+
+/* Moves the pen to (x, y): a bead of the shape being drawn.  Beads a few
+ * steps apart read as a crisp chain of rings; a continuous trail would
+ * smear the shape into a noisy wake. */
+static void pen_to(rpl_autopilot_t *ap, rpl_sim_t *sim, double x, double y, int r, int w)
+{
+    ap->lastx = (int)lround(x);
+    ap->lasty = (int)lround(y);
+    ap->pen = 1;
+    rpl_sim_drop(sim, ap->lastx, ap->lasty, r, w);
+}
+
+void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
+{
+    if (ap->scene < 0 || ap->t >= (uint32_t)ap->len + 90) /* 90 quiet steps between scenes */
+        next_scene(ap, sim);
+    uint32_t t = ap->t++;
+    if (t >= (uint32_t)ap->len)
+        return;
+    const int u = unit(sim);
+    const double R = ap->size, cx = ap->cx, cy = ap->cy;
+    const double f = (double)t / ap->len; /* 0..1 through the scene */
+
+    switch (ap->scene) {
+    case SCENE_RING: /* stones around a circle, like a clock face */
+        if (t % 10 == 0) {
+            double a = TAU * t / 120.0;
+            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 200);
+        }
+        break;
+    case SCENE_SPIRAL: /* a pen winding outwards */
+        if (t % 3 == 0) {
+            double a = TAU * 3.0 * f, r = R * (0.1 + 0.9 * f);
+            pen_to(ap, sim, cx + r * cos(a), cy + r * sin(a), 2 * u, 120);
+        }
+        break;
+    case SCENE_LISSAJOUS: /* a 3:2 Lissajous figure */
+        if (t % 3 == 0) {
+            double a = TAU * f;
+            pen_to(ap, sim, cx + 1.3 * R * sin(3 * a + 0.5), cy + R * sin(2 * a), 2 * u, 110);
+        }
+        break;
+    case SCENE_STAR: { /* a five-pointed star, drawn point to point */
+        if (t % 3 == 0) {
+            double k = 5.0 * f, seg = floor(k), g = k - seg;
+            double a0 = -TAU / 4 + TAU * 2.0 * seg / 5.0, a1 = a0 + TAU * 2.0 / 5.0;
+            double x = cx + R * ((1 - g) * cos(a0) + g * cos(a1));
+            double y = cy + R * ((1 - g) * sin(a0) + g * sin(a1));
+            pen_to(ap, sim, x, y, 2 * u, 120);
+        }
+        break;
+    }
+    case SCENE_TWINS: /* two sources beating in step: interference fringes */
+        if (t % 14 == 0) {
+            int d = (int)(R * 0.6);
+            rpl_sim_drop(sim, (int)cx - d, (int)cy, 2 * u, 220);
+            rpl_sim_drop(sim, (int)cx + d, (int)cy, 2 * u, 220);
+        }
+        break;
+    case SCENE_BURST: /* one heavy stone, then a crown of small ones */
+        if (t == 0)
+            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 320);
+        else if (t == 40 || t == 80) {
+            for (int i = 0; i < 8; i++) {
+                double a = TAU * i / 8 + (t == 80 ? TAU / 16 : 0);
+                double r = R * (t == 40 ? 0.5 : 0.9);
+                rpl_sim_drop(sim, (int)lround(cx + r * cos(a)), (int)lround(cy + r * sin(a)), 2 * u, 260);
+            }
+        }
+        break;
+    }
+}

@@ -1,0 +1,512 @@
+/* core/field.c - the height field: creation, stepping, stones, trails and rain. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "kernels/kernels.h"
+#include "core/pool.h"
+
+const char *rpl_strerror(rpl_status status)
+{
+    switch (status) {
+    case RPL_OK: return "success";
+    case RPL_EINVAL: return "invalid argument";
+    case RPL_ENOMEM: return "out of memory";
+    case RPL_EIO: return "input/output error";
+    case RPL_EFORMAT: return "not a valid ripple snapshot";
+    case RPL_ESIZE: return "snapshot size does not match the field";
+    case RPL_ENOTSUP: return "not supported on this machine";
+    }
+    return "unknown error";
+}
+
+rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sim->err, sizeof sim->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Seeds are mixed (splitmix64) so that nearby seeds give unrelated
+ * sequences and seed 0 is as good as any other. */
+uint64_t rpl_seed_mix(uint64_t seed)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z ? z : 0x2545F4914F6CDD1Dull;
+}
+
+uint32_t rpl_rng_next(uint64_t *s)
+{
+    /* xorshift64* */
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+int rpl_rng_range(uint64_t *s, int lo, int hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint64_t span = (uint64_t)((int64_t)hi - lo) + 1; /* up to 2^32 */
+    return (int)((int64_t)lo + (int64_t)(rpl_rng_next(s) % span));
+}
+
+rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
+{
+    rpl_status st = RPL_OK;
+    rpl_sim_t *sim = NULL;
+    if (w < RPL_DIM_MIN || h < RPL_DIM_MIN || w > RPL_DIM_MAX || h > RPL_DIM_MAX) {
+        st = RPL_EINVAL;
+        goto out;
+    }
+    sim = calloc(1, sizeof *sim);
+    if (sim) {
+        size_t n = (size_t)w * (size_t)h;
+        sim->cur = calloc(n, sizeof *sim->cur);
+        sim->prev = calloc(n, sizeof *sim->prev);
+        sim->tiles_x = (w + RPL_TILE_W - 1) / RPL_TILE_W;
+        sim->tiles_y = (h + RPL_TILE_H - 1) / RPL_TILE_H;
+        size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
+        sim->act = calloc(nt, 1);
+        sim->act_next = calloc(nt, 1);
+        sim->drawn = calloc(nt, 1);
+    }
+    if (!sim || !sim->cur || !sim->prev || !sim->act || !sim->act_next || !sim->drawn) {
+        rpl_sim_destroy(sim);
+        sim = NULL;
+        st = RPL_ENOMEM;
+        goto out;
+    }
+    sim->w = w;
+    sim->h = h;
+    sim->threads = 1;
+    sim->sleeping = 1;
+    st = rpl_kernels_find(NULL, &sim->kern);
+    if (st != RPL_OK) {
+        rpl_sim_destroy(sim);
+        sim = NULL;
+        goto out;
+    }
+    sim->rng = rpl_seed_mix(seed);
+out:
+    if (status)
+        *status = st;
+    return sim;
+}
+
+void rpl_sim_destroy(rpl_sim_t *sim)
+{
+    if (!sim)
+        return;
+    rpl_pool_destroy(sim->pool);
+    free(sim->cur);
+    free(sim->prev);
+    free(sim->act);
+    free(sim->act_next);
+    free(sim->drawn);
+    free(sim);
+}
+
+const char *rpl_sim_error(const rpl_sim_t *sim)
+{
+    return sim ? sim->err : "no field";
+}
+
+rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k)
+{
+    if (!sim || !k)
+        return RPL_EINVAL;
+    sim->kern = k;
+    return RPL_OK;
+}
+
+void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
+{
+    size_t n = (size_t)sim->w * (size_t)sim->h;
+    memset(sim->cur, 0, n * sizeof *sim->cur);
+    memset(sim->prev, 0, n * sizeof *sim->prev);
+    memset(sim->act, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
+    sim->steps = 0;
+    sim->rng = rpl_seed_mix(seed);
+    sim->err[0] = '\0';
+}
+
+int rpl_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > RPL_THREADS_MAX ? RPL_THREADS_MAX : (int)n;
+}
+
+rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
+{
+    if (!sim || threads < 1 || threads > RPL_THREADS_MAX)
+        return RPL_EINVAL;
+    if (threads == sim->threads)
+        return RPL_OK;
+    rpl_pool_t *pool = NULL;
+    if (threads > 1 && !(pool = rpl_pool_create(threads)))
+        return rpl_fail(sim, RPL_ENOMEM, "cannot start %d threads", threads);
+    rpl_pool_destroy(sim->pool);
+    sim->pool = pool;
+    sim->threads = threads;
+    return RPL_OK;
+}
+
+/* Nonzero if any of the n heights at p is; whole words at a time (the
+ * compiler vectorises this). */
+static int any_nonzero(const int16_t *p, int n)
+{
+    uint64_t acc = 0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t v;
+        memcpy(&v, p + i, sizeof v);
+        acc |= v;
+    }
+    for (; i < n; i++)
+        acc |= (uint16_t)p[i];
+    return acc != 0;
+}
+
+uint8_t rpl_tile_edges(const rpl_sim_t *sim, const int16_t *b, int tx, int ty)
+{
+    int x0 = tx * RPL_TILE_W, y0 = ty * RPL_TILE_H;
+    int x1 = x0 + RPL_TILE_W < sim->w ? x0 + RPL_TILE_W : sim->w;
+    int y1 = y0 + RPL_TILE_H < sim->h ? y0 + RPL_TILE_H : sim->h;
+    const int16_t *top = b + (ptrdiff_t)y0 * sim->w + x0;
+    const int16_t *bot = b + (ptrdiff_t)(y1 - 1) * sim->w + x0;
+    int l = 0, r = 0;
+    for (const int16_t *p = top; p <= bot; p += sim->w) {
+        l |= p[0];
+        r |= p[x1 - x0 - 1];
+    }
+    return (uint8_t)((any_nonzero(top, x1 - x0) ? RPL_EDGE_T : 0) |
+                     (any_nonzero(bot, x1 - x0) ? RPL_EDGE_B : 0) | (l ? RPL_EDGE_L : 0) |
+                     (r ? RPL_EDGE_R : 0));
+}
+
+/* Rebuilds every tile's activity bits from the buffers. */
+void rpl_sim_rescan(rpl_sim_t *sim)
+{
+    for (int ty = 0; ty < sim->tiles_y; ty++)
+        for (int tx = 0; tx < sim->tiles_x; tx++) {
+            int y1 = (ty + 1) * RPL_TILE_H < sim->h ? (ty + 1) * RPL_TILE_H : sim->h;
+            int x0 = tx * RPL_TILE_W;
+            int x1 = x0 + RPL_TILE_W < sim->w ? x0 + RPL_TILE_W : sim->w;
+            uint8_t a = 0;
+            for (int y = ty * RPL_TILE_H; y < y1; y++)
+                for (int x = x0; x < x1; x++) {
+                    ptrdiff_t i = (ptrdiff_t)y * sim->w + x;
+                    a |= (sim->cur[i] ? RPL_ACT_CUR : 0) | (sim->prev[i] ? RPL_ACT_PREV : 0);
+                }
+            if (a & RPL_ACT_CUR)
+                a |= rpl_tile_edges(sim, sim->cur, tx, ty);
+            sim->act[(size_t)ty * sim->tiles_x + tx] = a;
+        }
+}
+
+void rpl_sim_set_sleeping(rpl_sim_t *sim, int on)
+{
+    if (on && !sim->sleeping)
+        rpl_sim_rescan(sim);
+    sim->sleeping = on ? 1 : 0;
+}
+
+void rpl_sim_invalidate(rpl_sim_t *sim)
+{
+    sim->shown.valid = 0;
+}
+
+void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats)
+{
+    stats->tiles = (unsigned)(sim->tiles_x * sim->tiles_y);
+    stats->stepped = sim->stepped;
+    stats->rendered = sim->rendered;
+}
+
+/* Work shared among threads: strips of one tile row each, taken in turn
+ * from a counter so that busy and idle strips balance out. */
+typedef struct step_job {
+    rpl_sim_t *sim;
+    atomic_int next;
+    atomic_uint stepped;
+} step_job_t;
+
+/* Does tile t need its step?  Its own cells, or the neighbours' edges
+ * that its rule reads. */
+static int tile_awake(const rpl_sim_t *sim, int tx, int ty)
+{
+    const uint8_t *a = sim->act + (size_t)ty * sim->tiles_x + tx;
+    return (a[0] & (RPL_ACT_CUR | RPL_ACT_PREV)) || rpl_edges_touch(sim, a, tx, ty);
+}
+
+static unsigned step_strip(rpl_sim_t *sim, int ty)
+{
+    int y0 = ty * RPL_TILE_H, y1 = y0 + RPL_TILE_H;
+    y0 = y0 < 1 ? 1 : y0;
+    y1 = y1 > sim->h - 1 ? sim->h - 1 : y1;
+    if (!sim->sleeping) {
+        if (y0 < y1)
+            sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->w - 1, y0, y1);
+        return (unsigned)sim->tiles_x;
+    }
+    unsigned stepped = 0;
+    for (int tx = 0; tx < sim->tiles_x; tx++) {
+        size_t t = (size_t)ty * sim->tiles_x + tx;
+        /* what is now current becomes previous */
+        uint8_t next = (sim->act[t] & RPL_ACT_CUR) ? RPL_ACT_PREV : 0;
+        if (tile_awake(sim, tx, ty)) {
+            int x0 = tx * RPL_TILE_W, x1 = x0 + RPL_TILE_W;
+            x0 = x0 < 1 ? 1 : x0;
+            x1 = x1 > sim->w - 1 ? sim->w - 1 : x1;
+            if (x0 < x1 && y0 < y1 &&
+                sim->kern->step(sim->prev, sim->cur, sim->w, x0, x1, y0, y1))
+                next |= RPL_ACT_CUR | rpl_tile_edges(sim, sim->prev, tx, ty);
+            stepped++;
+        }
+        /* A sleeping tile is 0 in both buffers, so its "new" cells (the
+         * previous buffer, untouched) are already the right zeros. */
+        sim->act_next[t] = next;
+    }
+    return stepped;
+}
+
+static void step_worker(void *arg, int thread)
+{
+    (void)thread;
+    step_job_t *job = arg;
+    unsigned stepped = 0;
+    for (int ty; (ty = atomic_fetch_add(&job->next, 1)) < job->sim->tiles_y;)
+        stepped += step_strip(job->sim, ty);
+    atomic_fetch_add(&job->stepped, stepped);
+}
+
+void rpl_sim_step(rpl_sim_t *sim)
+{
+    step_job_t job;
+    job.sim = sim;
+    atomic_init(&job.next, 0);
+    atomic_init(&job.stepped, 0);
+    /* a few awake tiles are done sooner on one thread than handed out */
+    if (sim->pool && (!sim->sleeping || sim->stepped >= RPL_POOL_MIN_TILES))
+        rpl_pool_run(sim->pool, step_worker, &job);
+    else
+        step_worker(&job, 0);
+    sim->stepped = atomic_load(&job.stepped);
+    if (sim->sleeping) {
+        uint8_t *t8 = sim->act;
+        sim->act = sim->act_next;
+        sim->act_next = t8;
+    }
+    int16_t *t = sim->cur;
+    sim->cur = sim->prev;
+    sim->prev = t;
+    sim->steps++;
+}
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Stamps the circle with no argument checks (callers checked them). */
+static void stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
+{
+    /* Clip the bounding box to the interior before the loop, so a drop
+     * that overlaps an edge keeps its inner part. Offsets stay small. */
+    int x0 = clampi(x - r + 1, 1, sim->w - 2), x1 = clampi(x + r - 1, 1, sim->w - 2);
+    int y0 = clampi(y - r + 1, 1, sim->h - 2), y1 = clampi(y + r - 1, 1, sim->h - 2);
+    if (x - r + 1 > sim->w - 2 || x + r - 1 < 1 || y - r + 1 > sim->h - 2 || y + r - 1 < 1)
+        return;
+    for (int ty = y0 / RPL_TILE_H; ty <= y1 / RPL_TILE_H; ty++)
+        for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
+            sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR | RPL_EDGES;
+    int r2 = r * r;
+    for (int cy = y0; cy <= y1; cy++) {
+        int dy = cy - y;
+        int16_t *row = sim->cur + (ptrdiff_t)cy * sim->w;
+        for (int cx = x0; cx <= x1; cx++) {
+            int dx = cx - x;
+            if (dx * dx + dy * dy < r2)
+                row[cx] = v;
+        }
+    }
+}
+
+static rpl_status check_stone(rpl_sim_t *sim, int radius, int weight, int16_t *v)
+{
+    if (radius < 1 || radius > RPL_RADIUS_MAX)
+        return rpl_fail(sim, RPL_EINVAL, "stone radius %d is outside 1..%d",
+                        radius, RPL_RADIUS_MAX);
+    /* -weight, clamped, without overflowing on INT_MIN */
+    long nv = -(long)weight;
+    *v = (int16_t)(nv < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : nv > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : nv);
+    return RPL_OK;
+}
+
+/* Centres far off the field are pulled in to where they cannot matter
+ * any more, so the squared distances below never overflow. */
+static int pull_in(int v, int r, int n)
+{
+    return clampi(v, -r - 1, n + r);
+}
+
+rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
+{
+    int16_t v = 0;
+    if (!sim)
+        return RPL_EINVAL;
+    rpl_status st = check_stone(sim, radius, weight, &v);
+    if (st != RPL_OK)
+        return st;
+    stamp(sim, pull_in(x, radius, sim->w), pull_in(y, radius, sim->h), radius, v);
+    return RPL_OK;
+}
+
+/* Liang-Barsky: narrows [*t0, *t1] to where p + t*d stays within
+ * [lo, hi] on one axis.  Returns 0 if nothing is left. */
+static int clip_axis(double p, double d, double lo, double hi, double *t0, double *t1)
+{
+    if (d == 0)
+        return p >= lo && p <= hi;
+    double a = (lo - p) / d, b = (hi - p) / d;
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (a > *t0)
+        *t0 = a;
+    if (b < *t1)
+        *t1 = b;
+    return *t0 <= *t1;
+}
+
+rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
+                         int radius, int weight)
+{
+    int16_t v = 0;
+    if (!sim)
+        return RPL_EINVAL;
+    rpl_status st = check_stone(sim, radius, weight, &v);
+    if (st != RPL_OK)
+        return st;
+    /* A segment that reaches far outside is first cut to the part that can
+     * touch the field (ends may be anywhere in int range); then stone i of
+     * n sits at (x0, y0) + (x1 - x0, y1 - y0) * i / n. */
+    int64_t lo = -radius - 1, hix = (int64_t)sim->w + radius, hiy = (int64_t)sim->h + radius;
+    if (x0 < lo || x0 > hix || y0 < lo || y0 > hiy || x1 < lo || x1 > hix || y1 < lo || y1 > hiy) {
+        double t0 = 0, t1 = 1, dx = (double)x1 - x0, dy = (double)y1 - y0;
+        if (!clip_axis(x0, dx, (double)lo, (double)hix, &t0, &t1) ||
+            !clip_axis(y0, dy, (double)lo, (double)hiy, &t0, &t1))
+            return RPL_OK;
+        double ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
+        x0 = (int)lround(ax);
+        y0 = (int)lround(ay);
+        x1 = (int)lround(bx);
+        y1 = (int)lround(by);
+    }
+    int dx = x1 - x0, dy = y1 - y0;
+    int len = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+    int spacing = radius / 2 > 1 ? radius / 2 : 1;
+    int n = (len + spacing - 1) / spacing; /* both ends, at most spacing apart */
+    for (int i = 0; i <= n; i++) {
+        int px = x0, py = y0;
+        if (n > 0) {
+            px += (int)((int64_t)dx * i / n);
+            py += (int)((int64_t)dy * i / n);
+        }
+        stamp(sim, px, py, radius, v);
+    }
+    return RPL_OK;
+}
+
+rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
+{
+    if (!sim || !rain)
+        return RPL_EINVAL;
+    if (rain->per_kilostep < 0 || rain->per_kilostep > 1000000 ||
+        rain->rmin < 1 || rain->rmax < rain->rmin || rain->rmax > RPL_RADIUS_MAX ||
+        rain->wmax < rain->wmin)
+        return rpl_fail(sim, RPL_EINVAL, "rain settings out of range");
+    int n = rain->per_kilostep / 1000;
+    if ((int)(rpl_rng_next(&sim->rng) % 1000u) < rain->per_kilostep % 1000)
+        n++;
+    for (int i = 0; i < n; i++) {
+        int x = rpl_rng_range(&sim->rng, 1, sim->w - 2);
+        int y = rpl_rng_range(&sim->rng, 1, sim->h - 2);
+        int r = rpl_rng_range(&sim->rng, rain->rmin, rain->rmax);
+        int wt = rpl_rng_range(&sim->rng, rain->wmin, rain->wmax);
+        rpl_sim_drop(sim, x, y, r, wt);
+    }
+    return RPL_OK;
+}
+
+uint32_t rpl_sim_random(rpl_sim_t *sim)
+{
+    return rpl_rng_next(&sim->rng);
+}
+
+uint64_t rpl_sim_energy(const rpl_sim_t *sim)
+{
+    uint64_t e = 0;
+    size_t n = (size_t)sim->w * (size_t)sim->h;
+    for (size_t i = 0; i < n; i++)
+        e += (uint64_t)(sim->cur[i] < 0 ? -sim->cur[i] : sim->cur[i]);
+    return e;
+}
+
+rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
+                            const char *what)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int v = b[(size_t)y * (size_t)w + (size_t)x];
+            if (v < RPL_HEIGHT_MIN || v > RPL_HEIGHT_MAX)
+                return rpl_fail(sim, RPL_EFORMAT,
+                                "%s height %d at (%d, %d) is outside %d..%d",
+                                what, v, x, y, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
+            if (v != 0 && (x == 0 || y == 0 || x == w - 1 || y == h - 1))
+                return rpl_fail(sim, RPL_EFORMAT,
+                                "%s border cell (%d, %d) is %d, must be 0",
+                                what, x, y, v);
+        }
+    return RPL_OK;
+}
+
+rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *prev)
+{
+    if (!sim || !cur || !prev)
+        return RPL_EINVAL;
+    rpl_status st = rpl_check_buffer(sim, cur, sim->w, sim->h, "current");
+    if (st == RPL_OK)
+        st = rpl_check_buffer(sim, prev, sim->w, sim->h, "previous");
+    if (st != RPL_OK)
+        return RPL_EINVAL;
+    /* Copy through a scratch buffer: the sources may be the field's own
+     * buffers, even swapped. */
+    size_t n = (size_t)sim->w * (size_t)sim->h;
+    int16_t *tmp = malloc(2 * n * sizeof *tmp);
+    if (!tmp)
+        return rpl_fail(sim, RPL_ENOMEM, "out of memory");
+    memcpy(tmp, cur, n * sizeof *tmp);
+    memcpy(tmp + n, prev, n * sizeof *tmp);
+    memcpy(sim->cur, tmp, n * sizeof *tmp);
+    memcpy(sim->prev, tmp + n, n * sizeof *tmp);
+    free(tmp);
+    rpl_sim_rescan(sim);
+    return RPL_OK;
+}

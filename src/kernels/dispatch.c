@@ -1,0 +1,85 @@
+/* kernels/dispatch.c - the table of kernel paths and the choice among them, made from CPUID. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "kernels/x86/simd.h"
+
+/* One row per path, in ascending order of preference: "auto" takes the
+ * last one this CPU runs.  A path joins the table only in builds that
+ * compile it (the RPL_HAVE_* macros come from the Makefile).
+ *
+ * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  sse2 and avx2
+ * have their own kernels of all three (rpl_refract_{,rgb565_,index8_}*.c);
+ * mmx has none (no gather) and uses the scalar ones.  test_paths compares
+ * every path with "c" in all three formats, bit for bit. */
+static const struct path {
+    unsigned needs; /* RPL_CPU_* bits */
+    rpl_kernels_t k;
+} paths[] = {
+    { 0, { "c", rpl_step_c,
+           rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c } },
+#if defined(RPL_HAVE_MMX)
+    /* Pentium MMX / II class: the step only; MMX has no gather */
+    { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
+                     rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c } },
+#endif
+#if defined(RPL_HAVE_SSE2)
+    { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
+                      rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_sse2, rpl_refract_index8_sse2 } },
+#endif
+#if defined(RPL_HAVE_AVX2)
+    { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
+                      rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_avx2, rpl_refract_index8_avx2 } },
+#endif
+};
+
+#define NPATHS (sizeof paths / sizeof paths[0])
+
+const int16_t rpl_zero_row[RPL_DIM_MAX];
+
+/* Names of every path ripple knows, built here or not. */
+static const char *const known[] = { "c", "mmx", "sse2", "avx2" };
+
+rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out)
+{
+    unsigned cpu = rpl_cpu_features();
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        /* like libjpeg-turbo's JSIMD_FORCE*: a forced path for testing */
+        const char *env = getenv("RIPPLE_SIMD");
+        if (env && *env && strcmp(env, "auto") != 0)
+            return rpl_kernels_find(env, out);
+        for (size_t i = NPATHS; i-- > 0;)
+            if ((paths[i].needs & cpu) == paths[i].needs) {
+                *out = &paths[i].k;
+                return RPL_OK;
+            }
+    }
+    for (size_t i = 0; i < NPATHS; i++)
+        if (strcmp(paths[i].k.name, name) == 0) {
+            if ((paths[i].needs & cpu) != paths[i].needs)
+                return RPL_ENOTSUP;
+            *out = &paths[i].k;
+            return RPL_OK;
+        }
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i], name) == 0)
+            return RPL_ENOTSUP; /* known, but not in this build */
+    return RPL_EINVAL;
+}
+
+const rpl_kernels_t *rpl_kernels_get(const char *name)
+{
+    const rpl_kernels_t *k = NULL;
+    return rpl_kernels_find(name, &k) == RPL_OK ? k : NULL;
+}
+
+const char *rpl_kernels_name(const rpl_kernels_t *k)
+{
+    return k ? k->name : "none";
+}
+
+const char *rpl_kernels_known(int i)
+{
+    return i >= 0 && (size_t)i < sizeof known / sizeof known[0] ? known[i] : NULL;
+}

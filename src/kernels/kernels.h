@@ -1,0 +1,90 @@
+/* kernels/kernels.h - the kernel table: one entry per instruction set, prototypes of every kernel. */
+#ifndef RPL_KERNELS_H
+#define RPL_KERNELS_H
+
+#include "ripple.h"
+
+/* Everything a refraction kernel needs for one frame; the area to draw is
+ * given separately so a frame can be cut into bands and tiles. */
+typedef struct rpl_refract_job {
+    const int16_t *h;   /* current heights, w*hgt */
+    const uint32_t *bg; /* background, w*hgt XRGB8888 (refract_xrgb8888) */
+    void *fb;           /* framebuffer */
+    ptrdiff_t pitch;    /* framebuffer row pitch in bytes, a multiple of the pixel size */
+    int w, hgt;         /* field size, each >= RPL_DIM_MIN */
+    int strength;       /* 0..RPL_STRENGTH_MAX */
+    int shading;        /* 0 or 1 */
+    /* the other formats (each kernel reads only its own; the rest may be NULL) */
+    const uint16_t *bg16;  /* background, w*hgt RGB565 (refract_rgb565) */
+    const uint8_t *bg8;    /* background, w*hgt palette indices (refract_index8) */
+    const uint8_t *shade8; /* refract_index8 with shading: RPL_SHADE_LEVELS rows of
+                            * 256 indices, any values (see ripple.h) */
+} rpl_refract_job_t;
+
+/*
+ * Computes the next step of the cells x in [x0, x1), y in [y0, y1) into
+ * `prev` in place:
+ *   prev[i] = clamp(n - (n >> 5)),  n = ((l + r + u + d) >> 1) - prev[i]
+ * Callers keep 1 <= x0 <= x1 <= w-1 and 1 <= y0 <= y1 <= h-1.  Returns
+ * nonzero if any computed cell is nonzero (0 for an empty area).
+ */
+typedef int (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
+                           int x0, int x1, int y0, int y1);
+
+/* Renders the pixels x in [x0, x1), y in [y0, y1), borders included;
+ * callers keep 0 <= x0 <= x1 <= w and 0 <= y0 <= y1 <= hgt. */
+typedef void (*rpl_refract_fn)(const rpl_refract_job_t *job, int x0, int x1,
+                               int y0, int y1);
+
+/* One refraction kernel per framebuffer format (rpl_format), each writing
+ * its pixels natively from a background in that format. */
+struct rpl_kernels {
+    const char *name;
+    rpl_step_fn step;
+    rpl_refract_fn refract_xrgb8888;
+    rpl_refract_fn refract_rgb565;
+    rpl_refract_fn refract_index8;
+};
+
+int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+
+#if defined(RPL_HAVE_MMX)
+int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+#endif
+#if defined(RPL_HAVE_SSE2)
+int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+#endif
+#if defined(RPL_HAVE_AVX2)
+int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+#endif
+
+/* A background prepared for one format (core/backdrop.c; opaque in ripple.h). */
+struct rpl_backdrop {
+    int w, h;
+    rpl_format format;
+    unsigned id;          /* serial number, never 0: tells backdrops apart in sim->shown */
+    void *px;             /* w*h pixels of the format */
+    int colors;           /* INDEX8: palette entries in use */
+    uint32_t palette[256];/* INDEX8 */
+    uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
+};
+
+/* CPU features, read once with CPUID (0 on other architectures). */
+enum {
+    RPL_CPU_MMX = 1u << 0,
+    RPL_CPU_SSE = 1u << 1,
+    RPL_CPU_SSE2 = 1u << 2,
+    RPL_CPU_AVX2 = 1u << 3 /* and the OS saves the YMM state */
+};
+unsigned rpl_cpu_features(void);
+
+#endif
