@@ -1,18 +1,33 @@
-# Makefile - builds the ripple demo, its platform-free core (libripple.a), the bench and the tests.
+# Makefile - builds the ripple demo, its platform-free core (libripple.a and
+# libripple.so), the bench and the tests; installs them.
 #
-#   make            build ./ripple and bench/ripple-bench
+#   make            build ./ripple, bench/ripple-bench and the libraries
 #   make run        build and show the demo
-#   make test       unit tests, demo smoke tests (headless and under Xvfb),
-#                   then the unit tests again under ASan + UBSan
+#   make test       warnings, the include layout, unit, smoke and install
+#                   tests, the scalar-only and 32-bit builds, then the unit
+#                   and headless smoke tests under ASan + UBSan
 #   make bench      build and run the benchmark
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
 #   make bench-instr-i386  the same for the 32-bit build, under qemu-user
+#   make install    the libraries, header, pkg-config file, demo, picture and
+#                   man page under PREFIX (default /usr/local), DESTDIR respected
+#   make uninstall  removes what `make install` put there (same PREFIX, DESTDIR)
+#   make SIMD=0     the scalar kernels only
 #   make ARCH=i386  the core, bench and tests as 32-bit x86 (i586) in build/i386
 #   make test-i386  those tests under qemu on Pentium II (no MMX), II and III
+#   make warnings   every C file under gcc and clang with -Werror
+#   make backdrop   regenerate assets/background.png
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
 # V=1 shows the commands.
+
+# `make` alone builds `all`, wherever its rule stands.
+.DEFAULT_GOAL := all
+
+# This file, for the sub-makes below: `make -f other.mk test` must not have
+# them read ./Makefile.
+SELF := $(lastword $(MAKEFILE_LIST))
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -27,10 +42,21 @@ else
 ARCH_FLAGS =
 endif
 BUILD   ?= build
-PREFIX  ?= /usr/local
+DEMO     = ripple
+BENCH   ?= bench/ripple-bench
+
+PREFIX     ?= /usr/local
+BINDIR      = $(PREFIX)/bin
+LIBDIR      = $(PREFIX)/lib
+INCLUDEDIR  = $(PREFIX)/include
+DATADIR     = $(PREFIX)/share
+MAN6DIR     = $(DATADIR)/man/man6
+# Run after installing a shared library so the loader finds it at once
+# (only as root and without DESTDIR; LDCONFIG=: skips it).
+LDCONFIG   ?= ldconfig
 
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-             -D_POSIX_C_SOURCE=200809L -Isrc
+             -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
 ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
 CORE_LIBS  = $(ARCH_FLAGS) -pthread -lm
 
@@ -40,49 +66,92 @@ else
 Q = @
 endif
 
-# pkg-config names and the Debian packages that provide them.
-PKG_sdl2       = libsdl2-dev
-PKG_SDL2_image = libsdl2-image-dev
-PKG_cmocka     = libcmocka-dev
+# Sub-makes ($(MAKE) $(SUB)) name their build directory, demo and bench:
+# variables given on the command line are passed down to them, and two
+# builds must never share a directory.
+SUB = --no-print-directory -f $(SELF)
 
-# $(call require,pkg-config modules,commands:debian-package ...)
-# Installs what is missing with apt-get when run as root; otherwise prints
-# the exact command and stops.
-define require
-	$(Q)missing=""; \
-	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
-	for m in $(1); do \
-	  pkg-config --exists $$m 2>/dev/null || case $$m in \
-	    sdl2) missing="$$missing $(PKG_sdl2)";; \
-	    SDL2_image) missing="$$missing $(PKG_SDL2_image)";; \
-	    cmocka) missing="$$missing $(PKG_cmocka)";; \
-	  esac; \
-	done; \
-	for c in $(2); do \
-	  command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -q >/dev/null; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || exit 1; \
-	  else \
-	    echo "missing packages; install them with:"; \
-	    echo "  sudo apt-get install$$missing"; \
-	    exit 1; \
-	  fi; \
-	fi
+# The library's version, read from the public header: RPL_VERSION_MAJOR,
+# _MINOR and _PATCH when it defines them, else the RPL_VERSION string.  The
+# shared library's soname carries the major number.
+VERSION := $(shell awk '$$2 == "RPL_VERSION_MAJOR" { M = $$3 } \
+    $$2 == "RPL_VERSION_MINOR" { m = $$3 } $$2 == "RPL_VERSION_PATCH" { p = $$3 } \
+    $$2 == "RPL_VERSION" && $$3 ~ /^"/ { v = $$3 } \
+    END { if (M != "") v = M "." m "." p; gsub(/[^0-9.]/, "", v); print v }' src/ripple.h)
+ifeq ($(VERSION),)
+$(error cannot read the version from src/ripple.h)
+endif
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+# ---- what the build needs ---------------------------------------------------
+
+# Each need is KIND:WHAT:DEBIAN-PACKAGE, KIND being pc (a pkg-config module),
+# cmd (a command) or file (a path, globs allowed).
+NEEDS_RUN   = cmd:cc:gcc cmd:make:make cmd:pkg-config:pkg-config \
+              pc:sdl2:libsdl2-dev pc:SDL2_image:libsdl2-image-dev pc:libcjson:libcjson-dev
+# The 32-bit build's libraries; the headers come with the 64-bit packages.
+NEEDS_I386  = cmd:pkg-config:pkg-config pc:cmocka:libcmocka-dev pc:libcjson:libcjson-dev \
+              'file:/usr/lib/gcc/x86_64-linux-gnu/*/32:gcc-multilib' \
+              file:/usr/lib/i386-linux-gnu/libcmocka.so:libcmocka-dev:i386 \
+              file:/usr/lib/i386-linux-gnu/libcjson.so:libcjson-dev:i386
+# Debian's libFuzzer runtime is only a recommendation of clang, which a
+# --no-install-recommends install leaves out.
+NEEDS_TEST  = $(NEEDS_RUN) $(NEEDS_I386) \
+              cmd:xvfb-run:xvfb cmd:xauth:xauth cmd:qemu-i386:qemu-user \
+              'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
+
+# Prints the packages of the needs given that are missing, one per line.
+define missing
+for n in $(1); do \
+  kind=$${n%%:*}; rest=$${n#*:}; what=$${rest%%:*}; pkg=$${rest#*:}; \
+  case $$kind in \
+    pc) pkg-config --exists "$$what" 2>/dev/null || echo "$$pkg";; \
+    cmd) command -v "$$what" >/dev/null 2>&1 || echo "$$pkg";; \
+    file) set -- $$what; [ -e "$$1" ] || echo "$$pkg";; \
+  esac; \
+done | sort -u
+endef
+
+# $(call require,needs): a recipe that installs what is missing with apt-get
+# when run as root, and otherwise prints the exact command and stops.  The
+# check runs while the recipe is expanded, so when nothing is missing the
+# recipe is empty and `make -n` shows nothing.
+require = $(call install-packages,$(strip $(shell $(call missing,$(1)))))
+define install-packages
+$(if $(1),$(Q)if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+  echo "installing: $(1)"; \
+  $(if $(findstring :i386,$(1)),dpkg --add-architecture i386;) \
+  apt-get update -q >/dev/null; \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null || exit 1; \
+else \
+  echo "missing packages; install them with:"; \
+  echo "  $(if $(findstring :i386,$(1)),sudo dpkg --add-architecture i386 && sudo apt-get update && )sudo apt-get install $(1)"; \
+  exit 1; \
+fi)
 endef
 
 SDL_CFLAGS    = $(shell pkg-config --cflags sdl2 SDL2_image 2>/dev/null)
 SDL_LIBS      = $(shell pkg-config --libs sdl2 SDL2_image 2>/dev/null)
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
+CJSON_CFLAGS  = $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS    = $(shell pkg-config --libs libcjson 2>/dev/null)
 
-CORE_SRC = src/core/field.c src/core/pool.c src/core/render.c src/core/snapshot.c \
-           src/core/image.c src/core/autopilot.c src/core/font.c src/core/backdrop.c \
-           src/kernels/step_c.c src/kernels/refract_c.c src/kernels/dispatch.c \
-           src/kernels/x86/cpu.c
+# ---- sources ---------------------------------------------------------------
+
+# By wildcard, so that a new file in a room is built without a change here.
+X86_DIR   = src/kernels/x86
+CORE_SRC  = $(sort $(wildcard src/core/*.c src/kernels/*.c) $(X86_DIR)/cpu.c)
+SIMD_SRC  = $(sort $(filter-out $(X86_DIR)/cpu.c,$(wildcard $(X86_DIR)/*.c)))
+APP_SRC   = $(sort $(wildcard src/app/*.c))
+# qemu_icount.c is a qemu plugin, built by bench-instr-i386.
+BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
+# Each tests/test_*.c is a program of its own; tests/util.c, when there,
+# is linked into every one of them.
+TEST_SRC  = $(sort $(wildcard tests/test_*.c))
+UTIL_SRC  = $(wildcard tests/util.c)
+# Every C file, for `make warnings`.
+ALL_SRC   = $(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c))
 
 # SIMD kernels: x86 builds get them unless SIMD=0.  Each file gets its own
 # instruction-set flags and nothing else does, so the binary runs on any
@@ -94,187 +163,361 @@ else
 SIMD ?= 0
 endif
 ifeq ($(SIMD),1)
-X86 = src/kernels/x86
-CORE_SRC += $(X86)/step_mmx.c $(X86)/step_sse2.c $(X86)/step_avx2.c \
-            $(X86)/refract_sse2.c $(X86)/refract_rgb565_sse2.c $(X86)/refract_index8_sse2.c \
-            $(X86)/refract_avx2.c $(X86)/refract_rgb565_avx2.c $(X86)/refract_index8_avx2.c
+LIB_SRC = $(CORE_SRC) $(SIMD_SRC)
 STD_CFLAGS += -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
+else
+LIB_SRC = $(CORE_SRC)
 endif
-ISA_mmx = -mmmx
+ISA_mmx  = -mmmx
 ISA_sse2 = -msse2
 ISA_avx2 = -mavx2
-APP_SRC  = src/app/main.c src/app/args.c
-BENCH_SRC = bench/ripple-bench.c bench/seed_baseline.c
-TEST_SRC = tests/test_core.c tests/test_paths.c
 
-CORE_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+PIC_OBJ   = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
-LIB       = $(BUILD)/libripple.a
-DEMO      = ripple
-BENCH     ?= bench/ripple-bench
-TESTBINS  = $(BUILD)/tests/test_core $(BUILD)/tests/test_paths
+UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
+TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%)
+
+LIB     = $(BUILD)/libripple.a
+SONAME  = libripple.so.$(SOMAJOR)
+SHLIB   = $(BUILD)/libripple.so.$(VERSION)
+SHLINKS = $(BUILD)/$(SONAME) $(BUILD)/libripple.so
+SYMMAP  = $(BUILD)/libripple.map
+
+# ---- the build configuration -------------------------------------------------
+
+# $(call record,STAMP-VARIABLE,TEXT-VARIABLE), evaluated: writes the text to
+# the stamp file while this file is read, and only when the file holds
+# something else, so that what depends on the stamp is rebuilt exactly when
+# the text changes.  Under make -n nothing is written: the stamp is then
+# taken as changed, and the rebuild is shown.
+define record
+ifneq ($$(strip $$(file <$$($(1)))),$$(strip $$($(2))))
+ifneq ($$(findstring n,$$(firstword -$$(MAKEFLAGS))),)
+.PHONY: $$($(1))
+else
+$$(shell mkdir -p $$(BUILD))
+$$(file >$$($(1)),$$($(2)))
+endif
+endif
+endef
+
+# Every object depends on $(STAMP): the compiler and the flags.  A build
+# with another CC, CFLAGS, SIMD or ARCH in the same directory rebuilds
+# everything, and one with the same rebuilds nothing.  pkg-config's flags
+# are left out: they only say where installed headers are, and would change
+# right after deps-run installs a library, rebuilding for nothing.
+STAMP   = $(BUILD)/config.stamp
+CC_ID  := $(shell $(CC) --version 2>/dev/null | head -n 1)
+CONFIG  = $(CC_ID) | $(CC) $(ALL_CFLAGS) | LDFLAGS=$(LDFLAGS) | SIMD=$(SIMD) ARCH=$(ARCH) | $(VERSION)
+$(eval $(call record,STAMP,CONFIG))
+
+# The installation prefix is compiled into the demo (where it finds its
+# picture) and written into ripple.pc and the man page: only those depend
+# on it, so `make install PREFIX=...` after `make` rebuilds just them.
+PREFIX_STAMP = $(BUILD)/prefix.stamp
+$(eval $(call record,PREFIX_STAMP,PREFIX))
+
+# Only when a stamp was removed behind make's back (then all rebuilds).
+$(STAMP) $(PREFIX_STAMP): ;
 
 .SECONDARY:
-.PHONY: all run test test-unit test-smoke test-nosimd test-i386 test-san warnings bench bench-instr bench-instr-i386 clean install deps-run deps-test backdrop
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all run test test-unit test-smoke test-install test-nosimd test-i386 test-san \
+        warnings layout bench bench-instr bench-instr-i386 clean install uninstall \
+        deps-run deps-test deps-i386 backdrop
 
 ifeq ($(ARCH),i386)
-all: $(BENCH) $(TESTBINS)
+all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS)
 else
-all: deps-run $(DEMO) $(BENCH)
+all: deps-run $(LIB) $(SHLIB) $(SHLINKS) $(DEMO) $(BENCH)
 endif
 
 deps-run:
-	$(call require,sdl2 SDL2_image,cc:gcc make:make)
+	$(call require,$(NEEDS_RUN))
+
+deps-i386:
+	$(call require,$(NEEDS_I386))
 
 deps-test:
-	$(call require,sdl2 SDL2_image cmocka,cc:gcc xvfb-run:xvfb xauth:xauth qemu-i386:qemu-user)
-	$(Q)if [ ! -e /usr/lib/i386-linux-gnu/libcmocka.so ] || ! [ -d /usr/lib/gcc/x86_64-linux-gnu/*/32 ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing: the 32-bit toolchain (gcc-multilib libcmocka-dev:i386)"; \
-	    dpkg --add-architecture i386 && { apt-get update -q >/dev/null; true; } && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib libcmocka-dev:i386 >/dev/null || exit 1; \
-	  else \
-	    echo "missing the 32-bit toolchain; install it with:"; \
-	    echo "  sudo dpkg --add-architecture i386 && sudo apt-get update && sudo apt-get install gcc-multilib libcmocka-dev:i386"; \
-	    exit 1; \
-	  fi; \
-	fi
+	$(call require,$(NEEDS_TEST))
 
-$(BUILD)/src/app/%.o: src/app/%.c | deps-run
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -DRIPPLE_DATADIR='"$(PREFIX)/share/ripple"' -MMD -MP -c $< -o $@
+# ---- compiling ---------------------------------------------------------------
 
-$(BUILD)/tests/%.o: tests/%.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
+# One recipe compiles every object.  What differs between objects comes
+# from pattern-specific variables: ISA (a SIMD kernel's instruction set, for
+# that file alone), PIC (the shared library's copy of the core, built apart
+# in $(BUILD)/pic) and EXTRA (the headers a room takes from pkg-config).
+define compile
+@mkdir -p $(@D)
+@$(if $(Q),echo "  CC      $<$(if $(PIC), (pic))")
+$(Q)$(CC) $(ALL_CFLAGS) $(ISA) $(PIC) $(EXTRA) -MMD -MP -c $< -o $@
+endef
 
-$(BUILD)/src/%_mmx.o: src/%_mmx.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_mmx) -MMD -MP -c $< -o $@
+$(BUILD)/%.o: %.c $(STAMP)
+	$(compile)
 
-$(BUILD)/src/%_sse2.o: src/%_sse2.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_sse2) -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.c $(STAMP)
+	$(compile)
 
-$(BUILD)/src/%_avx2.o: src/%_avx2.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_avx2) -MMD -MP -c $< -o $@
+$(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
+$(BUILD)/%_sse2.o: ISA = $(ISA_sse2)
+$(BUILD)/%_avx2.o: ISA = $(ISA_avx2)
+$(BUILD)/pic/%.o:  PIC = -fPIC
+$(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
+$(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
+$(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
-$(BUILD)/%.o: %.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+$(APP_OBJ): $(PREFIX_STAMP) | deps-run
+$(BENCH_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
 
-$(LIB): $(CORE_OBJ)
+# ---- linking -----------------------------------------------------------------
+
+$(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# The shared library exports the functions the public header declares and
+# nothing else: the kernels, the thread pool and the helpers shared between
+# the core's files stay internal, so no program can come to depend on them.
+$(SYMMAP): src/ripple.h
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo '{'; echo '  global:'; \
+	  grep -o 'rpl_[a-z0-9_]*(' src/ripple.h | tr -d '(' | sort -u | sed 's/.*/    &;/'; \
+	  echo '  local: *;'; echo '};'; } >$@.tmp && mv $@.tmp $@
+
+# -z defs: the library names everything it needs (libm, pthreads); left out
+# under the sanitizers, whose runtime only the program brings.
+$(SHLIB): $(PIC_OBJ) $(SYMMAP)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(SYMMAP) \
+	    $(if $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS)),,-Wl,-z,defs) \
+	    -o $@ $(PIC_OBJ) $(CORE_LIBS)
+
+$(BUILD)/$(SONAME): $(SHLIB)
+	$(Q)ln -sf $(notdir $<) $@
+
+$(BUILD)/libripple.so: $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(notdir $<) $@
+
 $(DEMO): $(APP_OBJ) $(LIB)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 
 $(BENCH): $(BENCH_OBJ) $(LIB)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(CJSON_LIBS) $(CORE_LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL_OBJ) $(LIB) $(CMOCKA_LIBS) $(CORE_LIBS)
+
+# ---- fuzz targets --------------------------------------------------------------
+
+# tests/fuzz_*.c are libFuzzer targets (clang -fsanitize=fuzzer), not unit
+# tests: TEST_SRC leaves them out, so they are neither linked with cmocka nor
+# run by test-unit; `make warnings` compiles them like every C file.  Their
+# build and run rules (fuzz, fuzz-smoke) are in tests/fuzz.mk.
+include tests/fuzz.mk
+
+# ---- running -------------------------------------------------------------------
+
+# A program's path as a command (./ripple, not ripple).
+cmd = $(if $(filter /%,$(1)),$(1),./$(1))
 
 run: all
-	./$(DEMO)
+	$(call cmd,$(DEMO))
 
 bench: $(BENCH)
-	./$(BENCH)
+	$(call cmd,$(BENCH))
 
 # Instructions per pixel per frame of every path and of the seed, counted
 # by callgrind (needs valgrind); repeatable, unlike timings.
 bench-instr: $(BENCH)
-	sh bench/instr.sh ./$(BENCH)
+	sh bench/instr.sh $(call cmd,$(BENCH))
+
+# The 32-bit build's directory: build/i386 beside the 64-bit build, or this
+# one when it is already 32-bit.
+I386 = $(if $(filter i386,$(ARCH)),$(BUILD),$(BUILD)/i386)
 
 # The same for the 32-bit build, counted under qemu-user by a small plugin
 # (valgrind cannot run 32-bit programs on every 64-bit kernel).
 bench-instr-i386:
-	$(Q)$(MAKE) --no-print-directory ARCH=i386 build/i386/ripple-bench
-	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o build/qemu_icount.so bench/qemu_icount.c
-	sh bench/instr-i386.sh build/i386/ripple-bench build/qemu_icount.so
+	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) BENCH=$(I386)/ripple-bench $(I386)/ripple-bench
+	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $(BUILD)/qemu_icount.so bench/qemu_icount.c
+	sh bench/instr-i386.sh $(I386)/ripple-bench $(BUILD)/qemu_icount.so
+
+# ---- tests ---------------------------------------------------------------------
 
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory warnings
-	$(Q)$(MAKE) --no-print-directory test-unit test-smoke
-	$(Q)$(MAKE) --no-print-directory test-nosimd
-	$(Q)$(MAKE) --no-print-directory test-i386
-	$(Q)$(MAKE) --no-print-directory test-san
+	$(Q)$(MAKE) $(SUB) warnings
+	$(Q)$(MAKE) $(SUB) layout
+	$(Q)$(MAKE) $(SUB) test-unit test-smoke
+	$(Q)$(MAKE) $(SUB) test-install
+	$(Q)$(MAKE) $(SUB) fuzz-smoke
+	$(Q)$(MAKE) $(SUB) test-nosimd
+	$(Q)$(MAKE) $(SUB) test-i386
+	$(Q)$(MAKE) $(SUB) test-san
 
-# The exactness suite compares every path with the scalar code; then the
-# whole unit suite runs once on each path this CPU has (RIPPLE_SIMD forces it).
+# tests/test_paths is the exactness suite: every path against the scalar
+# code, and the list of paths this CPU has.
+PATHS_TEST = $(BUILD)/tests/test_paths
+UNIT_TESTS = $(filter-out $(PATHS_TEST),$(TESTBINS))
+
+# The exactness suite, then every other unit test once on each path this
+# CPU has (RIPPLE_SIMD forces it).
 test-unit: $(TESTBINS)
-	$(BUILD)/tests/test_paths
-	$(Q)for p in $$($(BUILD)/tests/test_paths --list); do \
+	$(PATHS_TEST)
+	$(Q)for p in $$($(PATHS_TEST) --list); do \
 	  echo "== unit tests on path $$p"; \
-	  RIPPLE_SIMD=$$p $(BUILD)/tests/test_core || exit 1; \
+	  for t in $(UNIT_TESTS); do RIPPLE_SIMD=$$p $$t || exit 1; done; \
 	done
 
 test-smoke: $(DEMO) $(BENCH)
-	sh tests/smoke.sh ./$(DEMO) ./$(BENCH)
+	sh tests/smoke.sh $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
+
+# The include rules of the rooms (src/core, src/kernels, src/app, ...).
+layout:
+	sh tests/layout.sh
 
 # Every source must compile without a warning under gcc and clang (when
 # installed); -Werror only here, so a user's newer compiler never breaks
-# an ordinary build.
-ALL_SRC = $(CORE_SRC) $(APP_SRC) $(BENCH_SRC) $(TEST_SRC)
+# an ordinary build.  The man page must render without a groff warning.
 warnings:
 	$(Q)for cc in gcc clang; do \
 	  command -v $$cc >/dev/null 2>&1 || { echo "warnings: $$cc not installed, skipped"; continue; }; \
 	  for f in $(ALL_SRC); do \
 	    isa=""; case $$f in *_mmx.c) isa="$(ISA_mmx)";; *_sse2.c) isa="$(ISA_sse2)";; *_avx2.c) isa="$(ISA_avx2)";; esac; \
-	    $$cc $(STD_CFLAGS) $$isa -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $$f -o /dev/null || exit 1; \
+	    $$cc $(STD_CFLAGS) $$isa -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
+	        -c $$f -o /dev/null || exit 1; \
 	  done; \
 	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
 	done
+	$(Q)if command -v groff >/dev/null 2>&1; then \
+	  out=$$(groff -man -Tutf8 -ww -z src/app/ripple.6 2>&1); \
+	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	  echo "warnings: groff clean on src/app/ripple.6"; \
+	else echo "warnings: groff not installed, man page skipped"; fi
+
+# Installs into a scratch prefix, builds the example against the installed
+# shared library through pkg-config as a user would and runs it, runs the
+# installed demo away from the source tree (it must find its picture under
+# the prefix), then uninstalls and checks that nothing is left; the same
+# with DESTDIR.  In a build directory of its own, since the prefix is
+# compiled into the demo.
+INST = $(BUILD)/inst
+STAGE = $(abspath $(INST)/stage)
+INSTALLED = ./bin/ripple ./include/ripple.h ./lib/libripple.a ./lib/libripple.so \
+            ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
+            ./share/man/man6/ripple.6 ./share/ripple/background.png
+INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
+test-install:
+	$(Q)rm -rf $(STAGE) $(INST)/dest
+	$(Q)$(MAKE) $(SUB) $(INST_VARS) install
+	$(Q)export PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig; fail() { echo "test-install: FAIL: $$*"; exit 1; }; \
+	test "$$(pkg-config --variable=prefix ripple)" = "$(STAGE)" || fail "ripple.pc: wrong prefix"; \
+	test "$$(pkg-config --modversion ripple)" = "$(VERSION)" || fail "ripple.pc: wrong version"; \
+	echo "  CC      src/examples/water.c (against $(STAGE))"; \
+	$(CC) -std=c11 -Wall -Wextra -O2 -o $(INST)/water src/examples/water.c \
+	    $$(pkg-config --cflags --libs ripple sdl2) || fail "the example does not build"; \
+	readelf -d $(INST)/water | grep -q 'NEEDED.*\[$(SONAME)\]' || fail "the example does not need $(SONAME)"; \
+	SDL_VIDEODRIVER=dummy LD_LIBRARY_PATH=$(STAGE)/lib $(INST)/water --frames 20 || fail "the example failed"; \
+	LD_LIBRARY_PATH=$(STAGE)/lib ldd $(INST)/water | grep -q '$(SONAME) => $(STAGE)/lib/' || fail "the example does not load $(STAGE)/lib/$(SONAME)"; \
+	for s in $$(nm -D --defined-only $(STAGE)/lib/libripple.so | awk '$$2 == "T" { print $$3 }'); do \
+	  grep -q "$$s(" src/ripple.h || fail "libripple.so exports $$s, which ripple.h does not declare"; \
+	done; \
+	(cd / && $(STAGE)/bin/ripple --headless --frames 2) || fail "the installed demo does not run away from the source tree"; \
+	got=$$(cd $(STAGE) && find . ! -type d | LC_ALL=C sort | tr '\n' ' '); \
+	test "$$got" = "$(INSTALLED) " || fail "installed $$got; want $(INSTALLED)"
+	$(Q)$(MAKE) $(SUB) $(INST_VARS) uninstall
+	$(Q)left=$$(find $(STAGE) ! -type d); test -z "$$left" || { echo "test-install: FAIL: uninstall left:"; echo "$$left"; exit 1; }
+	$(Q)$(MAKE) $(SUB) $(INST_VARS) DESTDIR=$(abspath $(INST)/dest) install >/dev/null
+	$(Q)test -f $(INST)/dest$(STAGE)/lib/pkgconfig/ripple.pc && \
+	  grep -qx 'prefix=$(STAGE)' $(INST)/dest$(STAGE)/lib/pkgconfig/ripple.pc && \
+	  test ! -e $(STAGE)/bin/ripple || { echo "test-install: FAIL: DESTDIR install"; exit 1; }
+	$(Q)$(MAKE) $(SUB) $(INST_VARS) DESTDIR=$(abspath $(INST)/dest) uninstall >/dev/null
+	$(Q)left=$$(find $(INST)/dest ! -type d); test -z "$$left" || { echo "test-install: FAIL: DESTDIR uninstall left:"; echo "$$left"; exit 1; }
+	@echo "test-install: passed"
 
 # The 32-bit build (core, bench, tests) run under qemu-user on a Pentium II
 # without MMX, a Pentium II and a Pentium III: dispatch must pick c, mmx,
 # mmx, and every path must give the same bytes.
 test-i386:
-	$(Q)$(MAKE) --no-print-directory ARCH=i386 build/i386/tests/test_core \
-	    build/i386/tests/test_paths build/i386/ripple-bench
-	sh tests/i386.sh build/i386
+	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) BENCH=$(I386)/ripple-bench \
+	    deps-i386 $(I386)/ripple-bench $(TEST_SRC:%.c=$(I386)/%)
+	sh tests/i386.sh $(I386)
 
 # The scalar build alone (as on a CPU other than x86) passes the same tests.
 test-nosimd:
-	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/nosimd SIMD=0 test-unit
+	$(Q)$(MAKE) $(SUB) SIMD=0 BUILD=$(BUILD)/nosimd DEMO=$(BUILD)/nosimd/ripple \
+	    BENCH=$(BUILD)/nosimd/ripple-bench test-unit
 
 # The same unit tests and the headless smoke tests, built apart with
 # AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
+SAN = $(BUILD)/san
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 test-san:
-	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/san CFLAGS="$(SAN_FLAGS)" \
-	    LDFLAGS="$(SAN_FLAGS)" DEMO=$(BUILD)/san/ripple BENCH=$(BUILD)/san/ripple-bench \
-	    $(BUILD)/san/tests/test_core $(BUILD)/san/tests/test_paths $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/san/tests/test_paths
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/san/tests/test_core
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh tests/smoke.sh --headless-only $(BUILD)/san/ripple $(BUILD)/san/ripple-bench
+	$(Q)$(MAKE) $(SUB) BUILD=$(SAN) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	    DEMO=$(SAN)/ripple BENCH=$(SAN)/ripple-bench \
+	    $(TEST_SRC:%.c=$(SAN)/%) $(SAN)/ripple $(SAN)/ripple-bench
+	$(SAN_ENV) $(SAN)/tests/test_paths
+	$(Q)for t in $(filter-out $(SAN)/tests/test_paths,$(TEST_SRC:%.c=$(SAN)/%)); do \
+	  echo "$(SAN_ENV) $$t"; $(SAN_ENV) $$t || exit 1; \
+	done
+	$(SAN_ENV) sh tests/smoke.sh --headless-only $(SAN)/ripple $(SAN)/ripple-bench
+
+# ---- installing ----------------------------------------------------------------
+
+$(BUILD)/ripple.pc: src/ripple.pc.in $(PREFIX_STAMP) $(STAMP)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< >$@.tmp && mv $@.tmp $@
+
+# The installed man page names the picture's installed path and this version.
+$(BUILD)/ripple.6: src/app/ripple.6 $(PREFIX_STAMP) $(STAMP)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's|/usr/local/share/ripple|$(DATADIR)/ripple|g' \
+	    -e '/^\.TH /s|"ripple [0-9][0-9.]*"|"ripple $(VERSION)"|' $< >$@.tmp && mv $@.tmp $@
+
+install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(DATADIR)/ripple $(DESTDIR)$(MAN6DIR)
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libripple.a
+	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION)
+	ln -sf libripple.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so
+	install -m 644 src/ripple.h $(DESTDIR)$(INCLUDEDIR)/ripple.h
+	install -m 644 $(BUILD)/ripple.pc $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc
+	install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
+	install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
+	install -m 644 $(BUILD)/ripple.6 $(DESTDIR)$(MAN6DIR)/ripple.6
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
+
+# Exactly the files install puts there, and the one directory that is
+# ripple's own; the other directories may hold anything else.
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libripple.a $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so \
+	    $(DESTDIR)$(INCLUDEDIR)/ripple.h $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc \
+	    $(DESTDIR)$(BINDIR)/ripple $(DESTDIR)$(DATADIR)/ripple/background.png \
+	    $(DESTDIR)$(MAN6DIR)/ripple.6
+	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple 2>/dev/null || true
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
+
+# ---- other ---------------------------------------------------------------------
 
 # Regenerates the default background picture from its generator.
-backdrop: deps-run
+backdrop: deps-run $(LIB)
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c $(SDL_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkbackdrop assets/background.png 640 480
-
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ripple
-	install -m 755 $(DEMO) $(DESTDIR)$(PREFIX)/bin/ripple
-	install -m 644 assets/background.png $(DESTDIR)$(PREFIX)/share/ripple/background.png
 
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)
 
--include $(CORE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))

@@ -1,15 +1,54 @@
-/* ripple.h - public API of the platform-free ripple core (no SDL, no printing). */
+/* ripple.h - public API of libripple, the platform-free ripple core (no SDL, no printing). */
 #ifndef RIPPLE_H
 #define RIPPLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define RPL_VERSION "0.1.0"
+/*
+ * Conventions, for every function below.
+ *
+ * Errors: a function that can fail returns an rpl_status (or NULL with a
+ * status through a pointer) and, on failure, leaves its objects as they
+ * were.  The detail of the last failure, one line naming what was wrong,
+ * is kept by the object it happened on and read with its getter
+ * (rpl_sim_error, rpl_renderer_error, rpl_snapshot_error,
+ * rpl_file_error); rpl_strerror names a status.  The library never prints
+ * and never exits.
+ *
+ * NULL: any handle may be NULL.  A function that returns a status then
+ * gives RPL_EINVAL; a getter gives 0 or NULL as documented, and an error
+ * getter a message saying the handle is NULL; destroy and other void
+ * functions do nothing.  Sizes, radii, strengths and pitches
+ * out of range give RPL_EINVAL, never a crash.
+ *
+ * Ownership: a create function's object belongs to the caller until its
+ * destroy (or free/close) function; pointers the library returns (buffers,
+ * strings) belong to the object they came from and stay valid while it
+ * lives, unless said otherwise.  Data passed in is copied unless said
+ * otherwise.
+ *
+ * Threads: a field, and the renderers and autopilots that use it, belong
+ * to one thread at a time (the field runs its own worker threads inside
+ * step and render).  Different fields are independent.  A backdrop is
+ * never changed after creation and may be shared by any threads and
+ * fields.  The functions without a handle (kernels, parsing, image
+ * probing and fitting, fonts, strings) may be called from any thread.
+ */
+
+#define RPL_VERSION_MAJOR 0
+#define RPL_VERSION_MINOR 2
+#define RPL_VERSION_PATCH 0
+#define RPL_VERSION "0.2.0"
+
+/* The library's version as "MAJOR.MINOR.PATCH": that of the library
+ * running, which may be newer than the RPL_VERSION compiled against. */
+const char *rpl_version(void);
 
 /*
  * The height contract.
@@ -71,43 +110,19 @@ const char *rpl_kernels_known(int i);
 /* ---- simulation ------------------------------------------------------- */
 
 /*
- * The field: two int16 height buffers of w*h cells, row-major, no padding.
- * `cur` holds the heights now, `prev` those one step ago.  Border rows and
- * columns are a fixed wall and always 0.  Read the fields freely; write the
- * buffers only through the functions below (or keep to the contract).
+ * The field (opaque): two int16 height buffers of w*h cells, row-major, no
+ * padding, the heights now and one step ago, with the field's random
+ * generator, kernels, threads and sleeping tiles.  Border rows and columns
+ * are a fixed wall and always 0.  Read it through the accessors below;
+ * it changes only through these functions, which keep the height
+ * contract.  A field (and the renderers drawing it) is used by one thread
+ * at a time; it runs its own worker threads inside step and render.
  */
-struct rpl_pool;
+typedef struct rpl_sim rpl_sim_t;
 
-/* Per-tile activity bits (see rpl_sim_set_sleeping). */
+/* The tiles of sleeping (see rpl_sim_set_sleeping). */
 #define RPL_TILE_W 64
 #define RPL_TILE_H 32
-
-typedef struct rpl_sim {
-    int w, h;
-    int16_t *cur;
-    int16_t *prev;
-    uint64_t steps;            /* steps taken since create/reset */
-    uint64_t rng;              /* state of the rain's random generator */
-    const rpl_kernels_t *kern; /* kernel table used by step and render */
-    char err[160];             /* detail of the last failure, "" if none */
-
-    /* threads and sleeping tiles (managed by the functions below) */
-    int threads;               /* threads used by step and render, >= 1 */
-    struct rpl_pool *pool;     /* workers when threads > 1 */
-    int sleeping;              /* 1: tiles at rest are skipped */
-    int tiles_x, tiles_y;      /* tiles across and down */
-    uint8_t *act, *act_next;   /* per tile: which buffers hold a nonzero */
-    uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
-    struct {                   /* what the last render drew into */
-        const void *fb;
-        const void *bg;        /* the raw XRGB8888 background, or the backdrop */
-        unsigned bg_id;        /* 0 for a raw background, else the backdrop's serial */
-        ptrdiff_t pitch;
-        int format, strength, shading, valid;
-    } shown;
-    unsigned stepped;          /* tiles computed by the last step */
-    unsigned rendered;         /* tiles drawn by the last render */
-} rpl_sim_t;
 
 /* Creates a still field using the "auto" kernels.  w, h in
  * [RPL_DIM_MIN, RPL_DIM_MAX].  On failure returns NULL and sets *status
@@ -115,6 +130,20 @@ typedef struct rpl_sim {
  * RIPPLE_SIMD asks for a path this machine lacks. */
 rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status);
 void rpl_sim_destroy(rpl_sim_t *sim);
+
+/* What the field is: its size, the heights now (w*h, row-major) and one
+ * step ago, steps taken since create or reset, threads, whether sleeping
+ * tiles are on, the kernels in use.  The buffers stay valid until the
+ * field is destroyed (step swaps which is which: read them again after a
+ * step).  NULL gives 0 or NULL. */
+int rpl_sim_width(const rpl_sim_t *sim);
+int rpl_sim_height(const rpl_sim_t *sim);
+const int16_t *rpl_sim_heights(const rpl_sim_t *sim);
+const int16_t *rpl_sim_previous(const rpl_sim_t *sim);
+uint64_t rpl_sim_steps(const rpl_sim_t *sim);
+int rpl_sim_threads(const rpl_sim_t *sim);
+int rpl_sim_sleeping(const rpl_sim_t *sim);
+const rpl_kernels_t *rpl_sim_kernels(const rpl_sim_t *sim);
 
 /* Detail of the last failure on this field ("" if none). */
 const char *rpl_sim_error(const rpl_sim_t *sim);
@@ -134,7 +163,7 @@ int rpl_cpu_count(void);
  * RPL_TILE_H tiles.  A tile whose cells are all 0 in both buffers, and
  * whose four neighbour tiles are all 0 in the current buffer, stays 0 under
  * the rule (every input of every cell is 0), so its step is skipped; its
- * pixels show the bare background, so rpl_refract_changed need not redraw
+ * pixels show the bare background, so a renderer need not redraw
  * them.  Results are the same bytes as with sleeping off.
  */
 void rpl_sim_set_sleeping(rpl_sim_t *sim, int on);
@@ -189,7 +218,7 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
 /*
  * File format: "RPL1", uint32 LE width, uint32 LE height, then the current
  * buffer and the previous buffer, each as w*h int16 LE, row-major.
- * Saving writes a temporary file beside `path` and renames it, so `path`
+ * Saving writes through rpl_file_open (see "writing files"), so `path`
  * is either the old file or the whole new one.  Loading checks everything
  * (magic, size, length, height range, zero border) before it touches the
  * field: on any failure the field is unchanged and rpl_sim_error tells why.
@@ -197,10 +226,30 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
 rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
 
-/* Reads only a snapshot's header.  On failure *w and *h are untouched and
- * `err` (if not NULL, of `errlen` bytes) says why. */
-rpl_status rpl_snapshot_probe(const char *path, int *w, int *h, char *err,
-                              size_t errlen);
+/*
+ * A snapshot read into memory and checked, before any field is touched:
+ * read it, look at its size (to create a field that fits), then
+ * rpl_sim_set_snapshot.  A file is opened once and read front to back, so
+ * a pipe, a FIFO or /dev/stdin works like a file.  Like rpl_file_open,
+ * reading gives a handle even when it fails (NULL only when memory runs
+ * out: RPL_ENOMEM), so that rpl_snapshot_error can say why; always free it.
+ * RPL_EIO (cannot open or read), RPL_EFORMAT (not a valid snapshot),
+ * RPL_EINVAL (NULL or empty path).
+ */
+typedef struct rpl_snapshot rpl_snapshot_t;
+rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out);
+/* The same checks on len bytes in memory (NULL data with len > 0:
+ * RPL_EINVAL; too few bytes, len 0 included: RPL_EFORMAT). */
+rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out);
+/* The size of a valid snapshot (0x0 for a failed one or NULL). */
+void rpl_snapshot_size(const rpl_snapshot_t *snap, int *w, int *h);
+/* Why reading failed, in one line ("" if it did not). */
+const char *rpl_snapshot_error(const rpl_snapshot_t *snap);
+void rpl_snapshot_free(rpl_snapshot_t *snap); /* NULL is fine */
+/* Replaces the field's state with a valid snapshot's: RPL_ESIZE if the
+ * sizes differ, RPL_EINVAL for NULL or a failed snapshot; on failure the
+ * field is unchanged. */
+rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap);
 
 /* ---- refraction renderer --------------------------------------------- */
 
@@ -247,6 +296,12 @@ typedef enum rpl_format {
 /* Bytes per pixel of a format: 4, 2 or 1; 0 for a value that is none. */
 int rpl_format_bytes(rpl_format format);
 
+/* 1 if kernel tables a and b render `format` with the same refraction
+ * kernel (a path without its own kernel of a format uses another path's,
+ * so timing both would measure one piece of code twice); 0 otherwise, and
+ * for a NULL table or a value that is no format. */
+int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
+
 /*
  * A background prepared once for one framebuffer format.
  *
@@ -283,11 +338,11 @@ typedef struct rpl_backdrop rpl_backdrop_t;
 rpl_backdrop_t *rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
                                     rpl_status *status);
 void rpl_backdrop_destroy(rpl_backdrop_t *bd); /* NULL is fine */
-/* The format and size given at creation (bd must not be NULL). */
+/* The format and size given at creation (NULL: RPL_XRGB8888 and 0x0). */
 rpl_format rpl_backdrop_format(const rpl_backdrop_t *bd);
 void rpl_backdrop_size(const rpl_backdrop_t *bd, int *w, int *h);
 /* The prepared pixels: w*h of the format, tightly packed (what flat water
- * shows; bd must not be NULL). */
+ * shows; NULL for NULL). */
 const void *rpl_backdrop_pixels(const rpl_backdrop_t *bd);
 /* INDEX8: the 256 palette entries, XRGB8888 (NULL for other formats). */
 const uint32_t *rpl_backdrop_palette(const rpl_backdrop_t *bd);
@@ -305,18 +360,11 @@ typedef struct rpl_view {
 /* Renders the whole field into fb in the backdrop's format: w x h pixels,
  * rows `pitch` bytes apart (pitch at least w pixels and a multiple of the
  * pixel size, fb aligned for it).  The backdrop must have the field's
- * size.  Any bad argument: RPL_EINVAL, fb untouched (detail in
- * rpl_sim_error when sim is not NULL). */
+ * size.  Any bad argument: RPL_EINVAL, fb untouched, detail in
+ * rpl_sim_error (NULL sim: RPL_EINVAL only).  Keeps nothing between calls:
+ * for a frame kept and redrawn only where it changed, use a renderer. */
 rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
                       const rpl_view_t *view);
-
-/* The same picture, but only redraws the tiles that may have changed since
- * the last render of this field into the same fb with the same backdrop,
- * pitch and view (with anything else, or with sleeping off, it draws
- * everything).  If the pixels of fb were changed behind ripple's back,
- * call rpl_sim_invalidate first. */
-rpl_status rpl_render_changed(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb,
-                              ptrdiff_t pitch, const rpl_view_t *view);
 
 /* The XRGB8888 renderer on a raw background, no backdrop needed: bg is
  * w*h XRGB8888 pixels, tightly packed, and `format` must be RPL_XRGB8888
@@ -326,16 +374,39 @@ rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb,
                        ptrdiff_t pitch, rpl_format format,
                        const rpl_view_t *view);
 
-/* rpl_render_changed for a raw background: redraws only what may have
- * changed since the last render of this field into the same fb with the
- * same bg, pitch, format and view.  If the pixels of fb or bg were changed
- * behind ripple's back, call rpl_sim_invalidate first. */
-rpl_status rpl_refract_changed(rpl_sim_t *sim, const uint32_t *bg, void *fb,
-                               ptrdiff_t pitch, rpl_format format,
-                               const rpl_view_t *view);
-void rpl_sim_invalidate(rpl_sim_t *sim);
+/*
+ * A renderer (opaque) keeps one framebuffer of a field up to date: it
+ * remembers what it last drew and where, and its next draw into the same
+ * framebuffer with the same backdrop, pitch and view redraws only the
+ * tiles that may have changed since (with sleeping tiles on; otherwise,
+ * or with anything else changed, it draws everything).  The pixels are
+ * those of rpl_render, byte for byte.  One field may have several
+ * renderers, each keeping its own framebuffer (a window and a thumbnail,
+ * say).  A renderer refers to its field: destroy it before the field.  It
+ * is used from the field's thread, like the field.
+ */
+typedef struct rpl_renderer rpl_renderer_t;
 
-/* Tiles in the field, and those the last step and render worked on. */
+/* A renderer of sim; NULL on failure with *status (if not NULL) set:
+ * RPL_EINVAL for a NULL field, RPL_ENOMEM. */
+rpl_renderer_t *rpl_renderer_create(rpl_sim_t *sim, rpl_status *status);
+void rpl_renderer_destroy(rpl_renderer_t *r); /* NULL is fine */
+/* Brings fb up to date (arguments as rpl_render).  On failure, RPL_EINVAL
+ * with the detail in rpl_renderer_error, fb untouched. */
+rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *fb,
+                             ptrdiff_t pitch, const rpl_view_t *view);
+/* The next draw draws everything: call it when the framebuffer's pixels
+ * were changed by someone else (an overlay drawn into it, say). */
+void rpl_renderer_invalidate(rpl_renderer_t *r);
+/* Tiles drawn by the last draw (0 for NULL). */
+unsigned rpl_renderer_drawn(const rpl_renderer_t *r);
+/* The field it draws (NULL for NULL). */
+rpl_sim_t *rpl_renderer_field(const rpl_renderer_t *r);
+/* Detail of the last failure ("" if none). */
+const char *rpl_renderer_error(const rpl_renderer_t *r);
+
+/* Tiles in the field, and those the last step and the last render (by
+ * any renderer or rpl_render) worked on; all 0 for a NULL field. */
 typedef struct rpl_stats {
     unsigned tiles, stepped, rendered;
 } rpl_stats_t;
@@ -346,9 +417,137 @@ void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats);
 /* Fits an XRGB8888 picture of any size to dw x dh by scaling it to cover
  * the target (aspect kept) and cropping the centre: box-filtered when
  * shrinking, bilinear when enlarging.  Output top bytes are 0xFF.
- * spitch is in bytes. */
+ * spitch is in bytes, a multiple of 4 of at least sw pixels; src and dst
+ * aligned for uint32_t.  RPL_EINVAL for anything else. */
 rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
                          uint32_t *dst, int dw, int dh);
+
+/* Pictures larger than this many pixels are refused before decoding: a
+ * decoded picture costs about 4 bytes a pixel twice over (as loaded and
+ * converted), so 100 megapixels is about 0.8 GB. */
+#define RPL_IMAGE_MAX_PIXELS 100000000L
+
+/* The picture formats whose size rpl_image_probe reads. */
+typedef enum rpl_image_kind {
+    RPL_IMAGE_UNKNOWN = 0,
+    RPL_IMAGE_PNG,
+    RPL_IMAGE_JPEG,
+    RPL_IMAGE_BMP
+} rpl_image_kind;
+
+/* Reads a picture's size from the first len bytes of its file, without
+ * decoding it: the PNG IHDR, the JPEG start of frame (walking the marker
+ * segments before it, so pass enough of the file to reach it: the whole
+ * file is safest), the BMP info header (OS/2 and Windows; a negative
+ * height is a top-down picture).  *kind is set to what the signature says
+ * (RPL_IMAGE_UNKNOWN if none); *w, *h, each >= 1, only on success.
+ * RPL_EFORMAT: not one of these, or a damaged or truncated header;
+ * RPL_EINVAL: a NULL argument.  Never reads past len. */
+rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, int *w, int *h);
+
+/* ---- writing files ---------------------------------------------------- */
+
+/*
+ * Every file ripple writes goes through here, so a reader of the target
+ * never sees half a file and nothing but what was asked for is replaced:
+ *   - a new name or a regular file: the data goes to a temporary file
+ *     created exclusively (never through a link) in the target's
+ *     directory, is flushed and synced, then renamed over the target (a
+ *     replaced file keeps its permissions);
+ *   - a character device or a FIFO (/dev/null, a named pipe), or the
+ *     standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *     /proc/self/fd/N): written in place, as the user means;
+ *   - anything else (a directory, a block device, a socket, a symbolic
+ *     link to a regular file) is refused and left as it is.
+ * Like sqlite3_open, rpl_file_open gives a handle even when it fails (NULL
+ * only when memory runs out: RPL_ENOMEM), so that rpl_file_error can say
+ * why in one line; always finish with rpl_file_close.  A handle is used
+ * by one thread at a time.
+ */
+typedef struct rpl_file rpl_file_t;
+
+/* Only check that the target could be written, without writing it (for
+ * a check before a long run): a temporary file is created and removed. */
+#define RPL_FILE_CHECK 1u
+
+/* Opens path for writing (flags 0 or RPL_FILE_CHECK).  RPL_EIO for a
+ * target that is not to be replaced or that the system refuses, RPL_EINVAL
+ * for a NULL or empty path or unknown flags, RPL_ENOMEM. */
+rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out);
+/* Where to write the contents (NULL if the file is not open). */
+FILE *rpl_file_stream(rpl_file_t *f);
+/* Flushes, syncs and puts the file in place.  On failure (RPL_EIO, or
+ * RPL_EINVAL if nothing is open) the target is as it was. */
+rpl_status rpl_file_commit(rpl_file_t *f);
+/* The last failure in one line, naming the file and the reason ("" if
+ * none); valid until the next call on f. */
+const char *rpl_file_error(const rpl_file_t *f);
+/* Frees f; a file not committed is abandoned (its temporary removed).
+ * NULL is fine. */
+void rpl_file_close(rpl_file_t *f);
+
+/* ---- parsing text --------------------------------------------------- */
+
+/*
+ * Strict parsers for numbers and sizes written as text (command-line
+ * flags, show files), so every front end accepts the same spellings.
+ * The whole string must be the number: no white space, no sign other
+ * than a leading '-' where the range allows negatives, no '+', no hex or
+ * octal ("010" is ten).  Out of range, empty, NULL or anything else:
+ * RPL_EINVAL and *out untouched.
+ */
+/* A decimal integer in [lo, hi]. */
+rpl_status rpl_parse_int(const char *s, long long lo, long long hi, long long *out);
+/* A decimal integer in [0, 2^64 - 1] (seeds). */
+rpl_status rpl_parse_u64(const char *s, uint64_t *out);
+/* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+|-]digits]
+ * (a leading or trailing '.' is fine, "1.", ".5"); no hex floats, inf or
+ * nan. */
+rpl_status rpl_parse_real(const char *s, double lo, double hi, double *out);
+/* "WxH" (or "WXH"), each side a decimal integer in [lo, hi], 0 <= lo. */
+rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
+
+/* ---- built-in font ---------------------------------------------------- */
+
+/* A 5x7 bitmap font with descenders, for overlays and text drawn on
+ * XRGB8888 framebuffers. */
+/* Advance per character in pixels at scale 1 (glyph 5 wide + 1 gap, which
+ * also holds the drop shadow). */
+#define RPL_FONT_CELL_W 6
+/* Line height at scale 1: 7 rows of cap height, 2 rows of descenders and
+ * 1 row for the shadow / line gap.  A text's whole ink, shadow included,
+ * lies inside rpl_font_text_width() x rpl_font_text_height(). */
+#define RPL_FONT_CELL_H 10
+
+/* Width in pixels of the longest line of `text` ('\n' starts a new line) at
+ * `scale` (>=1; smaller counts as 1).  NULL or "" gives 0; saturates at
+ * INT_MAX. */
+int rpl_font_text_width(const char *text, int scale);
+
+/* Number of lines times line height.  A non-empty text has one line more
+ * than it has '\n' (so a trailing '\n' counts an empty line); NULL or ""
+ * gives 0.  Saturates at INT_MAX. */
+int rpl_font_text_height(const char *text, int scale);
+
+/* Draws text with its top-left at (x, y) into an XRGB8888 framebuffer of
+ * fbw x fbh pixels whose rows are `pitch` BYTES apart; color is 0x00RRGGBB
+ * (top byte written as 0xFF); '\n' starts a new line at x; characters
+ * outside 32..126 (bytes, so each byte of a UTF-8 sequence) draw as a small
+ * box; everything is clipped to the framebuffer (x, y may be negative or
+ * past the edge).  scale >= 1 makes each font pixel scale x scale (smaller
+ * counts as 1).  A 1-pixel black drop shadow (offset +1,+1 at scale 1,
+ * scaled) makes text read on any background.  A NULL fb or text, a pitch
+ * that is not a multiple of 4 of at least fbw pixels, or an fb not aligned
+ * for uint32_t draws nothing. */
+void rpl_font_draw(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
+                   const char *text, uint32_t color, int scale);
+
+/* Darkens a rectangle (clipped) to make a translucent panel: each R,G,B
+ * byte becomes (c * keep) >> 8, keep in 0..256 (clamped); the top byte is
+ * left as it is.  w or h <= 0, or fb and pitch as rpl_font_draw refuses,
+ * draws nothing. */
+void rpl_font_panel(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
+                    int w, int h, int keep);
 
 /* ---- autopilot -------------------------------------------------------- */
 

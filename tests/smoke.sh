@@ -68,7 +68,7 @@ expect 2 "size negative" -- "$RIPPLE" $H --size -640x480
 expect 2 "size trailing junk" -- "$RIPPLE" $H --size 640x480x2
 expect 2 "scale zero" -- "$RIPPLE" $H --scale 0
 expect 2 "scale too large" -- "$RIPPLE" $H --scale 99
-expect 2 "window too large" -- "$RIPPLE" $H --size 8000x8000 --scale 4
+expect 2 "window too large" -- "$RIPPLE" --size 8000x8000 --scale 4
 expect 2 "frames zero" -- "$RIPPLE" $H --frames 0
 expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
 expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
@@ -145,6 +145,92 @@ fi
 "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --screenshot "$TMP/small.bmp" >/dev/null
 expect 0 "BMP background" -- "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --image "$TMP/small.bmp" --screenshot "$TMP/small2.bmp"
 same "$TMP/small.bmp" "$TMP/small2.bmp" "BMP background at its own size comes back unchanged"
+
+# --- files in and out, the way people type them ---------------------------------
+# bare file names in the working directory
+mkdir "$TMP/cwd"
+RIPPLE_ABS=$(cd "$(dirname "$RIPPLE")" && pwd)/$(basename "$RIPPLE")
+( cd "$TMP/cwd" && "$RIPPLE_ABS" $H --size 64x48 --frames 5 --image "$OLDPWD/assets/background.png" \
+    --save-state out.rpl --screenshot out.png >/dev/null 2>"$TMP/err" ); rc=$?
+[ "$rc" = 0 ] && ok || bad "save with a bare file name: exit $rc: $(head -c 300 "$TMP/err")"
+[ -s "$TMP/cwd/out.rpl" ] && [ -s "$TMP/cwd/out.png" ] && ok || bad "bare file names wrote nothing"
+[ "$(ls -A "$TMP/cwd" | wc -l)" = 2 ] && ok || bad "temporary files left beside bare names: $(ls -A "$TMP/cwd")"
+
+# a small file whose header claims a huge picture is refused before decoding
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR\000\000\151\170\000\000\151\170\010\002\000\000\000\000\000\000\000' >"$TMP/huge.png"
+expect 2 "PNG header claiming 27000x27000" -- "$RIPPLE" $H --frames 1 --image "$TMP/huge.png"
+grep -q "megapixels" "$TMP/err" && ok || bad "huge PNG: no word of the pixel limit: $(cat "$TMP/err")"
+printf '\377\330\377\340\000\020JFIF\000\001\001\000\000\001\000\001\000\000\377\300\000\021\010\165\060\234\100\003\001\042\000\002\021\001\003\021\001' >"$TMP/huge.jpg"
+expect 2 "JPEG header claiming 40000x30000" -- "$RIPPLE" $H --frames 1 --image "$TMP/huge.jpg"
+grep -q "megapixels" "$TMP/err" && ok || bad "huge JPEG: no word of the pixel limit: $(cat "$TMP/err")"
+printf 'BM\000\000\000\000\000\000\000\000\066\000\000\000\050\000\000\000\060\165\000\000\040\116\000\000\001\000\030\000' >"$TMP/huge.bmp"
+expect 2 "BMP header claiming 30000x20000" -- "$RIPPLE" $H --frames 1 --image "$TMP/huge.bmp"
+grep -q "megapixels" "$TMP/err" && ok || bad "huge BMP: no word of the pixel limit: $(cat "$TMP/err")"
+grep -q -- "100 megapixels" "$TMP/out" 2>/dev/null; "$RIPPLE" --help | grep -q "100 megapixels" && ok || bad "--help does not state the pixel limit"
+
+# a device node is written into, never replaced (as root; a node made here, not in /dev)
+if mknod "$TMP/null" c 1 3 2>/dev/null; then
+    expect 0 "state into a device node" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/null"
+    [ -c "$TMP/null" ] && ok || bad "the device node was replaced"
+    mknod "$TMP/full" c 1 7
+    expect 1 "state into a full device" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/full"
+    [ -c "$TMP/full" ] && ok || bad "the full device node was replaced"
+    mknod "$TMP/blk" b 7 0
+    expect 2 "state onto a block device" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/blk"
+    [ -b "$TMP/blk" ] && ok || bad "the block device node was replaced"
+else
+    echo "smoke: mknod not permitted here, device cases skipped"
+fi
+
+# links are neither followed nor replaced
+echo precious >"$TMP/victim"
+ln -s "$TMP/victim" "$TMP/s.rpl.tmp~"
+expect 0 "save beside a planted link" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/s.rpl"
+[ "$(cat "$TMP/victim")" = precious ] && ok || bad "a planted temporary link was followed"
+ln -s "$TMP/victim" "$TMP/link.rpl"
+expect 2 "save onto a symbolic link" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/link.rpl"
+[ "$(cat "$TMP/victim")" = precious ] && [ -L "$TMP/link.rpl" ] && ok || bad "a link target was written or replaced"
+
+# standard output by name carries the data; the report moves to stderr
+# (named through /proc, where a faulty build cannot replace anything)
+"$RIPPLE" $H --size 32x24 --frames 3 --save-state /proc/self/fd/1 >"$TMP/so.rpl" 2>/dev/null
+"$RIPPLE" $H --size 32x24 --frames 3 --save-state "$TMP/file.rpl" >/dev/null 2>&1
+same "$TMP/so.rpl" "$TMP/file.rpl" "state written to standard output by name"
+
+# snapshots read once: from a pipe and from a FIFO, without --size
+expect 0 "state from a pipe" -- sh -c "cat '$TMP/h.rpl' | '$RIPPLE' $H --frames 20 --no-rain --no-autopilot --load-state /dev/stdin --save-state '$TMP/p20.rpl'"
+same "$TMP/p20.rpl" "$TMP/c20.rpl" "state loaded from a pipe"
+mkfifo "$TMP/fifo"
+( cat "$TMP/h.rpl" >"$TMP/fifo" & )
+expect 0 "state from a FIFO" -- timeout 30 "$RIPPLE" $H --frames 20 --no-rain --no-autopilot --load-state "$TMP/fifo" --save-state "$TMP/f20.rpl"
+same "$TMP/f20.rpl" "$TMP/c20.rpl" "state loaded from a FIFO"
+
+# output targets are checked before the run (a run of 10^9 frames would time out)
+long=$(printf '%0300d' 0)
+for target in "$TMP" "/proc/ripple-test.rpl" "$TMP/$long.rpl" "$TMP/"; do
+    expect 2 "unwritable target $(echo "$target" | head -c 40)" -- timeout 30 "$RIPPLE" $H --frames 1000000000 --save-state "$target"
+done
+expect 2 "long target name, reason kept" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/$long.png"
+grep -q "too long" "$TMP/err" && ok || bad "long name: reason lost: $(tail -c 100 "$TMP/err")"
+
+# one integer parser: decimal only, no signs, spaces or hex
+for v in 0x8 +8 " 8" "	8" "8 " 1e1; do
+    expect 2 "--seed '$v'" -- "$RIPPLE" $H --frames 1 --seed "$v"
+    expect 2 "--threads '$v'" -- "$RIPPLE" $H --frames 1 --threads "$v"
+    expect 2 "--frames '$v'" -- "$RIPPLE" $H --frames "$v"
+done
+expect 2 "--seed ' -1'" -- "$RIPPLE" $H --frames 1 --seed " -1"
+expect 2 "--seed past 2^64" -- "$RIPPLE" $H --frames 1 --seed 18446744073709551616
+expect 2 "--size with a tab" -- "$RIPPLE" $H --frames 1 --size "	64x48"
+expect 0 "--seed 010" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 010 --screenshot "$TMP/s010.bmp"
+expect 0 "--seed 10" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 10 --screenshot "$TMP/s10.bmp"
+expect 0 "--seed 8" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 8 --screenshot "$TMP/s8.bmp"
+same "$TMP/s010.bmp" "$TMP/s10.bmp" "seed 010 is ten"
+differ "$TMP/s010.bmp" "$TMP/s8.bmp" "seed 010 is not octal"
+
+# headless there is no window to be too large
+expect 0 "large field scaled, headless" -- "$RIPPLE" $H --size 4200x100 --scale 4 --frames 1
+expect 2 "large field scaled, in a window" -- "$RIPPLE" --size 4200x100 --scale 4 --frames 1
 
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2

@@ -1,5 +1,4 @@
 /* app/args.c - parsing and checking the demo's command-line options. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@ const char *app_usage(void)
            "\n"
            "  --size WxH         field size in pixels (default 640x480, each side 3..8192)\n"
            "  --scale N          show each pixel N times larger, 1..8 (default 1)\n"
-           "  --image PATH       background picture: BMP, PNG or JPEG, any size\n"
+           "  --image PATH       background picture: BMP, PNG or JPEG, up to 100 megapixels\n"
            "  --seed N           seed of the rain and the autopilot (default 1)\n"
            "  --frames N         quit after N frames\n"
            "  --headless         no window: simulate and render the frames, one step each\n"
@@ -37,45 +36,23 @@ const char *app_usage(void)
            "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, Esc quit.\n";
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+/* The message in a new allocation, whatever the length of the value in it. */
+static int fail(char **err, const char *fmt, const char *a, const char *b)
 {
-    snprintf(err, errlen, fmt, a, b);
+    int n = snprintf(NULL, 0, fmt, a, b);
+    *err = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (*err)
+        snprintf(*err, (size_t)n + 1, fmt, a, b);
     return -1;
 }
 
-/* Whole-string decimal number in [lo, hi]. */
+/* Every integer flag goes through the core's one strict parser. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
-    if (!s || !*s || *s == ' ' || *s == '+')
+    long long v;
+    if (rpl_parse_int(s, lo, hi, &v) != RPL_OK)
         return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_size(const char *s, int *w, int *h)
-{
-    const char *x = strchr(s, 'x');
-    if (!x)
-        x = strchr(s, 'X');
-    if (!x || x == s || x[1] == '\0')
-        return -1;
-    char left[32];
-    size_t n = (size_t)(x - s);
-    if (n >= sizeof left)
-        return -1;
-    memcpy(left, s, n);
-    left[n] = '\0';
-    long lw, lh;
-    if (parse_long(left, RPL_DIM_MIN, RPL_DIM_MAX, &lw) ||
-        parse_long(x + 1, RPL_DIM_MIN, RPL_DIM_MAX, &lh))
-        return -1;
-    *w = (int)lw;
-    *h = (int)lh;
+    *out = (long)v;
     return 0;
 }
 
@@ -94,7 +71,7 @@ static int has_ext(const char *path, const char *ext)
     return 1;
 }
 
-int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errlen)
+int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
 {
     memset(o, 0, sizeof *o);
     o->w = 640;
@@ -119,7 +96,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
         } else {
             snprintf(name, sizeof name, "%s", arg);
             if (strlen(arg) >= sizeof name)
-                return fail(err, errlen, "unknown option '%s' (try --help)", arg, "");
+                return fail(err, "unknown option '%s' (try --help)", arg, "");
         }
 
         /* options without a value */
@@ -133,7 +110,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
         else if (!strcmp(name, "--version")) flag = &o->version;
         if (flag) {
             if (val)
-                return fail(err, errlen, "option '%s' takes no value", name, "");
+                return fail(err, "option '%s' takes no value", name, "");
             *flag = set;
             continue;
         }
@@ -147,47 +124,43 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             known |= !strcmp(name, valued[k]);
         if (!known)
-            return fail(err, errlen, "unknown option '%s' (try --help)", arg, "");
+            return fail(err, "unknown option '%s' (try --help)", arg, "");
         if (!val) {
             if (i + 1 >= argc)
-                return fail(err, errlen, "option '%s' needs a value", name, "");
+                return fail(err, "option '%s' needs a value", name, "");
             val = argv[++i];
         }
         long v;
         if (!strcmp(name, "--size")) {
-            if (parse_size(val, &o->w, &o->h))
-                return fail(err, errlen, "bad --size '%s': want WxH, each side 3..8192", val, "");
+            if (rpl_parse_size(val, RPL_DIM_MIN, RPL_DIM_MAX, &o->w, &o->h) != RPL_OK)
+                return fail(err, "bad --size '%s': want WxH, each side 3..8192", val, "");
             o->size_set = 1;
         } else if (!strcmp(name, "--scale")) {
             if (parse_long(val, 1, APP_SCALE_MAX, &v))
-                return fail(err, errlen, "bad --scale '%s': want a whole number 1..8", val, "");
+                return fail(err, "bad --scale '%s': want a whole number 1..8", val, "");
             o->scale = (int)v;
         } else if (!strcmp(name, "--seed")) {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(val, &end, 0);
-            if (!*val || *end || errno || *val == '-')
-                return fail(err, errlen, "bad --seed '%s': want a non-negative whole number", val, "");
-            o->seed = (uint64_t)s;
+            if (rpl_parse_u64(val, &o->seed) != RPL_OK)
+                return fail(err, "bad --seed '%s': want a whole number 0..18446744073709551615", val, "");
         } else if (!strcmp(name, "--frames")) {
             if (parse_long(val, 1, 1000000000L, &v))
-                return fail(err, errlen, "bad --frames '%s': want a whole number 1..1000000000", val, "");
+                return fail(err, "bad --frames '%s': want a whole number 1..1000000000", val, "");
             o->frames = v;
         } else if (!strcmp(name, "--threads")) {
             if (parse_long(val, 1, 64, &v))
-                return fail(err, errlen, "bad --threads '%s': want a whole number 1..64", val, "");
+                return fail(err, "bad --threads '%s': want a whole number 1..64", val, "");
             o->threads = (int)v;
         } else if (!strcmp(name, "--bpp")) {
             if (strcmp(val, "8") && strcmp(val, "16") && strcmp(val, "32"))
-                return fail(err, errlen, "bad --bpp '%s': want 8, 16 or 32", val, "");
+                return fail(err, "bad --bpp '%s': want 8, 16 or 32", val, "");
             o->bpp = atoi(val);
         } else if (!strcmp(name, "--simd")) {
             if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") &&
                 strcmp(val, "sse2") && strcmp(val, "avx2"))
-                return fail(err, errlen, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
+                return fail(err, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
             o->simd = strcmp(val, "auto") ? val : NULL;
         } else if (!*val) {
-            return fail(err, errlen, "option '%s' needs a file name", name, "");
+            return fail(err, "option '%s' needs a file name", name, "");
         } else if (!strcmp(name, "--image")) {
             o->image = val;
         } else if (!strcmp(name, "--load-state")) {
@@ -196,14 +169,16 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errle
             o->save_state = val;
         } else if (!strcmp(name, "--screenshot")) {
             if (!has_ext(val, ".png") && !has_ext(val, ".bmp"))
-                return fail(err, errlen, "bad --screenshot '%s': the name must end in .png or .bmp", val, "");
+                return fail(err, "bad --screenshot '%s': the name must end in .png or .bmp", val, "");
             o->screenshot = val;
         }
     }
-    if ((long)o->w * o->scale > APP_WINDOW_MAX || (long)o->h * o->scale > APP_WINDOW_MAX) {
+    /* headless there is no window: the scale does not matter */
+    if (!o->headless &&
+        ((long)o->w * o->scale > APP_WINDOW_MAX || (long)o->h * o->scale > APP_WINDOW_MAX)) {
         char a[64];
         snprintf(a, sizeof a, "%dx%d times %d", o->w, o->h, o->scale);
-        return fail(err, errlen, "window too large: %s is over %s pixels a side", a, "16384");
+        return fail(err, "window too large: %s is over %s pixels a side", a, "16384");
     }
     if (o->headless && o->frames < 0)
         o->frames = 100;

@@ -25,8 +25,9 @@ typedef struct app_opts {
     int help, version;
 } app_opts_t;
 
-/* Parses argv into *o.  Returns 0, or -1 with a one-line message in err. */
-int app_parse_args(int argc, char **argv, app_opts_t *o, char *err, size_t errlen);
+/* Parses argv into *o.  Returns 0, or -1 with a one-line message in *err
+ * (a new allocation, NULL if memory ran out). */
+int app_parse_args(int argc, char **argv, app_opts_t *o, char **err);
 
 /* The --help text. */
 const char *app_usage(void);

@@ -19,6 +19,8 @@ static int unit(const rpl_sim_t *sim)
 
 void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed)
 {
+    if (!ap)
+        return;
     ap->rng = rpl_seed_mix(seed ^ 0xA5A5A5A5u);
     ap->t = 0;
     ap->scene = -1;
@@ -56,6 +58,8 @@ static void pen_to(rpl_autopilot_t *ap, rpl_sim_t *sim, double x, double y, int 
 
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
 {
+    if (!ap || !sim)
+        return;
     if (ap->scene < 0 || ap->t >= (uint32_t)ap->len + 90) /* 90 quiet steps between scenes */
         next_scene(ap, sim);
     uint32_t t = ap->t++;

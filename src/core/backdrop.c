@@ -436,20 +436,20 @@ void rpl_backdrop_destroy(rpl_backdrop_t *bd)
 
 rpl_format rpl_backdrop_format(const rpl_backdrop_t *bd)
 {
-    return bd->format;
+    return bd ? bd->format : RPL_XRGB8888;
 }
 
 void rpl_backdrop_size(const rpl_backdrop_t *bd, int *w, int *h)
 {
     if (w)
-        *w = bd->w;
+        *w = bd ? bd->w : 0;
     if (h)
-        *h = bd->h;
+        *h = bd ? bd->h : 0;
 }
 
 const void *rpl_backdrop_pixels(const rpl_backdrop_t *bd)
 {
-    return bd->px;
+    return bd ? bd->px : NULL;
 }
 
 const uint32_t *rpl_backdrop_palette(const rpl_backdrop_t *bd)

@@ -11,6 +11,11 @@
 #include "kernels/kernels.h"
 #include "core/pool.h"
 
+const char *rpl_version(void)
+{
+    return RPL_VERSION;
+}
+
 const char *rpl_strerror(rpl_status status)
 {
     switch (status) {
@@ -25,12 +30,27 @@ const char *rpl_strerror(rpl_status status)
     return "unknown error";
 }
 
+char *rpl_vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
 rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sim->err, sizeof sim->err, fmt, ap);
+    char *msg = rpl_vformat(fmt, ap);
     va_end(ap);
+    free(sim->err);
+    sim->err = msg;
+    sim->err_nomem = msg == NULL;
     return st;
 }
 
@@ -82,9 +102,8 @@ rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
         size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
         sim->act = calloc(nt, 1);
         sim->act_next = calloc(nt, 1);
-        sim->drawn = calloc(nt, 1);
     }
-    if (!sim || !sim->cur || !sim->prev || !sim->act || !sim->act_next || !sim->drawn) {
+    if (!sim || !sim->cur || !sim->prev || !sim->act || !sim->act_next) {
         rpl_sim_destroy(sim);
         sim = NULL;
         st = RPL_ENOMEM;
@@ -116,32 +135,80 @@ void rpl_sim_destroy(rpl_sim_t *sim)
     free(sim->prev);
     free(sim->act);
     free(sim->act_next);
-    free(sim->drawn);
+    free(sim->err);
     free(sim);
 }
 
 const char *rpl_sim_error(const rpl_sim_t *sim)
 {
-    return sim ? sim->err : "no field";
+    if (!sim)
+        return "no field (NULL)";
+    return sim->err ? sim->err : sim->err_nomem ? "out of memory" : "";
+}
+
+int rpl_sim_width(const rpl_sim_t *sim)
+{
+    return sim ? sim->w : 0;
+}
+
+int rpl_sim_height(const rpl_sim_t *sim)
+{
+    return sim ? sim->h : 0;
+}
+
+const int16_t *rpl_sim_heights(const rpl_sim_t *sim)
+{
+    return sim ? sim->cur : NULL;
+}
+
+const int16_t *rpl_sim_previous(const rpl_sim_t *sim)
+{
+    return sim ? sim->prev : NULL;
+}
+
+uint64_t rpl_sim_steps(const rpl_sim_t *sim)
+{
+    return sim ? sim->steps : 0;
+}
+
+int rpl_sim_threads(const rpl_sim_t *sim)
+{
+    return sim ? sim->threads : 0;
+}
+
+int rpl_sim_sleeping(const rpl_sim_t *sim)
+{
+    return sim ? sim->sleeping : 0;
+}
+
+const rpl_kernels_t *rpl_sim_kernels(const rpl_sim_t *sim)
+{
+    return sim ? sim->kern : NULL;
 }
 
 rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k)
 {
-    if (!sim || !k)
+    if (!sim)
         return RPL_EINVAL;
+    if (!k)
+        return rpl_fail(sim, RPL_EINVAL, "no kernel table (NULL)");
     sim->kern = k;
     return RPL_OK;
 }
 
 void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
 {
+    if (!sim)
+        return;
     size_t n = (size_t)sim->w * (size_t)sim->h;
     memset(sim->cur, 0, n * sizeof *sim->cur);
     memset(sim->prev, 0, n * sizeof *sim->prev);
     memset(sim->act, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
     sim->steps = 0;
     sim->rng = rpl_seed_mix(seed);
-    sim->err[0] = '\0';
+    free(sim->err);
+    sim->err = NULL;
+    sim->err_nomem = 0;
 }
 
 int rpl_cpu_count(void)
@@ -152,8 +219,10 @@ int rpl_cpu_count(void)
 
 rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
 {
-    if (!sim || threads < 1 || threads > RPL_THREADS_MAX)
+    if (!sim)
         return RPL_EINVAL;
+    if (threads < 1 || threads > RPL_THREADS_MAX)
+        return rpl_fail(sim, RPL_EINVAL, "%d threads is not in 1..%d", threads, RPL_THREADS_MAX);
     if (threads == sim->threads)
         return RPL_OK;
     rpl_pool_t *pool = NULL;
@@ -220,18 +289,21 @@ void rpl_sim_rescan(rpl_sim_t *sim)
 
 void rpl_sim_set_sleeping(rpl_sim_t *sim, int on)
 {
+    if (!sim)
+        return;
     if (on && !sim->sleeping)
         rpl_sim_rescan(sim);
     sim->sleeping = on ? 1 : 0;
 }
 
-void rpl_sim_invalidate(rpl_sim_t *sim)
-{
-    sim->shown.valid = 0;
-}
-
 void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats)
 {
+    if (!stats)
+        return;
+    if (!sim) {
+        *stats = (rpl_stats_t){ 0, 0, 0 };
+        return;
+    }
     stats->tiles = (unsigned)(sim->tiles_x * sim->tiles_y);
     stats->stepped = sim->stepped;
     stats->rendered = sim->rendered;
@@ -296,6 +368,8 @@ static void step_worker(void *arg, int thread)
 
 void rpl_sim_step(rpl_sim_t *sim)
 {
+    if (!sim)
+        return;
     step_job_t job;
     job.sim = sim;
     atomic_init(&job.next, 0);
@@ -352,7 +426,7 @@ static rpl_status check_stone(rpl_sim_t *sim, int radius, int weight, int16_t *v
         return rpl_fail(sim, RPL_EINVAL, "stone radius %d is outside 1..%d",
                         radius, RPL_RADIUS_MAX);
     /* -weight, clamped, without overflowing on INT_MIN */
-    long nv = -(long)weight;
+    long long nv = -(long long)weight;
     *v = (int16_t)(nv < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : nv > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : nv);
     return RPL_OK;
 }
@@ -436,8 +510,10 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
 
 rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
 {
-    if (!sim || !rain)
+    if (!sim)
         return RPL_EINVAL;
+    if (!rain)
+        return rpl_fail(sim, RPL_EINVAL, "no rain settings (NULL)");
     if (rain->per_kilostep < 0 || rain->per_kilostep > 1000000 ||
         rain->rmin < 1 || rain->rmax < rain->rmin || rain->rmax > RPL_RADIUS_MAX ||
         rain->wmax < rain->wmin)
@@ -457,11 +533,15 @@ rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
 
 uint32_t rpl_sim_random(rpl_sim_t *sim)
 {
+    if (!sim)
+        return 0;
     return rpl_rng_next(&sim->rng);
 }
 
 uint64_t rpl_sim_energy(const rpl_sim_t *sim)
 {
+    if (!sim)
+        return 0;
     uint64_t e = 0;
     size_t n = (size_t)sim->w * (size_t)sim->h;
     for (size_t i = 0; i < n; i++)
@@ -489,8 +569,10 @@ rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
 
 rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *prev)
 {
-    if (!sim || !cur || !prev)
+    if (!sim)
         return RPL_EINVAL;
+    if (!cur || !prev)
+        return rpl_fail(sim, RPL_EINVAL, "no %s buffer (NULL)", cur ? "previous" : "current");
     rpl_status st = rpl_check_buffer(sim, cur, sim->w, sim->h, "current");
     if (st == RPL_OK)
         st = rpl_check_buffer(sim, prev, sim->w, sim->h, "previous");

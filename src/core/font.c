@@ -1,7 +1,8 @@
 /* core/font.c - built-in 5x7 bitmap font with descenders, text drawing and translucent panels on XRGB8888. */
-#include "core/font.h"
+#include "ripple.h"
 
 #include <limits.h>
+#include <stdint.h>
 
 #define GLYPH_ROWS 9
 #define FIRST_CHAR 32
@@ -219,7 +220,8 @@ static void draw_pass(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int64_t x
 void rpl_font_draw(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
                    const char *text, uint32_t color, int scale)
 {
-    if (!fb || !text || fbw <= 0 || fbh <= 0)
+    if (!fb || !text || fbw <= 0 || fbh <= 0 || pitch < (ptrdiff_t)fbw * 4 || pitch % 4 ||
+        (uintptr_t)fb % 4)
         return;
     const int64_t s = clamp_scale(scale);
     /* Shadow first for the whole text, so it never covers a neighbour's ink. */
@@ -230,7 +232,8 @@ void rpl_font_draw(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y
 void rpl_font_panel(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
                     int w, int h, int keep)
 {
-    if (!fb || fbw <= 0 || fbh <= 0 || w <= 0 || h <= 0)
+    if (!fb || fbw <= 0 || fbh <= 0 || w <= 0 || h <= 0 || pitch < (ptrdiff_t)fbw * 4 ||
+        pitch % 4 || (uintptr_t)fb % 4)
         return;
     const uint32_t k = (uint32_t)(keep < 0 ? 0 : keep > 256 ? 256 : keep);
     int64_t x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;

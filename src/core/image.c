@@ -1,5 +1,7 @@
-/* core/image.c - fitting a picture of any size to the field: scale to cover, crop the centre. */
+/* core/image.c - pictures: sizes read from file headers before any decoding, and fitting a picture of any size to the field (scale to cover, crop the centre). */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ripple.h"
 
@@ -27,7 +29,8 @@ rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
                          uint32_t *dst, int dw, int dh)
 {
     if (!src || !dst || sw <= 0 || sh <= 0 || dw <= 0 || dh <= 0 ||
-        sw > 65536 || sh > 65536 || dw > 65536 || dh > 65536 || spitch < (ptrdiff_t)sw * 4)
+        sw > 65536 || sh > 65536 || dw > 65536 || dh > 65536 || spitch < (ptrdiff_t)sw * 4 ||
+        spitch % 4 || (uintptr_t)src % 4 || (uintptr_t)dst % 4)
         return RPL_EINVAL;
     /* step = source texels per target pixel = 1/s, in 16.16 */
     int64_t stepx = ((int64_t)sw << 16) / dw, stepy = ((int64_t)sh << 16) / dh;
@@ -92,5 +95,114 @@ rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
             out[x] = 0xFF000000u | r << 16 | g << 8 | b;
         }
     }
+    return RPL_OK;
+}
+
+/* ---- sizes from headers ---------------------------------------------------- */
+
+static uint32_t be16(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 8 | p[1];
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* PNG: the signature, then IHDR must be the first chunk. */
+static rpl_status probe_png(const unsigned char *p, size_t len, uint32_t *w, uint32_t *h)
+{
+    if (len < 24 || be32(p + 8) != 13 || memcmp(p + 12, "IHDR", 4) != 0)
+        return RPL_EFORMAT;
+    *w = be32(p + 16);
+    *h = be32(p + 20);
+    return RPL_OK;
+}
+
+/* JPEG: walk the marker segments up to the first start-of-frame. */
+static rpl_status probe_jpeg(const unsigned char *p, size_t len, uint32_t *w, uint32_t *h)
+{
+    size_t i = 2;
+    for (;;) {
+        while (i < len && p[i] == 0xFF) /* fill bytes before a marker */
+            i++;
+        if (i >= len || i < 3 || p[i - 1] != 0xFF)
+            return RPL_EFORMAT;
+        unsigned m = p[i++];
+        if (m == 0x01 || (m >= 0xD0 && m <= 0xD7))
+            continue; /* markers without a length */
+        if (m == 0xD8 || m == 0xD9 || m == 0xDA || m == 0x00)
+            return RPL_EFORMAT; /* image data or the end before any frame */
+        if (i + 2 > len)
+            return RPL_EFORMAT;
+        size_t seg = be16(p + i);
+        if (seg < 2)
+            return RPL_EFORMAT;
+        /* SOF0..SOF15 but DHT (C4), JPG (C8) and DAC (CC) */
+        if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+            if (seg < 8 || i + 7 > len)
+                return RPL_EFORMAT;
+            *h = be16(p + i + 3);
+            *w = be16(p + i + 5);
+            return RPL_OK;
+        }
+        if (seg > len - i)
+            return RPL_EFORMAT;
+        i += seg;
+    }
+}
+
+/* BMP: the file header, then the info header's width and height (OS/2's
+ * 12-byte header has 16-bit ones; a negative height means top-down). */
+static rpl_status probe_bmp(const unsigned char *p, size_t len, uint32_t *w, uint32_t *h)
+{
+    if (len < 18)
+        return RPL_EFORMAT;
+    uint32_t hs = le32(p + 14);
+    if (hs == 12) {
+        if (len < 22)
+            return RPL_EFORMAT;
+        *w = p[18] | (uint32_t)p[19] << 8;
+        *h = p[20] | (uint32_t)p[21] << 8;
+        return RPL_OK;
+    }
+    if (hs < 40 || len < 26)
+        return RPL_EFORMAT;
+    int32_t bw = (int32_t)le32(p + 18), bh = (int32_t)le32(p + 22);
+    if (bw <= 0 || bh == 0 || bh == INT32_MIN)
+        return RPL_EFORMAT;
+    *w = (uint32_t)bw;
+    *h = (uint32_t)(bh < 0 ? -bh : bh);
+    return RPL_OK;
+}
+
+rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, int *w, int *h)
+{
+    if (!data || !kind || !w || !h)
+        return RPL_EINVAL;
+    static const unsigned char png_sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+    const unsigned char *p = data;
+    uint32_t pw = 0, ph = 0;
+    rpl_image_kind k = RPL_IMAGE_UNKNOWN;
+    rpl_status st = RPL_EFORMAT;
+    if (len >= 8 && memcmp(p, png_sig, 8) == 0)
+        k = RPL_IMAGE_PNG, st = probe_png(p, len, &pw, &ph);
+    else if (len >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF)
+        k = RPL_IMAGE_JPEG, st = probe_jpeg(p, len, &pw, &ph);
+    else if (len >= 2 && p[0] == 'B' && p[1] == 'M')
+        k = RPL_IMAGE_BMP, st = probe_bmp(p, len, &pw, &ph);
+    *kind = k;
+    if (st != RPL_OK)
+        return st;
+    if (pw == 0 || ph == 0 || pw > INT32_MAX || ph > INT32_MAX)
+        return RPL_EFORMAT;
+    *w = (int)pw;
+    *h = (int)ph;
     return RPL_OK;
 }

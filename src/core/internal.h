@@ -2,7 +2,52 @@
 #ifndef RPL_INTERNAL_H
 #define RPL_INTERNAL_H
 
+#include <stdarg.h>
+
 #include "ripple.h"
+
+struct rpl_pool;
+
+/* The formatted message in a new allocation (NULL when memory runs out):
+ * error details keep their whole text, however long a path in them. */
+char *rpl_vformat(const char *fmt, va_list ap);
+
+/* The field (opaque in ripple.h). */
+struct rpl_sim {
+    int w, h;
+    int16_t *cur;
+    int16_t *prev;
+    uint64_t steps;            /* steps taken since create/reset */
+    uint64_t rng;              /* state of the rain's random generator */
+    const rpl_kernels_t *kern; /* kernel table used by step and render */
+    char *err;                 /* detail of the last failure, NULL if none */
+    int err_nomem;             /* the last failure's detail could not be kept */
+
+    /* threads and sleeping tiles */
+    int threads;               /* threads used by step and render, >= 1 */
+    struct rpl_pool *pool;     /* workers when threads > 1 */
+    int sleeping;              /* 1: tiles at rest are skipped */
+    int tiles_x, tiles_y;      /* tiles across and down */
+    uint8_t *act, *act_next;   /* per tile: which buffers hold a nonzero */
+    unsigned stepped;          /* tiles computed by the last step */
+    unsigned rendered;         /* tiles drawn by the last render, by any renderer */
+};
+
+/* A renderer (opaque in ripple.h): what it last drew into, so the next
+ * draw redraws only the tiles that may have changed there. */
+struct rpl_renderer {
+    rpl_sim_t *sim;
+    uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
+    struct {                   /* what the last draw drew into */
+        const void *fb;
+        unsigned bd_id;        /* the backdrop's serial */
+        ptrdiff_t pitch;
+        int strength, shading, valid;
+    } shown;
+    unsigned rendered;         /* tiles drawn by the last draw */
+    char *err;                 /* detail of the last failure, NULL if none */
+    int err_nomem;
+};
 
 /* Stores a detail message in sim->err and returns st. */
 rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)

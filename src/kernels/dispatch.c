@@ -10,7 +10,9 @@
  * compile it (the RPL_HAVE_* macros come from the Makefile).
  *
  * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  sse2 and avx2
- * have their own kernels of all three (rpl_refract_{,rgb565_,index8_}*.c);
+ * have their own kernels of all three, one file each
+ * (kernels/x86/refract_{xrgb8888,rgb565,index8}_{sse2,avx2}.c) on one
+ * template per instruction set (refract_sse2_tpl.h, refract_avx2_tpl.h);
  * mmx has none (no gather) and uses the scalar ones.  test_paths compares
  * every path with "c" in all three formats, bit for bit. */
 static const struct path {
@@ -43,7 +45,9 @@ static const char *const known[] = { "c", "mmx", "sse2", "avx2" };
 
 rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out)
 {
-    unsigned cpu = rpl_cpu_features();
+    if (!out)
+        return RPL_EINVAL;
+    unsigned cpu = rpl_cpu_features(); /* CPUID is read on the first call only */
     if (name == NULL || strcmp(name, "auto") == 0) {
         /* like libjpeg-turbo's JSIMD_FORCE*: a forced path for testing */
         const char *env = getenv("RIPPLE_SIMD");
@@ -82,4 +86,19 @@ const char *rpl_kernels_name(const rpl_kernels_t *k)
 const char *rpl_kernels_known(int i)
 {
     return i >= 0 && (size_t)i < sizeof known / sizeof known[0] ? known[i] : NULL;
+}
+
+int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format)
+{
+    if (!a || !b)
+        return 0;
+    switch (format) {
+    case RPL_XRGB8888:
+        return a->refract_xrgb8888 == b->refract_xrgb8888;
+    case RPL_RGB565:
+        return a->refract_rgb565 == b->refract_rgb565;
+    case RPL_INDEX8:
+        return a->refract_index8 == b->refract_index8;
+    }
+    return 0;
 }

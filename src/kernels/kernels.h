@@ -51,6 +51,9 @@ void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0
 void rpl_refract_rgb565_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 
+/* The SIMD kernels, in kernels/x86/: step_<isa>.c, and refract_<format>_<isa>.c,
+ * one per format on the template refract_<isa>_tpl.h.  Each step kernel
+ * leaves areas narrower than its vector to rpl_step_c. */
 #if defined(RPL_HAVE_MMX)
 int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 #endif
@@ -78,7 +81,8 @@ struct rpl_backdrop {
     uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
 };
 
-/* CPU features, read once with CPUID (0 on other architectures). */
+/* CPU features from CPUID (0 on other architectures): read on the first
+ * call, the same value after (kernels/x86/cpu.c); any thread may call. */
 enum {
     RPL_CPU_MMX = 1u << 0,
     RPL_CPU_SSE = 1u << 1,

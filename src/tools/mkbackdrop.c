@@ -4,14 +4,13 @@
 #include <SDL.h>
 #include <SDL_image.h>
 
-#include <errno.h>
+#include "ripple.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /*
  * Layout is done in "units": the shorter side of the picture always spans
@@ -643,68 +642,32 @@ static void render(const Scene *sc, SDL_Surface *surf)
 
 static int parse_side(const char *s, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < MIN_SIDE || v > MAX_SIDE)
+    long long v;
+    if (rpl_parse_int(s, MIN_SIDE, MAX_SIDE, &v) != RPL_OK)
         return 0;
     *out = (int)v;
     return 1;
 }
 
-/* Saves surf as PNG at path via a temporary file and rename(). */
+/* Saves surf as PNG at path through the library's safe writer: a
+ * temporary file beside it, synced and renamed into place. */
 static int save_png(SDL_Surface *surf, const char *path)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp) {
-        fprintf(stderr, "mkbackdrop: out of memory\n");
-        return 0;
+    rpl_file_t *f;
+    rpl_status st = rpl_file_open(path, 0, &f);
+    if (st == RPL_OK) {
+        SDL_RWops *rw = SDL_RWFromFP(rpl_file_stream(f), SDL_FALSE);
+        if (!rw || IMG_SavePNG_RW(surf, rw, 1) != 0) {
+            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, SDL_GetError());
+            rpl_file_close(f);
+            return 0;
+        }
+        st = rpl_file_commit(f);
     }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
-        free(tmp);
-        return 0;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL && fchmod(fd, 0666 & ~mask) == 0;
-    if (!ok) {
-        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
-        if (f)
-            fclose(f);
-        else
-            close(fd);
-        unlink(tmp);
-        free(tmp);
-        return 0;
-    }
-    SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
-    ok = rw != NULL && IMG_SavePNG_RW(surf, rw, 1) == 0;
-    if (!ok)
-        fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, SDL_GetError());
-    if (fflush(f) != 0 || fsync(fd) != 0) {
-        if (ok)
-            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
-        ok = 0;
-    }
-    if (fclose(f) != 0) {
-        if (ok)
-            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, strerror(errno));
-        ok = 0;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        fprintf(stderr, "mkbackdrop: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
-        ok = 0;
-    }
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
-    return ok;
+    if (st != RPL_OK)
+        fprintf(stderr, "mkbackdrop: %s\n", f ? rpl_file_error(f) : rpl_strerror(st));
+    rpl_file_close(f);
+    return st == RPL_OK;
 }
 
 int main(int argc, char **argv)

@@ -1,8 +1,9 @@
-/* kernels/x86/cpu.c - which instruction sets this CPU (and its OS) can run, from CPUID. */
+/* kernels/x86/cpu.c - which instruction sets this CPU (and its OS) can run, from CPUID, read once. */
 #include "kernels/kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <stdatomic.h>
 
 /* XCR0 through xgetbv; only called when CPUID says OSXSAVE is on. */
 static uint64_t xgetbv0(void)
@@ -12,7 +13,7 @@ static uint64_t xgetbv0(void)
     return (uint64_t)hi << 32 | lo;
 }
 
-unsigned rpl_cpu_features(void)
+static unsigned read_features(void)
 {
     unsigned a, b, c, d, f = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -31,6 +32,29 @@ unsigned rpl_cpu_features(void)
             f |= RPL_CPU_AVX2;
     }
     return f;
+}
+
+/* Set on a cached value, so that a CPU without any of the features (0)
+ * is not read again. */
+#define READ_DONE (1u << 31)
+_Static_assert(((RPL_CPU_MMX | RPL_CPU_SSE | RPL_CPU_SSE2 | RPL_CPU_AVX2) & READ_DONE) == 0,
+               "READ_DONE must not be a feature bit");
+
+/*
+ * CPUID is slow under virtualisation (a VM exit each time) and the answer
+ * never changes while the process runs, so it is read on the first call
+ * only.  Threads racing on that first call each read the same value and
+ * store it; relaxed order is enough, the value stands alone.
+ */
+unsigned rpl_cpu_features(void)
+{
+    static atomic_uint cached; /* 0 until read, then the features | READ_DONE */
+    unsigned f = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (f == 0) {
+        f = read_features() | READ_DONE;
+        atomic_store_explicit(&cached, f, memory_order_relaxed);
+    }
+    return f & ~READ_DONE;
 }
 #else
 unsigned rpl_cpu_features(void)

@@ -1,63 +1,47 @@
-/* kernels/x86/refract_rgb565_sse2.c - SSE2 refraction into RGB565: 8 pixels a step, texels fetched by
- * scalar loads and inserted with pinsrw. */
-#include <assert.h>
+/* kernels/x86/refract_rgb565_sse2.c - SSE2 refraction into RGB565: texels inserted with pinsrw, the light per 5-6-5 channel. */
 #include <emmintrin.h>
+#include <stdint.h>
 
-#include "kernels/x86/simd.h"
+#define RPL_REFRACT_FN rpl_refract_rgb565_sse2
+typedef uint16_t px_t;
+typedef struct {
+    __m128i m5, m6; /* the channel masks and maxima */
+} fmt_t;
 
-/*
- * Offsets and coordinates are computed as in kernels/x86/refract_sse2.c (see the
- * comment there): negated differences in int16 lanes, the offset as a
- * pmulhw per strength class K0..K3 (ONE: strength 16, no multiply), the
- * coordinates biased by 32767 - (size - 1) and clamped by a signed and an
- * unsigned saturation, the index sy * w + sx by pmaddwd.
- */
+#include "kernels/x86/refract_sse2_tpl.h"
 
-static RPL_NOINLINE uint16_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int shading)
+{
+    (void)j;
+    (void)shading;
+    f->m5 = _mm_set1_epi16(31);
+    f->m6 = _mm_set1_epi16(63);
+}
+
+RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
+{
+    return j->bg16;
+}
+
+RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
 {
     return rpl_texel565(j, x, y, xoff, yoff);
 }
 
-typedef struct {
-    __m128i xbias, ybias, yv, pair, mul;
-    __m128i zero, dmax, dmin, m5, m6; /* shading */
-} consts_t;
-
-/* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1). */
-RPL_FORCE_INLINE void step8(const consts_t *c, const uint16_t *bg, const uint16_t *bgrow,
-                            uint16_t *out, const int16_t *h, const int16_t *hu,
-                            const int16_t *hd, int x, __m128i xv, const int mode,
-                            const int shading)
+RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)
 {
-    const __m128i l = _mm_loadu_si128((const __m128i *)(h + x - 1));
-    const __m128i r = _mm_loadu_si128((const __m128i *)(h + x + 1));
-    const __m128i u = _mm_loadu_si128((const __m128i *)(hu + x));
-    const __m128i d = _mm_loadu_si128((const __m128i *)(hd + x));
-    const __m128i nx = _mm_sub_epi16(r, l), ny = _mm_sub_epi16(d, u);
-    /* level water: the background's own pixels */
-    const __m128i any = _mm_or_si128(nx, ny);
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(any, c->zero)) == 0xFFFF) {
-        _mm_storeu_si128((__m128i *)(out + x), _mm_loadu_si128((const __m128i *)(bgrow + x)));
-        return;
-    }
-    __m128i sx, sy;
-    if (mode == ONE) {
-        sx = _mm_subs_epi16(xv, nx);
-        sy = _mm_subs_epi16(c->yv, ny);
-    } else {
-        __m128i tx = nx, ty = ny;
-        for (int i = 0; i < mode; i++) {
-            tx = _mm_adds_epi16(tx, tx);
-            ty = _mm_adds_epi16(ty, ty);
-        }
-        sx = _mm_adds_epi16(xv, _mm_mulhi_epi16(tx, c->mul));
-        sy = _mm_adds_epi16(c->yv, _mm_mulhi_epi16(ty, c->mul));
-    }
-    sx = _mm_subs_epu16(sx, c->xbias);
-    sy = _mm_subs_epu16(sy, c->ybias);
+    (void)f;
+    (void)shading;
+    _mm_storeu_si128((__m128i *)o, _mm_loadu_si128((const __m128i *)b));
+}
+
+RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
+                                 __m128i i0, __m128i i1, __m128i nx, __m128i ny,
+                                 const int shading)
+{
     uint32_t ix[8];
-    _mm_storeu_si128((__m128i *)ix, _mm_madd_epi16(_mm_unpacklo_epi16(sx, sy), c->pair));
-    _mm_storeu_si128((__m128i *)(ix + 4), _mm_madd_epi16(_mm_unpackhi_epi16(sx, sy), c->pair));
+    _mm_storeu_si128((__m128i *)ix, i0);
+    _mm_storeu_si128((__m128i *)(ix + 4), i1);
     RPL_OPAQUE(ix);
     __m128i p = _mm_cvtsi32_si128(bg[ix[0]]);
     p = _mm_insert_epi16(p, bg[ix[1]], 1);
@@ -68,83 +52,17 @@ RPL_FORCE_INLINE void step8(const consts_t *c, const uint16_t *bg, const uint16_
     p = _mm_insert_epi16(p, bg[ix[6]], 6);
     p = _mm_insert_epi16(p, bg[ix[7]], 7);
     if (shading) {
-        /* d = clamp((nx + ny) >> 2), then d >> 3 on R and B, d >> 2 on G,
-         * each clamped to its channel (small values: no lane overflows) */
-        __m128i dv = _mm_srai_epi16(_mm_add_epi16(nx, ny), 2);
-        dv = _mm_max_epi16(_mm_min_epi16(dv, c->dmax), c->dmin);
+        /* d >> 3 on R and B, d >> 2 on G, each clamped to its channel
+         * (small values: no lane overflows) */
+        const __m128i dv = light(c, nx, ny);
         const __m128i d3 = _mm_srai_epi16(dv, 3), d2 = _mm_srai_epi16(dv, 2);
         __m128i rr = _mm_add_epi16(_mm_srli_epi16(p, 11), d3);
-        __m128i gg = _mm_add_epi16(_mm_and_si128(_mm_srli_epi16(p, 5), c->m6), d2);
-        __m128i bb = _mm_add_epi16(_mm_and_si128(p, c->m5), d3);
-        rr = _mm_min_epi16(_mm_max_epi16(rr, c->zero), c->m5);
-        gg = _mm_min_epi16(_mm_max_epi16(gg, c->zero), c->m6);
-        bb = _mm_min_epi16(_mm_max_epi16(bb, c->zero), c->m5);
+        __m128i gg = _mm_add_epi16(_mm_and_si128(_mm_srli_epi16(p, 5), f->m6), d2);
+        __m128i bb = _mm_add_epi16(_mm_and_si128(p, f->m5), d3);
+        rr = _mm_min_epi16(_mm_max_epi16(rr, c->zero), f->m5);
+        gg = _mm_min_epi16(_mm_max_epi16(gg, c->zero), f->m6);
+        bb = _mm_min_epi16(_mm_max_epi16(bb, c->zero), f->m5);
         p = _mm_or_si128(_mm_or_si128(_mm_slli_epi16(rr, 11), _mm_slli_epi16(gg, 5)), bb);
     }
-    _mm_storeu_si128((__m128i *)(out + x), p);
-}
-
-RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0, int y1,
-                             const int mode, const int shading)
-{
-    const int w = j->w;
-    const int s = j->strength;
-    const int xbias = 32767 - (w - 1);
-    consts_t c;
-    c.zero = _mm_setzero_si128();
-    c.xbias = _mm_set1_epi16((short)xbias);
-    c.ybias = _mm_set1_epi16((short)(32767 - (j->hgt - 1)));
-    c.pair = _mm_set1_epi32((int)(((uint32_t)w << 16) | 1u));
-    c.mul = _mm_set1_epi16((short)(mode == ONE ? 0 : -(s << (12 - mode))));
-    c.dmax = _mm_set1_epi16(RPL_SHADE_MAX);
-    c.dmin = _mm_set1_epi16(-RPL_SHADE_MAX);
-    c.m5 = _mm_set1_epi16(31);
-    c.m6 = _mm_set1_epi16(63);
-    c.yv = c.zero;
-    const __m128i iota = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m128i stride = _mm_set1_epi16(8);
-
-    const uint16_t *const bg = j->bg16;
-    for (int y = y0; y < y1; y++) {
-        uint16_t *out = rpl_fb_row16(j, y);
-        const int16_t *h = j->h + (ptrdiff_t)y * w;
-        const uint16_t *bgrow = bg + (ptrdiff_t)y * w;
-        const int16_t *hu = y > 0 ? h - w : rpl_zero_row;
-        const int16_t *hd = y < j->hgt - 1 ? h + w : rpl_zero_row;
-        if (x0 == 0 && x1 > 0)
-            out[0] = texel(j, 0, y, -h[1], hu[0] - hd[0]);
-        const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
-        if (xb - xa >= 8) {
-            c.yv = _mm_add_epi16(_mm_set1_epi16((short)y), c.ybias);
-            __m128i xv = _mm_add_epi16(iota, _mm_set1_epi16((short)(xa + xbias)));
-            int x = xa;
-            for (; x <= xb - 8; x += 8) {
-                step8(&c, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
-                xv = _mm_add_epi16(xv, stride);
-            }
-            /* the tail: one more step ending at xb (same values again) */
-            if (x < xb)
-                step8(&c, bg, bgrow, out, h, hu, hd, xb - 8,
-                      _mm_add_epi16(iota, _mm_set1_epi16((short)(xb - 8 + xbias))), mode, shading);
-        } else {
-            for (int x = xa; x < xb; x++)
-                out[x] = texel(j, x, y, h[x - 1] - h[x + 1], hu[x] - hd[x]);
-        }
-        if (x1 == w && x0 < w)
-            out[w - 1] = texel(j, w - 1, y, h[w - 2], hu[w - 1] - hd[w - 1]);
-    }
-}
-
-void rpl_refract_rgb565_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1)
-{
-    assert(job && job->h && job->bg16 && job->fb);
-    assert(job->w >= RPL_DIM_MIN && job->w <= RPL_DIM_MAX);
-    assert(job->hgt >= RPL_DIM_MIN && job->hgt <= RPL_DIM_MAX);
-    assert(job->strength >= 0 && job->strength <= RPL_STRENGTH_MAX);
-    assert(job->shading == 0 || job->shading == 1);
-    assert(job->pitch % 2 == 0 && job->pitch >= (ptrdiff_t)job->w * 2);
-    assert(0 <= x0 && x0 <= x1 && x1 <= job->w);
-    assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
-
-    RPL_RENDER_BY_CLASS(render, job, x0, x1, y0, y1);
+    _mm_storeu_si128((__m128i *)o, p);
 }

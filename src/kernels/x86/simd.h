@@ -1,6 +1,8 @@
-/* kernels/x86/simd.h - what every SIMD refraction kernel shares: inlining control, strength classes, the zero row. */
+/* kernels/x86/simd.h - what every SIMD refraction kernel shares: inlining control, strength classes, preconditions, the zero row. */
 #ifndef RPL_SIMD_H
 #define RPL_SIMD_H
+
+#include <assert.h>
 
 #include "kernels/scalar.h"
 
@@ -18,7 +20,7 @@
 #endif
 
 /* Strength classes: K0..K3 scale the offset with one pmulhw after a shift
- * of 0..3 (see kernels/x86/refract_sse2.c); ONE is strength 16, no multiply. */
+ * of 0..3 (see kernels/x86/refract_sse2_tpl.h); ONE is strength 16, no multiply. */
 enum { K0, K1, K2, K3, ONE };
 
 static inline int rpl_strength_class(int s)
@@ -43,6 +45,23 @@ static inline int rpl_strength_class(int s)
         default: render(job, x0, x1, y0, y1, ONE, 1); break;                    \
         }                                                                       \
     } while (0)
+
+/* Asserts the preconditions of a refraction kernel (kernels/kernels.h) on
+ * a job (not NULL) whose background in the kernel's format is bg, of px
+ * bytes a pixel. */
+static inline void rpl_refract_check(const rpl_refract_job_t *job, const void *bg, int px,
+                                     int x0, int x1, int y0, int y1)
+{
+    assert(job->h && bg && job->fb);
+    assert(job->w >= RPL_DIM_MIN && job->w <= RPL_DIM_MAX);
+    assert(job->hgt >= RPL_DIM_MIN && job->hgt <= RPL_DIM_MAX);
+    assert(job->strength >= 0 && job->strength <= RPL_STRENGTH_MAX);
+    assert(job->shading == 0 || job->shading == 1);
+    assert(job->pitch % px == 0 && job->pitch >= (ptrdiff_t)job->w * px);
+    assert(0 <= x0 && x0 <= x1 && x1 <= job->w);
+    assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
+    (void)job, (void)bg, (void)px, (void)x0, (void)x1, (void)y0, (void)y1; /* NDEBUG */
+}
 
 /* Stands in for the missing row above the top or below the bottom row, so
  * those rows take the vector path too.  All zeros, never written. */

@@ -2,7 +2,7 @@
 #include <assert.h>
 #include <immintrin.h>
 
-#include "kernels/scalar.h"
+#include "kernels/kernels.h"
 
 static inline __m256i load16(const int16_t *p)
 {
@@ -98,19 +98,8 @@ int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int 
     assert(1 <= y0 && y0 <= y1);
 
     const int n = x1 - x0;
-    if (n < 8) {
-        /* Narrower than the smallest vector: the scalar rule. */
-        int any = 0;
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t row = (ptrdiff_t)y * w;
-            for (int x = x0; x < x1; x++) {
-                int16_t v = rpl_step_cell(cur, prev, row + x, w);
-                prev[row + x] = v;
-                any |= v;
-            }
-        }
-        return any != 0;
-    }
+    if (n < 8) /* narrower than the smallest vector: the scalar rule */
+        return rpl_step_c(prev, cur, w, x0, x1, y0, y1);
     if (n < 16) {
         /* 8 to 15 wide: two xmm vectors, at x0 and ending at x1, both
          * computed before either is stored (they overlap unless n == 8). */

@@ -3,7 +3,7 @@
 #include <mmintrin.h>
 #include <string.h>
 
-#include "kernels/scalar.h"
+#include "kernels/kernels.h"
 
 /* Unaligned 64-bit access through memcpy: MMX memory operands need no
  * alignment, so compilers turn these into movq or a folded operand, and
@@ -95,19 +95,8 @@ int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y
     assert(1 <= y0 && y0 <= y1);
 
     const int n = x1 - x0;
-    if (n < 4) {
-        /* Narrower than a vector: the scalar rule, no MMX state touched. */
-        int any = 0;
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t row = (ptrdiff_t)y * w;
-            for (int x = x0; x < x1; x++) {
-                int16_t v = rpl_step_cell(cur, prev, row + x, w);
-                prev[row + x] = v;
-                any |= v;
-            }
-        }
-        return any != 0;
-    }
+    if (n < 4) /* narrower than a vector: the scalar rule, no MMX state touched */
+        return rpl_step_c(prev, cur, w, x0, x1, y0, y1);
 
     __m64 acc = _mm_setzero_si64();
     if (n % 4) {

@@ -1,4 +1,20 @@
-/* kernels/x86/refract_sse2.c - SSE2 refraction into XRGB8888: 8 pixels a step, texels fetched by scalar loads. */
+/* kernels/x86/refract_sse2_tpl.h - the SSE2 refraction kernel, 8 pixels a step, once for every pixel format. */
+
+/*
+ * Included by one file per pixel format (refract_{xrgb8888,rgb565,index8}_sse2.c).
+ * Before the #include, that file defines
+ *   RPL_REFRACT_FN  the name of the kernel (declared in kernels/kernels.h)
+ *   px_t            the framebuffer and background pixel
+ *   fmt_t           the format's own constants, held in registers across a row
+ * and after it the fmt_* functions declared below: the fetch, the light and
+ * the store, which are all that differ between the formats.  The row loop
+ * with its edges and tail, the offsets, the clamped coordinates and the
+ * texel indices are here, once.
+ */
+#ifndef RPL_REFRACT_FN
+#error "define RPL_REFRACT_FN, px_t and fmt_t before including refract_sse2_tpl.h"
+#endif
+
 #include <assert.h>
 #include <emmintrin.h>
 
@@ -23,38 +39,63 @@
  * never goes negative before that: B >= 24576 and |offset| <= 16384.
  */
 
-/* One pixel the scalar way (edges, short spans): a single shared copy
- * rather than one inlined into every instance of render(). */
-static RPL_NOINLINE uint32_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel(j, x, y, xoff, yoff);
-}
-
-/* Everything the step needs, held in registers across a row. */
+/* Everything the step needs besides the format's own, held in registers
+ * across a row. */
 typedef struct {
     __m128i xbias, ybias; /* B of x and of y */
     __m128i yv;           /* y + B */
     __m128i pair;         /* int16 pairs (1, w), for pmaddwd */
     __m128i mul;          /* -(s << (12 - k)) */
-    __m128i zero, bias, dmax, dmin; /* shading */
+    __m128i zero, dmax, dmin;
 } consts_t;
 
-/* Four texels by index, as one vector: movd loads and unpacks, as a
- * vector load of texels just stored one by one would stall on the failed
- * store forwarding. */
-RPL_FORCE_INLINE __m128i fetch4(const uint32_t *bg, const uint32_t *ix)
+/* What each format defines.  They are inlined into every instance of
+ * render(), where `shading` is a constant. */
+
+/* Sets up f (and asserts what it reads of j). */
+RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int shading);
+/* The background in the format. */
+RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j);
+/* One pixel by the scalar rule (kernels/scalar.h). */
+RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff);
+/* o[0..7] where the water is level (no offset, no light): what the
+ * background b[0..7] shows there. */
+RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading);
+/* o[i] = bg[index of pixel i] for i in 0..7, the indices of pixels 0-3 in
+ * the int32 lanes of i0, of 4-7 in i1; lit when shading by light(c, nx, ny)
+ * of the negated differences.
+ *
+ * A format that loads its texels one by one stores the indices to an array
+ * and reads them back past RPL_OPAQUE: one load each, where compilers left
+ * to themselves extract them from the registers with a shuffle and a move
+ * each.  The array is the format's own, declared where it is read: filled
+ * here and read through a pointer, it cost GCC a register for the row (one
+ * more load per level step). */
+RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
+                                 __m128i i0, __m128i i1, __m128i nx, __m128i ny,
+                                 const int shading);
+
+/* The light's d = clamp(-(xoff + yoff) >> 2) per lane, from the negated
+ * differences: -(xoff + yoff) = nx + ny, |.| <= 32766.  The formats call
+ * it after their fetch: computed before it, here, it cost the RGB565
+ * kernel 1% more instructions with GCC 12. */
+RPL_FORCE_INLINE __m128i light(const consts_t *c, __m128i nx, __m128i ny)
 {
-    const __m128i a = _mm_cvtsi32_si128((int)bg[ix[0]]);
-    const __m128i b = _mm_cvtsi32_si128((int)bg[ix[1]]);
-    const __m128i c = _mm_cvtsi32_si128((int)bg[ix[2]]);
-    const __m128i d = _mm_cvtsi32_si128((int)bg[ix[3]]);
-    return _mm_unpacklo_epi64(_mm_unpacklo_epi32(a, b), _mm_unpacklo_epi32(c, d));
+    const __m128i d = _mm_srai_epi16(_mm_add_epi16(nx, ny), 2);
+    return _mm_max_epi16(_mm_min_epi16(d, c->dmax), c->dmin);
+}
+
+/* One pixel the scalar way (edges, short spans): a single shared copy
+ * rather than one inlined into every instance of render(). */
+static RPL_NOINLINE px_t texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+{
+    return fmt_texel(j, x, y, xoff, yoff);
 }
 
 /* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1); hu and hd are the rows
  * above and below, xv holds x + i + B. */
-RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, const uint32_t *bgrow,
-                            uint32_t *out, const int16_t *h, const int16_t *hu,
+RPL_FORCE_INLINE void step8(const consts_t *c, const fmt_t *f, const px_t *bg,
+                            const px_t *bgrow, px_t *out, const int16_t *h, const int16_t *hu,
                             const int16_t *hd, int x, __m128i xv, const int mode,
                             const int shading)
 {
@@ -63,13 +104,11 @@ RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, const uint32_
     const __m128i u = _mm_loadu_si128((const __m128i *)(hu + x));
     const __m128i d = _mm_loadu_si128((const __m128i *)(hd + x));
     const __m128i nx = _mm_sub_epi16(r, l), ny = _mm_sub_epi16(d, u);
-    /* Where the water is level every offset and shade is 0 and the pixels
-     * are the background's own: a straight copy. */
+    /* Where the water is level every offset and shade is 0: no index to
+     * compute, no texel to fetch one by one. */
     const __m128i any = _mm_or_si128(nx, ny);
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(any, _mm_setzero_si128())) == 0xFFFF) {
-        _mm_storeu_si128((__m128i *)(out + x), _mm_loadu_si128((const __m128i *)(bgrow + x)));
-        _mm_storeu_si128((__m128i *)(out + x + 4),
-                         _mm_loadu_si128((const __m128i *)(bgrow + x + 4)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(any, c->zero)) == 0xFFFF) {
+        fmt_level(f, out + x, bgrow + x, shading);
         return;
     }
     __m128i sx, sy;
@@ -88,39 +127,9 @@ RPL_FORCE_INLINE void step8(const consts_t *c, const uint32_t *bg, const uint32_
     sx = _mm_subs_epu16(sx, c->xbias);
     sy = _mm_subs_epu16(sy, c->ybias);
     /* sy * w + sx in one pmaddwd: both factors fit int16, the sum int32 */
-    uint32_t ix[8];
-    _mm_storeu_si128((__m128i *)ix, _mm_madd_epi16(_mm_unpacklo_epi16(sx, sy), c->pair));
-    _mm_storeu_si128((__m128i *)(ix + 4), _mm_madd_epi16(_mm_unpackhi_epi16(sx, sy), c->pair));
-    /* Reading the indices back from memory costs one load each; left to
-     * themselves, compilers extract them from the registers instead, with
-     * a shuffle and a move each.  The empty asm hides the array's content. */
-    RPL_OPAQUE(ix);
-    if (!shading) {
-        /* written out: compilers keep a loop here, at twice the cost */
-        out[x] = bg[ix[0]];
-        out[x + 1] = bg[ix[1]];
-        out[x + 2] = bg[ix[2]];
-        out[x + 3] = bg[ix[3]];
-        out[x + 4] = bg[ix[4]];
-        out[x + 5] = bg[ix[5]];
-        out[x + 6] = bg[ix[6]];
-        out[x + 7] = bg[ix[7]];
-        return;
-    }
-    /* -(xoff + yoff) = nx + ny, |.| <= 32766 */
-    __m128i dv = _mm_srai_epi16(_mm_add_epi16(nx, ny), 2);
-    dv = _mm_max_epi16(_mm_min_epi16(dv, c->dmax), c->dmin);
-    /* d into bytes 0-2 of each pixel, 0 in byte 3: words (d, d) and (d, 0)
-     * interleaved; biasing the channels by 0x80 turns the clamp to 0..255
-     * into a signed saturating add */
-    const __m128i b = _mm_packs_epi16(dv, dv);
-    const __m128i dd = _mm_unpacklo_epi8(b, b), d0 = _mm_unpacklo_epi8(b, c->zero);
-    const __m128i m0 = _mm_unpacklo_epi16(dd, d0), m1 = _mm_unpackhi_epi16(dd, d0);
-    __m128i p0 = fetch4(bg, ix), p1 = fetch4(bg, ix + 4);
-    p0 = _mm_xor_si128(_mm_adds_epi8(_mm_xor_si128(p0, c->bias), m0), c->bias);
-    p1 = _mm_xor_si128(_mm_adds_epi8(_mm_xor_si128(p1, c->bias), m1), c->bias);
-    _mm_storeu_si128((__m128i *)(out + x), p0);
-    _mm_storeu_si128((__m128i *)(out + x + 4), p1);
+    const __m128i i0 = _mm_madd_epi16(_mm_unpacklo_epi16(sx, sy), c->pair);
+    const __m128i i1 = _mm_madd_epi16(_mm_unpackhi_epi16(sx, sy), c->pair);
+    fmt_pixels(c, f, out + x, bg, i0, i1, nx, ny, shading);
 }
 
 RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0, int y1,
@@ -133,19 +142,21 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     c.zero = _mm_setzero_si128();
     c.xbias = _mm_set1_epi16((short)xbias);
     c.ybias = _mm_set1_epi16((short)(32767 - (j->hgt - 1)));
+    c.yv = c.zero;
     c.pair = _mm_set1_epi32((int)(((uint32_t)w << 16) | 1u));
     c.mul = _mm_set1_epi16((short)(mode == ONE ? 0 : -(s << (12 - mode))));
-    c.bias = _mm_set1_epi32(0x00808080);
     c.dmax = _mm_set1_epi16(RPL_SHADE_MAX);
     c.dmin = _mm_set1_epi16(-RPL_SHADE_MAX);
+    fmt_t f;
+    fmt_init(&f, j, shading);
     const __m128i iota = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
     const __m128i stride = _mm_set1_epi16(8);
 
-    const uint32_t *const bg = j->bg; /* a local: stores to fb cannot change it */
+    const px_t *const bg = fmt_bg(j); /* a local: stores to fb cannot change it */
     for (int y = y0; y < y1; y++) {
-        uint32_t *out = rpl_fb_row(j, y);
+        px_t *out = (px_t *)((unsigned char *)j->fb + (ptrdiff_t)y * j->pitch);
         const int16_t *h = j->h + (ptrdiff_t)y * w;
-        const uint32_t *bgrow = bg + (ptrdiff_t)y * w;
+        const px_t *bgrow = bg + (ptrdiff_t)y * w;
         /* the rows above and below; the wall outside the field reads 0 */
         const int16_t *hu = y > 0 ? h - w : rpl_zero_row;
         const int16_t *hd = y < j->hgt - 1 ? h + w : rpl_zero_row;
@@ -157,13 +168,13 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
             __m128i xv = _mm_add_epi16(iota, _mm_set1_epi16((short)(xa + xbias)));
             int x = xa;
             for (; x <= xb - 8; x += 8) {
-                step8(&c, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
+                step8(&c, &f, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
                 xv = _mm_add_epi16(xv, stride);
             }
             /* the tail: one more step ending at xb, redoing a few pixels
              * (same values) instead of a slow scalar loop */
             if (x < xb)
-                step8(&c, bg, bgrow, out, h, hu, hd, xb - 8,
+                step8(&c, &f, bg, bgrow, out, h, hu, hd, xb - 8,
                       _mm_add_epi16(iota, _mm_set1_epi16((short)(xb - 8 + xbias))), mode, shading);
         } else {
             for (int x = xa; x < xb; x++)
@@ -174,16 +185,9 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     }
 }
 
-void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1)
+void RPL_REFRACT_FN(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1)
 {
-    assert(job && job->h && job->bg && job->fb);
-    assert(job->w >= RPL_DIM_MIN && job->w <= RPL_DIM_MAX);
-    assert(job->hgt >= RPL_DIM_MIN && job->hgt <= RPL_DIM_MAX);
-    assert(job->strength >= 0 && job->strength <= RPL_STRENGTH_MAX);
-    assert(job->shading == 0 || job->shading == 1);
-    assert(job->pitch % 4 == 0 && job->pitch >= (ptrdiff_t)job->w * 4);
-    assert(0 <= x0 && x0 <= x1 && x1 <= job->w);
-    assert(0 <= y0 && y0 <= y1 && y1 <= job->hgt);
-
+    assert(job);
+    rpl_refract_check(job, fmt_bg(job), (int)sizeof(px_t), x0, x1, y0, y1);
     RPL_RENDER_BY_CLASS(render, job, x0, x1, y0, y1);
 }

@@ -1,0 +1,246 @@
+/* main.c - ripple-bench's command line: options, usage errors, and the choice between a timed run, --list-paths and --instr-run. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ripple-bench [--size WxH] [--frames N] [--threads N] [--path NAME]\n"
+            "                    [--seed N] [--json]\n"
+            "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
+            "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
+            "kernel path and thread count of the core, and the seed's literal code for\n"
+            "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
+            "8-bit ones too); then a calm scene with sleeping tiles on and off, and memcpy.\n"
+            "  --size WxH      only this size (each side %d..%d); default 320x200, 640x480,\n"
+            "                  1280x720 and 1920x1080 (the calm scene uses the largest)\n"
+            "  --frames N      frames per run (1..%d); default: busy runs fill %.1f s,\n"
+            "                  calm runs take %d frames\n"
+            "  --threads N     only this thread count (1..%d); default 1..processors, at least 1, 2\n"
+            "  --path NAME     only this kernel path (c, mmx, sse2, avx2, auto)\n"
+            "  --seed N        seed of the drop schedule (default 1)\n"
+            "  --json          print the results as one JSON object\n"
+            "  --list-paths    print the paths available here, one a line\n"
+            "  --instr-run P   for bench/instr.sh: warm-up plus --frames N (default %d, 0 allowed)\n"
+            "                  full frames of path P or \"seed\", one thread, no timing\n"
+            "                  (default size %dx%d)\n"
+            "  --bpp N         with --instr-run: render 32 (XRGB8888, default), 16 (RGB565) or\n"
+            "                  8 (INDEX8) bits per pixel; timed runs measure every format\n"
+            "  --help          show this help\n"
+            "  --version       show the version\n",
+            RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
+            INSTR_FRAMES, INSTR_W, INSTR_H);
+}
+
+/* One line on stderr; returns the usage exit status for the caller to
+ * pass on. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ripple-bench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try --help)\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* A kernel path by name; 0, or the usage error's exit status. */
+static int check_path(const char *opt, const char *name, const char **out)
+{
+    const rpl_kernels_t *k = NULL;
+    rpl_status st = rpl_kernels_find(name, &k);
+    if (st == RPL_EINVAL)
+        return usage_error("%s '%s' is not a kernel path (c, mmx, sse2, avx2, auto)", opt, name);
+    if (st != RPL_OK)
+        return usage_error("%s '%s' is not available on this machine or in this build", opt,
+                           name);
+    *out = rpl_kernels_name(k);
+    return 0;
+}
+
+/* Returns -1 to go on, or the exit status (0 after --help/--version). */
+static int parse_args(int argc, char **argv, opts_t *o)
+{
+    static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
+                                              "--path", "--instr-run", "--bpp" };
+    static const char *const flags[] = { "--json", "--help", "--version", "--list-paths" };
+    const char *path_arg = NULL;
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->bpp = 32;
+    int bpp_set = 0;
+    o->frames = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        char name[32];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("ripple-bench %s\n", RPL_VERSION);
+            return 0;
+        }
+        if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--list-paths") == 0) {
+            o->list = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0)
+            return usage_error("unexpected argument '%s'", a);
+        /* options with a value: --name V or --name=V */
+        const char *eq = strchr(a, '=');
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name)
+            return usage_error("unknown option '%s'", a);
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        int known = 0;
+        for (size_t j = 0; j < sizeof flags / sizeof flags[0]; j++)
+            if (strcmp(name, flags[j]) == 0)
+                return usage_error("%s takes no value", name);
+        for (size_t j = 0; j < sizeof with_value / sizeof with_value[0]; j++)
+            known |= strcmp(name, with_value[j]) == 0;
+        if (!known)
+            return usage_error("unknown option '%s'", name);
+        if (eq)
+            val = eq + 1;
+        else if (i + 1 < argc)
+            val = argv[++i];
+        else
+            return usage_error("%s needs a value", name);
+        long long v = 0;
+        if (strcmp(name, "--size") == 0) {
+            if (rpl_parse_size(val, RPL_DIM_MIN, RPL_DIM_MAX, &o->w, &o->h) != RPL_OK)
+                return usage_error("--size '%s' is not WxH with both sides in %d..%d", val,
+                                   RPL_DIM_MIN, RPL_DIM_MAX);
+        } else if (strcmp(name, "--frames") == 0) {
+            /* 0 only for --instr-run, checked once every option is known */
+            if (rpl_parse_int(val, 0, FRAMES_MAX, &v) != RPL_OK)
+                return usage_error("--frames '%s' is not a whole number in 1..%d", val,
+                                   FRAMES_MAX);
+            o->frames = (long)v;
+        } else if (strcmp(name, "--threads") == 0) {
+            if (rpl_parse_int(val, 1, RPL_THREADS_MAX, &v) != RPL_OK)
+                return usage_error("--threads '%s' is not a whole number in 1..%d", val,
+                                   RPL_THREADS_MAX);
+            o->threads = (int)v;
+        } else if (strcmp(name, "--path") == 0) {
+            path_arg = val;
+        } else if (strcmp(name, "--instr-run") == 0) {
+            o->instr = val;
+        } else if (strcmp(name, "--bpp") == 0) {
+            if (rpl_parse_int(val, 8, 32, &v) != RPL_OK || (v != 8 && v != 16 && v != 32))
+                return usage_error("--bpp '%s' is not 32, 16 or 8", val);
+            o->bpp = (int)v;
+            bpp_set = 1;
+        } else if (rpl_parse_u64(val, &o->seed) != RPL_OK) {
+            return usage_error("--seed '%s' is not a whole number in 0..2^64-1", val);
+        }
+    }
+    if (o->instr && path_arg)
+        return usage_error("--path and --instr-run do not go together");
+    if (bpp_set && !o->instr)
+        return usage_error("--bpp goes with --instr-run (timed runs measure every format)");
+    if (o->instr && strcmp(o->instr, "seed") == 0 && o->bpp != 32)
+        return usage_error("the seed renders 32 bpp only");
+    if (o->frames == 0 && !o->instr)
+        return usage_error("--frames '0' is not a whole number in 1..%d", FRAMES_MAX);
+    if (path_arg) {
+        int rc = check_path("--path", path_arg, &o->path);
+        if (rc)
+            return rc;
+    }
+    if (o->instr && strcmp(o->instr, "seed") != 0) {
+        int rc = check_path("--instr-run", o->instr, &o->instr);
+        if (rc)
+            return rc;
+    }
+    return -1;
+}
+
+/* The timed run: header, rows as they come and the summary, or the JSON
+ * object at the end.  The exit status. */
+static int bench(run_t *r)
+{
+    uint64_t t_start = now_ns();
+    r->agree = 1;
+    collect_paths(r);
+    if (r->o.list) {
+        for (int p = 0; p < r->npaths; p++)
+            puts(r->paths[p].name);
+        return 0;
+    }
+    if (r->npaths == 0) {
+        fprintf(stderr, "ripple-bench: no kernel path available\n");
+        return 1;
+    }
+    collect_tcounts(r);
+    collect_sizes(r);
+
+    char cpu[160];
+    cpu_model(cpu, sizeof cpu);
+    r->load_start = load_average();
+    const char *autop = rpl_kernels_name(rpl_kernels_get("auto"));
+    if (!r->o.json)
+        print_header(r, cpu, autop);
+
+    int rc = run_all(r) == 0 ? 0 : 1;
+    r->load_end = load_average();
+    double total_s = (double)(now_ns() - t_start) / 1e9;
+    if (rc == 0) {
+        if (r->o.json)
+            rc = print_json(r, cpu, autop, total_s) == 0 ? 0 : 1;
+        else
+            print_summary(r, total_s);
+    }
+    return rc;
+}
+
+/* The product and the seed take turns in one set of buffers (bed.c): the
+ * field is destroyed and the seed's heights are allocated in its place,
+ * and back.  glibc would keep such freed big buffers in its heap (it
+ * raises its mmap threshold the first time one is freed), where the
+ * library's small allocations in between leave holes that the next
+ * buffer does not fit, so the heap grew by a buffer now and then: 0.9 MB
+ * more resident at 640x480.  A fixed threshold gives every big buffer (a
+ * height buffer is 125 KB at 320x200) its own mapping, returned to the
+ * system when freed, so what is resident is what is alive.  Other C
+ * libraries keep their own ways. */
+static void big_buffers_mapped(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    big_buffers_mapped();
+    /* the rows make run_t large: the heap, not the stack */
+    run_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "ripple-bench: out of memory\n");
+        return 1;
+    }
+    int rc = parse_args(argc, argv, &r->o);
+    if (rc < 0)
+        rc = r->o.instr ? instr_run(&r->o) : bench(r);
+    free(r);
+    return rc;
+}

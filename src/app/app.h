@@ -1,0 +1,87 @@
+/* app/app.h - the demo's state and the parts of the front end: files, overlay, video, input. */
+#ifndef APP_APP_H
+#define APP_APP_H
+
+#include <SDL.h>
+
+#include "app/args.h"
+#include "ripple.h"
+
+#define STEP_HZ 60          /* simulation steps per second in a window */
+#define MAX_CATCHUP 4       /* most steps per frame when the display lags */
+#define IDLE_MS 6000        /* the autopilot waits this long after user input */
+#define STONE_WEIGHT 300
+#define STONE_MIN 1
+#define STONE_MAX 40
+
+/* Exit statuses */
+enum { EXIT_USAGE = 2 };
+
+typedef struct app {
+    app_opts_t o;
+    rpl_sim_t *sim;
+    rpl_renderer_t *water;  /* keeps fb up to date, redrawing only changed tiles */
+    rpl_autopilot_t ap;
+    rpl_rain_t rain;
+    uint32_t *bg;   /* background fitted to the field, XRGB8888 */
+    rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
+    rpl_format fmt;
+    int bytes;      /* per framebuffer pixel */
+    void *fb;       /* the water frame, kept between frames: only changed tiles are redrawn */
+    SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
+    SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
+    uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
+    char ovl_key[1024]; /* what the overlay shows now */
+    char stats[256];    /* the figures in the overlay, refreshed a few times a second */
+    uint32_t stats_next_ms;
+    rpl_view_t view;
+    int stone;      /* stone radius for the mouse */
+    int paused, step_once, rain_on, auto_on, help_on, overlay_on, fullscreen;
+    int dragging, lastx, lasty;
+    uint32_t last_input_ms;
+    int touched;    /* the user has clicked or dragged */
+    long frame;
+    /* smoothed timings in milliseconds */
+    double t_sim, t_refract, t_present, t_frame;
+    char note[256];      /* a message shown for a while */
+    uint32_t note_until;
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    SDL_Texture *tex;
+    SDL_Texture *ovl_tex;
+} app_t;
+
+/* A message in a new allocation, never cut short (NULL if memory ran out). */
+char *app_format(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Shows msg on screen for a few seconds. */
+void app_note(app_t *a, const char *msg);
+
+/* files.c: the background picture, saved pictures.  Functions that can
+ * fail return 0, or -1 with a one-line message in *err (free it). */
+const char *app_default_image(char *buf, size_t len);
+int app_load_background(app_t *a, const char *path, char **err);
+/* Checks before a run that path can be written (exit 2 if not). */
+int app_check_target(const char *path, char **err);
+int app_screenshot(app_t *a, const char *path, char **err);
+/* S / F12: the next free ripple-NNNN.png in the working directory. */
+void app_take_screenshot(app_t *a);
+
+/* overlay.c: redraws the overlay when what it shows has changed;
+ * returns 1 if so. */
+int app_draw_overlay(app_t *a);
+
+/* video.c: the window, and a frame drawn into it. */
+int app_video_open(app_t *a, char **err);
+void app_video_close(app_t *a);
+void app_refract(app_t *a);
+void app_render_frame(app_t *a);
+
+/* input.c: returns 0 when the user asks to quit. */
+int app_handle_event(app_t *a, const SDL_Event *e);
+
+#endif

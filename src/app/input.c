@@ -1,0 +1,149 @@
+/* app/input.c - mouse and keys: stones, trails, and every key of the help. */
+#include <stdio.h>
+
+#include "app/app.h"
+
+static void toggle(app_t *a, int *v, const char *what)
+{
+    char msg[64];
+    *v = !*v;
+    snprintf(msg, sizeof msg, "%s %s", what, *v ? "on" : "off");
+    app_note(a, msg);
+}
+
+static void stone_size(app_t *a, int delta)
+{
+    int s = a->stone + delta;
+    a->stone = s < STONE_MIN ? STONE_MIN : s > STONE_MAX ? STONE_MAX : s;
+    char msg[64];
+    snprintf(msg, sizeof msg, "stone size %d", a->stone);
+    app_note(a, msg);
+}
+
+static void strength(app_t *a, int delta)
+{
+    int s = a->view.strength + delta;
+    a->view.strength = s < 0 ? 0 : s > RPL_STRENGTH_MAX ? RPL_STRENGTH_MAX : s;
+    char msg[64];
+    snprintf(msg, sizeof msg, "refraction %d/16", a->view.strength);
+    app_note(a, msg);
+}
+
+static void fullscreen(app_t *a)
+{
+    a->fullscreen = !a->fullscreen;
+    SDL_SetWindowFullscreen(a->win, a->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+}
+
+static void mouse_down(app_t *a, const SDL_MouseButtonEvent *b)
+{
+    a->last_input_ms = SDL_GetTicks();
+    a->touched = 1;
+    if (b->button == SDL_BUTTON_LEFT) {
+        a->dragging = 1;
+        a->lastx = b->x;
+        a->lasty = b->y;
+        rpl_sim_drop(a->sim, b->x, b->y, a->stone, STONE_WEIGHT);
+    } else if (b->button == SDL_BUTTON_RIGHT) {
+        int r = a->stone * 2 > STONE_MAX ? STONE_MAX : a->stone * 2;
+        rpl_sim_drop(a->sim, b->x, b->y, r, STONE_WEIGHT * 2);
+    }
+}
+
+static void mouse_drag(app_t *a, const SDL_MouseMotionEvent *m)
+{
+    if (!a->dragging)
+        return;
+    a->last_input_ms = SDL_GetTicks();
+    rpl_sim_trail(a->sim, a->lastx, a->lasty, m->x, m->y, a->stone > 2 ? a->stone / 2 : 1,
+                  STONE_WEIGHT / 2);
+    a->lastx = m->x;
+    a->lasty = m->y;
+}
+
+/* Returns 0 for the keys that quit. */
+static int key(app_t *a, const SDL_Keysym *k)
+{
+    switch (k->sym) {
+    case SDLK_ESCAPE: case SDLK_q:
+        return 0;
+    case SDLK_F1: case SDLK_h:
+        a->help_on = !a->help_on;
+        break;
+    case SDLK_SPACE: case SDLK_p:
+        toggle(a, &a->paused, "pause");
+        break;
+    case SDLK_n: case SDLK_PERIOD:
+        a->paused = 1;
+        a->step_once = 1;
+        break;
+    case SDLK_c: case SDLK_BACKSPACE:
+        rpl_sim_reset(a->sim, a->o.seed);
+        app_note(a, "water calmed");
+        break;
+    case SDLK_r:
+        toggle(a, &a->rain_on, "rain");
+        break;
+    case SDLK_a:
+        toggle(a, &a->auto_on, "autopilot");
+        break;
+    case SDLK_l:
+        toggle(a, &a->view.shading, "light");
+        break;
+    case SDLK_o: case SDLK_TAB:
+        a->overlay_on = !a->overlay_on;
+        break;
+    case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: case SDLK_UP:
+        strength(a, 2);
+        break;
+    case SDLK_MINUS: case SDLK_KP_MINUS: case SDLK_DOWN:
+        strength(a, -2);
+        break;
+    case SDLK_LEFTBRACKET:
+        stone_size(a, -1);
+        break;
+    case SDLK_RIGHTBRACKET:
+        stone_size(a, 1);
+        break;
+    case SDLK_f: case SDLK_F11:
+        fullscreen(a);
+        break;
+    case SDLK_RETURN:
+        if (k->mod & KMOD_ALT)
+            fullscreen(a);
+        break;
+    case SDLK_s: case SDLK_F12:
+        app_take_screenshot(a);
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+int app_handle_event(app_t *a, const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_QUIT:
+        return 0;
+    case SDL_MOUSEBUTTONDOWN:
+        mouse_down(a, &e->button);
+        break;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT)
+            a->dragging = 0;
+        break;
+    case SDL_MOUSEMOTION:
+        mouse_drag(a, &e->motion);
+        break;
+    case SDL_MOUSEWHEEL:
+        if (e->wheel.y)
+            stone_size(a, e->wheel.y > 0 ? 1 : -1);
+        break;
+    case SDL_KEYDOWN:
+        return key(a, &e->key.keysym);
+    default:
+        break;
+    }
+    return 1;
+}

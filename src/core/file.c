@@ -1,0 +1,257 @@
+/* core/file.c - writing files safely: a unique temporary beside the target, fsync, rename; devices and FIFOs written in place; nothing else replaced. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+
+enum { MODE_NONE, MODE_RENAME, MODE_IN_PLACE };
+
+struct rpl_file {
+    char *path;   /* the target */
+    char *tmp;    /* the temporary file (MODE_RENAME) */
+    FILE *f;
+    int mode;
+    int done;     /* committed or failed for good */
+    int failed;   /* a failure happened (err may be NULL if memory ran out) */
+    char *err;    /* detail of the last failure, NULL if none */
+};
+
+static const char no_memory[] = "out of memory";
+
+/* Keeps the whole message however long the path in it is. */
+static rpl_status fail(rpl_file_t *f, rpl_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static rpl_status fail(rpl_file_t *f, rpl_status st, const char *fmt, ...)
+{
+    va_list ap;
+    f->failed = 1;
+    va_start(ap, fmt);
+    free(f->err);
+    f->err = rpl_vformat(fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* A name nobody else is likely to pick, made fresh on every try. */
+static void unique_suffix(char *out, size_t len, unsigned attempt, const void *salt)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t z = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 12 ^
+                 (uint64_t)(uintptr_t)salt ^ (uint64_t)attempt * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 29;
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    size_t i = 0;
+    for (; i + 1 < len && i < 10; i++, z /= 36)
+        out[i] = digits[z % 36];
+    out[i] = '\0';
+}
+
+/* The user's own descriptors by name: written through, never replaced. */
+static int std_stream_fd(const char *path)
+{
+    if (!strcmp(path, "/dev/stdout"))
+        return 1;
+    if (!strcmp(path, "/dev/stderr"))
+        return 2;
+    const char *p = NULL;
+    if (!strncmp(path, "/dev/fd/", 8))
+        p = path + 8;
+    else if (!strncmp(path, "/proc/self/fd/", 14))
+        p = path + 14;
+    long long fd;
+    if (p && rpl_parse_int(p, 0, 1 << 20, &fd) == RPL_OK)
+        return (int)fd;
+    return -1;
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket"
+         : S_ISLNK(m) ? "a symbolic link" : "not a regular file";
+}
+
+/* Opens what already exists in place (a device, a FIFO, a descriptor). */
+static rpl_status open_in_place(rpl_file_t *f, int check)
+{
+    int fd0 = std_stream_fd(f->path);
+    if (check) {
+        int ok = fd0 >= 0 ? fcntl(fd0, F_GETFL) != -1 : access(f->path, W_OK) == 0;
+        return ok ? RPL_OK : fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
+    }
+    int fd = fd0 >= 0 ? dup(fd0) : open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
+    f->f = fdopen(fd, "wb");
+    if (!f->f) {
+        close(fd);
+        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, strerror(errno));
+    }
+    f->mode = MODE_IN_PLACE;
+    return RPL_OK;
+}
+
+/* Creates the temporary file exclusively in the target's directory:
+ * O_EXCL never opens what is there already, a symbolic link included. */
+static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
+{
+    const char *slash = strrchr(f->path, '/');
+    size_t dirlen = slash ? (size_t)(slash - f->path) + 1 : 0;
+    size_t len = dirlen + 32;
+    f->tmp = malloc(len);
+    if (!f->tmp)
+        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+    int fd = -1;
+    for (unsigned attempt = 0; attempt < 64 && fd < 0; attempt++) {
+        char sfx[16];
+        unique_suffix(sfx, sizeof sfx, attempt, f);
+        snprintf(f->tmp, len, "%.*s.ripple-%s.tmp", (int)dirlen, f->path, sfx);
+        fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(f->tmp);
+        f->tmp = NULL;
+        if (e == EEXIST)
+            return fail(f, RPL_EIO, "cannot write '%s': no free temporary name beside it",
+                        f->path);
+        return fail(f, RPL_EIO, "cannot write '%s': cannot create a file in %s%.*s: %s",
+                    f->path, dirlen ? "" : ".", (int)dirlen, f->path, strerror(e));
+    }
+    /* a replaced file keeps its permissions */
+    if (old && fchmod(fd, old->st_mode & 07777) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
+    }
+    if (check) {
+        close(fd);
+        unlink(f->tmp);
+        return RPL_OK;
+    }
+    f->f = fdopen(fd, "wb");
+    if (!f->f) {
+        close(fd);
+        unlink(f->tmp);
+        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+    }
+    f->mode = MODE_RENAME;
+    return RPL_OK;
+}
+
+rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    *out = NULL;
+    rpl_file_t *f = calloc(1, sizeof *f);
+    if (!f)
+        return RPL_ENOMEM;
+    *out = f;
+    if (!path || !*path)
+        return fail(f, RPL_EINVAL, "cannot write a file without a name");
+    if (flags & ~(unsigned)RPL_FILE_CHECK)
+        return fail(f, RPL_EINVAL, "cannot write '%s': unknown flags %#x", path, flags);
+    f->path = strdup(path);
+    if (!f->path)
+        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", path, no_memory);
+    int check = (flags & RPL_FILE_CHECK) != 0;
+    if (path[strlen(path) - 1] == '/')
+        return fail(f, RPL_EIO, "cannot write '%s': the name ends in '/'", path);
+
+    /* The standard streams by name are the user's own descriptors: written
+     * through whatever /dev holds, never replaced. */
+    if (std_stream_fd(path) >= 0)
+        return open_in_place(f, check);
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return fail(f, RPL_EIO, "cannot write '%s': %s", path, strerror(errno));
+        return open_temp(f, NULL, check);
+    }
+    if (S_ISREG(st.st_mode))
+        return open_temp(f, &st, check);
+    if (S_ISLNK(st.st_mode)) {
+        /* A link to a device or a FIFO is written through (/dev has many);
+         * a link to anything else is left alone, neither replaced nor
+         * followed. */
+        struct stat to;
+        if (stat(path, &to) == 0 && (S_ISCHR(to.st_mode) || S_ISFIFO(to.st_mode)))
+            return open_in_place(f, check);
+        return fail(f, RPL_EIO, "cannot write '%s': it is a symbolic link (not replaced; "
+                    "name the file itself)", path);
+    }
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+        return open_in_place(f, check);
+    return fail(f, RPL_EIO, "cannot write '%s': it is %s", path, kind_of(st.st_mode));
+}
+
+FILE *rpl_file_stream(rpl_file_t *f)
+{
+    return f && !f->done ? f->f : NULL;
+}
+
+rpl_status rpl_file_commit(rpl_file_t *f)
+{
+    if (!f)
+        return RPL_EINVAL;
+    if (!f->f || f->done)
+        return fail(f, RPL_EINVAL, "cannot write '%s': the file is not open",
+                    f->path ? f->path : "");
+    FILE *fp = f->f;
+    f->f = NULL;
+    f->done = 1;
+    int bad = ferror(fp) != 0 || fflush(fp) != 0;
+    int e = bad ? (errno ? errno : EIO) : 0;
+    /* a device or a pipe may not sync: only files are made durable */
+    if (!bad && f->mode == MODE_RENAME && fsync(fileno(fp)) != 0)
+        bad = 1, e = errno;
+    if (fclose(fp) != 0 && !bad)
+        bad = 1, e = errno;
+    if (!bad && f->mode == MODE_RENAME && rename(f->tmp, f->path) != 0)
+        bad = 1, e = errno;
+    if (bad) {
+        if (f->mode == MODE_RENAME)
+            unlink(f->tmp);
+        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
+    }
+    free(f->tmp);
+    f->tmp = NULL;
+    return RPL_OK;
+}
+
+const char *rpl_file_error(const rpl_file_t *f)
+{
+    if (!f)
+        return "no file (NULL)";
+    return f->err ? f->err : f->failed ? no_memory : "";
+}
+
+void rpl_file_close(rpl_file_t *f)
+{
+    if (!f)
+        return;
+    if (f->f) {
+        fclose(f->f);
+        if (f->mode == MODE_RENAME)
+            unlink(f->tmp);
+    }
+    free(f->tmp);
+    free(f->path);
+    free(f->err);
+    free(f);
+}

@@ -1,0 +1,87 @@
+/* water.c - the smallest program on libripple: a window of water over a picture it draws itself.
+ *
+ *   cc -o water water.c $(pkg-config --cflags --libs ripple sdl2)
+ *   ./water [--frames N]     (click to drop stones; Esc or closing the window quits)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <SDL.h>
+#include <ripple.h>
+
+enum { W = 480, H = 360 };
+
+int main(int argc, char **argv)
+{
+    long frames = -1; /* -1: until the window is closed */
+    if (argc == 3 && strcmp(argv[1], "--frames") == 0)
+        frames = strtol(argv[2], NULL, 10);
+    else if (argc != 1) {
+        fprintf(stderr, "usage: water [--frames N]\n");
+        return 2;
+    }
+
+    /* The picture: a checkerboard over a gradient, XRGB8888. */
+    static uint32_t picture[W * H], pixels[W * H];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t light = ((x / 40 + y / 40) % 2) ? 60 : 0;
+            picture[y * W + x] = 0xFF000000u | (40 + light) << 16 |
+                                 (90 + light + 100u * y / H) << 8 | (150 + 100u * x / W);
+        }
+
+    rpl_status st = RPL_OK;
+    rpl_sim_t *sim = rpl_sim_create(W, H, 1, &st);
+    rpl_backdrop_t *bd = sim ? rpl_backdrop_create(picture, W, H, RPL_XRGB8888, &st) : NULL;
+    /* keeps `pixels` up to date, redrawing only where the water moved */
+    rpl_renderer_t *ren = bd ? rpl_renderer_create(sim, &st) : NULL;
+    if (!ren) {
+        fprintf(stderr, "water: %s\n", rpl_strerror(st));
+        return 1;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "water: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_Window *win = SDL_CreateWindow("ripple " RPL_VERSION, SDL_WINDOWPOS_CENTERED,
+                                       SDL_WINDOWPOS_CENTERED, W, H, 0);
+    /* The frame ripple draws, as an SDL surface to copy onto the window's. */
+    SDL_Surface *frame = SDL_CreateRGBSurfaceWithFormatFrom(pixels, W, H, 32, W * 4,
+                                                            SDL_PIXELFORMAT_RGB888);
+    if (!win || !frame || !SDL_GetWindowSurface(win)) {
+        fprintf(stderr, "water: %s\n", SDL_GetError());
+        return 1;
+    }
+
+    for (int i = 0; i < 5; i++) /* a few stones to start with */
+        rpl_sim_drop(sim, 60 + 90 * i, 80 + 50 * (i % 3), 6, 600);
+    rpl_view_t view = {RPL_STRENGTH_ONE, 1};
+    int quit = 0;
+    for (long n = 0; !quit && n != frames; n++) {
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev)) {
+            if (ev.type == SDL_QUIT || (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_ESCAPE))
+                quit = 1;
+            else if (ev.type == SDL_MOUSEBUTTONDOWN)
+                rpl_sim_drop(sim, ev.button.x, ev.button.y, 5, 400);
+        }
+        rpl_sim_step(sim);
+        if (rpl_renderer_draw(ren, bd, pixels, W * 4, &view) != RPL_OK) {
+            fprintf(stderr, "water: %s\n", rpl_renderer_error(ren));
+            return 1;
+        }
+        SDL_BlitSurface(frame, NULL, SDL_GetWindowSurface(win), NULL);
+        SDL_UpdateWindowSurface(win);
+        SDL_Delay(16);
+    }
+
+    SDL_FreeSurface(frame);
+    SDL_DestroyWindow(win);
+    SDL_Quit();
+    rpl_renderer_destroy(ren);
+    rpl_backdrop_destroy(bd);
+    rpl_sim_destroy(sim);
+    return 0;
+}

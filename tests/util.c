@@ -1,0 +1,297 @@
+/* util.c - helpers shared by the ripple test programs: generator, planes, pictures, CRC-32, guard pages. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ripple.h"
+#include "util.h"
+
+/* ---- seeded generator -------------------------------------------------- */
+
+uint64_t rnd_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int rnd_range(uint64_t *s, int lo, int hi)
+{
+    /* the span in 64 bits: [INT_MIN, INT_MAX] does not fit an int */
+    return lo + (int)(rnd_next(s) % (uint64_t)((int64_t)hi - lo + 1));
+}
+
+/* ---- arithmetic of the references -------------------------------------- */
+
+int64_t floor_div_pow2(int64_t a, int k)
+{
+    int64_t d = (int64_t)1 << k;
+    return a >= 0 ? a / d : -((-a + d - 1) / d);
+}
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+uint32_t sat_add(uint32_t px, int shift, int d)
+{
+    int v = (int)((px >> shift) & 0xFF) + d;
+    v = v < 0 ? 0 : v > 255 ? 255 : v;
+    return (uint32_t)v << shift;
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    assert_non_null(p);
+    return p;
+}
+
+/* ---- fields and height planes ------------------------------------------ */
+
+rpl_sim_t *new_sim(int w, int h, uint64_t seed)
+{
+    rpl_status st = RPL_EIO;
+    rpl_sim_t *sim = rpl_sim_create(w, h, seed, &st);
+    assert_non_null(sim);
+    assert_int_equal(st, RPL_OK);
+    assert_int_equal(width_of(sim), w);
+    assert_int_equal(height_of(sim), h);
+    return sim;
+}
+
+size_t cells(const rpl_sim_t *sim)
+{
+    return (size_t)width_of(sim) * (size_t)height_of(sim);
+}
+
+int16_t at(const rpl_sim_t *sim, const int16_t *p, int x, int y)
+{
+    return p[(size_t)y * (size_t)width_of(sim) + (size_t)x];
+}
+
+int16_t *new_plane(int w, int h)
+{
+    int16_t *p = calloc((size_t)w * (size_t)h, sizeof *p);
+    assert_non_null(p);
+    return p;
+}
+
+int16_t *copy_plane(const int16_t *src, size_t n)
+{
+    int16_t *p = xmalloc(n * sizeof *p);
+    memcpy(p, src, n * sizeof *p);
+    return p;
+}
+
+void random_plane(int16_t *p, int w, int h, uint64_t *s, int lo, int hi)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+            p[(size_t)y * (size_t)w + (size_t)x] = border ? 0 : (int16_t)rnd_range(s, lo, hi);
+        }
+}
+
+void random_state(rpl_sim_t *sim, uint64_t seed, int lo, int hi)
+{
+    uint64_t s = seed;
+    int w = width_of(sim), h = height_of(sim);
+    int16_t *c = new_plane(w, h), *p = new_plane(w, h);
+    random_plane(c, w, h, &s, lo, hi);
+    random_plane(p, w, h, &s, lo, hi);
+    assert_int_equal(rpl_sim_set_state(sim, c, p), RPL_OK);
+    free(c);
+    free(p);
+}
+
+void assert_plane_equal(const int16_t *a, const int16_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            fail_msg("planes differ at %zu: %d vs %d", i, a[i], b[i]);
+}
+
+void assert_border_zero(const int16_t *p, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && p[y * w + x] != 0)
+                fail_msg("border cell (%d,%d) is %d", x, y, p[y * w + x]);
+}
+
+void assert_heights_in_range(const int16_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < RPL_HEIGHT_MIN || p[i] > RPL_HEIGHT_MAX)
+            fail_msg("height %d out of range at %zu", p[i], i);
+}
+
+/* ---- pictures and backdrops -------------------------------------------- */
+
+uint32_t *random_bg(int w, int h, uint64_t seed)
+{
+    uint32_t *bg = xmalloc((size_t)w * (size_t)h * sizeof *bg);
+    uint64_t s = seed;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        uint32_t v = (uint32_t)rnd_next(&s);
+        if ((v & 7) == 0)
+            v |= 0x00FFFFFFu;
+        else if ((v & 7) == 1)
+            v &= 0xFF000000u;
+        bg[i] = v;
+    }
+    return bg;
+}
+
+const rpl_format all_formats[3] = {RPL_XRGB8888, RPL_RGB565, RPL_INDEX8};
+
+rpl_backdrop_t *new_backdrop(const uint32_t *px, int w, int h, rpl_format f)
+{
+    rpl_status st = RPL_EIO;
+    rpl_backdrop_t *bd = rpl_backdrop_create(px, w, h, f, &st);
+    assert_non_null(bd);
+    assert_int_equal(st, RPL_OK);
+    assert_int_equal(rpl_backdrop_format(bd), f);
+    int bw = 0, bh = 0;
+    rpl_backdrop_size(bd, &bw, &bh);
+    assert_int_equal(bw, w);
+    assert_int_equal(bh, h);
+    assert_non_null(rpl_backdrop_pixels(bd));
+    return bd;
+}
+
+/* ---- CRC-32 ------------------------------------------------------------ */
+
+static uint32_t crc_table[256];
+static int crc_ready;
+
+static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        crc_table[i] = c;
+    }
+    crc_ready = 1;
+}
+
+uint32_t crc_bytes(uint32_t crc, const unsigned char *p, size_t n)
+{
+    if (!crc_ready)
+        crc_init();
+    crc = ~crc;
+    while (n--)
+        crc = (crc >> 8) ^ crc_table[(crc ^ *p++) & 0xFFu];
+    return ~crc;
+}
+
+uint32_t crc_plane(uint32_t crc, const int16_t *v, size_t n)
+{
+    unsigned char buf[512];
+    while (n > 0) {
+        size_t m = n < sizeof buf / 2 ? n : sizeof buf / 2;
+        for (size_t i = 0; i < m; i++) {
+            uint16_t u = (uint16_t)v[i];
+            buf[2 * i] = (unsigned char)(u & 0xFFu);
+            buf[2 * i + 1] = (unsigned char)(u >> 8);
+        }
+        crc = crc_bytes(crc, buf, 2 * m);
+        v += m;
+        n -= m;
+    }
+    return crc;
+}
+
+/* ---- guard pages ------------------------------------------------------- */
+
+static size_t page_size(void)
+{
+    static size_t pg;
+    if (pg == 0) {
+        long v = sysconf(_SC_PAGESIZE);
+        pg = v > 0 ? (size_t)v : 4096;
+    }
+    return pg;
+}
+
+static void *map_rw(size_t len)
+{
+#if defined(MAP_ANONYMOUS)
+    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#elif defined(MAP_ANON)
+    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+#else
+    /* strict POSIX headers hide MAP_ANONYMOUS: private pages of /dev/zero */
+    static int fd = -1;
+    if (fd < 0)
+        fd = open("/dev/zero", O_RDWR);
+    if (fd < 0)
+        return MAP_FAILED;
+    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+#endif
+}
+
+/*
+ * Each slot is one mapping laid out as [PROT_NONE page | `body` bytes
+ * read-write | PROT_NONE to the end].  A buffer flush against the trailing
+ * guard has whatever alignment its length gives it, which also catches
+ * aligned loads on unaligned data.  Slots are kept between calls because
+ * mapping is slow: moving the boundary costs one mprotect, and nothing
+ * while sizes repeat.
+ */
+static struct gslot {
+    unsigned char *map;
+    size_t maplen, body;
+} slots[GUARD_SLOTS];
+
+unsigned char *guard_slot(int slot, size_t len, int at_end)
+{
+    assert_in_range(slot, 0, GUARD_SLOTS - 1);
+    struct gslot *g = &slots[slot];
+    size_t pg = page_size();
+    size_t body = (len + pg - 1) / pg * pg;
+    if (body == 0)
+        body = pg;
+    if (g->map == NULL || body + 2 * pg > g->maplen) {
+        if (g->map)
+            munmap(g->map, g->maplen);
+        g->maplen = body + 2 * pg < 64 * pg ? 64 * pg : 2 * body + 2 * pg;
+        void *m = map_rw(g->maplen);
+        if (m == MAP_FAILED)
+            fail_msg("mmap of %zu bytes failed", g->maplen);
+        g->map = m;
+        assert_int_equal(mprotect(g->map, pg, PROT_NONE), 0);
+        assert_int_equal(mprotect(g->map + pg + body, g->maplen - pg - body, PROT_NONE), 0);
+        g->body = body;
+    } else if (body > g->body) {
+        assert_int_equal(mprotect(g->map + pg + g->body, body - g->body, PROT_READ | PROT_WRITE), 0);
+        g->body = body;
+    } else if (body < g->body) {
+        assert_int_equal(mprotect(g->map + pg + body, g->body - body, PROT_NONE), 0);
+        g->body = body;
+    }
+    return at_end ? g->map + pg + body - len : g->map + pg;
+}
+
+void guard_slots_release(void)
+{
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        if (slots[i].map)
+            munmap(slots[i].map, slots[i].maplen);
+        slots[i].map = NULL;
+    }
+}
