@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "kernels/scalar.h"
 
 int rpl_format_bytes(rpl_format format)

@@ -12,6 +12,17 @@ struct rpl_pool;
  * error details keep their whole text, however long a path in them. */
 char *rpl_vformat(const char *fmt, va_list ap);
 
+/* A background prepared for one format (core/backdrop.c; opaque in ripple.h). */
+struct rpl_backdrop {
+    int w, h;
+    rpl_format format;
+    unsigned id;          /* serial number, never 0: tells backdrops apart in a renderer's memory */
+    void *px;             /* w*h pixels of the format */
+    int colors;           /* INDEX8: palette entries in use */
+    uint32_t palette[256];/* INDEX8 */
+    uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
+};
+
 /* The field (opaque in ripple.h). */
 struct rpl_sim {
     int w, h;

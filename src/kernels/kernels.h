@@ -70,17 +70,6 @@ void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y
 void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 #endif
 
-/* A background prepared for one format (core/backdrop.c; opaque in ripple.h). */
-struct rpl_backdrop {
-    int w, h;
-    rpl_format format;
-    unsigned id;          /* serial number, never 0: tells backdrops apart in sim->shown */
-    void *px;             /* w*h pixels of the format */
-    int colors;           /* INDEX8: palette entries in use */
-    uint32_t palette[256];/* INDEX8 */
-    uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
-};
-
 /* CPU features from CPUID (0 on other architectures): read on the first
  * call, the same value after (kernels/x86/cpu.c); any thread may call. */
 enum {
