@@ -88,7 +88,8 @@ SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 # Each need is KIND:WHAT:DEBIAN-PACKAGE, KIND being pc (a pkg-config module),
 # cmd (a command) or file (a path, globs allowed).
 NEEDS_RUN   = cmd:cc:gcc cmd:make:make cmd:pkg-config:pkg-config \
-              pc:sdl2:libsdl2-dev pc:SDL2_image:libsdl2-image-dev pc:libcjson:libcjson-dev
+              pc:sdl2:libsdl2-dev pc:SDL2_image:libsdl2-image-dev pc:libcjson:libcjson-dev \
+              pc:zlib:zlib1g-dev
 # The 32-bit build's libraries; the headers come with the 64-bit packages.
 NEEDS_I386  = cmd:pkg-config:pkg-config pc:cmocka:libcmocka-dev pc:libcjson:libcjson-dev \
               'file:/usr/lib/gcc/x86_64-linux-gnu/*/32:gcc-multilib' \
@@ -136,6 +137,7 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 CJSON_CFLAGS  = $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS    = $(shell pkg-config --libs libcjson 2>/dev/null)
+ZLIB_LIBS     = $(shell pkg-config --libs zlib 2>/dev/null)
 
 # ---- sources ---------------------------------------------------------------
 
@@ -267,7 +269,7 @@ $(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
 $(BUILD)/%_sse2.o: ISA = $(ISA_sse2)
 $(BUILD)/%_avx2.o: ISA = $(ISA_avx2)
 $(BUILD)/pic/%.o:  PIC = -fPIC
-$(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
+$(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
 $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
@@ -306,7 +308,7 @@ $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 $(DEMO): $(APP_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS) $(CORE_LIBS)
 
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)

@@ -232,6 +232,30 @@ differ "$TMP/s010.bmp" "$TMP/s8.bmp" "seed 010 is not octal"
 expect 0 "large field scaled, headless" -- "$RIPPLE" $H --size 4200x100 --scale 4 --frames 1
 expect 2 "large field scaled, in a window" -- "$RIPPLE" --size 4200x100 --scale 4 --frames 1
 
+# --- the timedemo: the same water whatever shows it -------------------------------
+crc_of() { sed -n 's/^water *crc32 \([0-9a-f]*\)$/\1/p' "$1"; }
+expect 0 "benchmark headless" -- "$RIPPLE" $H --benchmark --size 160x120 --frames 200
+cp "$TMP/out" "$TMP/bm0.txt"
+BM_CRC=$(crc_of "$TMP/bm0.txt")
+[ -n "$BM_CRC" ] && ok || bad "benchmark report has no crc32 line: $(cat "$TMP/bm0.txt")"
+fps=$(sed -n 's/^frames .*: \([0-9.]*\) fps average.*/\1/p' "$TMP/bm0.txt")
+awk -v f="${fps:-0}" 'BEGIN { exit !(f > 0) }' && ok || bad "benchmark fps is not > 0: '$fps'"
+for v in "--bpp 16" "--bpp 8 --threads 1" "--simd c --threads 2" "--threads 1 --scale 3"; do
+    # shellcheck disable=SC2086
+    expect 0 "benchmark headless $v" -- "$RIPPLE" $H --benchmark --size 160x120 --frames 200 $v
+    [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "benchmark $v: water differs ($(crc_of "$TMP/out") vs $BM_CRC)"
+done
+expect 0 "benchmark JSON" -- "$RIPPLE" $H --benchmark --size 160x120 --frames 200 --json
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["fps"] > 0 and d["frames"] == 200; print(d["crc32"])' "$TMP/out" >"$TMP/jcrc" 2>&1 &&
+        [ "$(cat "$TMP/jcrc")" = "$BM_CRC" ] && ok || bad "benchmark JSON invalid or its crc differs: $(cat "$TMP/jcrc")"
+else
+    grep -q "\"crc32\":\"$BM_CRC\"" "$TMP/out" && ok || bad "benchmark JSON has another crc"
+fi
+expect 2 "--json without --benchmark" -- "$RIPPLE" $H --json
+expect 2 "--benchmark with --seed" -- "$RIPPLE" $H --benchmark --seed 3
+expect 2 "--benchmark with --no-rain" -- "$RIPPLE" $H --benchmark --no-rain
+
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2
 grep -q "seed" "$TMP/out" && ok || bad "bench prints no seed baseline row"
@@ -253,6 +277,12 @@ if [ "$WINDOW" = 1 ]; then
             expect 0 "$b-bit window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
                 "$RIPPLE" --size 320x240 --scale 2 --bpp $b --frames 60 --screenshot "$TMP/win$b.bmp"
             [ -s "$TMP/win$b.bmp" ] && ok || bad "$b-bit window wrote no screenshot"
+        done
+        for b in 32 8; do
+            expect 0 "benchmark in a window at $b bits" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                "$RIPPLE" --benchmark --size 160x120 --scale 2 --frames 200 --bpp $b
+            [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "window benchmark at $b bits: water differs from headless"
+            grep -q "^present *texture" "$TMP/out" && ok || bad "window benchmark names no present mode"
         done
     else
         bad "xvfb-run is not installed: cannot test the window"

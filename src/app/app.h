@@ -43,6 +43,7 @@ typedef struct app {
     long frame;
     /* smoothed timings in milliseconds */
     double t_sim, t_refract, t_present, t_frame;
+    double ms_refract, ms_present; /* the last frame's, unsmoothed */
     char note[256];      /* a message shown for a while */
     uint32_t note_until;
     SDL_Window *win;
@@ -80,6 +81,13 @@ int app_video_open(app_t *a, char **err);
 void app_video_close(app_t *a);
 void app_refract(app_t *a);
 void app_render_frame(app_t *a);
+
+/* timedemo.c: --benchmark, the fixed scene played and measured, one step
+ * per displayed frame; prints the report; returns the exit status. */
+int app_timedemo(app_t *a);
+/* The scene --benchmark plays (named and versioned in its report). */
+#define TIMEDEMO_SCENE "busy-1"
+#define TIMEDEMO_SEED 1
 
 /* input.c: returns 0 when the user asks to quit. */
 int app_handle_event(app_t *a, const SDL_Event *e);

@@ -27,6 +27,10 @@ const char *app_usage(void)
            "  --threads N        threads for the water, 1..64 (default: one per processor)\n"
            "  --bpp N            framebuffer depth: 32 (XRGB8888, default), 16 (RGB565) or\n"
            "                     8 (256 colours, a palette built from the picture)\n"
+           "  --benchmark        the timedemo: a fixed scene, one step per frame, vsync off,\n"
+           "                     then a report with fps and a CRC of the water (default\n"
+           "                     2000 frames; in a window, or with --headless)\n"
+           "  --json             the --benchmark report as JSON\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
@@ -102,12 +106,14 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         /* options without a value */
         int *flag = NULL, set = 1;
         if (!strcmp(name, "--headless")) flag = &o->headless;
-        else if (!strcmp(name, "--no-rain")) flag = &o->rain, set = 0;
-        else if (!strcmp(name, "--no-autopilot")) flag = &o->autopilot, set = 0;
+        else if (!strcmp(name, "--no-rain")) flag = &o->rain, set = 0, o->rain_set = 1;
+        else if (!strcmp(name, "--no-autopilot")) flag = &o->autopilot, set = 0, o->autopilot_set = 1;
         else if (!strcmp(name, "--vsync")) flag = &o->vsync;
         else if (!strcmp(name, "--no-vsync")) flag = &o->vsync, set = 0;
         else if (!strcmp(name, "--help") || !strcmp(name, "-h")) flag = &o->help;
         else if (!strcmp(name, "--version")) flag = &o->version;
+        else if (!strcmp(name, "--benchmark")) flag = &o->benchmark;
+        else if (!strcmp(name, "--json")) flag = &o->json;
         if (flag) {
             if (val)
                 return fail(err, "option '%s' takes no value", name, "");
@@ -142,6 +148,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         } else if (!strcmp(name, "--seed")) {
             if (rpl_parse_u64(val, &o->seed) != RPL_OK)
                 return fail(err, "bad --seed '%s': want a whole number 0..18446744073709551615", val, "");
+            o->seed_set = 1;
         } else if (!strcmp(name, "--frames")) {
             if (parse_long(val, 1, 1000000000L, &v))
                 return fail(err, "bad --frames '%s': want a whole number 1..1000000000", val, "");
@@ -179,6 +186,18 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         char a[64];
         snprintf(a, sizeof a, "%dx%d times %d", o->w, o->h, o->scale);
         return fail(err, "window too large: %s is over %s pixels a side", a, "16384");
+    }
+    if (o->benchmark) {
+        /* the timedemo's scene is fixed, so figures compare across machines */
+        const char *clash = o->seed_set ? "--seed" : o->load_state ? "--load-state"
+                          : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot" : NULL;
+        if (clash)
+            return fail(err, "%s does not go with --benchmark: it plays a fixed scene%s", clash, "");
+        if (o->frames < 0)
+            o->frames = TIMEDEMO_FRAMES_DEFAULT;
+        o->vsync = 0;
+    } else if (o->json) {
+        return fail(err, "--json goes with --benchmark%s%s", "", "");
     }
     if (o->headless && o->frames < 0)
         o->frames = 100;

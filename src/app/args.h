@@ -7,6 +7,7 @@
 
 #define APP_SCALE_MAX 8
 #define APP_WINDOW_MAX 16384 /* largest window side, size x scale */
+#define TIMEDEMO_FRAMES_DEFAULT 2000
 
 typedef struct app_opts {
     int w, h;          /* field size */
@@ -23,6 +24,9 @@ typedef struct app_opts {
     int threads;       /* 0 for one per processor */
     int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
     int help, version;
+    int benchmark;     /* --benchmark: the timedemo */
+    int json;          /* --json: its report as JSON */
+    int seed_set, rain_set, autopilot_set; /* given on the command line */
 } app_opts_t;
 
 /* Parses argv into *o.  Returns 0, or -1 with a one-line message in *err

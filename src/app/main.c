@@ -240,17 +240,24 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         return die(EXIT_USAGE, app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));
     start_state(a);
 
+    int status = 0;
     if (a->o.headless) {
-        run_headless(a);
+        if (a->o.benchmark)
+            status = app_timedemo(a);
+        else
+            run_headless(a);
     } else {
         int bad = app_video_open(a, &err);
-        if (!bad)
+        if (!bad && a->o.benchmark)
+            status = app_timedemo(a);
+        else if (!bad)
             run_window(a);
         app_video_close(a);
         if (bad)
             return die(1, err);
     }
-    return write_outputs(a);
+    int out = write_outputs(a);
+    return status ? status : out;
 }
 
 int main(int argc, char **argv)
@@ -268,6 +275,8 @@ int main(int argc, char **argv)
         printf("ripple %s\n", RPL_VERSION);
         return 0;
     }
+    if (a.o.benchmark)
+        a.o.seed = TIMEDEMO_SEED;
     rpl_snapshot_t *snap = NULL;
     const rpl_kernels_t *kern = NULL;
     int status = check_inputs(&a, &snap, &kern);

@@ -77,7 +77,8 @@ void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     app_refract(a);
-    smooth(&a->t_refract, ms_since(t0));
+    a->ms_refract = ms_since(t0);
+    smooth(&a->t_refract, a->ms_refract);
     uint64_t t1 = SDL_GetPerformanceCounter();
     if (a->fmt == RPL_INDEX8) {
         /* no GPU takes 8-bit pixels: SDL looks them up in the palette */
@@ -93,5 +94,6 @@ void app_render_frame(app_t *a)
     SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
     SDL_RenderCopy(a->ren, a->ovl_tex, NULL, NULL);
     SDL_RenderPresent(a->ren);
-    smooth(&a->t_present, ms_since(t1));
+    a->ms_present = ms_since(t1);
+    smooth(&a->t_present, a->ms_present);
 }
