@@ -253,6 +253,8 @@ else
     grep -q "\"crc32\":\"$BM_CRC\"" "$TMP/out" && ok || bad "benchmark JSON has another crc"
 fi
 expect 2 "--json without --benchmark" -- "$RIPPLE" $H --json
+expect 2 "bad --present" -- "$RIPPLE" $H --present gpu
+RIPPLE_PRESENT=gpu expect 2 "bad RIPPLE_PRESENT" -- "$RIPPLE" $H
 expect 2 "--benchmark with --seed" -- "$RIPPLE" $H --benchmark --seed 3
 expect 2 "--benchmark with --no-rain" -- "$RIPPLE" $H --benchmark --no-rain
 
@@ -278,12 +280,18 @@ if [ "$WINDOW" = 1 ]; then
                 "$RIPPLE" --size 320x240 --scale 2 --bpp $b --frames 60 --screenshot "$TMP/win$b.bmp"
             [ -s "$TMP/win$b.bmp" ] && ok || bad "$b-bit window wrote no screenshot"
         done
-        for b in 32 8; do
-            expect 0 "benchmark in a window at $b bits" -- xvfb-run -a -s "-screen 0 1024x768x24" \
-                "$RIPPLE" --benchmark --size 160x120 --scale 2 --frames 200 --bpp $b
-            [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "window benchmark at $b bits: water differs from headless"
-            grep -q "^present *texture" "$TMP/out" && ok || bad "window benchmark names no present mode"
+        for p in surface texture auto; do
+            for b in 32 16 8; do
+                expect 0 "benchmark in a window, $p at $b bits" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                    "$RIPPLE" --benchmark --size 160x120 --scale 2 --frames 200 --bpp $b --present $p
+                [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "window benchmark $p at $b bits: water differs from headless"
+                case $p in auto) want="surface\|texture";; *) want=$p;; esac
+                grep -q "^present *\($want\)" "$TMP/out" && ok || bad "window benchmark $p names no present mode: $(grep present "$TMP/out")"
+            done
         done
+        RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --benchmark --size 160x120 --frames 50
+        grep -q "^present *surface" "$TMP/out" && ok || bad "RIPPLE_PRESENT=surface not honoured"
     else
         bad "xvfb-run is not installed: cannot test the window"
     fi

@@ -14,6 +14,10 @@
 #define STONE_MIN 1
 #define STONE_MAX 40
 
+/* How frames reach the screen (--present): a texture drawn by SDL's
+ * renderer (a GPU's), or the window's own surface (no GPU, no GL). */
+enum { PRESENT_TEXTURE = 0, PRESENT_SURFACE = 1 };
+
 /* Exit statuses */
 enum { EXIT_USAGE = 2 };
 
@@ -32,6 +36,12 @@ typedef struct app {
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
     char ovl_key[1024]; /* what the overlay shows now */
+    SDL_Rect ovl_box;   /* where the overlay has anything to show (w 0: nowhere) */
+    SDL_Surface *ovl_surf; /* ovl as a surface, blended over the window surface */
+    int present;        /* PRESENT_TEXTURE or PRESENT_SURFACE */
+    const char *present_why; /* how auto chose, for the overlay and the report */
+    SDL_Surface *last_ws;   /* the window surface last drawn into, and its size */
+    int last_ws_w, last_ws_h;
     char stats[256];    /* the figures in the overlay, refreshed a few times a second */
     uint32_t stats_next_ms;
     rpl_view_t view;
@@ -81,6 +91,8 @@ int app_video_open(app_t *a, char **err);
 void app_video_close(app_t *a);
 void app_refract(app_t *a);
 void app_render_frame(app_t *a);
+/* Mouse coordinates in the window to cells of the field. */
+void app_window_to_field(const app_t *a, int *x, int *y);
 
 /* timedemo.c: --benchmark, the fixed scene played and measured, one step
  * per displayed frame; prints the report; returns the exit status. */

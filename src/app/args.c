@@ -31,6 +31,9 @@ const char *app_usage(void)
            "                     then a report with fps and a CRC of the water (default\n"
            "                     2000 frames; in a window, or with --headless)\n"
            "  --json             the --benchmark report as JSON\n"
+           "  --present MODE     how frames reach the screen: auto (default), surface (the\n"
+           "                     window's own pixels, no GPU) or texture (SDL's renderer);\n"
+           "                     or RIPPLE_PRESENT\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
@@ -125,6 +128,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         static const char *const valued[] = {
             "--size", "--scale", "--image", "--seed", "--frames",
             "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
+            "--present",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -161,6 +165,10 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
             if (strcmp(val, "8") && strcmp(val, "16") && strcmp(val, "32"))
                 return fail(err, "bad --bpp '%s': want 8, 16 or 32", val, "");
             o->bpp = atoi(val);
+        } else if (!strcmp(name, "--present")) {
+            if (strcmp(val, "auto") && strcmp(val, "surface") && strcmp(val, "texture"))
+                return fail(err, "bad --present '%s': want auto, surface or texture", val, "");
+            o->present = val;
         } else if (!strcmp(name, "--simd")) {
             if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") &&
                 strcmp(val, "sse2") && strcmp(val, "avx2"))

@@ -25,6 +25,7 @@ typedef struct app_opts {
     int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
     int help, version;
     int benchmark;     /* --benchmark: the timedemo */
+    const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
     int json;          /* --json: its report as JSON */
     int seed_set, rain_set, autopilot_set; /* given on the command line */
 } app_opts_t;

@@ -39,14 +39,16 @@ static void mouse_down(app_t *a, const SDL_MouseButtonEvent *b)
 {
     a->last_input_ms = SDL_GetTicks();
     a->touched = 1;
+    int x = b->x, y = b->y;
+    app_window_to_field(a, &x, &y);
     if (b->button == SDL_BUTTON_LEFT) {
         a->dragging = 1;
-        a->lastx = b->x;
-        a->lasty = b->y;
-        rpl_sim_drop(a->sim, b->x, b->y, a->stone, STONE_WEIGHT);
+        a->lastx = x;
+        a->lasty = y;
+        rpl_sim_drop(a->sim, x, y, a->stone, STONE_WEIGHT);
     } else if (b->button == SDL_BUTTON_RIGHT) {
         int r = a->stone * 2 > STONE_MAX ? STONE_MAX : a->stone * 2;
-        rpl_sim_drop(a->sim, b->x, b->y, r, STONE_WEIGHT * 2);
+        rpl_sim_drop(a->sim, x, y, r, STONE_WEIGHT * 2);
     }
 }
 
@@ -55,10 +57,12 @@ static void mouse_drag(app_t *a, const SDL_MouseMotionEvent *m)
     if (!a->dragging)
         return;
     a->last_input_ms = SDL_GetTicks();
-    rpl_sim_trail(a->sim, a->lastx, a->lasty, m->x, m->y, a->stone > 2 ? a->stone / 2 : 1,
+    int x = m->x, y = m->y;
+    app_window_to_field(a, &x, &y);
+    rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
                   STONE_WEIGHT / 2);
-    a->lastx = m->x;
-    a->lasty = m->y;
+    a->lastx = x;
+    a->lasty = y;
 }
 
 /* Returns 0 for the keys that quit. */

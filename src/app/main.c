@@ -37,6 +37,18 @@ static void sim_frame(app_t *a, int steps)
         smooth(&a->t_sim, ms_since(t0));
 }
 
+/* A window surface has no vsync: with --vsync the loop waits out the rest
+ * of the display's refresh period itself rather than spin. */
+static void pace(const app_t *a, uint64_t frame_start)
+{
+    SDL_DisplayMode mode;
+    int hz = SDL_GetWindowDisplayMode(a->win, &mode) == 0 && mode.refresh_rate > 0
+                 ? mode.refresh_rate : 60;
+    double left = 1000.0 / hz - ms_since(frame_start);
+    if (left >= 1.0)
+        SDL_Delay((Uint32)left);
+}
+
 static void run_window(app_t *a)
 {
     uint64_t freq = SDL_GetPerformanceFrequency();
@@ -72,6 +84,8 @@ static void run_window(app_t *a)
             return;
         if (!a->o.vsync && steps == 0 && a->paused)
             SDL_Delay(5); /* nothing moves: don't spin */
+        if (a->o.vsync && a->present == PRESENT_SURFACE)
+            pace(a, now);
     }
 }
 
@@ -181,6 +195,11 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     for (int i = 0; i < 2; i++)
         if (outs[i] && app_check_target(outs[i], &err) != 0)
             return die(EXIT_USAGE, err);
+    const char *pres = getenv("RIPPLE_PRESENT");
+    if (!a->o.present && pres && *pres && strcmp(pres, "auto") && strcmp(pres, "surface") &&
+        strcmp(pres, "texture"))
+        return die(EXIT_USAGE, app_format("RIPPLE_PRESENT '%s': want auto, surface or texture",
+                                          pres));
     /* The kernel path: --simd, else RIPPLE_SIMD, else the best for this CPU. */
     const char *want = a->o.simd ? a->o.simd : getenv("RIPPLE_SIMD");
     rpl_status st = rpl_kernels_find(a->o.simd, kern);

@@ -29,8 +29,23 @@ static const char *const help_text =
     "Esc Q      quit";
 
 /* A translucent black panel on the (transparent) overlay. */
+/* Grows the overlay's box (what has to be laid over the water) by a
+ * rectangle, clipped to the field. */
+static void mark(app_t *a, int x, int y, int w, int h)
+{
+    int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    int x1 = x + w > a->o.w ? a->o.w : x + w, y1 = y + h > a->o.h ? a->o.h : y + h;
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    SDL_Rect r = { x0, y0, x1 - x0, y1 - y0 };
+    if (a->ovl_box.w > 0)
+        SDL_UnionRect(&a->ovl_box, &r, &r);
+    a->ovl_box = r;
+}
+
 static void panel(app_t *a, int x, int y, int w, int h, int alpha)
 {
+    mark(a, x, y, w, h);
     int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
     int x1 = x + w > a->o.w ? a->o.w : x + w, y1 = y + h > a->o.h ? a->o.h : y + h;
     for (int yy = y0; yy < y1; yy++)
@@ -50,10 +65,11 @@ int app_draw_overlay(app_t *a)
         double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
         snprintf(a->stats, sizeof a->stats,
                  "%.0f fps  %.2f ms\nsim %.2f  refr %.2f  pres %.2f\n"
-                 "%dx%dx%d %s x%d  awake %u%%\n",
+                 "%dx%dx%d %s x%d  awake %u%%\n%s  ",
                  fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h, a->o.bpp,
                  rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
-                 st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0);
+                 st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
+                 a->present == PRESENT_SURFACE ? "surface" : "texture");
         a->stats_next_ms = now + 250;
     }
     int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);
@@ -66,6 +82,7 @@ int app_draw_overlay(app_t *a)
         return 0;
     memcpy(a->ovl_key, key, sizeof key);
     memset(a->ovl, 0, (size_t)w * h * 4);
+    a->ovl_box = (SDL_Rect){ 0, 0, 0, 0 };
     ptrdiff_t pitch = (ptrdiff_t)w * 4;
     if (a->overlay_on) {
         char buf[512];
@@ -77,8 +94,9 @@ int app_draw_overlay(app_t *a)
         rpl_font_draw(a->ovl, pitch, w, h, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
         if (!a->help_on) {
             const char *hint = "F1: help";
-            rpl_font_draw(a->ovl, pitch, w, h, w - rpl_font_text_width(hint, sc) - 4,
-                          h - 12 * sc, hint, 0xC0D0E0, sc);
+            int hw = rpl_font_text_width(hint, sc), hh = rpl_font_text_height(hint, sc);
+            mark(a, w - hw - 4, h - 12 * sc, hw, hh);
+            rpl_font_draw(a->ovl, pitch, w, h, w - hw - 4, h - 12 * sc, hint, 0xC0D0E0, sc);
         }
     }
     if (a->help_on) {

@@ -117,9 +117,12 @@ static const char *present_mode(const app_t *a, char *buf, size_t len)
     if (a->o.headless)
         return "none (headless)";
     SDL_RendererInfo info;
-    snprintf(buf, len, "texture (SDL renderer %s, video driver %s)",
-             a->ren && SDL_GetRendererInfo(a->ren, &info) == 0 ? info.name : "?",
-             SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "?");
+    const char *driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "?";
+    if (a->present == PRESENT_SURFACE)
+        snprintf(buf, len, "surface (%s; video driver %s)", a->present_why, driver);
+    else
+        snprintf(buf, len, "texture (%s; SDL renderer %s, video driver %s)", a->present_why,
+                 a->ren && SDL_GetRendererInfo(a->ren, &info) == 0 ? info.name : "?", driver);
     return buf;
 }
 
