@@ -69,6 +69,11 @@ char *app_format(const char *fmt, ...)
 #endif
     ;
 
+/* video.c: milliseconds since a performance-counter reading, and a
+ * running average of timings (what the overlay shows). */
+double app_ms_since(uint64_t t0);
+void app_smooth(double *avg, double v);
+
 /* Shows msg on screen for a few seconds. */
 void app_note(app_t *a, const char *msg);
 

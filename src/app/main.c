@@ -11,17 +11,6 @@
 #define RAIN_WEIGHT_MAX 80
 #define STONE_UNITS 4
 
-static double ms_since(uint64_t t0)
-{
-    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
-           (double)SDL_GetPerformanceFrequency();
-}
-
-static void smooth(double *avg, double v)
-{
-    *avg = *avg == 0 ? v : *avg * 0.95 + v * 0.05;
-}
-
 static void sim_frame(app_t *a, int steps)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
@@ -34,7 +23,7 @@ static void sim_frame(app_t *a, int steps)
         rpl_sim_step(a->sim);
     }
     if (steps > 0)
-        smooth(&a->t_sim, ms_since(t0));
+        app_smooth(&a->t_sim, app_ms_since(t0));
 }
 
 /* A window surface has no vsync: with --vsync the loop waits out the rest
@@ -44,7 +33,7 @@ static void pace(const app_t *a, uint64_t frame_start)
     SDL_DisplayMode mode;
     int hz = SDL_GetWindowDisplayMode(a->win, &mode) == 0 && mode.refresh_rate > 0
                  ? mode.refresh_rate : 60;
-    double left = 1000.0 / hz - ms_since(frame_start);
+    double left = 1000.0 / hz - app_ms_since(frame_start);
     if (left >= 1.0)
         SDL_Delay((Uint32)left);
 }
@@ -62,7 +51,7 @@ static void run_window(app_t *a)
         uint64_t now = SDL_GetPerformanceCounter();
         double dt = (double)(now - last) / (double)freq;
         last = now;
-        smooth(&a->t_frame, dt * 1000.0);
+        app_smooth(&a->t_frame, dt * 1000.0);
 
         /* The water runs at STEP_HZ whatever the display's rate. */
         int steps = 0;
@@ -109,10 +98,10 @@ static void run_headless(app_t *a)
         sim_frame(a, 1);
         uint64_t t1 = SDL_GetPerformanceCounter();
         app_refract(a);
-        smooth(&a->t_refract, ms_since(t1));
+        app_smooth(&a->t_refract, app_ms_since(t1));
         a->frame++;
     }
-    double s = ms_since(t0) / 1000.0;
+    double s = app_ms_since(t0) / 1000.0;
     fprintf(report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
            a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
            rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");

@@ -21,12 +21,6 @@ typedef struct timedemo {
     uint32_t *hist;
 } timedemo_t;
 
-static double ms_since(uint64_t t0)
-{
-    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
-           (double)SDL_GetPerformanceFrequency();
-}
-
 /* The frame time below which 99% of the frames lie, as frames per second. */
 static double low_1pct(const timedemo_t *t)
 {
@@ -83,14 +77,14 @@ static int play_frame(app_t *a, timedemo_t *t)
     uint64_t t0 = SDL_GetPerformanceCounter();
     rpl_sim_rain(a->sim, &a->rain);
     rpl_autopilot_tick(&a->ap, a->sim);
-    double stones = ms_since(t0);
+    double stones = app_ms_since(t0);
     uint64_t t1 = SDL_GetPerformanceCounter();
     rpl_sim_step(a->sim);
-    double step = ms_since(t1);
+    double step = app_ms_since(t1);
     if (a->o.headless) {
         uint64_t t2 = SDL_GetPerformanceCounter();
         app_refract(a);
-        a->ms_refract = ms_since(t2);
+        a->ms_refract = app_ms_since(t2);
         a->ms_present = 0;
     } else {
         SDL_Event e;
@@ -101,14 +95,14 @@ static int play_frame(app_t *a, timedemo_t *t)
                 return 0;
         app_render_frame(a);
     }
-    double frame = ms_since(t0);
+    double frame = app_ms_since(t0);
     t->stones += stones;
     t->step += step;
     t->refract += a->ms_refract;
     t->present += a->ms_present;
     long bin = (long)(frame * 1000.0 / BIN_US);
     t->hist[bin < BINS ? bin : BINS - 1]++;
-    a->t_frame = a->t_frame == 0 ? frame : a->t_frame * 0.95 + frame * 0.05;
+    app_smooth(&a->t_frame, frame);
     return 1;
 }
 
@@ -200,7 +194,7 @@ int app_timedemo(app_t *a)
     for (; t.frames < a->o.frames; t.frames++)
         if (!(done = play_frame(a, &t)))
             break;
-    t.seconds = ms_since(t0) / 1000.0;
+    t.seconds = app_ms_since(t0) / 1000.0;
     int status = 0;
     if (!done) {
         fprintf(stderr, "ripple: benchmark stopped after %ld of %ld frames: no report\n",

@@ -4,13 +4,13 @@
 
 #include "app/app.h"
 
-static double ms_since(uint64_t t0)
+double app_ms_since(uint64_t t0)
 {
     return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
            (double)SDL_GetPerformanceFrequency();
 }
 
-static void smooth(double *avg, double v)
+void app_smooth(double *avg, double v)
 {
     *avg = *avg == 0 ? v : *avg * 0.95 + v * 0.05;
 }
@@ -220,13 +220,13 @@ void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     app_refract(a);
-    a->ms_refract = ms_since(t0);
-    smooth(&a->t_refract, a->ms_refract);
+    a->ms_refract = app_ms_since(t0);
+    app_smooth(&a->t_refract, a->ms_refract);
     uint64_t t1 = SDL_GetPerformanceCounter();
     if (a->present == PRESENT_SURFACE)
         present_surface(a);
     else
         present_texture(a);
-    a->ms_present = ms_since(t1);
-    smooth(&a->t_present, a->ms_present);
+    a->ms_present = app_ms_since(t1);
+    app_smooth(&a->t_present, a->ms_present);
 }
