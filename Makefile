@@ -7,6 +7,7 @@
 #                   tests, the scalar-only and 32-bit builds, then the unit
 #                   and headless smoke tests under ASan + UBSan
 #   make bench      build and run the benchmark
+#   make bench-present  presenting's cost under Xvfb, beside xscreensaver's ripples
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
 #   make bench-instr-i386  the same for the 32-bit build, under qemu-user
 #   make install    the libraries, header, pkg-config file, demo, picture and
@@ -229,7 +230,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all run test test-unit test-smoke test-install test-nosimd test-i386 test-san \
-        warnings layout bench bench-instr bench-instr-i386 clean install uninstall \
+        warnings layout bench bench-present bench-instr bench-instr-i386 clean install uninstall \
         deps-run deps-test deps-i386 backdrop
 
 ifeq ($(ARCH),i386)
@@ -337,6 +338,12 @@ run: all
 
 bench: $(BENCH)
 	$(call cmd,$(BENCH))
+
+# Presenting under Xvfb (needs xvfb), beside xscreensaver's ripples when
+# installed; shmcount.so counts ripples' frames.
+bench-present: $(DEMO)
+	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $(BUILD)/shmcount.so bench/preload/shmcount.c -ldl
+	bash bench/vs-ripples.sh $(call cmd,$(DEMO)) $(BUILD)/shmcount.so
 
 # Instructions per pixel per frame of every path and of the seed, counted
 # by callgrind (needs valgrind); repeatable, unlike timings.

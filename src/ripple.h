@@ -302,6 +302,18 @@ int rpl_format_bytes(rpl_format format);
  * for a NULL table or a value that is no format. */
 int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
 
+/* Nearest-neighbour upscale by a whole factor, for showing a small field
+ * big: each of the w x h pixels at src (rows spitch bytes apart, `bytes`
+ * = 1, 2 or 4 bytes a pixel) becomes a scale x scale block at dst (rows
+ * dpitch bytes apart), with the kernels of k (NULL: the best this CPU
+ * runs; every path writes the same bytes).  Pitches at least a row and
+ * multiples of the pixel size, pointers aligned for it, scale
+ * 1..RPL_UPSCALE_MAX; otherwise RPL_EINVAL and dst untouched.  Pass a
+ * rectangle of a larger picture by offsetting src and dst. */
+#define RPL_UPSCALE_MAX 16
+rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch, void *dst,
+                       ptrdiff_t dpitch, int w, int h, int bytes, int scale);
+
 /*
  * A background prepared once for one framebuffer format.
  *
@@ -400,6 +412,25 @@ rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *
 void rpl_renderer_invalidate(rpl_renderer_t *r);
 /* Tiles drawn by the last draw (0 for NULL). */
 unsigned rpl_renderer_drawn(const rpl_renderer_t *r);
+
+/* A rectangle of pixels (or cells): x, y its top left corner. */
+typedef struct rpl_rect {
+    int x, y, w, h;
+} rpl_rect_t;
+
+/* What the last draw changed, as rectangles of the framebuffer to show
+ * again (the changed tiles, clipped to the field; runs of tiles on a row
+ * merged, and a run as wide as one on the row above lengthening it):
+ * writes the first `max` of them to rects (NULL with max 0 only counts)
+ * and returns how many there are, at most the field's tile count; 0 for
+ * NULL or after a failed draw.  Every rectangle outside them shows what it
+ * showed before the draw. */
+int rpl_renderer_changed(const rpl_renderer_t *r, rpl_rect_t *rects, int max);
+
+/* The next draw redraws the tiles under a rectangle of the framebuffer
+ * (clipped to the field; nothing if empty): call it when something else
+ * drew there, such as an overlay, that must not outlive its own frame. */
+void rpl_renderer_invalidate_rect(rpl_renderer_t *r, int x, int y, int w, int h);
 /* The field it draws (NULL for NULL). */
 rpl_sim_t *rpl_renderer_field(const rpl_renderer_t *r);
 /* Detail of the last failure ("" if none). */

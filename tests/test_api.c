@@ -847,6 +847,34 @@ static void test_renderers_share_a_field(void **state)
     }
 }
 
+/* rpl_font_panel against its formula on random pixels: every width and
+ * offset (so pixels darkened in pairs and alone), several keeps, and the
+ * pixels around the rectangle untouched. */
+static void test_font_panel_formula(void **state)
+{
+    (void)state;
+    enum { FW = 21, FH = 5 };
+    uint32_t fb[FH * FW], ref[FH * FW];
+    uint64_t rs = 41;
+    const int keeps[] = { 0, 1, 56, 96, 128, 255, 256 };
+    for (size_t ki = 0; ki < sizeof keeps / sizeof keeps[0]; ki++)
+        for (int x = -1; x < FW; x++)
+            for (int w = 1; x + w <= FW + 1; w++) {
+                for (int i = 0; i < FH * FW; i++)
+                    fb[i] = ref[i] = (uint32_t)rnd_next(&rs);
+                uint32_t k = (uint32_t)keeps[ki];
+                for (int yy = 1; yy < 4; yy++)
+                    for (int xx = x < 0 ? 0 : x; xx < x + w && xx < FW; xx++) {
+                        uint32_t c = ref[yy * FW + xx], o = c & 0xFF000000u;
+                        for (int sh = 0; sh < 24; sh += 8)
+                            o |= ((((c >> sh) & 0xFF) * k) >> 8) << sh;
+                        ref[yy * FW + xx] = o;
+                    }
+                rpl_font_panel(fb, FW * 4, FW, FH, x, 1, w, 3, keeps[ki]);
+                assert_memory_equal(fb, ref, sizeof fb);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_kernels_bogus_names),
         cmocka_unit_test_setup_teardown(test_simd_env_bogus, save_simd, restore_simd),
         cmocka_unit_test(test_font_bad_args),
+        cmocka_unit_test(test_font_panel_formula),
         cmocka_unit_test(test_renderers_share_a_field),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ripple.h"
@@ -104,11 +105,79 @@ static void test_kernels_same_refract(void **state)
     }
 }
 
+/* rpl_upscale on every path this CPU runs, against the definition: the
+ * byte b of pixel (x, y) is the byte b of every pixel of the block
+ * (x*s + i, y*s + j); the bytes between rows (pitch padding) untouched. */
+static void test_upscale(void **state)
+{
+    (void)state;
+    static const int scales[] = { 1, 2, 3, 4, 5, 7, RPL_UPSCALE_MAX };
+    static const int widths[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33 };
+    uint64_t rs = 11;
+    int paths = 0;
+    for (int p = 0; rpl_kernels_known(p); p++) {
+        const rpl_kernels_t *k = rpl_kernels_get(rpl_kernels_known(p));
+        if (!k)
+            continue;
+        paths++;
+        for (int bytes = 1; bytes <= 4; bytes *= 2)
+            for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++)
+                for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+                    int s = scales[si], w = widths[wi], h = 1 + (int)(wi % 4);
+                    ptrdiff_t sp = (ptrdiff_t)w * bytes + bytes * (int)(wi % 3);
+                    ptrdiff_t dp = (ptrdiff_t)w * bytes * s + bytes * (int)(si % 3);
+                    size_t slen = (size_t)sp * h, dlen = (size_t)dp * h * s;
+                    unsigned char *src = xmalloc(slen), *dst = xmalloc(dlen);
+                    for (size_t i = 0; i < slen; i++)
+                        src[i] = (unsigned char)rnd_next(&rs);
+                    memset(dst, 0xA5, dlen);
+                    assert_int_equal(rpl_upscale(k, src, sp, dst, dp, w, h, bytes, s), RPL_OK);
+                    for (int y = 0; y < h * s; y++)
+                        for (ptrdiff_t i = 0; i < dp; i++) {
+                            unsigned char got = dst[(size_t)y * dp + i];
+                            if (i >= (ptrdiff_t)w * bytes * s) {
+                                assert_int_equal(got, 0xA5);
+                                continue;
+                            }
+                            int x = (int)(i / bytes) / s, b = (int)(i % bytes);
+                            assert_int_equal(got, src[(size_t)(y / s) * sp + x * bytes + b]);
+                        }
+                    free(src);
+                    free(dst);
+                }
+    }
+    assert_true(paths >= 1);
+    /* bad arguments: refused, dst untouched */
+    uint32_t src[4] = { 1, 2, 3, 4 }, dst[32];
+    memset(dst, 0, sizeof dst);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 32, 4, 1, 4, 2), RPL_OK); /* best path */
+    assert_int_equal(dst[0], 1);
+    assert_int_equal(dst[7], 4);
+    memset(dst, 0, sizeof dst);
+    assert_int_equal(rpl_upscale(NULL, NULL, 16, dst, 32, 4, 1, 4, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, NULL, 32, 4, 1, 4, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 32, 0, 1, 4, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 32, 4, -1, 4, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 32, 4, 1, 3, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 32, 4, 1, 4, 0), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 512, 4, 1, 4, RPL_UPSCALE_MAX + 1),
+                     RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 12, dst, 32, 4, 1, 4, 2), RPL_EINVAL); /* spitch */
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, 28, 4, 1, 4, 2), RPL_EINVAL); /* dpitch */
+    assert_int_equal(rpl_upscale(NULL, src, 18, dst, 32, 4, 1, 4, 2), RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, (const char *)src + 1, 16, dst, 32, 3, 1, 4, 2),
+                     RPL_EINVAL);
+    assert_int_equal(rpl_upscale(NULL, src, 16, dst, INT_MAX, INT_MAX, 1, 4, 2), RPL_EINVAL);
+    for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++)
+        assert_int_equal(dst[i], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_and_strings),
         cmocka_unit_test(test_kernels_same_refract),
+        cmocka_unit_test(test_upscale),
     };
     return cmocka_run_group_tests_name("kernels", tests, NULL, NULL);
 }

@@ -656,6 +656,152 @@ static void test_render_changed_formats(void **state)
     rpl_sim_destroy(b);
 }
 
+/* ---- what a renderer reports it changed --------------------------------- */
+
+/* The tiles (64 x 32, clipped) of a w x h field that rectangle r covers,
+ * after checking that r is made of whole tiles. */
+static unsigned tiles_in(const rpl_rect_t *r, int w, int h)
+{
+    assert_true(r->w > 0 && r->h > 0);
+    assert_int_equal(r->x % RPL_TILE_W, 0);
+    assert_int_equal(r->y % RPL_TILE_H, 0);
+    assert_true(r->x + r->w <= w && r->y + r->h <= h);
+    assert_true((r->x + r->w) % RPL_TILE_W == 0 || r->x + r->w == w);
+    assert_true((r->y + r->h) % RPL_TILE_H == 0 || r->y + r->h == h);
+    return (unsigned)(((r->w + RPL_TILE_W - 1) / RPL_TILE_W) *
+                      ((r->h + RPL_TILE_H - 1) / RPL_TILE_H));
+}
+
+/* The changed rectangles of a renderer's last draw: whole tiles, never
+ * overlapping, as many tiles as it drew, and every pixel that differs
+ * between before and after inside one of them.  Returns their count. */
+static int check_changed(rpl_renderer_t *ren, const uint32_t *before, const uint32_t *after,
+                         int w, int h)
+{
+    int n = rpl_renderer_changed(ren, NULL, 0);
+    assert_true(n >= 0);
+    rpl_rect_t *rc = xmalloc(((size_t)n + 1) * sizeof *rc);
+    rc[n] = (rpl_rect_t){ -7, -7, -7, -7 }; /* not written past the count */
+    assert_int_equal(rpl_renderer_changed(ren, rc, n), n);
+    assert_int_equal(rc[n].x, -7);
+    unsigned tiles = 0;
+    unsigned char *cover = calloc((size_t)w * h, 1);
+    assert_non_null(cover);
+    for (int i = 0; i < n; i++) {
+        tiles += tiles_in(&rc[i], w, h);
+        for (int y = rc[i].y; y < rc[i].y + rc[i].h; y++)
+            for (int x = rc[i].x; x < rc[i].x + rc[i].w; x++) {
+                assert_int_equal(cover[(size_t)y * w + x], 0); /* no overlap */
+                cover[(size_t)y * w + x] = 1;
+            }
+    }
+    assert_int_equal(tiles, rpl_renderer_drawn(ren));
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        if (before[i] != after[i])
+            assert_int_equal(cover[i], 1);
+    if (n > 1) { /* a shorter list gets the first ones */
+        rpl_rect_t one = { 0, 0, 0, 0 };
+        assert_int_equal(rpl_renderer_changed(ren, &one, 1), n);
+        assert_memory_equal(&one, &rc[0], sizeof one);
+    }
+    free(cover);
+    free(rc);
+    return n;
+}
+
+static void test_renderer_changed(void **state)
+{
+    (void)state;
+    int w = 200, h = 100; /* 4 x 4 tiles, the last column 8 wide, the last row 4 high */
+    size_t npx = (size_t)w * h;
+    uint32_t *bg = random_bg(w, h, 5);
+    rpl_backdrop_t *bd = new_backdrop(bg, w, h, RPL_XRGB8888);
+    rpl_sim_t *sim = new_sim(w, h, 3);
+    rpl_renderer_t *ren = rpl_renderer_create(sim, NULL);
+    assert_non_null(ren);
+    uint32_t *fb = calloc(npx, 4), *old = calloc(npx, 4), *ref = calloc(npx, 4);
+    assert_non_null(fb);
+    assert_non_null(old);
+    assert_non_null(ref);
+    rpl_view_t view = { RPL_STRENGTH_ONE, 1 };
+    ptrdiff_t pitch = (ptrdiff_t)w * 4;
+    rpl_rect_t r;
+
+    assert_int_equal(rpl_renderer_changed(ren, &r, 1), 0); /* nothing drawn yet */
+    /* the first draw: everything, as one rectangle */
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+    assert_int_equal(check_changed(ren, old, fb, w, h), 1);
+    assert_int_equal(rpl_renderer_changed(ren, &r, 1), 1);
+    assert_int_equal(r.x, 0);
+    assert_int_equal(r.y, 0);
+    assert_int_equal(r.w, w);
+    assert_int_equal(r.h, h);
+    /* calm water: nothing */
+    memcpy(old, fb, npx * 4);
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+    assert_int_equal(check_changed(ren, old, fb, w, h), 0);
+
+    /* something drew over a pixel of tile (1, 1): that tile only, next time */
+    rpl_renderer_invalidate_rect(ren, 70, 40, 1, 1);
+    fb[40 * w + 70] ^= 0xFFFFFF;
+    memcpy(old, fb, npx * 4);
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+    assert_int_equal(check_changed(ren, old, fb, w, h), 1);
+    assert_int_equal(rpl_renderer_changed(ren, &r, 1), 1);
+    assert_true(r.x == 64 && r.y == 32 && r.w == 64 && r.h == 32);
+    assert_int_equal(rpl_render(sim, bd, ref, pitch, &view), RPL_OK);
+    assert_memory_equal(fb, ref, npx * 4); /* the pixel is water again */
+    /* clipped at every side: the corner tiles, and nothing for empty ones */
+    rpl_renderer_invalidate_rect(ren, -50, -50, 51, 51);
+    rpl_renderer_invalidate_rect(ren, 199, 99, INT_MAX, INT_MAX);
+    rpl_renderer_invalidate_rect(ren, INT_MIN, 50, 10, 10); /* left of the field */
+    rpl_renderer_invalidate_rect(ren, 10, 10, 0, 5);
+    rpl_renderer_invalidate_rect(ren, 10, 10, 5, -1);
+    rpl_renderer_invalidate_rect(NULL, 0, 0, 1, 1);
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+    rpl_rect_t two[2];
+    assert_int_equal(rpl_renderer_changed(ren, two, 2), 2);
+    assert_true(two[0].x == 0 && two[0].y == 0 && two[0].w == 64 && two[0].h == 32);
+    assert_true(two[1].x == 192 && two[1].y == 96 && two[1].w == 8 && two[1].h == 4);
+
+    /* moving water: compared with the frame before, draw after draw; a
+     * band of tiles the same width on every row is one rectangle */
+    uint64_t rs = 17;
+    int most = 0;
+    for (int s = 0; s < 300; s++) {
+        if (s % 60 == 0)
+            assert_int_equal(rpl_sim_drop(sim, rnd_range(&rs, 0, w - 1),
+                                          rnd_range(&rs, 0, h - 1), 3, 600), RPL_OK);
+        rpl_sim_step(sim);
+        memcpy(old, fb, npx * 4);
+        assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+        int n = check_changed(ren, old, fb, w, h);
+        most = n > most ? n : most;
+    }
+    assert_true(most >= 1);
+    assert_int_equal(rpl_render(sim, bd, ref, pitch, &view), RPL_OK);
+    assert_memory_equal(fb, ref, npx * 4);
+
+    /* a failed draw changed nothing */
+    rpl_view_t bad = { -1, 0 };
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &bad), RPL_EINVAL);
+    assert_int_equal(rpl_renderer_changed(ren, &r, 1), 0);
+    /* without sleeping tiles every draw is the whole frame */
+    rpl_sim_set_sleeping(sim, 0);
+    assert_int_equal(rpl_renderer_draw(ren, bd, fb, pitch, &view), RPL_OK);
+    assert_int_equal(rpl_renderer_changed(ren, &r, 1), 1);
+    assert_true(r.x == 0 && r.y == 0 && r.w == w && r.h == h);
+    assert_int_equal(rpl_renderer_changed(NULL, &r, 1), 0);
+
+    free(fb);
+    free(old);
+    free(ref);
+    rpl_renderer_destroy(ren);
+    rpl_backdrop_destroy(bd);
+    rpl_sim_destroy(sim);
+    free(bg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -670,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_render_xrgb_same_as_refract),
         cmocka_unit_test(test_render_rejects),
         cmocka_unit_test(test_render_changed_formats),
+        cmocka_unit_test(test_renderer_changed),
     };
     return cmocka_run_group_tests_name("render", tests, NULL, NULL);
 }

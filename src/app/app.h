@@ -18,6 +18,24 @@
  * renderer (a GPU's), or the window's own surface (no GPU, no GL). */
 enum { PRESENT_TEXTURE = 0, PRESENT_SURFACE = 1 };
 
+/* The overlay's separate boxes (statistics, hint, help, note). */
+#define OVL_BOXES 4
+
+/* An element of the overlay: a text on a translucent panel (alpha 0: on
+ * nothing), in field coordinates. */
+typedef struct ovl_item {
+    SDL_Rect panel;
+    int alpha;
+    int tx, ty, sc;
+    uint32_t color;
+    char text[600];
+} ovl_item_t;
+
+/* A run of the overlay's opaque pixels along a row. */
+typedef struct ovl_run {
+    int x, y, n;
+} ovl_run_t;
+
 /* Exit statuses */
 enum { EXIT_USAGE = 2 };
 
@@ -36,12 +54,26 @@ typedef struct app {
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
     char ovl_key[1024]; /* what the overlay shows now */
-    SDL_Rect ovl_box;   /* where the overlay has anything to show (w 0: nowhere) */
+    SDL_Rect ovl_box[OVL_BOXES]; /* where the overlay has anything to show */
+    int ovl_n;
+    ovl_item_t ovl_items[OVL_BOXES]; /* what it shows, to lay over a surface */
+    int ovl_items_n;
+    ovl_run_t *ovl_runs; /* its opaque pixels: the text and shadows */
+    int ovl_runs_n, ovl_runs_max;
+    SDL_Rect ovl_laid[OVL_BOXES]; /* where it lies on the window surface */
+    int ovl_laid_n;
+    void *under;        /* the surface's pixels under it, to take it off again */
+    size_t under_len;
     SDL_Surface *ovl_surf; /* ovl as a surface, blended over the window surface */
     int present;        /* PRESENT_TEXTURE or PRESENT_SURFACE */
     const char *present_why; /* how auto chose, for the overlay and the report */
+    const char *surface_how; /* how the water reaches the window surface */
     SDL_Surface *last_ws;   /* the window surface last drawn into, and its size */
     int last_ws_w, last_ws_h;
+    SDL_Surface *conv_surf; /* fb in the window surface's format, to upscale from */
+    rpl_rect_t *changed;    /* the tiles the last draw changed (room for every tile) */
+    SDL_Rect *push;         /* what is pushed to the screen: changed tiles and overlay */
+    int n_tiles;
     char stats[256];    /* the figures in the overlay, refreshed a few times a second */
     uint32_t stats_next_ms;
     rpl_view_t view;
@@ -90,6 +122,9 @@ void app_take_screenshot(app_t *a);
 /* overlay.c: redraws the overlay when what it shows has changed;
  * returns 1 if so. */
 int app_draw_overlay(app_t *a);
+/* Lays the overlay straight over w x h XRGB8888 pixels that show the
+ * field scaled s times: darkened panels and text, no blending pass. */
+void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s);
 
 /* video.c: the window, and a frame drawn into it. */
 int app_video_open(app_t *a, char **err);

@@ -34,6 +34,7 @@ const char *app_usage(void)
            "  --present MODE     how frames reach the screen: auto (default), surface (the\n"
            "                     window's own pixels, no GPU) or texture (SDL's renderer);\n"
            "                     or RIPPLE_PRESENT\n"
+           "  --no-overlay       start with the overlay (figures, hints) hidden; O shows it\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
@@ -90,6 +91,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
     o->autopilot = 1;
     o->vsync = 1;
     o->bpp = 32;
+    o->overlay = 1;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -112,6 +114,7 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         else if (!strcmp(name, "--no-rain")) flag = &o->rain, set = 0, o->rain_set = 1;
         else if (!strcmp(name, "--no-autopilot")) flag = &o->autopilot, set = 0, o->autopilot_set = 1;
         else if (!strcmp(name, "--vsync")) flag = &o->vsync;
+        else if (!strcmp(name, "--no-overlay")) flag = &o->overlay, set = 0;
         else if (!strcmp(name, "--no-vsync")) flag = &o->vsync, set = 0;
         else if (!strcmp(name, "--help") || !strcmp(name, "-h")) flag = &o->help;
         else if (!strcmp(name, "--version")) flag = &o->version;

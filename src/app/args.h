@@ -20,6 +20,7 @@ typedef struct app_opts {
     int rain, autopilot;
     const char *load_state, *save_state, *screenshot;
     int vsync;
+    int overlay;       /* show the overlay from the start */
     const char *simd;  /* kernel path, NULL for auto */
     int threads;       /* 0 for one per processor */
     int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */

@@ -153,7 +153,7 @@ static void start_state(app_t *a)
     a->stone = STONE_UNITS * unit;
     a->rain_on = a->o.rain;
     a->auto_on = a->o.autopilot;
-    a->overlay_on = 1;
+    a->overlay_on = a->o.overlay;
 }
 
 /* Everything that can be wrong with the command line is found here,
@@ -297,6 +297,7 @@ int main(int argc, char **argv)
     free(a.bg);
     free(a.fb);
     free(a.ovl);
+    free(a.ovl_runs);
     rpl_renderer_destroy(a.water);
     rpl_sim_destroy(a.sim);
     return status;

@@ -1,5 +1,6 @@
 /* app/overlay.c - the overlay over the water: figures, state, help and notes, in the built-in font. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
@@ -28,9 +29,10 @@ static const char *const help_text =
     "S F12      screenshot\n"
     "Esc Q      quit";
 
-/* A translucent black panel on the (transparent) overlay. */
-/* Grows the overlay's box (what has to be laid over the water) by a
- * rectangle, clipped to the field. */
+/* Adds a rectangle (clipped to the field) to the overlay's boxes, what
+ * has to be laid over the water: kept apart, so that a corner's hint and
+ * a panel at the top do not make one box over the whole frame, but
+ * merged with a box it overlaps (and so never laid twice). */
 static void mark(app_t *a, int x, int y, int w, int h)
 {
     int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
@@ -38,19 +40,98 @@ static void mark(app_t *a, int x, int y, int w, int h)
     if (x1 <= x0 || y1 <= y0)
         return;
     SDL_Rect r = { x0, y0, x1 - x0, y1 - y0 };
-    if (a->ovl_box.w > 0)
-        SDL_UnionRect(&a->ovl_box, &r, &r);
-    a->ovl_box = r;
+    for (int merged = 1; merged;) {
+        merged = 0;
+        for (int i = 0; i < a->ovl_n; i++)
+            if (SDL_HasIntersection(&a->ovl_box[i], &r)) {
+                SDL_UnionRect(&a->ovl_box[i], &r, &r);
+                a->ovl_box[i] = a->ovl_box[--a->ovl_n];
+                merged = 1;
+                break;
+            }
+    }
+    if (a->ovl_n == OVL_BOXES) { /* no room: into the last one */
+        SDL_UnionRect(&a->ovl_box[OVL_BOXES - 1], &r, &r);
+        a->ovl_n--;
+    }
+    a->ovl_box[a->ovl_n++] = r;
 }
 
-static void panel(app_t *a, int x, int y, int w, int h, int alpha)
+/* One element of the overlay: a text, on a translucent panel unless
+ * alpha is 0; drawn into the ARGB overlay, and laid straight over an
+ * XRGB8888 window surface by app_lay_overlay. */
+static void item(app_t *a, int px, int py, int pw, int ph, int alpha, int tx, int ty,
+                 const char *text, uint32_t color, int sc)
 {
-    mark(a, x, y, w, h);
-    int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int x1 = x + w > a->o.w ? a->o.w : x + w, y1 = y + h > a->o.h ? a->o.h : y + h;
-    for (int yy = y0; yy < y1; yy++)
+    if (a->ovl_items_n == OVL_BOXES)
+        return;
+    ovl_item_t *it = &a->ovl_items[a->ovl_items_n++];
+    it->panel = (SDL_Rect){ px, py, pw, ph };
+    it->alpha = alpha;
+    it->tx = tx, it->ty = ty;
+    snprintf(it->text, sizeof it->text, "%s", text);
+    it->color = color;
+    it->sc = sc;
+    mark(a, px, py, pw, ph);
+    int x0 = px < 0 ? 0 : px, y0 = py < 0 ? 0 : py;
+    int x1 = px + pw > a->o.w ? a->o.w : px + pw, y1 = py + ph > a->o.h ? a->o.h : py + ph;
+    for (int yy = y0; alpha && yy < y1; yy++)
         for (int xx = x0; xx < x1; xx++)
             a->ovl[(size_t)yy * a->o.w + xx] = (uint32_t)alpha << 24;
+    rpl_font_draw(a->ovl, (ptrdiff_t)a->o.w * 4, a->o.w, a->o.h, tx, ty, text, color, sc);
+}
+
+/* The overlay's opaque pixels (text and its shadow) as runs along rows,
+ * found once each time the overlay changes. */
+static void find_runs(app_t *a)
+{
+    a->ovl_runs_n = 0;
+    for (int i = 0; i < a->ovl_n; i++) {
+        const SDL_Rect *b = &a->ovl_box[i];
+        for (int y = b->y; y < b->y + b->h; y++) {
+            const uint32_t *row = a->ovl + (size_t)y * a->o.w;
+            for (int x = b->x; x < b->x + b->w; x++) {
+                if (row[x] >> 24 != 0xFF)
+                    continue;
+                int x1 = x + 1;
+                while (x1 < b->x + b->w && row[x1] >> 24 == 0xFF)
+                    x1++;
+                if (a->ovl_runs_n == a->ovl_runs_max) {
+                    int max = a->ovl_runs_max ? a->ovl_runs_max * 2 : 1024;
+                    ovl_run_t *r = realloc(a->ovl_runs, (size_t)max * sizeof *r);
+                    if (!r)
+                        return; /* out of memory: the text goes without some runs */
+                    a->ovl_runs = r, a->ovl_runs_max = max;
+                }
+                a->ovl_runs[a->ovl_runs_n++] = (ovl_run_t){ x, y, x1 - x };
+                x = x1;
+            }
+        }
+    }
+}
+
+void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s)
+{
+    for (int i = 0; i < a->ovl_items_n; i++) {
+        const ovl_item_t *it = &a->ovl_items[i];
+        if (it->alpha)
+            rpl_font_panel(px, pitch, w, h, it->panel.x * s, it->panel.y * s, it->panel.w * s,
+                           it->panel.h * s, 256 - it->alpha);
+    }
+    for (int i = 0; i < a->ovl_runs_n; i++) {
+        const ovl_run_t *r = &a->ovl_runs[i];
+        const uint32_t *from = a->ovl + (size_t)r->y * a->o.w + r->x;
+        for (int j = 0; j < s; j++) {
+            uint32_t *to = (uint32_t *)(void *)((char *)px + (ptrdiff_t)(r->y * s + j) * pitch) +
+                           (ptrdiff_t)r->x * s;
+            if (s == 1)
+                memcpy(to, from, (size_t)r->n * 4);
+            else
+                for (int k = 0; k < r->n * s; k++)
+                    to[k] = from[k / s];
+        }
+    }
+    (void)h;
 }
 
 /* Redraws the overlay when what it shows has changed; returns 1 if so. */
@@ -82,34 +163,33 @@ int app_draw_overlay(app_t *a)
         return 0;
     memcpy(a->ovl_key, key, sizeof key);
     memset(a->ovl, 0, (size_t)w * h * 4);
-    a->ovl_box = (SDL_Rect){ 0, 0, 0, 0 };
-    ptrdiff_t pitch = (ptrdiff_t)w * 4;
+    a->ovl_n = 0;
+    a->ovl_items_n = 0;
     if (a->overlay_on) {
         char buf[512];
         snprintf(buf, sizeof buf, "%sstr %d/16  stone %d\n%s%s%s%s", a->stats, a->view.strength,
                  a->stone, a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "",
                  a->auto_on ? "auto " : "", a->view.shading ? "light" : "");
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
-        panel(a, 2, 2, tw + 6 * sc, th + 4 * sc, 128);
-        rpl_font_draw(a->ovl, pitch, w, h, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
+        item(a, 2, 2, tw + 6 * sc, th + 4 * sc, 128, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
         if (!a->help_on) {
             const char *hint = "F1: help";
             int hw = rpl_font_text_width(hint, sc), hh = rpl_font_text_height(hint, sc);
-            mark(a, w - hw - 4, h - 12 * sc, hw, hh);
-            rpl_font_draw(a->ovl, pitch, w, h, w - hw - 4, h - 12 * sc, hint, 0xC0D0E0, sc);
+            int x = w - hw - 4, y = h - 12 * sc;
+            item(a, x, y, hw, hh, 0, x, y, hint, 0xC0D0E0, sc);
         }
     }
     if (a->help_on) {
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;
-        panel(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200);
-        rpl_font_draw(a->ovl, pitch, w, h, x, y, help_text, 0xFFFFFF, sc);
+        item(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200, x, y, help_text,
+             0xFFFFFF, sc);
     }
     if (note_on) {
         int tw = rpl_font_text_width(a->note, sc);
         int x = (w - tw) / 2, y = h - 24 * sc;
-        panel(a, x - 4, y - 3, tw + 8, 10 * sc + 6, 160);
-        rpl_font_draw(a->ovl, pitch, w, h, x, y, a->note, 0xFFF0A0, sc);
+        item(a, x - 4, y - 3, tw + 8, 10 * sc + 6, 160, x, y, a->note, 0xFFF0A0, sc);
     }
+    find_runs(a);
     return 1;
 }

@@ -113,7 +113,8 @@ static const char *present_mode(const app_t *a, char *buf, size_t len)
     SDL_RendererInfo info;
     const char *driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "?";
     if (a->present == PRESENT_SURFACE)
-        snprintf(buf, len, "surface (%s; video driver %s)", a->present_why, driver);
+        snprintf(buf, len, "surface (%s; %s; video driver %s)", a->present_why,
+                 a->surface_how ? a->surface_how : "nothing shown", driver);
     else
         snprintf(buf, len, "texture (%s; SDL renderer %s, video driver %s)", a->present_why,
                  a->ren && SDL_GetRendererInfo(a->ren, &info) == 0 ? info.name : "?", driver);

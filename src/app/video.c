@@ -97,6 +97,15 @@ static int open_surface(app_t *a, char **err)
         *err = app_format("cannot get the window's surface: %s", SDL_GetError());
         return -1;
     }
+    rpl_stats_t st;
+    rpl_sim_stats(a->sim, &st);
+    a->n_tiles = (int)st.tiles;
+    a->changed = calloc(st.tiles, sizeof *a->changed);
+    a->push = calloc(st.tiles + 2 * OVL_BOXES, sizeof *a->push);
+    if (!a->changed || !a->push) {
+        *err = app_format("out of memory");
+        return -1;
+    }
     a->ovl_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->ovl, a->o.w, a->o.h, 32, a->o.w * 4,
                                                      SDL_PIXELFORMAT_ARGB8888);
     if (!a->ovl_surf) {
@@ -130,6 +139,11 @@ int app_video_open(app_t *a, char **err)
 
 void app_video_close(app_t *a)
 {
+    free(a->changed);
+    free(a->push);
+    free(a->under);
+    if (a->conv_surf)
+        SDL_FreeSurface(a->conv_surf);
     if (a->ovl_surf)
         SDL_FreeSurface(a->ovl_surf);
     if (a->ovl_tex)
@@ -166,34 +180,176 @@ void app_window_to_field(const app_t *a, int *x, int *y)
     *y = (*y - d.y) / s;
 }
 
-/* The window's own pixels: the frame converted and scaled into them by
- * SDL's blitter, the overlay blended over its box only, then pushed. */
-static void present_surface(app_t *a)
+/* The window surface holds the framebuffer's pixels as they are. */
+static int same_format(const app_t *a, const SDL_Surface *ws)
+{
+    Uint32 f = ws->format->format;
+    if (a->fmt == RPL_XRGB8888) /* the top byte is never shown */
+        return f == SDL_PIXELFORMAT_RGB888 || f == SDL_PIXELFORMAT_ARGB8888;
+    return a->fmt == RPL_RGB565 && f == SDL_PIXELFORMAT_RGB565;
+}
+
+/* The field's rectangle r on the window surface, placed at d scaled s. */
+static SDL_Rect on_surface(const rpl_rect_t *r, const SDL_Rect *d, int s)
+{
+    return (SDL_Rect){ d->x + r->x * s, d->y + r->y * s, r->w * s, r->h * s };
+}
+
+/* Copies the changed rectangles of fb into the window surface: by SDL's
+ * blitter when it only converts, by our own upscale when it scales (from a
+ * converted copy when the formats differ). */
+static void copy_changed(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, int n)
+{
+    int bytes = ws->format->BytesPerPixel;
+    SDL_Surface *src = a->fb_surf;
+    if (s > 1 && !same_format(a, ws)) {
+        if (a->conv_surf && a->conv_surf->format->format != ws->format->format) {
+            SDL_FreeSurface(a->conv_surf);
+            a->conv_surf = NULL;
+        }
+        if (!a->conv_surf)
+            a->conv_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
+                                                          ws->format->format);
+        src = a->conv_surf;
+        for (int i = 0; src && i < n; i++) {
+            SDL_Rect r = { a->changed[i].x, a->changed[i].y, a->changed[i].w, a->changed[i].h };
+            SDL_BlitSurface(a->fb_surf, &r, src, &r);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const rpl_rect_t *c = &a->changed[i];
+        SDL_Rect r = { c->x, c->y, c->w, c->h }, to = on_surface(c, d, s);
+        if (s == 1) {
+            SDL_BlitSurface(a->fb_surf, &r, ws, &to);
+        } else if (src && (bytes == 2 || bytes == 4)) {
+            const char *from = (const char *)src->pixels + (ptrdiff_t)c->y * src->pitch +
+                               (ptrdiff_t)c->x * bytes;
+            char *at = (char *)ws->pixels + (ptrdiff_t)to.y * ws->pitch + (ptrdiff_t)to.x * bytes;
+            rpl_upscale(rpl_sim_kernels(a->sim), from, src->pitch, at, ws->pitch, c->w, c->h,
+                        bytes, s);
+        } else { /* a 24-bit screen: SDL's scaler */
+            SDL_BlitScaled(a->fb_surf, &r, ws, &to);
+        }
+    }
+}
+
+/* Copies the rectangles of the window surface under the overlay to
+ * a->under (save) or back (restore): the pixels the water left there,
+ * so that the surface shows exactly what the renderer last drew before it
+ * draws again, and the tiles under the overlay are redrawn only when the
+ * water in them changes. */
+static int save_under(app_t *a, SDL_Surface *ws, const SDL_Rect *r, int n, int restore)
+{
+    size_t need = 0;
+    int bytes = ws->format->BytesPerPixel;
+    for (int i = 0; i < n; i++)
+        need += (size_t)r[i].w * (size_t)r[i].h * (size_t)bytes;
+    if (!restore && need > a->under_len) {
+        void *p = realloc(a->under, need);
+        if (!p)
+            return -1;
+        a->under = p, a->under_len = need;
+    }
+    char *u = a->under;
+    for (int i = 0; i < n; i++) {
+        size_t row = (size_t)r[i].w * (size_t)bytes;
+        for (int y = r[i].y; y < r[i].y + r[i].h; y++, u += row) {
+            char *px = (char *)ws->pixels + (ptrdiff_t)y * ws->pitch + (ptrdiff_t)r[i].x * bytes;
+            if (restore)
+                memcpy(px, u, row);
+            else
+                memcpy(u, px, row);
+        }
+    }
+    return 0;
+}
+
+/* The window's own pixels.  The water is refracted straight into them
+ * when they have the framebuffer's format at scale 1 (else into fb, then
+ * copied: converted by SDL, upscaled by ours); the overlay is laid over it
+ * after saving what it covers, and taken off again before the next draw;
+ * only the changed tiles, and the overlay where it or the water under it
+ * changed, are pushed to the screen. */
+static void present_surface(app_t *a, double *ms_refract)
 {
     SDL_Surface *ws = SDL_GetWindowSurface(a->win); /* a new one after a resize */
     if (!ws)
         return;
     SDL_Rect d = surface_place(a, ws);
+    int s = d.w / a->o.w, all = 0;
+    int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
     if (ws != a->last_ws || ws->w != a->last_ws_w || ws->h != a->last_ws_h) {
         SDL_FillRect(ws, NULL, 0); /* the margins around a centred frame */
         a->last_ws = ws, a->last_ws_w = ws->w, a->last_ws_h = ws->h;
+        rpl_renderer_invalidate(a->water);
+        a->ovl_laid_n = 0; /* nothing of it on this surface */
+        all = 1;
+    } else if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0) {
+        rpl_renderer_invalidate(a->water);
     }
-    int s = d.w / a->o.w;
-    if (s == 1)
-        SDL_BlitSurface(a->fb_surf, NULL, ws, &d);
-    else
-        SDL_BlitScaled(a->fb_surf, NULL, ws, &d);
-    app_draw_overlay(a);
-    if (a->ovl_box.w > 0) {
-        SDL_Rect od = { d.x + a->ovl_box.x * s, d.y + a->ovl_box.y * s, a->ovl_box.w * s,
-                        a->ovl_box.h * s };
-        SDL_BlitScaled(a->ovl_surf, &a->ovl_box, ws, &od);
+    int direct = s == 1 && same_format(a, ws);
+    uint64_t t0 = SDL_GetPerformanceCounter();
+    if (direct) {
+        char *at = (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch + (ptrdiff_t)d.x * a->bytes;
+        rpl_renderer_draw(a->water, a->bd, at, ws->pitch, &a->view);
+    } else {
+        app_refract(a);
     }
-    SDL_UpdateWindowSurface(a->win);
+    *ms_refract = app_ms_since(t0);
+    int n = rpl_renderer_changed(a->water, a->changed, a->n_tiles);
+    a->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
+    if (locked)
+        SDL_UnlockSurface(ws);
+    if (!direct)
+        copy_changed(a, ws, &d, s, n);
+    int np = 0;
+    for (int i = 0; i < n; i++)
+        a->push[np++] = on_surface(&a->changed[i], &d, s);
+    /* the overlay: where it was, if it moved or changed, and where it is */
+    int changed = app_draw_overlay(a);
+    if (changed)
+        for (int i = 0; i < a->ovl_laid_n; i++)
+            a->push[np++] = a->ovl_laid[i];
+    a->ovl_laid_n = 0;
+    for (int i = 0; i < a->ovl_n; i++) {
+        const SDL_Rect *b = &a->ovl_box[i];
+        SDL_Rect od = { d.x + b->x * s, d.y + b->y * s, b->w * s, b->h * s };
+        a->ovl_laid[a->ovl_laid_n++] = od;
+        int under = changed; /* or the water under it */
+        for (int k = 0; k < n && !under; k++) {
+            SDL_Rect c = on_surface(&a->changed[k], &d, s);
+            under = SDL_HasIntersection(&c, &od);
+        }
+        if (under)
+            a->push[np++] = od;
+    }
+    locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
+    if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 0) != 0) {
+        a->ovl_laid_n = 0; /* no room to save it: no overlay this frame */
+    } else if (ws->format->BytesPerPixel == 4) {
+        /* on 32-bit pixels the panels and text go straight in */
+        uint32_t *at = (uint32_t *)(void *)((char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch +
+                                            (ptrdiff_t)d.x * 4);
+        app_lay_overlay(a, at, ws->pitch, d.w, d.h, s);
+    }
+    if (locked)
+        SDL_UnlockSurface(ws);
+    if (ws->format->BytesPerPixel != 4)
+        for (int i = 0; i < a->ovl_laid_n; i++) { /* SDL blends the ARGB overlay */
+            SDL_Rect b = a->ovl_box[i], to = a->ovl_laid[i]; /* SDL clips them in place */
+            if (s == 1)
+                SDL_BlitSurface(a->ovl_surf, &b, ws, &to);
+            else
+                SDL_BlitScaled(a->ovl_surf, &b, ws, &to);
+        }
+    if (all)
+        SDL_UpdateWindowSurface(a->win);
+    else if (np > 0)
+        SDL_UpdateWindowSurfaceRects(a->win, a->push, np);
 }
 
-/* SDL's renderer: the frame uploaded to a texture, the overlay's box
- * (only) blended over it as a second texture, presented. */
+/* SDL's renderer: the frame uploaded to a texture, the overlay's boxes
+ * (only) blended over it from a second texture, presented. */
 static void present_texture(app_t *a)
 {
     if (a->fmt == RPL_INDEX8) {
@@ -203,14 +359,16 @@ static void present_texture(app_t *a)
     } else {
         SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * a->bytes);
     }
-    if (app_draw_overlay(a) && a->ovl_box.w > 0)
-        SDL_UpdateTexture(a->ovl_tex, &a->ovl_box,
-                          a->ovl + (size_t)a->ovl_box.y * a->o.w + a->ovl_box.x, a->o.w * 4);
+    if (app_draw_overlay(a))
+        for (int i = 0; i < a->ovl_n; i++) {
+            const SDL_Rect *b = &a->ovl_box[i];
+            SDL_UpdateTexture(a->ovl_tex, b, a->ovl + (size_t)b->y * a->o.w + b->x, a->o.w * 4);
+        }
     SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
     SDL_RenderClear(a->ren);
     SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
-    if (a->ovl_box.w > 0)
-        SDL_RenderCopy(a->ren, a->ovl_tex, &a->ovl_box, &a->ovl_box);
+    for (int i = 0; i < a->ovl_n; i++)
+        SDL_RenderCopy(a->ren, a->ovl_tex, &a->ovl_box[i], &a->ovl_box[i]);
     SDL_RenderPresent(a->ren);
 }
 
@@ -219,14 +377,15 @@ static void present_texture(app_t *a)
 void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    app_refract(a);
-    a->ms_refract = app_ms_since(t0);
-    app_smooth(&a->t_refract, a->ms_refract);
-    uint64_t t1 = SDL_GetPerformanceCounter();
-    if (a->present == PRESENT_SURFACE)
-        present_surface(a);
-    else
+    if (a->present == PRESENT_SURFACE) {
+        present_surface(a, &a->ms_refract);
+    } else {
+        app_refract(a);
+        a->ms_refract = app_ms_since(t0);
         present_texture(a);
-    a->ms_present = app_ms_since(t1);
+    }
+    /* presenting is the rest of the frame's drawing */
+    a->ms_present = app_ms_since(t0) - a->ms_refract;
+    app_smooth(&a->t_refract, a->ms_refract);
     app_smooth(&a->t_present, a->ms_present);
 }

@@ -49,6 +49,9 @@ struct rpl_sim {
 struct rpl_renderer {
     rpl_sim_t *sim;
     uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
+    uint8_t *fresh;            /* per tile: the last draw drew it */
+    rpl_rect_t *rects;         /* room for rpl_renderer_changed's merging */
+    int *open;                 /* and for two rows of its rectangles' indices */
     struct {                   /* what the last draw drew into */
         const void *fb;
         unsigned bd_id;        /* the backdrop's serial */

@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/internal.h"
 #include "kernels/kernels.h"
@@ -11,6 +12,7 @@
 typedef struct render_job {
     rpl_sim_t *sim;
     uint8_t *drawn;   /* the renderer's bits, NULL for a one-off render */
+    uint8_t *fresh;   /* the renderer's tiles drawn by this draw, or NULL */
     rpl_refract_job_t k;
     rpl_refract_fn refract; /* the kernel of the format */
     int all;          /* draw every tile */
@@ -30,10 +32,15 @@ static unsigned render_strip(render_job_t *job, int ty)
 {
     rpl_sim_t *sim = job->sim;
     int y0 = ty * RPL_TILE_H, y1 = y0 + RPL_TILE_H > sim->h ? sim->h : y0 + RPL_TILE_H;
+    uint8_t *fresh = job->fresh ? job->fresh + (size_t)ty * sim->tiles_x : NULL;
     if (!sim->sleeping || !job->drawn) {
         job->refract(&job->k, 0, sim->w, y0, y1);
+        if (fresh)
+            memset(fresh, 1, (size_t)sim->tiles_x);
         return (unsigned)sim->tiles_x;
     }
+    if (fresh)
+        memset(fresh, 0, (size_t)sim->tiles_x);
     unsigned count = 0;
     uint8_t *shown = job->drawn + (size_t)ty * sim->tiles_x;
     for (int tx = 0; tx < sim->tiles_x; tx++) {
@@ -44,8 +51,11 @@ static unsigned render_strip(render_job_t *job, int ty)
         int tx1 = tx + 1;
         while (tx1 < sim->tiles_x && (job->all || !(tile_calm(sim, tx1, ty) && shown[tx1])))
             tx1++;
-        for (int i = tx; i < tx1; i++)
+        for (int i = tx; i < tx1; i++) {
             shown[i] = (uint8_t)tile_calm(sim, i, ty);
+            if (fresh)
+                fresh[i] = 1;
+        }
         int x1 = tx1 * RPL_TILE_W > sim->w ? sim->w : tx1 * RPL_TILE_W;
         job->refract(&job->k, tx * RPL_TILE_W, x1, y0, y1);
         count += (unsigned)(tx1 - tx);
@@ -85,6 +95,8 @@ static rpl_status fail(rpl_sim_t *sim, rpl_renderer_t *r, rpl_status st, const c
     va_start(ap, fmt);
     char *msg = rpl_vformat(fmt, ap);
     va_end(ap);
+    if (r) /* nothing was drawn */
+        memset(r->fresh, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
     char **slot = r ? &r->err : &sim->err;
     free(*slot);
     *slot = msg;
@@ -121,6 +133,7 @@ static rpl_status render(rpl_sim_t *sim, rpl_renderer_t *r, const source_t *src,
     render_job_t job;
     job.sim = sim;
     job.drawn = r ? r->drawn : NULL;
+    job.fresh = r ? r->fresh : NULL;
     job.k = (rpl_refract_job_t){ sim->cur, src->bg, fb, pitch, sim->w, sim->h, view->strength,
                                  shading, src->bg16, src->bg8, src->shade8 };
     job.refract = refract;
@@ -193,10 +206,21 @@ rpl_renderer_t *rpl_renderer_create(rpl_sim_t *sim, rpl_status *status)
     if (!sim) {
         st = RPL_EINVAL;
     } else {
+        size_t tiles = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
         r = calloc(1, sizeof *r);
-        if (r)
-            r->drawn = calloc((size_t)sim->tiles_x * (size_t)sim->tiles_y, 1);
-        if (!r || !r->drawn) {
+        if (r) {
+            r->drawn = calloc(tiles, 1);
+            r->fresh = calloc(tiles, 1);
+            r->rects = calloc(tiles, sizeof *r->rects);
+            r->open = calloc((size_t)sim->tiles_x * 2, sizeof *r->open);
+        }
+        if (!r || !r->drawn || !r->fresh || !r->rects || !r->open) {
+            if (r) {
+                free(r->open);
+                free(r->drawn);
+                free(r->fresh);
+                free(r->rects);
+            }
             free(r);
             r = NULL;
             st = RPL_ENOMEM;
@@ -214,6 +238,9 @@ void rpl_renderer_destroy(rpl_renderer_t *r)
     if (!r)
         return;
     free(r->drawn);
+    free(r->fresh);
+    free(r->rects);
+    free(r->open);
     free(r->err);
     free(r);
 }
@@ -230,6 +257,65 @@ void rpl_renderer_invalidate(rpl_renderer_t *r)
 {
     if (r)
         r->shown.valid = 0;
+}
+
+void rpl_renderer_invalidate_rect(rpl_renderer_t *r, int x, int y, int w, int h)
+{
+    if (!r || w <= 0 || h <= 0)
+        return;
+    const rpl_sim_t *sim = r->sim;
+    /* clipped to the field, in 64-bit so no sum overflows */
+    long long x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    long long x1 = (long long)x + w, y1 = (long long)y + h;
+    x1 = x1 > sim->w ? sim->w : x1;
+    y1 = y1 > sim->h ? sim->h : y1;
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    int tx0 = (int)(x0 / RPL_TILE_W), tx1 = (int)((x1 - 1) / RPL_TILE_W);
+    int ty0 = (int)(y0 / RPL_TILE_H), ty1 = (int)((y1 - 1) / RPL_TILE_H);
+    for (int ty = ty0; ty <= ty1; ty++)
+        memset(r->drawn + (size_t)ty * sim->tiles_x + tx0, 0, (size_t)(tx1 - tx0 + 1));
+}
+
+int rpl_renderer_changed(const rpl_renderer_t *r, rpl_rect_t *rects, int max)
+{
+    if (!r)
+        return 0;
+    const rpl_sim_t *sim = r->sim;
+    rpl_rect_t *out = r->rects;
+    int *open = r->open, *next = r->open + sim->tiles_x; /* rectangles ending at this row */
+    int n = 0, n_open = 0;
+    for (int ty = 0; ty < sim->tiles_y; ty++) {
+        const uint8_t *f = r->fresh + (size_t)ty * sim->tiles_x;
+        int y0 = ty * RPL_TILE_H, y1 = y0 + RPL_TILE_H > sim->h ? sim->h : y0 + RPL_TILE_H;
+        int n_next = 0;
+        for (int tx = 0; tx < sim->tiles_x; tx++) {
+            if (!f[tx])
+                continue;
+            int tx1 = tx + 1;
+            while (tx1 < sim->tiles_x && f[tx1])
+                tx1++;
+            int x0 = tx * RPL_TILE_W, x1 = tx1 * RPL_TILE_W > sim->w ? sim->w : tx1 * RPL_TILE_W;
+            /* a run exactly as wide as one ending on the row above lengthens it */
+            int i = 0;
+            while (i < n_open && !(out[open[i]].x == x0 && out[open[i]].w == x1 - x0))
+                i++;
+            if (i < n_open) {
+                out[open[i]].h += y1 - y0;
+                next[n_next++] = open[i];
+            } else {
+                out[n] = (rpl_rect_t){ x0, y0, x1 - x0, y1 - y0 };
+                next[n_next++] = n++;
+            }
+            tx = tx1 - 1;
+        }
+        int *t = open;
+        open = next, next = t;
+        n_open = n_next;
+    }
+    for (int i = 0; i < n && i < max && rects; i++)
+        rects[i] = out[i];
+    return n;
 }
 
 unsigned rpl_renderer_drawn(const rpl_renderer_t *r)

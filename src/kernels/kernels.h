@@ -36,6 +36,12 @@ typedef int (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
 typedef void (*rpl_refract_fn)(const rpl_refract_job_t *job, int x0, int x1,
                                int y0, int y1);
 
+/* Nearest-neighbour upscale of w x h pixels of `bytes` (1, 2 or 4) bytes
+ * by a whole factor: each becomes a scale x scale block (rpl_upscale
+ * checks the arguments). */
+typedef void (*rpl_upscale_fn)(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitch,
+                               int w, int h, int bytes, int scale);
+
 /* One refraction kernel per framebuffer format (rpl_format), each writing
  * its pixels natively from a background in that format. */
 struct rpl_kernels {
@@ -44,12 +50,15 @@ struct rpl_kernels {
     rpl_refract_fn refract_xrgb8888;
     rpl_refract_fn refract_rgb565;
     rpl_refract_fn refract_index8;
+    rpl_upscale_fn upscale;
 };
 
 int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
 void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_upscale_c(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitch, int w, int h,
+                   int bytes, int scale);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c, and refract_<format>_<isa>.c,
  * one per format on the template refract_<isa>_tpl.h.  Each step kernel
@@ -62,6 +71,8 @@ int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int 
 void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_upscale_sse2(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitch, int w,
+                      int h, int bytes, int scale);
 #endif
 #if defined(RPL_HAVE_AVX2)
 int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
