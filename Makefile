@@ -99,7 +99,7 @@ NEEDS_I386  = cmd:pkg-config:pkg-config pc:cmocka:libcmocka-dev pc:libcjson:libc
 # Debian's libFuzzer runtime is only a recommendation of clang, which a
 # --no-install-recommends install leaves out.
 NEEDS_TEST  = $(NEEDS_RUN) $(NEEDS_I386) \
-              cmd:xvfb-run:xvfb cmd:xauth:xauth cmd:qemu-i386:qemu-user \
+              cmd:xvfb-run:xvfb cmd:xauth:xauth cmd:xdotool:xdotool cmd:qemu-i386:qemu-user \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
 
 # Prints the packages of the needs given that are missing, one per line.

@@ -292,6 +292,210 @@ if [ "$WINDOW" = 1 ]; then
         RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \
             "$RIPPLE" --benchmark --size 160x120 --frames 50
         grep -q "^present *surface" "$TMP/out" && ok || bad "RIPPLE_PRESENT=surface not honoured"
+
+        # --- resize, fullscreen, minimise and restore while the demo runs --------------
+        # xdotool works the window of a running demo in both presentation paths:
+        # resizes (bigger, smaller than the field, odd, a single pixel), F twice,
+        # minimise and restore.  Once in a normal run at the display's pace, ended
+        # by the q key, with grabs of the window (surface path, when ImageMagick
+        # is here); once in a --benchmark run, whose water must come out the same
+        # as headless.  Every run is under `timeout`: nothing here can hang.
+        if command -v xdotool >/dev/null 2>&1; then
+            # winops.sh quit|run LOG SHOT FINAL COMMAND...: runs COMMAND (the demo)
+            # on $DISPLAY and works its window; one "ok WHAT" or "bad WHAT" line per
+            # step in LOG, the demo's output in LOG.out and LOG.err, xdotool's in
+            # LOG.xdo; the demo's exit status.  quit: the demo runs at its own pace
+            # and ends with q.  run: a benchmark, held (SIGSTOP) while each change
+            # is made and let go for 30 ms after it, so its frames last past the
+            # last change whatever the machine's speed; it ends by itself.  SHOT,
+            # when not empty: two grabs of the window just after it is enlarged
+            # (SHOT-a, -b) and two at the end (SHOT-c, -d).  FINAL: the last size.
+            cat >"$TMP/winops.sh" <<'EOF'
+how=$1 log=$2 shot=$3 final=$4
+shift 4
+: >"$log"
+"$@" >"$log.out" 2>"$log.err" &
+pid=$!
+check() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "bad $2"; fi >>"$log"; }
+xdo() { timeout 10 xdotool "$@" >>"$log.xdo" 2>&1; }
+# step WHAT ARGS...: xdotool ARGS as a check
+step() {
+    what=$1
+    shift
+    if xdo "$@"; then check 0 "$what"; else check 1 "$what (xdotool: $(tail -n 1 "$log.xdo"))"; fi
+}
+# after a change the demo must still run; if it ended, say after what, and stop
+alive() {
+    kill -0 "$pid" 2>/dev/null && return 0
+    wait "$pid"
+    rc=$?
+    check 1 "the demo ended (exit $rc) after: $1"
+    exit "$rc"
+}
+# run: the benchmark held while a change is made, then 30 ms of frames;
+# quit: the demo at 60 Hz, given some frames after each change
+hold() { [ "$how" = quit ] || kill -STOP "$pid" 2>/dev/null; }
+go() {
+    if [ "$how" = quit ]; then sleep 0.15; else kill -CONT "$pid" 2>/dev/null; sleep 0.03; fi
+    alive "$1"
+}
+grab() {
+    [ -n "$shot" ] || return 0
+    sleep 0.2 # more frames at 60 Hz after the change
+    timeout 10 import -window "$wid" "$shot-$1.png" >>"$log.xdo" 2>&1
+    sleep 0.2
+    timeout 10 import -window "$wid" "$shot-$2.png" >>"$log.xdo" 2>&1
+}
+size() {
+    hold
+    step "resize to $1" windowsize --sync "$wid" "${1%x*}" "${1#*x}"
+    go "resize to $1"
+}
+
+wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>>"$log.xdo" | head -n 1)
+[ -n "$wid" ]
+check $? "the window appears"
+alive "opening the window"
+if [ -z "$wid" ]; then
+    kill -TERM "$pid" # SDL makes it a quit event
+    sleep 1
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid"
+    exit 1
+fi
+# --sync waits until the X server has the new size: no window manager
+# here to refuse or adjust it
+size 640x480
+grab a b
+for s in 100x80 333x211 1x1 481x359; do size $s; done
+# F twice; keys go to the focused window (XTEST).  Without a window manager
+# SDL's request for _NET_WM_STATE_FULLSCREEN reaches no one: the X window
+# keeps its size (SDL takes it for the desktop's until the next resize), but
+# the demo goes through both switches all the same.
+hold
+step "focus the window" windowfocus --sync "$wid"
+step "key f (fullscreen)" key f
+go "key f"
+hold
+step "key f again (windowed)" key f
+go "key f again"
+# Minimise and restore.  windowminimize asks the window manager to iconify
+# the window, which unmaps it; bare Xvfb has none, so the request does
+# nothing and the window is unmapped and mapped again by hand, which is what
+# minimise and restore amount to.  windowactivate needs a window manager
+# too (_NET_ACTIVE_WINDOW): windowfocus stands in for it when it fails.
+hold
+xdo windowminimize "$wid"
+step "minimise (unmap)" windowunmap --sync "$wid"
+go "minimise"
+hold
+step "restore (map)" windowmap --sync "$wid"
+if xdo windowactivate --sync "$wid"; then
+    check 0 "activate after restore"
+else
+    step "focus after restore" windowfocus --sync "$wid"
+fi
+go "restore"
+# a last resize gives SDL the X window's size back after the fullscreen switches
+size "$final"
+grab c d
+alive "the window changes"
+
+if [ "$how" = quit ]; then
+    step "key q" key q
+    i=0
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then
+        check 1 "q quits within 5 s"
+        kill -TERM "$pid"
+        sleep 1
+        kill -KILL "$pid" 2>/dev/null
+    fi
+fi
+wait "$pid"
+EOF
+            # the helper's lines as checks
+            winops_tally() {
+                while read -r res what; do
+                    if [ "$res" = ok ]; then ok; else bad "$2: $what"; fi
+                done <"$1"
+            }
+            # the demo's stderr: no error and no sanitizer report
+            winops_quiet() {
+                if grep -E -q 'ERROR|Sanitizer|runtime error|X Error|Assertion|Segmentation' "$1.err"; then
+                    bad "$2: stderr: $(head -c 300 "$1.err")"
+                else
+                    ok
+                fi
+            }
+            IM=0
+            if command -v import >/dev/null 2>&1 && command -v convert >/dev/null 2>&1 &&
+                convert -version 2>/dev/null | grep -q ImageMagick; then
+                IM=1
+            else
+                echo "smoke: ImageMagick is not installed, window grabs skipped"
+            fi
+            im_fx() { convert "$@" info: 2>/dev/null; }
+            X="-screen 0 1024x768x24"
+            for p in surface texture; do
+                # a normal run at the display's pace (60 Hz), ended by q
+                shots=
+                [ "$p" = surface ] && [ "$IM" = 1 ] && shots="$TMP/wo-$p"
+                expect 0 "window changes, $p, ended by q" -- timeout -k 5 25 xvfb-run -a -s "$X" \
+                    sh "$TMP/winops.sh" quit "$TMP/wo-$p" "$shots" 640x480 \
+                    "$RIPPLE" --size 160x120 --scale 2 --present $p
+                winops_tally "$TMP/wo-$p" "window changes, $p"
+                winops_quiet "$TMP/wo-$p" "window changes, $p"
+                # the window 640x480, the field 160x120: the picture fills the window
+                # at scale 4, is not black and moves (not a stale frame), just after
+                # the first resize and again after all the changes
+                if [ -n "$shots" ]; then
+                    for g in a:b:"after enlarging" c:d:"after all the changes"; do
+                        f1=$shots-${g%%:*}.png; rest=${g#*:}; f2=$shots-${rest%%:*}.png; when=${rest#*:}
+                        if ! [ -s "$f1" ] || ! [ -s "$f2" ]; then
+                            bad "window grab $p $when: no grab"
+                            continue
+                        fi
+                        mean=$(im_fx "$f1" -format "%[fx:mean]")
+                        awk -v m="${mean:-0}" 'BEGIN { exit !(m > 0.05) }' && ok ||
+                            bad "window grab $p $when: black (mean ${mean:-none})"
+                        lit=$(im_fx "$f1" -colorspace gray -threshold 1% -format "%[fx:mean]")
+                        awk -v m="${lit:-0}" 'BEGIN { exit !(m > 0.8) }' && ok ||
+                            bad "window grab $p $when: the picture covers ${lit:-none} of the window, want > 0.8"
+                        moved=$(im_fx "$f1" "$f2" -compose difference -composite -format "%[fx:maxima]")
+                        awk -v m="${moved:-0}" 'BEGIN { exit !(m > 0) }' && ok ||
+                            bad "window grab $p $when: two grabs 0.2 s apart are the same (a stale picture)"
+                    done
+                fi
+
+                # the timedemo under the same changes: the same water as headless.
+                # Its frames are not paced: a run about 4 s long at this machine's
+                # speed (measured first), compared with a headless run of as many
+                # frames (the 200 of BM_CRC end before the first change).
+                expect 0 "benchmark speed in a window, $p" -- timeout -k 5 25 xvfb-run -a -s "$X" \
+                    "$RIPPLE" --benchmark --size 160x120 --scale 2 --frames 200 --present $p
+                [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "benchmark speed run $p: water differs from headless"
+                fps=$(sed -n 's/^frames .*: \([0-9.]*\) fps average.*/\1/p' "$TMP/out")
+                n=$(awk -v f="${fps:-0}" 'BEGIN { n = int(f * 4); if (n < 1000) n = 1000; if (n > 100000) n = 100000; print n }')
+                expect 0 "benchmark headless, $n frames" -- "$RIPPLE" $H --benchmark --size 160x120 --frames "$n"
+                crc_n=$(crc_of "$TMP/out")
+                expect 0 "window changes, $p, benchmark of $n frames" -- timeout -k 5 25 xvfb-run -a -s "$X" \
+                    sh "$TMP/winops.sh" run "$TMP/wb-$p" "" 320x240 \
+                    "$RIPPLE" --benchmark --size 160x120 --scale 2 --frames "$n" --present $p
+                winops_tally "$TMP/wb-$p" "benchmark window changes, $p"
+                winops_quiet "$TMP/wb-$p" "benchmark window changes, $p"
+                crc_w=$(crc_of "$TMP/wb-$p.out")
+                if [ -z "$crc_w" ]; then
+                    bad "benchmark $p under window changes: no report"
+                else
+                    [ "$crc_w" = "$crc_n" ] && ok ||
+                        bad "benchmark $p under window changes: water differs ($crc_w vs headless ${crc_n:-none})"
+                    grep -q "^present *$p" "$TMP/wb-$p.out" && ok || bad "benchmark under window changes names no $p present mode"
+                fi
+            done
+        else
+            echo "smoke: xdotool is not installed, window change tests (resize, fullscreen, minimise) skipped"
+        fi
     else
         bad "xvfb-run is not installed: cannot test the window"
     fi

@@ -287,6 +287,26 @@ static void present_surface(app_t *a, double *ms_refract)
     } else if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0) {
         rpl_renderer_invalidate(a->water);
     }
+    if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
+        /* a window smaller than the field: the frame and the overlay go
+         * through SDL's blits, which clip, and the whole window is pushed */
+        if (locked)
+            SDL_UnlockSurface(ws);
+        uint64_t t0 = SDL_GetPerformanceCounter();
+        app_refract(a);
+        *ms_refract = app_ms_since(t0);
+        SDL_Rect to = d;
+        SDL_BlitSurface(a->fb_surf, NULL, ws, &to);
+        app_draw_overlay(a);
+        for (int i = 0; i < a->ovl_n; i++) {
+            SDL_Rect b = a->ovl_box[i], od = { d.x + b.x, d.y + b.y, b.w, b.h };
+            SDL_BlitSurface(a->ovl_surf, &b, ws, &od);
+        }
+        a->ovl_laid_n = 0;
+        a->surface_how = "clipped to a small window";
+        SDL_UpdateWindowSurface(a->win);
+        return;
+    }
     int direct = s == 1 && same_format(a, ws);
     uint64_t t0 = SDL_GetPerformanceCounter();
     if (direct) {

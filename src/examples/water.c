@@ -72,8 +72,23 @@ int main(int argc, char **argv)
             fprintf(stderr, "water: %s\n", rpl_renderer_error(ren));
             return 1;
         }
-        SDL_BlitSurface(frame, NULL, SDL_GetWindowSurface(win), NULL);
-        SDL_UpdateWindowSurface(win);
+        /* show only what the draw changed (a calm pool: nothing) */
+        rpl_rect_t changed[64];
+        SDL_Rect push[64];
+        SDL_Surface *ws = SDL_GetWindowSurface(win);
+        int k = rpl_renderer_changed(ren, changed, 64);
+        for (int i = 0; i < k && k <= 64; i++) {
+            SDL_Rect r = {changed[i].x, changed[i].y, changed[i].w, changed[i].h};
+            push[i] = r;
+            SDL_BlitSurface(frame, &r, ws, &push[i]);
+            push[i] = r;
+        }
+        if (k > 64) { /* many: all of it */
+            SDL_BlitSurface(frame, NULL, ws, NULL);
+            SDL_UpdateWindowSurface(win);
+        } else if (k > 0) {
+            SDL_UpdateWindowSurfaceRects(win, push, k);
+        }
         SDL_Delay(16);
     }
 
