@@ -339,9 +339,10 @@ run: all
 bench: $(BENCH)
 	$(call cmd,$(BENCH))
 
-# Presenting under Xvfb (needs xvfb), beside xscreensaver's ripples when
-# installed; shmcount.so counts ripples' frames.
+# Presenting under Xvfb, beside xscreensaver's ripples (both installed
+# when missing); shmcount.so counts ripples' frames.
 bench-present: $(DEMO)
+	$(call require,cmd:Xvfb:xvfb 'file:/usr/libexec/xscreensaver/ripples:xscreensaver-data')
 	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $(BUILD)/shmcount.so bench/preload/shmcount.c -ldl
 	bash bench/vs-ripples.sh $(call cmd,$(DEMO)) $(BUILD)/shmcount.so
 

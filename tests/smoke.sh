@@ -292,6 +292,15 @@ if [ "$WINDOW" = 1 ]; then
         RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \
             "$RIPPLE" --benchmark --size 160x120 --frames 50
         grep -q "^present *surface" "$TMP/out" && ok || bad "RIPPLE_PRESENT=surface not honoured"
+        # at scale 1 the water is refracted straight into the window's pixels,
+        # with the overlay laid over them or not: the same water
+        for v in "" --no-overlay; do
+            expect 0 "benchmark straight into the window $v" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                "$RIPPLE" --benchmark --size 160x120 --frames 200 --present surface $v
+            [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "direct surface benchmark $v: water differs from headless"
+            grep -q "^present *surface (.*refracted into the window" "$TMP/out" && ok ||
+                bad "a 32-bit window at scale 1 was not drawn into directly: $(grep present "$TMP/out")"
+        done
 
         # --- resize, fullscreen, minimise and restore while the demo runs --------------
         # xdotool works the window of a running demo in both presentation paths:
