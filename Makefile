@@ -424,7 +424,8 @@ INST = $(BUILD)/inst
 STAGE = $(abspath $(INST)/stage)
 INSTALLED = ./bin/ripple ./include/ripple.h ./lib/libripple.a ./lib/libripple.so \
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
-            ./share/man/man6/ripple.6 ./share/ripple/background.png
+            ./share/man/man6/ripple.6 ./share/ripple/background.png \
+            ./share/ripple/shows/default.show
 INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
 test-install:
 	$(Q)rm -rf $(STAGE) $(INST)/dest
@@ -496,7 +497,7 @@ $(BUILD)/ripple.6: src/app/ripple.6 $(PREFIX_STAMP) $(STAMP)
 
 install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-	    $(DESTDIR)$(DATADIR)/ripple $(DESTDIR)$(MAN6DIR)
+	    $(DESTDIR)$(DATADIR)/ripple/shows $(DESTDIR)$(MAN6DIR)
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libripple.a
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION)
 	ln -sf libripple.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -505,17 +506,19 @@ install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
 	install -m 644 $(BUILD)/ripple.pc $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc
 	install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
 	install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
+	install -m 644 assets/shows/default.show $(DESTDIR)$(DATADIR)/ripple/shows/default.show
 	install -m 644 $(BUILD)/ripple.6 $(DESTDIR)$(MAN6DIR)/ripple.6
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
 
-# Exactly the files install puts there, and the one directory that is
+# Exactly the files install puts there, and the directories that are
 # ripple's own; the other directories may hold anything else.
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libripple.a $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION) \
 	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so \
 	    $(DESTDIR)$(INCLUDEDIR)/ripple.h $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc \
 	    $(DESTDIR)$(BINDIR)/ripple $(DESTDIR)$(DATADIR)/ripple/background.png \
-	    $(DESTDIR)$(MAN6DIR)/ripple.6
+	    $(DESTDIR)$(MAN6DIR)/ripple.6 $(DESTDIR)$(DATADIR)/ripple/shows/default.show
+	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple/shows 2>/dev/null || true
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple 2>/dev/null || true
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
 

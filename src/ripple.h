@@ -18,8 +18,8 @@ extern "C" {
  * were.  The detail of the last failure, one line naming what was wrong,
  * is kept by the object it happened on and read with its getter
  * (rpl_sim_error, rpl_renderer_error, rpl_snapshot_error,
- * rpl_file_error); rpl_strerror names a status.  The library never prints
- * and never exits.
+ * rpl_file_error, rpl_show_error); rpl_strerror names a status.  The
+ * library never prints and never exits.
  *
  * NULL: any handle may be NULL.  A function that returns a status then
  * gives RPL_EINVAL; a getter gives 0 or NULL as documented, and an error
@@ -33,8 +33,8 @@ extern "C" {
  * lives, unless said otherwise.  Data passed in is copied unless said
  * otherwise.
  *
- * Threads: a field, and the renderers and autopilots that use it, belong
- * to one thread at a time (the field runs its own worker threads inside
+ * Threads: a field, and the renderers, autopilots and show players that
+ * use it, belong to one thread at a time (the field runs its own worker threads inside
  * step and render).  Different fields are independent.  A backdrop is
  * never changed after creation and may be shared by any threads and
  * fields.  The functions without a handle (kernels, parsing, image
@@ -83,7 +83,7 @@ typedef enum rpl_status {
     RPL_EINVAL,  /* an argument is out of range or NULL */
     RPL_ENOMEM,  /* allocation failed */
     RPL_EIO,     /* a file could not be opened, read or written */
-    RPL_EFORMAT, /* a file's contents are not a valid snapshot */
+    RPL_EFORMAT, /* a file's contents are not a valid snapshot or show */
     RPL_ESIZE,   /* a snapshot's size does not match the field */
     RPL_ENOTSUP  /* a requested kernel path is not available here */
 } rpl_status;
@@ -168,7 +168,8 @@ int rpl_cpu_count(void);
  */
 void rpl_sim_set_sleeping(rpl_sim_t *sim, int on);
 
-/* Flattens the water (both buffers to 0) and reseeds the rain. */
+/* Flattens the water (both buffers to 0) and reseeds the rain; walls,
+ * edges and the drop hook stay. */
 void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed);
 
 /* One step of the wave rule over every interior cell, then swaps buffers. */
@@ -213,15 +214,214 @@ uint64_t rpl_sim_energy(const rpl_sim_t *sim);
 rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
                              const int16_t *prev);
 
+/* ---- wave models ------------------------------------------------------ */
+
+/*
+ * A field steps by one of two rules (its model), on the same int16
+ * heights, tiles, threads, walls and edges, and draws the same way:
+ *
+ *   RPL_MODEL_CLASSIC  the classic rule, n = ((l + r + u + d) >> 1) - prev,
+ *                      n -= n >> 5 (the default);
+ *   RPL_MODEL_WAVE     the damped 2D wave equation z_tt + u z_t = c^2 lap(z),
+ *                      differenced with time step t and grid spacing d:
+ *                        z' = A z + B z_prev + C (l + r + u + d), then * alpha,
+ *                        A = (4 - 8k) / (ut + 2), B = (ut - 2) / (ut + 2),
+ *                        C = 2k / (ut + 2),  k = c^2 t^2 / d^2.
+ *
+ * Only k, u*t and alpha shape the water: c, d and t matter through k and u
+ * through u*t (the front end decides how often it steps).  k sets the
+ * speed of the waves (cells per step, at most 1/sqrt(2)), u*t how fast
+ * their motion dies away (viscosity), alpha how much of the height each
+ * step keeps.
+ *
+ * Fixed point, computed once when the model is set: with S = 2^13
+ * (RPL_WAVE_SHIFT 13),
+ *   b = round(B S), c = min(round(C S), floor((S - b) / 4)), a = S - b - 4c,
+ *   m = round(256 (1 - alpha))          (round: half away from zero)
+ * so a + b + 4c = S exactly (a level pool stays level, as in the
+ * equation) and a >= 0.  Each cell, with int32 intermediates:
+ *   n = (a z + b z_prev + c (l + r + u + d)) >> 13   (arithmetic shift: floor)
+ *   n -= (n * m) >> 8                                  (floor again)
+ *   z' = clamp(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX)
+ * Every kernel path, thread count and sleeping setting gives the same
+ * bytes.  With k = 1/2, u = 0 and alpha = 1 - 1/32 the coefficients are
+ * a = 0, b = -S, c = S/2, m = 8, and the wave model computes exactly the
+ * classic rule's bytes.  Alpha acts in 256ths (m = 0 is alpha 1, none).
+ *
+ * Stability (von Neumann, for the equation and for these integers alike):
+ * the step needs k < 1/2, that is c t / d < 1/sqrt(2), with u >= 0; at
+ * k = 1/2 the checkerboard pattern's factor is -1 whatever u (with u = 0
+ * a double root: it grows), so k = 1/2 is allowed only with m >= 1
+ * (alpha at most 1 - 1/512).  k within 1e-6 of 1/2 counts as 1/2.
+ *
+ * Rest: with m >= 1 every negative height loses at least 1 to the
+ * attenuation each step and the floor pulls positive ones down, so calm
+ * water comes to exactly 0 and its tiles sleep (tests/test_wave.c runs
+ * many settings to rest).  With m = 0 (alpha 1) nothing takes the last
+ * units away: a level patch of -1 is a fixed point of the rule, as a
+ * level pool is of the equation, so such water may keep a residue of
+ * small heights and its tiles awake.
+ */
+typedef enum rpl_model { RPL_MODEL_CLASSIC = 0, RPL_MODEL_WAVE = 1 } rpl_model;
+
+#define RPL_WAVE_SHIFT 13
+
+/* The wave model's parameters, in any consistent units (only k = c^2 t^2 /
+ * d^2, u*t and alpha matter). */
+typedef struct rpl_wave_params {
+    double speed;       /* c, > 0 */
+    double viscosity;   /* u, >= 0 */
+    double spacing;     /* d, > 0 */
+    double dt;          /* t, > 0 */
+    double attenuation; /* alpha, in (0, 1]: what each step keeps */
+} rpl_wave_params_t;
+
+/* What parameters come to: k, u*t, the integer coefficients, and when
+ * they are refused, why, in one line of plain ASCII. */
+typedef struct rpl_wave_info {
+    double k;     /* c^2 t^2 / d^2 (as used: 0.5 within 1e-6 of it) */
+    double ut;    /* u * t */
+    int a, b, c;  /* in 2^-RPL_WAVE_SHIFT */
+    int m;        /* 1 - alpha in 256ths */
+    char why[200]; /* "" if the parameters are accepted */
+} rpl_wave_info_t;
+
+/* Checks the parameters and works out what they come to (no field
+ * needed; any thread).  RPL_OK, or RPL_EINVAL with info->why saying why:
+ * NULL params, a value that is not finite, speed, spacing or dt not above
+ * 0, viscosity below 0, attenuation outside (0, 1], k over 1/2 (unstable),
+ * k = 1/2 with alpha rounding to 1, or k and u*t so small that the
+ * neighbours' weight c rounds to 0.  NULL info: RPL_EINVAL. */
+rpl_status rpl_wave_info(const rpl_wave_params_t *params, rpl_wave_info_t *info);
+
+/* Chooses the field's rule.  RPL_MODEL_WAVE needs params (checked as by
+ * rpl_wave_info; refused: RPL_EINVAL, the reason in rpl_sim_error, the
+ * field as it was); RPL_MODEL_CLASSIC ignores them (the last wave
+ * parameters are kept).  The heights are not touched: the water goes on
+ * under the new rule from the next step.  Another model: RPL_EINVAL.  The
+ * model stays through rpl_sim_reset; a snapshot carries it. */
+rpl_status rpl_sim_set_model(rpl_sim_t *sim, rpl_model model, const rpl_wave_params_t *params);
+/* The field's model (RPL_MODEL_CLASSIC for NULL). */
+rpl_model rpl_sim_model(const rpl_sim_t *sim);
+/* The wave parameters last set on the field (in use when its model is
+ * RPL_MODEL_WAVE); NULL if none were ever set, or for NULL.  The field
+ * holds them: the values change when the model is next set. */
+const rpl_wave_params_t *rpl_sim_wave_params(const rpl_sim_t *sim);
+
+/* ---- walls and edges --------------------------------------------------- */
+
+/*
+ * Walls: solid cells that stay 0 in both buffers after every step, so
+ * waves reflect off them and pass through gaps (diffraction).  The mask
+ * has one byte per cell, row-major, w*h, nonzero = solid; the field keeps
+ * its own copy (as 0/1).  Setting walls zeroes the heights under them at
+ * once, and stones never raise a wall cell (walls win); replacing the
+ * heights (rpl_sim_set_state) zeroes the wall cells of the new ones.  NULL
+ * clears every wall.  Walls stay through rpl_sim_reset.  After the step's
+ * kernel, each wall cell of the new buffer is set to 0: results stay the
+ * same bytes on every kernel path, thread count and sleeping setting.
+ * RPL_ENOMEM (the mask is w*h bytes, made on first use) leaves the walls
+ * as they were.
+ */
+rpl_status rpl_sim_set_walls(rpl_sim_t *sim, const uint8_t *mask);
+/* Makes the cells of a rectangle, x..x+w-1 by y..y+h-1 clipped to the
+ * field, solid (solid nonzero) or open (0).  w or h negative: RPL_EINVAL;
+ * 0 or wholly off the field: nothing. */
+rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int solid);
+/* Makes a thick segment solid (solid nonzero) or open (0): every cell
+ * whose centre lies within thickness/2 of the segment (x0,y0)-(x1,y1),
+ * ends included (so a thickness-1 line is watertight even on a diagonal;
+ * a single point is a round blot).  Ends may lie anywhere in int range
+ * (ends farther than RPL_DIM_MAX cells off the field are first cut to
+ * that reach, to the nearest cell).  thickness in 1..RPL_WALL_THICK_MAX,
+ * else RPL_EINVAL. */
+#define RPL_WALL_THICK_MAX 16384
+rpl_status rpl_sim_wall_line(rpl_sim_t *sim, int x0, int y0, int x1, int y1, int thickness,
+                             int solid);
+/* The field's wall mask (w*h bytes, 1 = solid), NULL if no cell is solid
+ * (clearing the last solid cell lets the mask go).  Valid until the walls
+ * next change. */
+const uint8_t *rpl_sim_walls(const rpl_sim_t *sim);
+/* A count of changes to the walls: it moves on with every call that set
+ * cells of the mask (set, rectangle, line, a snapshot loaded), so a front
+ * end that draws the walls knows when to draw them again.  0 for NULL. */
+uint64_t rpl_sim_walls_serial(const rpl_sim_t *sim);
+
+/*
+ * Edges of the field: reflecting (the default: the border cells stay 0, as
+ * ever, and waves bounce back) or absorbing (waves are damped in a band
+ * along the border, a sponge layer, so they leave the picture instead of
+ * bouncing back).  The band is RPL_ABSORB_BAND cells wide, or a quarter
+ * of the field's shorter side when that is less (at least 1).  After the
+ * step's kernel, each cell of the band at distance d from the border
+ * (d = min(x, y, w-1-x, h-1-y), 1..band) whose height was u and is now n
+ * has its change cut by k(d) 256ths (the division rounding towards 0),
+ *     n -= (n - u) * k(d) / 256,
+ *     k(d) = round(96 * (band + 1 - d)^4 / (band + 1)^4),
+ * so k rises smoothly from 0 at the band's inner side to 75 (with the
+ * full band) next to the border.  Per cell, integers only: the same bytes
+ * on every path, thread count and sleeping setting; the result lies
+ * between u and n, within the height contract.  A ring that meets an
+ * absorbing edge sends back less than a tenth of the energy a reflecting
+ * one does (4 to 6%, measured by tests/test_walls.c), and water in the
+ * band comes to rest as it does elsewhere.  Edges other than
+ * these two: RPL_EINVAL, nothing changes.
+ */
+typedef enum rpl_edges { RPL_EDGES_REFLECT = 0, RPL_EDGES_ABSORB = 1 } rpl_edges;
+#define RPL_ABSORB_BAND 16
+rpl_status rpl_sim_set_edges(rpl_sim_t *sim, rpl_edges edges);
+/* The field's edges (RPL_EDGES_REFLECT for NULL). */
+rpl_edges rpl_sim_edges(const rpl_sim_t *sim);
+
+/*
+ * A function told about every stone dropped on the field, after it landed:
+ * by rpl_sim_drop (and so the rain, the autopilot or a show, which drop
+ * through it) and by rpl_sim_trail (once for each of its stones).  It gets
+ * the stone's centre, radius and weight as applied (clamped so that -weight
+ * is a height); a stone wholly off the field's interior is not told.  It is
+ * called on the field's thread, inside the dropping call: it must not
+ * drop stones itself.  One hook per field; NULL fn removes it (user is
+ * then forgotten).  For sound, say.
+ */
+typedef void (*rpl_drop_fn)(void *user, int x, int y, int radius, int weight);
+void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user);
+
 /* ---- snapshots -------------------------------------------------------- */
 
 /*
- * File format: "RPL1", uint32 LE width, uint32 LE height, then the current
- * buffer and the previous buffer, each as w*h int16 LE, row-major.
- * Saving writes through rpl_file_open (see "writing files"), so `path`
- * is either the old file or the whole new one.  Loading checks everything
- * (magic, size, length, height range, zero border) before it touches the
- * field: on any failure the field is unchanged and rpl_sim_error tells why.
+ * File format "RPL2" (written), every number little-endian:
+ *   "RPL2", uint32 format version (1; a reader refuses a version it does
+ *   not know), then sections to the end of the file, each
+ *     4-byte tag (four ASCII letters), uint32 length, `length` bytes:
+ *   HGHT  (first, exactly once) uint32 width, uint32 height, then the
+ *         current and the previous buffer, each w*h int16, row-major;
+ *         length 8 + 4*w*h.
+ *   WALL  (at most once; absent: no walls) the wall mask as run lengths
+ *         over the cells in row-major order: runs of open and solid cells
+ *         alternating, open first, each an unsigned LEB128 number (7 bits
+ *         a byte, low first, the top bit set on all but the last byte);
+ *         only the first run may be 0, and they add up to w*h exactly.
+ *   EDGE  (at most once; absent: reflecting) uint32 rpl_edges value.
+ *   DONE  (last, exactly once) empty: a file cut short, even between
+ *         sections, is refused rather than taken for a whole one.
+ * Later contents come as new sections, not a new format.  A tag whose
+ * first letter is lower case is optional: a reader that does not know it
+ * skips it.  An unknown tag starting with an upper-case letter is
+ * critical: the snapshot is refused, naming the tag.  A section longer
+ * than the heights of the largest field, a repeated section, or bytes
+ * after the last section are refused as well.
+ * "RPL1" files (read, no longer written) are "RPL1", uint32 width, uint32
+ * height and the two buffers as in HGHT: no walls, reflecting edges.
+ *
+ * Saving writes HGHT, WALL (if the field has walls), EDGE and DONE through
+ * rpl_file_open (see "writing files"), so `path` is either the old file or
+ * the whole new one.  Loading checks everything (magic, version, every
+ * section's tag and length against what it can hold, size, height range,
+ * zero border, the runs) before it touches the field, reading one pass
+ * front to back and never allocating more than the size in HGHT needs: on
+ * any failure the field is unchanged and rpl_sim_error tells why.  A
+ * loaded snapshot replaces the heights, the walls and the edges together
+ * (heights under walls are zeroed: walls win).
  */
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
 rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
@@ -246,9 +446,9 @@ void rpl_snapshot_size(const rpl_snapshot_t *snap, int *w, int *h);
 /* Why reading failed, in one line ("" if it did not). */
 const char *rpl_snapshot_error(const rpl_snapshot_t *snap);
 void rpl_snapshot_free(rpl_snapshot_t *snap); /* NULL is fine */
-/* Replaces the field's state with a valid snapshot's: RPL_ESIZE if the
- * sizes differ, RPL_EINVAL for NULL or a failed snapshot; on failure the
- * field is unchanged. */
+/* Replaces the field's state (heights, walls and edges) with a valid
+ * snapshot's: RPL_ESIZE if the sizes differ, RPL_EINVAL for NULL or a
+ * failed snapshot, RPL_ENOMEM; on failure the field is unchanged. */
 rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap);
 
 /* ---- refraction renderer --------------------------------------------- */
@@ -599,6 +799,247 @@ typedef struct rpl_autopilot {
 void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed);
 /* Advances the script one step, dropping into sim. */
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
+
+/* ---- shows ------------------------------------------------------------ */
+
+/*
+ * A show is a timed script read from text: stones, trails, rings, text
+ * written in stones, rain, walls, edges, cuts, and settings for the front
+ * end (light, refraction strength, the user's stone size, the picture).
+ * The format, "ripple-show 1", in short (README.md, "Shows", has it all):
+ *
+ *   ripple-show 1                     the first line that is not blank or a comment
+ *   # a comment (also after a command)
+ *   @120  drop 0.5 0.5 0.012 300      @T: at step T of the show (60 steps = 1 s)
+ *   +30   drop 100px 80px 6px 300     +T: T after the line before; no time: at the same step
+ *   @2.5s ring 0.5 0.5 0.2 0.01 250 count=16 over=1s
+ *         wait 2s                     moves the clock on
+ *   @60s  loop                        or `end`; without either the show ends after its last stone
+ *
+ * Times are whole steps ("120") or seconds ("2.5s", rounded to the nearest
+ * step) and never go back.  A position is a fraction of the field's width
+ * (x) or height (y), or cells with "px"; a length (radius, spacing,
+ * thickness, cell) a fraction of the field's shorter side, or cells with
+ * "px"; so a show plays alike on any field size.  Commands:
+ *   drop X Y R W                        one stone of radius R, weight W
+ *   ring X Y RR R W                     stones around a circle of radius RR
+ *   trail R W SPACING X0 Y0 X1 Y1 ...   stones along a polyline (2..256 points)
+ *   text "STRING" X Y CELL W            the built-in font's dots as stones,
+ *                                       centred on X Y, CELL apart
+ *   rain on | off | RATE RMIN RMAX WMIN WMAX   (RATE stones per second)
+ *   light on | off      strength S (0..4, 1 is 1:1)      stone R
+ *   wall rect|open X0 Y0 X1 Y1 | line X0 Y0 X1 Y1 THICKNESS | clear
+ *   edges reflect | absorb      picture NAME      cut      wait T      loop      end
+ * Options NAME=VALUE after a command: over=T (lay its stones over T
+ * instead of at once), every=T and times=N (repeat it), count=N (ring),
+ * radius=R (text).  A command or option written with a leading '?' is
+ * optional: one this version does not know is skipped, so later shows
+ * still play here; an unknown command or option without it is an error.
+ * Weights are whole numbers in [-8192, 8192]; radii are clamped into
+ * [1, RPL_RADIUS_MAX] cells when played.
+ *
+ * Errors name the place: "NAME:LINE:COLUMN: message" (columns count
+ * bytes from 1), NAME being the name given to rpl_show_parse (the path
+ * for rpl_show_read).  Limits: RPL_SHOW_BYTES_MAX bytes of text, lines of
+ * RPL_SHOW_LINE_MAX bytes, RPL_SHOW_EVENTS_MAX commands, RPL_SHOW_TEXT_MAX
+ * bytes of text per "text", RPL_SHOW_POINTS_MAX points per trail,
+ * RPL_SHOW_ACTIVE_MAX commands laying stones at once, times up to
+ * RPL_SHOW_STEPS_MAX.
+ */
+#define RPL_SHOW_VERSION 1
+#define RPL_SHOW_BYTES_MAX (1L << 20)
+#define RPL_SHOW_LINE_MAX 4096
+#define RPL_SHOW_EVENTS_MAX 65536
+#define RPL_SHOW_TEXT_MAX 64
+#define RPL_SHOW_POINTS_MAX 256
+#define RPL_SHOW_ACTIVE_MAX 256
+#define RPL_SHOW_STEPS_MAX 100000000L
+/* Most stones one command lays in one repetition (more are spread out). */
+#define RPL_SHOW_STONES_MAX 4096
+
+typedef struct rpl_show rpl_show_t;
+
+/* Parses len bytes of show text (need not end in a NUL; a NUL byte in it
+ * is an error).  name (NULL: "show") prefixes the error messages.  Like
+ * rpl_snapshot_parse, it gives a handle even when it fails (NULL only
+ * when memory runs out: RPL_ENOMEM), so rpl_show_error can say why;
+ * always free it.  RPL_EFORMAT: not a valid show; RPL_EINVAL: NULL out,
+ * or NULL text with len > 0. */
+rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_show_t **out);
+/* Reads a show file once, front to back (a pipe or a FIFO works), and
+ * parses it.  RPL_EIO: cannot open or read it, or it is larger than
+ * RPL_SHOW_BYTES_MAX; RPL_EINVAL: a NULL or empty path; else as parse. */
+rpl_status rpl_show_read(const char *path, rpl_show_t **out);
+/* Why parsing failed, in one line ("" if it did not). */
+const char *rpl_show_error(const rpl_show_t *show);
+void rpl_show_free(rpl_show_t *show); /* NULL is fine */
+/* Commands in a valid show (0 for a failed one or NULL). */
+int rpl_show_events(const rpl_show_t *show);
+/* Steps of one pass: the step of its `loop` or `end`, else the step after
+ * its last stone or command (or where a last `wait` ends); 0 for one that
+ * repeats a command forever without either, for a failed show or NULL. */
+uint64_t rpl_show_length(const rpl_show_t *show);
+/* 1 if the show ends in `loop`. */
+int rpl_show_loops(const rpl_show_t *show);
+/* Its `picture` commands, in order: how many, and the i-th one's name
+ * (NULL past the end), with where it was written (line, column; either
+ * pointer may be NULL), so a front end can check every picture before it
+ * plays. */
+int rpl_show_pictures(const rpl_show_t *show);
+const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *column);
+
+/*
+ * A player plays a valid show into a field, one tick per step: the caller
+ * ticks it and then steps the field.  Tick k of a pass applies, in the
+ * order written, the commands at step k: stones (and the stones due now
+ * of commands still laying theirs), walls, edges, cuts (rpl_sim_reset with
+ * the player's seed); then, while the show's rain is on, rpl_sim_rain.  At
+ * `loop` the pass starts again at step 0 in the same tick (commands still
+ * laying stones stop); at `end`, or after the last stone of a show
+ * without `loop` or `end`, it is over: nothing more happens but its rain,
+ * which falls on while it is on.  The same show, seed and
+ * field give the same heights whatever the kernels, threads or sleeping
+ * tiles.  The settings for the front end are kept in a view.  A player
+ * refers to its show: free the show after the player.  It is used from
+ * the field's thread.
+ */
+typedef struct rpl_show_player rpl_show_player_t;
+
+/* What the show has set for the front end.  Until set: light 1, strength
+ * RPL_STRENGTH_ONE, stone 0 (not set), rain off, picture "" (none). */
+typedef struct rpl_show_view {
+    int light;        /* 0 or 1 */
+    int strength;     /* 0..RPL_STRENGTH_MAX */
+    int stone;        /* radius of the user's stones in cells */
+    int rain_on;      /* 0 or 1 */
+    rpl_rain_t rain;  /* in cells for the field of the last tick */
+    const char *picture; /* a name for the front end to resolve; "default": its own */
+} rpl_show_view_t;
+
+/* What the last tick changed (rpl_show_player_changed): the view's fields,
+ * a cut, a loop back to step 0, the end.  A command sets its bit even when
+ * the value stays the same, so a front end can reassert the show's view. */
+#define RPL_SHOW_LIGHT    0x01u
+#define RPL_SHOW_STRENGTH 0x02u
+#define RPL_SHOW_STONE    0x04u
+#define RPL_SHOW_RAIN     0x08u
+#define RPL_SHOW_PICTURE  0x10u
+#define RPL_SHOW_CUT      0x20u
+#define RPL_SHOW_LOOPED   0x40u
+#define RPL_SHOW_ENDED    0x80u
+
+/* A player at step 0 of a valid show; NULL on failure with *status (if
+ * not NULL): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */
+rpl_show_player_t *rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
+                                          rpl_status *status);
+void rpl_show_player_destroy(rpl_show_player_t *p); /* NULL is fine */
+/* Plays one step into sim (see above); after the end, only the rain.
+ * RPL_EINVAL for NULL; a failure of the field (detail in rpl_sim_error)
+ * is returned after the rest of the step was played. */
+rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim);
+/* RPL_SHOW_* bits of what the last tick changed (0 for NULL). */
+unsigned rpl_show_player_changed(const rpl_show_player_t *p);
+/* The view (NULL for NULL); valid while the player lives. */
+const rpl_show_view_t *rpl_show_player_view(const rpl_show_player_t *p);
+/* The step the next tick plays, in the current pass (before the tick of
+ * a `loop`, its step, which that tick plays as step 0); the passes started
+ * again by `loop`; 1 once the show is over.  0 for NULL. */
+uint64_t rpl_show_player_time(const rpl_show_player_t *p);
+uint64_t rpl_show_player_loops(const rpl_show_player_t *p);
+int rpl_show_player_done(const rpl_show_player_t *p);
+/* Back to step 0 with the view as at creation. */
+void rpl_show_player_rewind(rpl_show_player_t *p);
+/* on 0: the show's rain is not dropped (its settings still reach the
+ * view), for a front end whose user asked for no rain.  On by default. */
+void rpl_show_player_set_rain(rpl_show_player_t *p, int on);
+
+/* ---- sound ------------------------------------------------------------ */
+
+/*
+ * A software mixer of drip sounds (opaque), with no audio device of its
+ * own: the caller asks it for samples (interleaved stereo, signed 16-bit,
+ * left first) and plays or saves them.  Tell it about stones with
+ * rpl_sound_drip, typically from a drop hook (rpl_sim_set_drop_hook).
+ *
+ * A drip is a water drop's "plip": a sine whose pitch glides up towards
+ * 7/4 of where it starts (a little under an octave; time constant 6 ms +
+ * radius / 2, at most 24 ms), with a 1.5 ms attack and an exponential
+ * decay, and a faint burst of filtered noise at its start (the splash).
+ * Small stones sound higher and shorter: the pitch starts at
+ * 8400 / (radius + 3) Hz (2.1 kHz for radius 1, 560 Hz for radius 12,
+ * never under 200 Hz; +-8% at random) and the decay's time constant is
+ * 20 + 2 * radius ms (at most 140); heavier stones are louder (as the
+ * square root of the weight), and each is panned slightly by x (at most
+ * 30% to a side).  The bed, off until rpl_sound_set_ambient turns it on,
+ * is a soft low rumble of filtered noise (about -47 dBFS RMS, below
+ * 400 Hz), slowly swelling and ebbing.  At most RPL_SOUND_VOICES drips sound at once: a new one steals
+ * the quietest (the oldest among equals), which fades out over a few
+ * milliseconds rather than stop; drips that arrive together are spread
+ * over one sixtieth of a second.  Every start and end is enveloped, the
+ * bed and the volume glide when changed, and a limiter followed by a
+ * soft saturation keeps every sample strictly inside (-32767, 32767), so
+ * there are neither clicks nor clipping however many stones fall.
+ *
+ * Exactness: all integer arithmetic, the random parts from the seed.  The
+ * same rate, seed and sequence of calls (the same drips between the same
+ * numbers of frames mixed) give the same samples on every machine, build
+ * and compiler; how the frames are split among rpl_sound_mix calls does
+ * not matter.
+ *
+ * A sound belongs to one thread at a time, like a field; guard it with a
+ * lock if an audio callback mixes while another thread adds drips.
+ */
+typedef struct rpl_sound rpl_sound_t;
+
+#define RPL_SOUND_RATE_MIN 8000   /* sample rates accepted, frames per second */
+#define RPL_SOUND_RATE_MAX 192000
+#define RPL_SOUND_VOICES 24       /* drips sounding at once, at most */
+#define RPL_SOUND_VOLUME_ONE 256  /* full volume (the default) */
+#define RPL_SOUND_WAV_HEADER 44   /* bytes of rpl_sound_wav_header */
+
+/* A silent mixer at sample_rate (RPL_SOUND_RATE_MIN..MAX) whose random
+ * parts (pitch jitter, noise) come from seed.  NULL on failure with
+ * *status (if not NULL): RPL_EINVAL for a rate out of range, RPL_ENOMEM. */
+rpl_sound_t *rpl_sound_create(int sample_rate, uint64_t seed, rpl_status *status);
+void rpl_sound_destroy(rpl_sound_t *snd); /* NULL is fine */
+
+/* Queues the drip of a stone of radius 1..RPL_RADIUS_MAX and weight
+ * (its magnitude, at most 8192, sets the loudness; 0 is silent and
+ * queues nothing) at x of a field field_w cells wide (x is clamped into
+ * the field for the pan; y is not used yet).  It starts at the next frame
+ * mixed (within 1/60 s when several come at once).  RPL_EINVAL for a NULL
+ * sound, a radius out of range or field_w < 1, detail in
+ * rpl_sound_error. */
+rpl_status rpl_sound_drip(rpl_sound_t *snd, int x, int y, int radius, int weight, int field_w);
+
+/* Renders the next `frames` frames (2 * frames int16 values, left then
+ * right) into out and moves time on by as much.  frames 0 does nothing;
+ * frames < 0, or a NULL out with frames > 0: RPL_EINVAL, out untouched. */
+rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames);
+
+/* The ambient bed on (1) or off (0); it fades in or out over half a
+ * second. */
+void rpl_sound_set_ambient(rpl_sound_t *snd, int on);
+/* Master volume 0..RPL_SOUND_VOLUME_ONE (0 mutes), reached over 20 ms;
+ * RPL_EINVAL out of range. */
+rpl_status rpl_sound_set_volume(rpl_sound_t *snd, int volume);
+
+/* The rate; drips sounding now (fading ones included); drips waiting to
+ * start; frames mixed since creation.  0 for NULL. */
+int rpl_sound_rate(const rpl_sound_t *snd);
+int rpl_sound_voices(const rpl_sound_t *snd);
+int rpl_sound_pending(const rpl_sound_t *snd);
+uint64_t rpl_sound_frames(const rpl_sound_t *snd);
+/* Detail of the last failure ("" if none). */
+const char *rpl_sound_error(const rpl_sound_t *snd);
+
+/* Fills the RPL_SOUND_WAV_HEADER bytes of a canonical WAV file (RIFF,
+ * PCM, 2 channels, 16 bits) of `frames` frames at `rate`, whose samples
+ * follow as rpl_sound_mix writes them, in little-endian byte order.  A
+ * file whose data would pass 4 GB (more than 0xFFFFFFFF - 36 bytes) gets
+ * 0xFFFFFFFF in both size fields: "length unknown", as streams use.
+ * RPL_EINVAL for a NULL hdr or a rate out of range. */
+rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
 
 #ifdef __cplusplus
 }

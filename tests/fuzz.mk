@@ -12,7 +12,7 @@
 FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 20000
 FUZZ_SECONDS ?= 300
-FUZZ_NAMES   = snapshot parse
+FUZZ_NAMES   = snapshot parse show
 FUZZ_DIR     = $(BUILD)/fuzz
 FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 # the scalar core: the fuzzers test parsing, not the SIMD kernels

@@ -1,4 +1,4 @@
-/* fuzz_snapshot.c - libFuzzer target: any bytes through the snapshot parser, and a valid result loaded into a field. */
+/* fuzz_snapshot.c - libFuzzer target: any bytes through the snapshot parser (RPL1 and RPL2), and a valid result loaded into a field. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (rpl_sim_set_snapshot(sim, snap) != RPL_OK)
                 __builtin_trap();
             rpl_sim_step(sim);
+            /* walls win: a wall cell holds 0 in both buffers after a step */
+            const uint8_t *m = rpl_sim_walls(sim);
+            for (size_t i = 0; m && i < (size_t)w * (size_t)h; i++)
+                if (m[i] && (rpl_sim_heights(sim)[i] || rpl_sim_previous(sim)[i]))
+                    __builtin_trap();
             rpl_sim_destroy(sim);
         }
     } else if (w != 0 || h != 0 || rpl_snapshot_error(snap)[0] == '\0') {

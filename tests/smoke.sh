@@ -104,7 +104,8 @@ absent "$TMP/b.rpl"
 expect 0 "headless run" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$TMP/h.bmp" --save-state "$TMP/h.rpl"
 [ -s "$TMP/h.bmp" ] && ok || bad "headless run wrote no screenshot"
 size=$(wc -c <"$TMP/h.rpl")
-[ "$size" = $((12 + 4 * 160 * 120)) ] && ok || bad "snapshot is $size bytes, want $((12 + 4 * 160 * 120))"
+# RPL2: magic, version, HGHT header and size, the two planes, EDGE, DONE
+[ "$size" = $((44 + 4 * 160 * 120)) ] && ok || bad "snapshot is $size bytes, want $((44 + 4 * 160 * 120))"
 expect 0 "PNG screenshot" -- "$RIPPLE" $H --size 160x120 --frames 5 --screenshot "$TMP/h.png"
 head -c 8 "$TMP/h.png" | od -c | grep -q "P   N   G" && ok || bad "PNG screenshot is not a PNG"
 
@@ -120,8 +121,10 @@ same "$TMP/h.bmp" "$TMP/h1c.bmp" "threads and kernels"
 
 expect 0 "same seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$TMP/h2.bmp"
 same "$TMP/h.bmp" "$TMP/h2.bmp" "same seed"
-expect 0 "other seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --seed 7 --screenshot "$TMP/h3.bmp"
-differ "$TMP/h.bmp" "$TMP/h3.bmp" "other seed"
+# (the show's first second has no rain: the autopilot's rain shows the seed at once)
+expect 0 "seed 1, autopilot" -- "$RIPPLE" $H --size 160x120 --frames 60 --no-show --screenshot "$TMP/h4.bmp"
+expect 0 "other seed" -- "$RIPPLE" $H --size 160x120 --frames 60 --no-show --seed 7 --screenshot "$TMP/h3.bmp"
+differ "$TMP/h4.bmp" "$TMP/h3.bmp" "other seed"
 
 # with nothing dropped the water stays flat and the frame stays the same
 expect 0 "still water" -- "$RIPPLE" $H --size 160x120 --frames 1 --no-rain --no-autopilot --screenshot "$TMP/flat1.bmp"
@@ -222,15 +225,189 @@ done
 expect 2 "--seed ' -1'" -- "$RIPPLE" $H --frames 1 --seed " -1"
 expect 2 "--seed past 2^64" -- "$RIPPLE" $H --frames 1 --seed 18446744073709551616
 expect 2 "--size with a tab" -- "$RIPPLE" $H --frames 1 --size "	64x48"
-expect 0 "--seed 010" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 010 --screenshot "$TMP/s010.bmp"
-expect 0 "--seed 10" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 10 --screenshot "$TMP/s10.bmp"
-expect 0 "--seed 8" -- "$RIPPLE" $H --size 64x48 --frames 30 --seed 8 --screenshot "$TMP/s8.bmp"
+expect 0 "--seed 010" -- "$RIPPLE" $H --size 64x48 --frames 30 --no-show --seed 010 --screenshot "$TMP/s010.bmp"
+expect 0 "--seed 10" -- "$RIPPLE" $H --size 64x48 --frames 30 --no-show --seed 10 --screenshot "$TMP/s10.bmp"
+expect 0 "--seed 8" -- "$RIPPLE" $H --size 64x48 --frames 30 --no-show --seed 8 --screenshot "$TMP/s8.bmp"
 same "$TMP/s010.bmp" "$TMP/s10.bmp" "seed 010 is ten"
 differ "$TMP/s010.bmp" "$TMP/s8.bmp" "seed 010 is not octal"
 
 # headless there is no window to be too large
 expect 0 "large field scaled, headless" -- "$RIPPLE" $H --size 4200x100 --scale 4 --frames 1
 expect 2 "large field scaled, in a window" -- "$RIPPLE" --size 4200x100 --scale 4 --frames 1
+
+# --- sound and recording ------------------------------------------------------------
+# --audio-out: a 16-bit stereo 48 kHz WAV, 800 frames (1/60 s) a step, whose
+# header is right; the same bytes on every run, kernel path and thread count
+# (the drops come from the seeded rain and autopilot)
+wav_header() { od -A n -t x1 -N 44 "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+# RIFF, 960036, WAVE, fmt , 16, PCM, 2 channels, 48000, 192000 bytes/s, 4, 16 bits, data, 960000
+WAV300="52 49 46 46 24 a6 0e 00 57 41 56 45 66 6d 74 20 10 00 00 00 01 00 02 00 80 bb 00 00 00 ee 02 00 04 00 10 00 64 61 74 61 00 a6 0e 00"
+expect 0 "sound into a WAV" -- "$RIPPLE" $H --size 160x120 --frames 300 --audio-out "$TMP/a.wav"
+[ "$(wav_header "$TMP/a.wav")" = "$WAV300" ] && ok || bad "WAV header: $(wav_header "$TMP/a.wav")"
+[ "$(wc -c <"$TMP/a.wav")" = $((44 + 300 * 800 * 4)) ] && ok || bad "WAV is $(wc -c <"$TMP/a.wav") bytes, want $((44 + 300 * 800 * 4))"
+# not silent, never at full scale (the unit test measures the sound itself)
+od -A n -t d2 -j 44 -v "$TMP/a.wav" | awk '{ for (i = 1; i <= NF; i++) { n++; s += $i * $i; a = $i < 0 ? -$i : $i; if (a > p) p = a } }
+    END { r = sqrt(s / n); printf "rms %.0f peak %d\n", r, p; exit !(r > 50 && p > 1000 && p < 32767) }' >"$TMP/wav.txt" &&
+    ok || bad "WAV samples: $(cat "$TMP/wav.txt")"
+expect 0 "sound again" -- "$RIPPLE" $H --size 160x120 --frames 300 --audio-out "$TMP/a2.wav"
+same "$TMP/a.wav" "$TMP/a2.wav" "WAV of the same seed"
+RIPPLE_SIMD=c expect 0 "sound, scalar kernels, one thread" -- "$RIPPLE" $H --size 160x120 --frames 300 --threads 1 --audio-out "$TMP/a3.wav"
+same "$TMP/a.wav" "$TMP/a3.wav" "WAV across kernels and threads"
+expect 0 "sound, two threads" -- "$RIPPLE" $H --size 160x120 --frames 300 --threads 2 --simd c --audio-out "$TMP/a4.wav"
+same "$TMP/a.wav" "$TMP/a4.wav" "WAV across threads"
+expect 0 "sound, other seed" -- "$RIPPLE" $H --size 160x120 --frames 300 --seed 7 --audio-out "$TMP/a5.wav"
+differ "$TMP/a.wav" "$TMP/a5.wav" "WAV of another seed"
+# streams: standard output by name and a FIFO get the same bytes (the length
+# is known headless, so the header is right from the start)
+"$RIPPLE" $H --size 160x120 --frames 300 --audio-out /proc/self/fd/1 >"$TMP/as.wav" 2>/dev/null
+same "$TMP/a.wav" "$TMP/as.wav" "WAV to standard output by name"
+mkfifo "$TMP/wfifo"
+( cat "$TMP/wfifo" >"$TMP/af.wav" & )
+expect 0 "sound into a FIFO" -- timeout 30 "$RIPPLE" $H --size 160x120 --frames 300 --audio-out "$TMP/wfifo"
+sleep 0.2
+same "$TMP/a.wav" "$TMP/af.wav" "WAV through a FIFO"
+# bad targets: checked before the run, one line, nothing left behind
+expect 2 "sound into a directory" -- timeout 30 "$RIPPLE" $H --frames 1000000 --audio-out "$TMP"
+expect 2 "sound into a missing directory" -- "$RIPPLE" $H --frames 1 --audio-out "$TMP/no/such/a.wav"
+ln -s "$TMP/victim" "$TMP/link.wav"
+expect 2 "sound onto a symbolic link" -- "$RIPPLE" $H --frames 1 --audio-out "$TMP/link.wav"
+[ "$(cat "$TMP/victim")" = precious ] && [ -L "$TMP/link.wav" ] && ok || bad "--audio-out wrote through a link"
+expect 2 "sound longer than a WAV holds" -- timeout 30 "$RIPPLE" $H --frames 1000000000 --audio-out "$TMP/big.wav"
+expect 2 "sound with --benchmark" -- "$RIPPLE" $H --benchmark --audio-out "$TMP/bm.wav"
+expect 2 "--audio-out without a name" -- "$RIPPLE" $H --audio-out ""
+absent "$TMP/big.wav" "$TMP/bm.wav"
+
+# --record DIR: one picture a step, frame-000001 on; the same pixels on every
+# kernel path and thread count (BMP, to compare bytes); the last is the
+# screenshot of the same run, and frame 3 that of a run of 3 steps
+mkdir "$TMP/rec1" "$TMP/rec2" "$TMP/rec3"
+RS="--size 160x120"
+expect 0 "record 5 steps" -- "$RIPPLE" $H $RS --frames 5 --record "$TMP/rec1" --record-format bmp --screenshot "$TMP/rec-last.bmp"
+[ "$(ls "$TMP/rec1" | tr '\n' ' ')" = "frame-000001.bmp frame-000002.bmp frame-000003.bmp frame-000004.bmp frame-000005.bmp " ] &&
+    ok || bad "record wrote: $(ls -A "$TMP/rec1" | tr '\n' ' ')"
+same "$TMP/rec1/frame-000005.bmp" "$TMP/rec-last.bmp" "last recorded frame and the screenshot"
+expect 0 "3 steps" -- "$RIPPLE" $H $RS --frames 3 --screenshot "$TMP/rec-3.bmp"
+same "$TMP/rec1/frame-000003.bmp" "$TMP/rec-3.bmp" "recorded frame 3 and the screenshot after 3 steps"
+RIPPLE_SIMD=c expect 0 "record, scalar, one thread" -- "$RIPPLE" $H $RS --frames 5 --threads 1 --record "$TMP/rec2/" --record-format=bmp
+expect 0 "record, two threads" -- "$RIPPLE" $H $RS --frames 5 --threads 2 --record "$TMP/rec3" --record-format bmp
+for i in 1 2 3 4 5; do
+    same "$TMP/rec1/frame-00000$i.bmp" "$TMP/rec2/frame-00000$i.bmp" "recorded frame $i, scalar path"
+    same "$TMP/rec1/frame-00000$i.bmp" "$TMP/rec3/frame-00000$i.bmp" "recorded frame $i, two threads"
+done
+mkdir "$TMP/recp"
+expect 0 "record PNG" -- "$RIPPLE" $H --size 160x120 --frames 2 --bpp 8 --record "$TMP/recp"
+head -c 8 "$TMP/recp/frame-000002.png" | od -c | grep -q "P   N   G" && ok || bad "recorded frame is not a PNG"
+[ "$(ls -A "$TMP/recp" | wc -l)" = 2 ] && ok || bad "record PNG left: $(ls -A "$TMP/recp" | tr '\n' ' ')"
+expect 2 "record into a missing directory" -- "$RIPPLE" $H --frames 1 --record "$TMP/no/such"
+expect 2 "record into a file" -- "$RIPPLE" $H --frames 1 --record "$TMP/victim"
+expect 2 "record format gif" -- "$RIPPLE" $H --frames 1 --record "$TMP/rec1" --record-format gif
+expect 2 "record format alone" -- "$RIPPLE" $H --frames 1 --record-format bmp
+expect 2 "record with --benchmark" -- "$RIPPLE" $H --benchmark --record "$TMP/rec1"
+# a link planted among the frames is neither followed nor replaced: the
+# run stops there with one line, and its sound file is not left half written
+mkdir "$TMP/recl"
+ln -s "$TMP/victim" "$TMP/recl/frame-000003.bmp"
+expect 1 "record onto a planted link" -- "$RIPPLE" $H --size 64x48 --frames 5 --record "$TMP/recl" --record-format bmp \
+    --audio-out "$TMP/recl.wav"
+absent "$TMP/recl.wav"
+[ "$(ls -A "$TMP" | grep -c '\.tmp$')" = 0 ] && ok || bad "temporary files left: $(ls -A "$TMP" | grep '\.tmp$')"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "symbolic link" "$TMP/err" && ok || bad "planted link: $(head -c 300 "$TMP/err")"
+[ "$(cat "$TMP/victim")" = precious ] && [ -L "$TMP/recl/frame-000003.bmp" ] && ok || bad "--record wrote through a link"
+[ ! -e "$TMP/recl/frame-000004.bmp" ] && ok || bad "--record went on after a failed frame"
+
+# in a window: sound through SDL's dummy driver, through no driver at all and
+# through this machine's own (none on CI): never a word on stderr
+if [ "$WINDOW" = 1 ] && command -v xvfb-run >/dev/null 2>&1; then
+    # with_audio DRIVER COMMAND...: COMMAND with SDL_AUDIODRIVER=DRIVER (default: unset)
+    with_audio() {
+        d=$1
+        shift
+        if [ "$d" = default ]; then env -u SDL_AUDIODRIVER "$@"; else env SDL_AUDIODRIVER="$d" "$@"; fi
+    }
+    for drv in dummy nosuchdriver default; do
+        expect 0 "window with audio driver $drv" -- with_audio "$drv" xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --size 160x120 --frames 60
+        [ ! -s "$TMP/err" ] && ok || bad "window with audio driver $drv: stderr: $(head -c 300 "$TMP/err")"
+        expect 0 "muted window with audio driver $drv" -- with_audio "$drv" xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --size 160x120 --frames 30 --mute
+        [ ! -s "$TMP/err" ] && ok || bad "muted window with audio driver $drv: stderr: $(head -c 300 "$TMP/err")"
+    done
+    # a window's sound into a file: the header is written at the end, with
+    # the length it turned out to have
+    mkdir "$TMP/recw"
+    expect 0 "window sound into a WAV, recorded" -- env SDL_AUDIODRIVER=dummy xvfb-run -a -s "-screen 0 1024x768x24" \
+        "$RIPPLE" --size 160x120 --frames 30 --audio-out "$TMP/w.wav" --record "$TMP/recw" --record-format bmp
+    n=$(wc -c <"$TMP/w.wav")
+    riff=$(od -A n -t u4 -j 4 -N 4 "$TMP/w.wav" | tr -d ' ')
+    data=$(od -A n -t u4 -j 40 -N 4 "$TMP/w.wav" | tr -d ' ')
+    [ "$riff" = $((n - 8)) ] && [ "$data" = $((n - 44)) ] && [ $(((n - 44) % 3200)) = 0 ] && [ "$n" -gt 44 ] &&
+        ok || bad "window WAV: $n bytes, RIFF size $riff, data size $data"
+    # as many pictures as steps of sound
+    steps=$(((n - 44) / 3200))
+    [ "$(ls "$TMP/recw" | wc -l)" = "$steps" ] && [ -s "$TMP/recw/frame-000001.bmp" ] &&
+        ok || bad "window record: $(ls "$TMP/recw" | wc -l) pictures for $steps steps of sound"
+fi
+
+# --- shows ---------------------------------------------------------------------------
+# bad show files: one line, "ripple: FILE:LINE:COLUMN: message", exit 2
+mkdir "$TMP/shows"
+S="$TMP/shows"
+printf 'ripple-show 1\n@5 drop 0.5 0.5 0.05 300\n@10 jump 1\n' >"$S/cmd.show"
+printf 'ripple-show 2\n' >"$S/version.show"
+printf '# no header\ndrop 0.5 0.5 0.05 300\n' >"$S/header.show"
+printf 'ripple-show 1\n@5 drop 0.5 0.5 0.05 9000\n' >"$S/weight.show"
+printf 'ripple-show 1\n@9 cut\n@3 cut\n' >"$S/time.show"
+printf 'ripple-show 1\ntext "RIPPLE 0.5 0.5 0.02 100\n' >"$S/string.show"
+printf 'ripple-show 1\n@1 picture nope.png\n' >"$S/picture.show"
+show_err() { # show_err FILE WANT: the one line names FILE and says WANT
+    expect 2 "bad show $(basename "$1")" -- "$RIPPLE" $H --frames 1 --show "$1"
+    grep -qxF "ripple: $1$2" "$TMP/err" && ok || bad "bad show $1: $(head -c 300 "$TMP/err")"
+}
+show_err "$S/cmd.show" ":3:5: unknown command 'jump' (an optional one is written '?jump')"
+show_err "$S/version.show" ":1:13: this is a ripple-show 2 file; this ripple plays version 1"
+show_err "$S/header.show" ":2:1: expected \"ripple-show 1\" first (the format and its version)"
+show_err "$S/weight.show" ":2:22: bad WEIGHT '9000': want a whole number -8192..8192"
+show_err "$S/time.show" ":3:1: @3 goes back in time: the line before is at step 9"
+show_err "$S/string.show" ":2:6: the string is not closed (a '\"' is missing)"
+expect 2 "show naming a missing picture" -- "$RIPPLE" $H --frames 1 --show "$S/picture.show"
+grep -q "^ripple: $S/picture.show:2:4: picture 'nope.png': cannot load image '$S/nope.png'" "$TMP/err" &&
+    ok || bad "show's missing picture: $(head -c 300 "$TMP/err")"
+show_err "$S/none.show" ": No such file or directory"
+show_err "$S" ": Is a directory"
+expect 2 "empty --show" -- "$RIPPLE" $H --frames 1 --show ""
+expect 2 "--show and --no-show" -- "$RIPPLE" $H --frames 1 --show "$S/cmd.show" --no-show
+expect 2 "--show with --benchmark" -- "$RIPPLE" $H --benchmark --show "$S/cmd.show"
+expect 2 "--no-show with --benchmark" -- "$RIPPLE" $H --benchmark --no-show
+
+# a good show: its drop lands in step 5, not before
+printf 'ripple-show 1\n# one stone\n@5 drop 0.5 0.5 0.05 300\n@10 end\n' >"$S/one.show"
+expect 0 "still water" -- "$RIPPLE" $H --size 160x120 --frames 5 --no-rain --no-autopilot --save-state "$S/flat.rpl"
+expect 0 "show, 5 steps" -- "$RIPPLE" $H --size 160x120 --frames 5 --show "$S/one.show" --save-state "$S/one5.rpl"
+same "$S/flat.rpl" "$S/one5.rpl" "a show's drop came early"
+expect 0 "show, 6 steps" -- "$RIPPLE" $H --size 160x120 --frames 6 --show "$S/one.show" --save-state "$S/one6.rpl"
+differ "$S/flat.rpl" "$S/one6.rpl" "a show's drop did not come"
+expect 0 "show from a pipe" -- sh -c "cat '$S/one.show' | '$RIPPLE' $H --size 160x120 --frames 6 --show /dev/stdin --save-state '$S/pipe6.rpl'"
+same "$S/one6.rpl" "$S/pipe6.rpl" "a show read from a pipe"
+expect 0 "show held back by --no-autopilot" -- "$RIPPLE" $H --size 160x120 --frames 6 --show "$S/one.show" --no-autopilot --save-state "$S/off6.rpl"
+same "$S/flat.rpl" "$S/off6.rpl" "--no-autopilot did not hold the show back"
+
+# the default show plays by default, headless too, the same on any thread count
+expect 0 "default show" -- "$RIPPLE" $H --size 160x120 --frames 700 --threads 1 --save-state "$S/d1.rpl"
+expect 0 "default show by name" -- "$RIPPLE" $H --size 160x120 --frames 700 --threads 3 \
+    --show assets/shows/default.show --save-state "$S/d3.rpl"
+same "$S/d1.rpl" "$S/d3.rpl" "the default show on 1 and 3 threads"
+expect 0 "autopilot instead" -- "$RIPPLE" $H --size 160x120 --frames 700 --no-show --save-state "$S/ap.rpl"
+differ "$S/d1.rpl" "$S/ap.rpl" "--no-show played the show"
+
+# a picture beside the show replaces the background: flat water shows it
+expect 0 "a picture for a show" -- "$RIPPLE" $H --size 160x120 --frames 60 --screenshot "$S/wavy.bmp"
+printf 'ripple-show 1\npicture wavy.bmp\n@2 picture default\n@3 end\n' >"$S/pic.show"
+expect 0 "show with a picture" -- "$RIPPLE" $H --size 160x120 --frames 1 --show "$S/pic.show" --screenshot "$S/p1.bmp"
+expect 0 "bare picture" -- "$RIPPLE" $H --size 160x120 --frames 1 --no-autopilot --no-rain --screenshot "$S/p0.bmp"
+differ "$S/p0.bmp" "$S/p1.bmp" "the show's picture was not shown"
+expect 0 "show's picture, then default" -- "$RIPPLE" $H --size 160x120 --frames 3 --show "$S/pic.show" --screenshot "$S/p3.bmp"
+expect 0 "bare picture, 3 frames" -- "$RIPPLE" $H --size 160x120 --frames 3 --no-autopilot --no-rain --screenshot "$S/p03.bmp"
+same "$S/p03.bmp" "$S/p3.bmp" "'picture default' did not bring the picture back"
 
 # --- the timedemo: the same water whatever shows it -------------------------------
 crc_of() { sed -n 's/^water *crc32 \([0-9a-f]*\)$/\1/p' "$1"; }
@@ -257,6 +434,27 @@ expect 2 "bad --present" -- "$RIPPLE" $H --present gpu
 RIPPLE_PRESENT=gpu expect 2 "bad RIPPLE_PRESENT" -- "$RIPPLE" $H
 expect 2 "--benchmark with --seed" -- "$RIPPLE" $H --benchmark --seed 3
 expect 2 "--benchmark with --no-rain" -- "$RIPPLE" $H --benchmark --no-rain
+
+# --- walls and edges -----------------------------------------------------------
+expect 2 "bad --edges" -- "$RIPPLE" $H --frames 1 --edges sideways
+expect 2 "--edges without a value" -- "$RIPPLE" $H --frames 1 --edges
+expect 2 "missing walls picture" -- "$RIPPLE" $H --frames 1 --walls "$TMP/nope.png" --save-state "$TMP/w.rpl"
+expect 2 "text file as walls" -- "$RIPPLE" $H --frames 1 --walls "$TMP/text.png" --save-state "$TMP/w.rpl"
+expect 2 "walls in the timedemo" -- "$RIPPLE" $H --benchmark --walls assets/background.png
+absent "$TMP/w.rpl"
+# the picture's dark tiles are walls
+expect 0 "walls and absorbing edges" -- "$RIPPLE" $H --size 160x120 --frames 60 --walls assets/background.png --edges absorb --save-state "$TMP/w.rpl" --screenshot "$TMP/w.bmp"
+grep -q WALL "$TMP/w.rpl" && ok || bad "a state with walls has no WALL section"
+differ "$TMP/w.bmp" "$TMP/h.bmp" "walls drawn"
+# the state carries the walls and edges: one run of 2 steps from it and two
+# runs of 1 step, the second from the first's state, end in the same bytes
+expect 0 "walls state, 2 steps" -- "$RIPPLE" $H --frames 2 --no-rain --no-autopilot --load-state "$TMP/w.rpl" --save-state "$TMP/w2.rpl"
+expect 0 "walls state, 1 step" -- "$RIPPLE" $H --frames 1 --no-rain --no-autopilot --load-state "$TMP/w.rpl" --save-state "$TMP/w1.rpl"
+expect 0 "walls state, 1 more step" -- "$RIPPLE" $H --frames 1 --no-rain --no-autopilot --load-state "$TMP/w1.rpl" --save-state "$TMP/w11.rpl"
+same "$TMP/w2.rpl" "$TMP/w11.rpl" "walls and edges round-trip through a state"
+# and they matter: the same steps with reflecting edges and no walls differ
+expect 0 "walls state, other edges" -- "$RIPPLE" $H --frames 2 --no-rain --no-autopilot --load-state "$TMP/w.rpl" --edges reflect --save-state "$TMP/w2r.rpl"
+differ "$TMP/w2.rpl" "$TMP/w2r.rpl" "edges from the command line"
 
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2

@@ -391,7 +391,9 @@ static void test_snapshot_parse_matches_file(void **state)
     (void)state;
     rpl_sim_t *a = busy_field(9, 5);
     assert_int_equal(rpl_sim_save(a, "s.rpl"), RPL_OK);
-    unsigned char buf[12 + 4 * 45 + 1];
+    /* RPL2: magic, version, HGHT (header, size, planes), EDGE, DONE; and
+     * one byte more */
+    unsigned char buf[8 + 16 + 4 * 45 + 12 + 8 + 1];
     FILE *f = fopen("s.rpl", "rb");
     assert_non_null(f);
     assert_int_equal(fread(buf, 1, sizeof buf, f), sizeof buf - 1);

@@ -1042,10 +1042,30 @@ static rpl_sim_t *new_sim_on(int w, int h, uint64_t seed, const rpl_kernels_t *k
 /* The same schedule of autopilot, rain, heavy stones and trails on a field
  * stepped by "c" and one stepped by k; buffers, energy and rendered frames
  * (through rpl_refract, so through each field's own refraction kernel)
- * must stay identical. */
-static void sim_agree(const rpl_kernels_t *k, int w, int h, int nsteps, uint64_t seed)
+ * must stay identical.  With `walls`, both fields have the same random
+ * walls (rectangles and lines, some opened again) and absorbing edges. */
+static void sim_agree(const rpl_kernels_t *k, int w, int h, int nsteps, uint64_t seed, int walls)
 {
     rpl_sim_t *a = new_sim_on(w, h, seed, ref_k), *b = new_sim_on(w, h, seed, k);
+    /* (narrow fields get the edges only: walls could cover all their water) */
+    for (int i = 0, n = walls && w >= 16 && h >= 16 ? 6 : 0; i < n; i++) {
+        uint64_t ws = seed * 31 + (uint64_t)i;
+        int x0 = rnd_range(&ws, -4, w + 4), y0 = rnd_range(&ws, -4, h + 4);
+        int x1 = rnd_range(&ws, -4, w + 4), y1 = rnd_range(&ws, -4, h + 4);
+        int t = rnd_range(&ws, 1, 4), solid = i != 3;
+        rpl_sim_t *both[2] = {a, b};
+        for (int j = 0; j < 2; j++) {
+            if (i % 2)
+                assert_int_equal(rpl_sim_wall_line(both[j], x0, y0, x1, y1, t, solid), RPL_OK);
+            else
+                assert_int_equal(rpl_sim_wall_rect(both[j], x0, y0, t * 3, t * 5, solid),
+                                 RPL_OK);
+        }
+    }
+    if (walls) {
+        assert_int_equal(rpl_sim_set_edges(a, RPL_EDGES_ABSORB), RPL_OK);
+        assert_int_equal(rpl_sim_set_edges(b, RPL_EDGES_ABSORB), RPL_OK);
+    }
     rpl_autopilot_t pa, pb;
     rpl_autopilot_init(&pa, seed * 7 + 1);
     rpl_autopilot_init(&pb, seed * 7 + 1);
@@ -1119,7 +1139,8 @@ static void test_sim_agreement(void **state)
     };
     for (int p = 0; p < nsimd; p++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-            sim_agree(simd[p], sizes[i][0], sizes[i][1], sizes[i][2], 1000 + i);
+            for (int walls = 0; walls < 2; walls++)
+                sim_agree(simd[p], sizes[i][0], sizes[i][1], sizes[i][2], 1000 + i, walls);
 }
 
 /* ---- finding paths ---------------------------------------------------- */

@@ -115,8 +115,11 @@ static void test_snapshot_layout(void **state)
     p[6] = 8191;     /* 0x1FFF -> FF 1F */
     assert_int_equal(rpl_sim_set_state(sim, c, p), RPL_OK);
     assert_int_equal(rpl_sim_save(sim, path), RPL_OK);
-    const unsigned char want[12 + 4 * 12] = {
-        'R', 'P', 'L', '1',
+    const unsigned char want[92] = {
+        'R', 'P', 'L', '2',
+        1, 0, 0, 0, /* format version 1, LE */
+        'H', 'G', 'H', 'T',
+        56, 0, 0, 0, /* section length 8 + 4 * 12, LE */
         4, 0, 0, 0, /* width 4, LE */
         3, 0, 0, 0, /* height 3, LE */
         /* current, row 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
@@ -125,11 +128,32 @@ static void test_snapshot_layout(void **state)
         /* previous, row 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
         /* row 1 */ 0, 0, 0xFE, 0xFF, 0xFF, 0x1F, 0, 0,
         /* row 2 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        'E', 'D', 'G', 'E', 4, 0, 0, 0, 0, 0, 0, 0, /* reflecting */
+        'D', 'O', 'N', 'E', 0, 0, 0, 0, /* the end */
     };
     size_t len = 0;
     unsigned char *got = read_file(path, &len);
-    assert_int_equal(len, 12 + 4 * 4 * 3); /* 60 */
+    assert_int_equal(len, sizeof want);
     assert_memory_equal(got, want, sizeof want);
+    free(got);
+
+    /* walls at cells 5, 6 and 11, absorbing edges: the runs are open 5,
+     * solid 2, open 4, solid 1 (the heights under walls are now 0) */
+    assert_int_equal(rpl_sim_wall_rect(sim, 1, 1, 2, 1, 1), RPL_OK);
+    assert_int_equal(rpl_sim_wall_rect(sim, 3, 2, 1, 1, 1), RPL_OK);
+    assert_int_equal(rpl_sim_set_edges(sim, RPL_EDGES_ABSORB), RPL_OK);
+    assert_int_equal(rpl_sim_save(sim, path), RPL_OK);
+    got = read_file(path, &len);
+    const unsigned char tail[] = {
+        'W', 'A', 'L', 'L', 4, 0, 0, 0, 5, 2, 4, 1,
+        'E', 'D', 'G', 'E', 4, 0, 0, 0, 1, 0, 0, 0, /* absorbing */
+        'D', 'O', 'N', 'E', 0, 0, 0, 0,
+    };
+    assert_int_equal(len, 72 + sizeof tail);
+    assert_memory_equal(got, want, 24); /* the same header, size and first row */
+    for (size_t i = 24; i < 72; i++)
+        assert_int_equal(got[i], 0); /* both interior cells are walls now */
+    assert_memory_equal(got + 72, tail, sizeof tail);
     free(got);
     rpl_sim_destroy(sim);
 
@@ -137,9 +161,21 @@ static void test_snapshot_layout(void **state)
     sim = new_sim(300, 7, 1);
     assert_int_equal(rpl_sim_save(sim, path), RPL_OK);
     got = read_file(path, &len);
-    assert_int_equal(len, 12 + 4 * 300 * 7);
-    const unsigned char hdr[12] = {'R', 'P', 'L', '1', 0x2C, 0x01, 0, 0, 7, 0, 0, 0};
-    assert_memory_equal(got, hdr, 12);
+    assert_int_equal(len, 24 + 4 * 300 * 7 + 12 + 8);
+    /* section length 8 + 4 * 2100 = 8408 = 0x20D8 */
+    const unsigned char hdr[24] = {'R', 'P', 'L', '2', 1, 0, 0, 0, 'H', 'G', 'H', 'T',
+                                   0xD8, 0x20, 0, 0, 0x2C, 0x01, 0, 0, 7, 0, 0, 0};
+    assert_memory_equal(got, hdr, 24);
+    free(got);
+    /* long runs take several bytes: a wall over row 3 is open 900 (0x384:
+     * 84 07), solid 300 (0x12C: AC 02), open 900 */
+    assert_int_equal(rpl_sim_wall_rect(sim, 0, 3, 300, 1, 1), RPL_OK);
+    assert_int_equal(rpl_sim_save(sim, path), RPL_OK);
+    got = read_file(path, &len);
+    const unsigned char runs[14] = {'W', 'A', 'L', 'L', 6, 0, 0, 0, 0x84, 0x07, 0xAC, 0x02,
+                                    0x84, 0x07};
+    assert_int_equal(len, 24 + 4 * 300 * 7 + 14 + 12 + 8);
+    assert_memory_equal(got + 24 + 4 * 300 * 7, runs, sizeof runs);
     free(got);
     rpl_sim_destroy(sim);
     assert_int_equal(remove(path), 0);
@@ -232,8 +268,8 @@ static void test_snapshot_bad_files(void **state)
 
     expect_load_fails(sim, path, good, 0, RPL_EFORMAT, "RPL1", "empty file");
     RESET_B();
-    b[3] = '2';
-    expect_load_fails(sim, path, b, good_len, RPL_EFORMAT, "RPL1", "wrong magic RPL2");
+    b[3] = '3';
+    expect_load_fails(sim, path, b, good_len, RPL_EFORMAT, "RPL1", "wrong magic RPL3");
     RESET_B();
     b[0] = 'r';
     expect_load_fails(sim, path, b, good_len, RPL_EFORMAT, "RPL1", "wrong magic rPL1");
@@ -386,6 +422,309 @@ static void test_snapshot_read(void **state)
     rpl_sim_destroy(sim);
 }
 
+/* ---- RPL2: walls, edges and sections ------------------------------------ */
+
+/* A snapshot built by hand, a piece at a time. */
+typedef struct bytes {
+    unsigned char *p;
+    size_t n, cap;
+} bytes_t;
+
+static void add(bytes_t *b, const void *data, size_t len)
+{
+    if (b->n + len > b->cap) {
+        b->cap = (b->n + len) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        assert_non_null(b->p);
+    }
+    if (len)
+        memcpy(b->p + b->n, data, len);
+    b->n += len;
+}
+
+static void add_u32(bytes_t *b, uint32_t v)
+{
+    unsigned char x[4];
+    put_le32(x, v);
+    add(b, x, 4);
+}
+
+static void add_head(bytes_t *b, const char *tag, uint32_t len)
+{
+    add(b, tag, 4);
+    add_u32(b, len);
+}
+
+/* "RPL2", version 1 and a HGHT section of a w x h field whose current
+ * cell (1, 1) is 50 (the rest 0). */
+static void add_start(bytes_t *b, int w, int h)
+{
+    add(b, "RPL2", 4);
+    add_u32(b, 1);
+    add_head(b, "HGHT", (uint32_t)(8 + 4 * w * h));
+    add_u32(b, (uint32_t)w);
+    add_u32(b, (uint32_t)h);
+    for (int i = 0; i < 2 * w * h; i++) {
+        unsigned char c[2] = {0, 0};
+        if (i == w + 1)
+            c[0] = 50;
+        add(b, c, 2);
+    }
+}
+
+static void test_snapshot_walls_and_edges(void **state)
+{
+    (void)state;
+    char path[64];
+    temp_path(path, sizeof path);
+    const int w = 70, h = 40;
+    rpl_sim_t *a = new_sim(w, h, 1), *b = new_sim(w, h, 2);
+    random_state(a, 31, -3000, 3000);
+    assert_int_equal(rpl_sim_wall_line(a, 3, 30, 60, 5, 3, 1), RPL_OK);
+    assert_int_equal(rpl_sim_wall_rect(a, 0, 0, 5, 5, 1), RPL_OK); /* cell 0 solid */
+    assert_int_equal(rpl_sim_wall_rect(a, 65, 35, 5, 5, 1), RPL_OK); /* so is the last */
+    assert_int_equal(rpl_sim_set_edges(a, RPL_EDGES_ABSORB), RPL_OK);
+    for (int i = 0; i < 10; i++)
+        rpl_sim_step(a);
+    assert_int_equal(rpl_sim_save(a, path), RPL_OK);
+    /* b has other walls and edges: loading replaces them */
+    assert_int_equal(rpl_sim_wall_rect(b, 10, 10, 20, 20, 1), RPL_OK);
+    assert_int_equal(rpl_sim_load(b, path), RPL_OK);
+    assert_plane_equal(cur_of(b), cur_of(a), cells(a));
+    assert_plane_equal(prev_of(b), prev_of(a), cells(a));
+    assert_non_null(rpl_sim_walls(b));
+    assert_memory_equal(rpl_sim_walls(b), rpl_sim_walls(a), cells(a));
+    assert_int_equal(rpl_sim_edges(b), RPL_EDGES_ABSORB);
+    for (int i = 0; i < 30; i++) {
+        rpl_sim_step(a);
+        rpl_sim_step(b);
+    }
+    assert_plane_equal(cur_of(b), cur_of(a), cells(a));
+    /* saving what was loaded gives the same bytes */
+    size_t l1, l2;
+    assert_int_equal(rpl_sim_save(a, path), RPL_OK);
+    unsigned char *f1 = read_file(path, &l1);
+    assert_int_equal(rpl_sim_save(b, path), RPL_OK);
+    unsigned char *f2 = read_file(path, &l2);
+    assert_int_equal(l1, l2);
+    assert_memory_equal(f1, f2, l1);
+    free(f1);
+    free(f2);
+
+    /* no walls, reflecting: loading that clears b's walls and edges */
+    rpl_sim_t *c = new_sim(w, h, 3);
+    random_state(c, 32, -3000, 3000);
+    assert_int_equal(rpl_sim_save(c, path), RPL_OK);
+    assert_int_equal(rpl_sim_load(b, path), RPL_OK);
+    assert_null(rpl_sim_walls(b));
+    assert_int_equal(rpl_sim_edges(b), RPL_EDGES_REFLECT);
+    assert_plane_equal(cur_of(b), cur_of(c), cells(c));
+
+    /* and so does an RPL1 file (the old format still loads) */
+    assert_int_equal(rpl_sim_load(b, path), RPL_OK);
+    assert_int_equal(rpl_sim_wall_rect(b, 10, 10, 20, 20, 1), RPL_OK);
+    assert_int_equal(rpl_sim_set_edges(b, RPL_EDGES_ABSORB), RPL_OK);
+    bytes_t v1 = {0};
+    add(&v1, "RPL1", 4);
+    add_u32(&v1, (uint32_t)w);
+    add_u32(&v1, (uint32_t)h);
+    for (size_t i = 0; i < 2 * cells(c); i++) {
+        unsigned char x[2];
+        put_le16(x, i < cells(c) ? cur_of(c)[i] : prev_of(c)[i - cells(c)]);
+        add(&v1, x, 2);
+    }
+    write_file(path, v1.p, v1.n);
+    assert_int_equal(rpl_sim_load(b, path), RPL_OK);
+    assert_null(rpl_sim_walls(b));
+    assert_int_equal(rpl_sim_edges(b), RPL_EDGES_REFLECT);
+    assert_plane_equal(cur_of(b), cur_of(c), cells(c));
+    assert_plane_equal(prev_of(b), prev_of(c), cells(c));
+    free(v1.p);
+
+    /* heights under a wall in a file: walls win */
+    bytes_t hw = {0};
+    add_start(&hw, 5, 4); /* (1, 1) is 50 */
+    add_head(&hw, "WALL", 2);
+    add(&hw, "\x06\x0E", 2); /* open 6, solid 14: cells 6..19, (1, 1) is cell 6 */
+    add_head(&hw, "DONE", 0);
+    rpl_snapshot_t *snap = NULL;
+    assert_int_equal(rpl_snapshot_parse(hw.p, hw.n, &snap), RPL_OK);
+    rpl_sim_t *d = new_sim(5, 4, 1);
+    assert_int_equal(rpl_sim_set_snapshot(d, snap), RPL_OK);
+    assert_int_equal(at(d, cur_of(d), 1, 1), 0);
+    assert_int_equal(rpl_sim_walls(d)[6], 1);
+    assert_int_equal(rpl_sim_walls(d)[5], 0);
+    rpl_snapshot_free(snap);
+    free(hw.p);
+
+    assert_int_equal(remove(path), 0);
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
+    rpl_sim_destroy(c);
+    rpl_sim_destroy(d);
+}
+
+/* Loads bytes that must fail: the status, the detail, and a field whose
+ * heights, walls and edges are all as they were. */
+static void expect_v2_fails(rpl_sim_t *sim, const char *path, const bytes_t *b, rpl_status want,
+                            const char *says, const char *what)
+{
+    uint8_t *m0 = xmalloc(cells(sim));
+    memcpy(m0, rpl_sim_walls(sim), cells(sim));
+    rpl_edges e0 = rpl_sim_edges(sim);
+    expect_load_fails(sim, path, b->p, b->n, want, says, what);
+    assert_non_null(rpl_sim_walls(sim));
+    assert_memory_equal(rpl_sim_walls(sim), m0, cells(sim));
+    assert_int_equal(rpl_sim_edges(sim), e0);
+    /* parsed from memory, the same verdict, with a reason and no size
+     * (a snapshot of another size is itself valid) */
+    rpl_snapshot_t *snap = NULL;
+    if (want == RPL_ESIZE) {
+        assert_int_equal(rpl_snapshot_parse(b->p, b->n, &snap), RPL_OK);
+        rpl_snapshot_free(snap);
+        free(m0);
+        return;
+    }
+    assert_int_equal(rpl_snapshot_parse(b->p, b->n, &snap), want);
+    if (!strstr(rpl_snapshot_error(snap), says))
+        fail_msg("%s: parsing says \"%s\", not \"%s\"", what, rpl_snapshot_error(snap), says);
+    int pw = -1, ph = -1;
+    rpl_snapshot_size(snap, &pw, &ph);
+    assert_int_equal(pw, 0);
+    assert_int_equal(ph, 0);
+    rpl_snapshot_free(snap);
+    free(m0);
+}
+
+static void test_snapshot_v2_bad_files(void **state)
+{
+    (void)state;
+    char path[64];
+    temp_path(path, sizeof path);
+    const int w = 6, h = 5; /* 30 cells */
+    rpl_sim_t *sim = new_sim(w, h, 1);
+    random_state(sim, 9, -4000, 4000);
+    assert_int_equal(rpl_sim_wall_rect(sim, 2, 1, 2, 2, 1), RPL_OK);
+    assert_int_equal(rpl_sim_set_edges(sim, RPL_EDGES_ABSORB), RPL_OK);
+
+    static const struct {
+        const char *what, *says;
+        int version;           /* the version field */
+        int cut;               /* bytes cut off the end */
+        const char *tail;      /* bytes after HGHT (NULL: no HGHT either) */
+        size_t tail_len;
+    } cases[] = {
+        {"version 0", "version 0", 0, 0, "", 0},
+        {"version 2", "version 2", 2, 0, "", 0},
+        {"magic and version only", "no HGHT", 1, 0, NULL, 0},
+        {"heights cut short", "truncated", 1, 3, "", 0},
+        {"DONE cut short", "truncated section header", 1, 1, "DONE\0\0\0\0", 8},
+        {"section header cut short", "truncated section header", 1, 0, "EDGE\x04", 5},
+        {"damaged tag", "damaged section tag", 1, 0, "ED\x01" "E\x04\0\0\0\0\0\0\0", 12},
+        {"unknown critical section", "critical section ABCD", 1, 0, "ABCD\x01\0\0\0x", 9},
+        {"lying length", "claims", 1, 0, "abcd\xff\xff\xff\xff", 8},
+        {"optional section cut short", "truncated", 1, 0, "abcd\x10\0\0\0xy", 10},
+        {"second HGHT", "second HGHT", 1, 0, "HGHT\x08\0\0\0\x06\0\0\0\x05\0\0\0", 16},
+        {"EDGE of 3 bytes", "not 4", 1, 0, "EDGE\x03\0\0\0\0\0\0", 11},
+        {"edges mode 2", "edges mode 2", 1, 0, "EDGE\x04\0\0\0\x02\0\0\0", 12},
+        {"second EDGE", "second EDGE", 1, 0, "EDGE\x04\0\0\0\0\0\0\0EDGE\x04\0\0\0\0\0\0\0", 24},
+        {"empty WALL", "cannot hold", 1, 0, "WALL\0\0\0\0", 8},
+        {"WALL too long for the field", "cannot hold", 1, 0, "WALL\x20\0\0\0", 8},
+        {"runs short of the field", "cover 29 of 30", 1, 0, "WALL\x02\0\0\0\x1c\x01", 10},
+        {"runs past the field", "cover more", 1, 0, "WALL\x02\0\0\0\x1c\x03", 10},
+        {"an empty run", "empty run", 1, 0, "WALL\x03\0\0\0\x1c\0\x02", 11},
+        {"a run of five bytes", "too long", 1, 0, "WALL\x05\0\0\0\x80\x80\x80\x80\x01", 13},
+        {"a run cut short", "cut short", 1, 0, "WALL\x02\0\0\0\x1d\x81", 10},
+        {"WALL cut short", "truncated", 1, 0, "WALL\x03\0\0\0\x1c\x02", 10},
+        {"second WALL", "second WALL", 1, 0, "WALL\x01\0\0\0\x1eWALL\x01\0\0\0\x1e", 18},
+        {"a cut in a section header", "truncated section header", 1, 0, "EDGE\x04\0\0\0\0\0\0\0xyz", 15},
+        {"no DONE", "no DONE", 1, 0, "EDGE\x04\0\0\0\0\0\0\0", 12},
+        {"heights but no DONE", "no DONE", 1, 0, "", 0},
+        {"DONE that is not empty", "not 0", 1, 0, "DONE\x01\0\0\0x", 9},
+        {"bytes after DONE", "longer", 1, 0, "DONE\0\0\0\0x", 9},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bytes_t b = {0};
+        if (cases[i].tail) {
+            add_start(&b, w, h);
+            add(&b, cases[i].tail, cases[i].tail_len);
+        } else {
+            add(&b, "RPL2", 4);
+            add_u32(&b, 1);
+        }
+        put_le32(b.p + 4, (uint32_t)cases[i].version);
+        b.n -= (size_t)cases[i].cut;
+        expect_v2_fails(sim, path, &b, RPL_EFORMAT, cases[i].says, cases[i].what);
+        free(b.p);
+    }
+    /* sections that must come first, or fit the size they claim */
+    bytes_t b = {0};
+    add(&b, "RPL2\x01\0\0\0EDGE\x04\0\0\0\0\0\0\0", 20);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "first section is EDGE", "EDGE first");
+    b.n = 0;
+    add(&b, "RPL2\x01\0\0\0HGHT\x04\0\0\0\0\0\0\0", 20);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "no size", "HGHT too short");
+    b.n = 0;
+    add(&b, "RPL2\x01\0\0\0HGHT\x08\0\0\0\x02\0\0\0\x05\0\0\0", 24);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "bad size 2x5", "a field too narrow");
+    b.n = 0;
+    add(&b, "RPL2\x01\0\0\0HGHT\x08\0\0\0\xff\xff\xff\xff\xff\xff\xff\xff", 24);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "bad size", "a lying size");
+    b.n = 0;
+    /* a size that fits, but a section length that does not match it:
+     * refused before anything is allocated or read */
+    add(&b, "RPL2\x01\0\0\0HGHT\x10\0\0\0\x00\x20\0\0\x00\x20\0\0", 24);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "8192x8192 field needs 268435464",
+                    "a huge size in a short section");
+    b.n = 0;
+    add_start(&b, w, h);
+    put_le32(b.p + 12, (uint32_t)(8 + 4 * w * h + 2));
+    add(&b, "\0\0", 2);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "HGHT section of 130 bytes",
+                    "HGHT longer than its size");
+    b.n = 0;
+    add_start(&b, w, h);
+    b.p[24 + 2 * (w * h + 3)] = 1; /* previous border cell (3, 0) */
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "border", "non-zero border");
+    b.n = 0;
+    add_start(&b, w, h);
+    put_le16(b.p + 24 + 2 * (2 * w + 2), 9000);
+    expect_v2_fails(sim, path, &b, RPL_EFORMAT, "outside", "height out of range");
+    b.n = 0;
+    add_start(&b, w + 1, h);
+    add_head(&b, "DONE", 0);
+    expect_v2_fails(sim, path, &b, RPL_ESIZE, "7x5", "another size");
+
+    /* optional sections are skipped, in any place after HGHT, with the
+     * known ones around them */
+    b.n = 0;
+    add_start(&b, w, h);
+    add(&b, "zzzz\x03\0\0\0abc", 11);
+    add(&b, "WALL\x03\0\0\0\x00\x01\x1d", 11); /* cell 0 solid (a border cell) */
+    add(&b, "sHOW\0\0\0\0", 8);
+    add(&b, "EDGE\x04\0\0\0\0\0\0\0", 12);
+    add(&b, "nOTE\x05\0\0\0hello", 13);
+    add_head(&b, "DONE", 0);
+    write_file(path, b.p, b.n);
+    assert_int_equal(rpl_sim_load(sim, path), RPL_OK);
+    assert_int_equal(at(sim, cur_of(sim), 1, 1), 50);
+    assert_non_null(rpl_sim_walls(sim));
+    for (int i = 0; i < w * h; i++)
+        assert_int_equal(rpl_sim_walls(sim)[i], i == 0);
+    assert_int_equal(rpl_sim_edges(sim), RPL_EDGES_REFLECT);
+    /* a mask with every cell open is no walls at all */
+    b.n = 0;
+    add_start(&b, w, h);
+    add(&b, "WALL\x01\0\0\0\x1e", 9);
+    add_head(&b, "DONE", 0);
+    write_file(path, b.p, b.n);
+    assert_int_equal(rpl_sim_load(sim, path), RPL_OK);
+    assert_null(rpl_sim_walls(sim));
+    free(b.p);
+    assert_int_equal(remove(path), 0);
+    rpl_sim_destroy(sim);
+}
+
 static void test_snapshot_save_fails(void **state)
 {
     (void)state;
@@ -426,6 +765,8 @@ int main(void)
         cmocka_unit_test(test_snapshot_bad_files),
         cmocka_unit_test(test_snapshot_read),
         cmocka_unit_test(test_snapshot_save_fails),
+        cmocka_unit_test(test_snapshot_walls_and_edges),
+        cmocka_unit_test(test_snapshot_v2_bad_files),
     };
     return cmocka_run_group_tests_name("snapshot", tests, NULL, NULL);
 }

@@ -39,11 +39,19 @@ typedef struct ovl_run {
 /* Exit statuses */
 enum { EXIT_USAGE = 2 };
 
+/* The sound (audio.c): the mixer, the device, the --audio-out file. */
+typedef struct app_audio app_audio_t;
+
 typedef struct app {
     app_opts_t o;
     rpl_sim_t *sim;
     rpl_renderer_t *water;  /* keeps fb up to date, redrawing only changed tiles */
     rpl_autopilot_t ap;
+    rpl_show_t *show;            /* the show that plays (NULL: the autopilot) */
+    rpl_show_player_t *player;
+    char *show_path, *image_path; /* its file, and the picture the demo started with */
+    char picture[256];           /* the show's picture shown now ("default": the starting one) */
+    int show_failed;             /* a tick failed (said once on screen) */
     rpl_rain_t rain;
     uint32_t *bg;   /* background fitted to the field, XRGB8888 */
     rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
@@ -86,12 +94,21 @@ typedef struct app {
     /* smoothed timings in milliseconds */
     double t_sim, t_refract, t_present, t_frame;
     double ms_refract, ms_present; /* the last frame's, unsmoothed */
+    double speed;        /* steps taken over steps due, last second (1: full speed) */
+    double speed_due, speed_done;
     char note[256];      /* a message shown for a while */
     uint32_t note_until;
     SDL_Window *win;
     SDL_Renderer *ren;
     SDL_Texture *tex;
     SDL_Texture *ovl_tex;
+    app_audio_t *audio;  /* NULL: no sound */
+    long recorded;       /* --record: frames saved */
+    char *run_err;       /* a failure that ends the run (exit 1) */
+    /* walls.c: the backdrop with the walls drawn in, and what it shows */
+    const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
+    uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
+    int walls_drawn;                /* walls_bd has walls drawn in */
 } app_t;
 
 /* A message in a new allocation, never cut short (NULL if memory ran out). */
@@ -113,6 +130,14 @@ void app_note(app_t *a, const char *msg);
  * fail return 0, or -1 with a one-line message in *err (free it). */
 const char *app_default_image(char *buf, size_t len);
 int app_load_background(app_t *a, const char *path, char **err);
+/* The same into dst (field-sized, XRGB8888), for any picture. */
+int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err);
+
+/* walls.c: --walls and --edges applied to the field, and the walls drawn
+ * into the backdrop whenever they (or the picture) change: call
+ * app_walls_update after anything that may change them, before drawing. */
+int app_walls_start(app_t *a, char **err);
+void app_walls_update(app_t *a);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);
 int app_screenshot(app_t *a, const char *path, char **err);
@@ -140,6 +165,45 @@ int app_timedemo(app_t *a);
 /* The scene --benchmark plays (named and versioned in its report). */
 #define TIMEDEMO_SCENE "busy-1"
 #define TIMEDEMO_SEED 1
+
+/* audio.c: the drips' sound, one step's worth (1/60 s) per simulation
+ * step.  app_audio_open makes the mixer, hooks it to the field's drops
+ * and opens --audio-out (0, or -1 with *err); app_audio_device opens the
+ * sound device in a window, quietly going without when there is none;
+ * app_audio_step mixes a step's sound after each step; app_audio_frame
+ * keeps the device fed between steps (pause, a slow frame); the M key
+ * toggles it; app_audio_close closes the device (before SDL quits);
+ * app_audio_finish puts the WAV file in place (0, or -1 with *err);
+ * app_audio_free abandons what is left. */
+int app_audio_open(app_t *a, char **err);
+void app_audio_device(app_t *a);
+void app_audio_step(app_t *a);
+void app_audio_frame(app_t *a);
+void app_audio_toggle(app_t *a);
+void app_audio_close(app_t *a);
+int app_audio_finish(app_t *a, char **err);
+void app_audio_free(app_t *a);
+/* The most steps of sound a WAV file holds (4 GB). */
+uint64_t app_audio_max_steps(void);
+
+/* record.c: --record, one picture per simulation step in a directory.
+ * app_record_check: the directory and its first file can be written
+ * (0, or -1 with *err); app_record_step saves the step just taken
+ * (0, or -1 with *err). */
+int app_record_check(const app_t *a, char **err);
+int app_record_step(app_t *a, char **err);
+
+/* play.c: the show.  app_show_open reads --show FILE or the default show
+ * (none found: the autopilot plays) and app_show_check loads every
+ * picture it names (0, or -1 with *err: "FILE:LINE:COLUMN: message");
+ * app_show_start makes its player; app_show_tick plays one step and
+ * hands the show's light, strength, stone size, rain and picture to the
+ * demo; app_show_free frees it all. */
+int app_show_open(app_t *a, char **err);
+int app_show_check(app_t *a, const char *image, char **err);
+void app_show_start(app_t *a);
+void app_show_tick(app_t *a);
+void app_show_free(app_t *a);
 
 /* input.c: returns 0 when the user asks to quit. */
 int app_handle_event(app_t *a, const SDL_Event *e);

@@ -14,12 +14,19 @@ const char *app_usage(void)
            "  --size WxH         field size in pixels (default 640x480, each side 3..8192)\n"
            "  --scale N          show each pixel N times larger, 1..8 (default 1)\n"
            "  --image PATH       background picture: BMP, PNG or JPEG, up to 100 megapixels\n"
-           "  --seed N           seed of the rain and the autopilot (default 1)\n"
+           "  --walls PATH       walls from a picture fitted like the background: its dark\n"
+           "                     parts (under half brightness) are solid; waves reflect\n"
+           "                     off them and pass through the gaps\n"
+           "  --edges MODE       edges of the water: reflect (default) or absorb (waves\n"
+           "                     run out of the picture instead of bouncing back)\n"
+           "  --seed N           seed of the rain, the autopilot and the show (default 1)\n"
            "  --frames N         quit after N frames\n"
            "  --headless         no window: simulate and render the frames, one step each\n"
            "                     (default 100 frames)\n"
            "  --no-rain          start with the rain off\n"
-           "  --no-autopilot     start with the scripted drops off\n"
+           "  --no-autopilot     start with the scripted drops (show or autopilot) off\n"
+           "  --show FILE        play this show (see README, Shows) instead of the default\n"
+           "  --no-show          the autopilot's random scenes instead of a show\n"
            "  --load-state FILE  start from a saved state (its size unless --size is given)\n"
            "  --save-state FILE  save the state after the last frame\n"
            "  --screenshot FILE  save the last frame (.png or .bmp)\n"
@@ -35,13 +42,20 @@ const char *app_usage(void)
            "                     window's own pixels, no GPU) or texture (SDL's renderer);\n"
            "                     or RIPPLE_PRESENT\n"
            "  --no-overlay       start with the overlay (figures, hints) hidden; O shows it\n"
+           "  --mute             start with the speakers off (M turns them on)\n"
+           "  --audio-out FILE   the sound into a WAV file (16-bit stereo, 48 kHz, 1/60 s\n"
+           "                     a step) instead of the speakers; works with --headless\n"
+           "  --record DIR       save every step as a picture, DIR/frame-000001.png, ...\n"
+           "                     (DIR must exist), to make a 60 fps video\n"
+           "  --record-format F  png (default) or bmp\n"
            "  --vsync            wait for the display's refresh (default)\n"
            "  --no-vsync         render as fast as possible\n"
            "  --version          print the version\n"
            "  --help             print this help\n"
            "\n"
-           "Keys: F1/H help, Space pause, N step, C reset, R rain, A autopilot, L light,\n"
-           "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, Esc quit.\n";
+           "Keys: F1/H help, Space pause, N step, C reset, R rain, A show, L light,\n"
+           "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, M sound,\n"
+           "Esc quit.\n";
 }
 
 /* The message in a new allocation, whatever the length of the value in it. */
@@ -120,6 +134,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         else if (!strcmp(name, "--version")) flag = &o->version;
         else if (!strcmp(name, "--benchmark")) flag = &o->benchmark;
         else if (!strcmp(name, "--json")) flag = &o->json;
+        else if (!strcmp(name, "--mute")) flag = &o->mute;
+        else if (!strcmp(name, "--no-show")) flag = &o->no_show;
         if (flag) {
             if (val)
                 return fail(err, "option '%s' takes no value", name, "");
@@ -131,7 +147,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         static const char *const valued[] = {
             "--size", "--scale", "--image", "--seed", "--frames",
             "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
-            "--present",
+            "--present", "--audio-out", "--record", "--record-format", "--show",
+            "--walls", "--edges",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -177,10 +194,20 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
                 strcmp(val, "sse2") && strcmp(val, "avx2"))
                 return fail(err, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
             o->simd = strcmp(val, "auto") ? val : NULL;
+        } else if (!strcmp(name, "--edges")) {
+            if (strcmp(val, "reflect") && strcmp(val, "absorb"))
+                return fail(err, "bad --edges '%s': want reflect or absorb", val, "");
+            o->edges = val;
+        } else if (!strcmp(name, "--record-format")) {
+            if (strcmp(val, "png") && strcmp(val, "bmp"))
+                return fail(err, "bad --record-format '%s': want png or bmp", val, "");
+            o->record_format = val;
         } else if (!*val) {
             return fail(err, "option '%s' needs a file name", name, "");
         } else if (!strcmp(name, "--image")) {
             o->image = val;
+        } else if (!strcmp(name, "--walls")) {
+            o->walls = val;
         } else if (!strcmp(name, "--load-state")) {
             o->load_state = val;
         } else if (!strcmp(name, "--save-state")) {
@@ -189,6 +216,12 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
             if (!has_ext(val, ".png") && !has_ext(val, ".bmp"))
                 return fail(err, "bad --screenshot '%s': the name must end in .png or .bmp", val, "");
             o->screenshot = val;
+        } else if (!strcmp(name, "--audio-out")) {
+            o->audio_out = val;
+        } else if (!strcmp(name, "--record")) {
+            o->record = val;
+        } else if (!strcmp(name, "--show")) {
+            o->show = val;
         }
     }
     /* headless there is no window: the scale does not matter */
@@ -201,15 +234,32 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
     if (o->benchmark) {
         /* the timedemo's scene is fixed, so figures compare across machines */
         const char *clash = o->seed_set ? "--seed" : o->load_state ? "--load-state"
-                          : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot" : NULL;
+                          : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
+                          : o->show ? "--show" : o->no_show ? "--no-show"
+                          : o->walls ? "--walls" : o->edges ? "--edges" : NULL;
         if (clash)
             return fail(err, "%s does not go with --benchmark: it plays a fixed scene%s", clash, "");
+        const char *out = o->audio_out ? "--audio-out" : o->record ? "--record" : NULL;
+        if (out)
+            return fail(err, "%s does not go with --benchmark: it measures frames, not steps%s",
+                        out, "");
         if (o->frames < 0)
             o->frames = TIMEDEMO_FRAMES_DEFAULT;
         o->vsync = 0;
     } else if (o->json) {
         return fail(err, "--json goes with --benchmark%s%s", "", "");
     }
+    if (o->show && o->no_show)
+        return fail(err, "--show and --no-show do not go together%s%s", "", "");
+    /* the default show sets walls and edges of its own from its first
+     * step: walls or edges asked for play with the autopilot instead
+     * (a show asked for by name plays, and its commands change them) */
+    if ((o->walls || o->edges) && !o->show)
+        o->no_show = 1;
+    if (o->record_format && !o->record)
+        return fail(err, "--record-format goes with --record%s%s", "", "");
+    if (!o->record_format)
+        o->record_format = "png";
     if (o->headless && o->frames < 0)
         o->frames = 100;
     return 0;

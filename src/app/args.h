@@ -28,6 +28,14 @@ typedef struct app_opts {
     int benchmark;     /* --benchmark: the timedemo */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
     int json;          /* --json: its report as JSON */
+    int mute;          /* --mute: start with the sound off */
+    const char *audio_out; /* --audio-out: the sound into this WAV file */
+    const char *record;    /* --record: a picture per step into this directory */
+    const char *record_format; /* --record-format: "png" (default) or "bmp" */
+    const char *show;  /* --show: the show file to play; NULL for the default show */
+    int no_show;       /* --no-show: the autopilot's scenes instead of a show */
+    const char *walls; /* --walls: the picture whose dark parts are walls; NULL for none */
+    const char *edges; /* --edges: "reflect" or "absorb"; NULL: as the state has them */
     int seed_set, rain_set, autopilot_set; /* given on the command line */
 } app_opts_t;
 

@@ -126,6 +126,11 @@ static SDL_Surface *decode_quietly(const unsigned char *data, size_t len, const 
  * nothing; the decoder is the one the header names, never a guess. */
 int app_load_background(app_t *a, const char *path, char **err)
 {
+    return app_load_picture(a, path, a->bg, err);
+}
+
+int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err)
+{
     unsigned char *data;
     size_t len;
     if (read_all(path, &data, &len, PICTURE_FILE_MAX, err) != 0)
@@ -168,7 +173,7 @@ int app_load_background(app_t *a, const char *path, char **err)
         return -1;
     }
     SDL_LockSurface(rgb);
-    st = rpl_image_fit(rgb->pixels, rgb->w, rgb->h, rgb->pitch, a->bg, a->o.w, a->o.h);
+    st = rpl_image_fit(rgb->pixels, rgb->w, rgb->h, rgb->pitch, dst, a->o.w, a->o.h);
     SDL_UnlockSurface(rgb);
     SDL_FreeSurface(rgb);
     if (st != RPL_OK) {

@@ -3,6 +3,14 @@
 
 #include "app/app.h"
 
+/* The user takes the water over: the show (or the autopilot) waits until
+ * IDLE_MS after the last of these. */
+static void take_over(app_t *a)
+{
+    a->last_input_ms = SDL_GetTicks();
+    a->touched = 1;
+}
+
 static void toggle(app_t *a, int *v, const char *what)
 {
     char msg[64];
@@ -69,6 +77,15 @@ static void mouse_drag(app_t *a, const SDL_MouseMotionEvent *m)
 static int key(app_t *a, const SDL_Keysym *k)
 {
     switch (k->sym) {
+    case SDLK_c: case SDLK_BACKSPACE: case SDLK_r: case SDLK_l: case SDLK_PLUS: case SDLK_EQUALS:
+    case SDLK_KP_PLUS: case SDLK_UP: case SDLK_MINUS: case SDLK_KP_MINUS: case SDLK_DOWN:
+    case SDLK_LEFTBRACKET: case SDLK_RIGHTBRACKET:
+        take_over(a); /* keys that change the water or the view */
+        break;
+    default:
+        break;
+    }
+    switch (k->sym) {
     case SDLK_ESCAPE: case SDLK_q:
         return 0;
     case SDLK_F1: case SDLK_h:
@@ -89,7 +106,7 @@ static int key(app_t *a, const SDL_Keysym *k)
         toggle(a, &a->rain_on, "rain");
         break;
     case SDLK_a:
-        toggle(a, &a->auto_on, "autopilot");
+        toggle(a, &a->auto_on, a->player ? "show" : "autopilot");
         break;
     case SDLK_l:
         toggle(a, &a->view.shading, "light");
@@ -119,6 +136,9 @@ static int key(app_t *a, const SDL_Keysym *k)
     case SDLK_s: case SDLK_F12:
         app_take_screenshot(a);
         break;
+    case SDLK_m:
+        app_audio_toggle(a);
+        break;
     default:
         break;
     }
@@ -141,8 +161,10 @@ int app_handle_event(app_t *a, const SDL_Event *e)
         mouse_drag(a, &e->motion);
         break;
     case SDL_MOUSEWHEEL:
-        if (e->wheel.y)
+        if (e->wheel.y) {
+            take_over(a);
             stone_size(a, e->wheel.y > 0 ? 1 : -1);
+        }
         break;
     case SDL_KEYDOWN:
         return key(a, &e->key.keysym);

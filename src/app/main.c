@@ -16,12 +16,21 @@ static void sim_frame(app_t *a, int steps)
     uint64_t t0 = SDL_GetPerformanceCounter();
     int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
     for (int i = 0; i < steps; i++) {
-        if (a->rain_on)
-            rpl_sim_rain(a->sim, &a->rain);
-        if (a->auto_on && idle)
-            rpl_autopilot_tick(&a->ap, a->sim);
+        if (a->player && a->auto_on && idle) {
+            app_show_tick(a); /* the show's stones and rain */
+        } else {
+            if (a->rain_on)
+                rpl_sim_rain(a->sim, &a->rain);
+            if (a->auto_on && idle && !a->player)
+                rpl_autopilot_tick(&a->ap, a->sim);
+        }
+        app_walls_update(a); /* a show may have moved the walls */
         rpl_sim_step(a->sim);
+        app_audio_step(a);
+        if (a->o.record && !a->run_err && app_record_step(a, &a->run_err) != 0 && !a->run_err)
+            a->run_err = app_format("--record: out of memory");
     }
+    app_walls_update(a);
     if (steps > 0)
         app_smooth(&a->t_sim, app_ms_since(t0));
 }
@@ -65,8 +74,20 @@ static void run_window(app_t *a)
                 pending = MAX_CATCHUP;
             steps = (int)pending;
             pending -= steps;
+            /* too slow for STEP_HZ: the water (and the show, whose time is
+             * steps) slows down evenly rather than skip a step; the speed
+             * it keeps, over about a second, is shown in the overlay */
+            a->speed_due += dt * STEP_HZ;
+            a->speed_done += steps;
+            if (a->speed_due >= STEP_HZ) {
+                a->speed = a->speed_done / a->speed_due;
+                a->speed_due = a->speed_done = 0;
+            }
         }
         sim_frame(a, steps);
+        app_audio_frame(a);
+        if (a->run_err)
+            return;
         app_render_frame(a);
         a->frame++;
         if (a->o.frames > 0 && a->frame >= a->o.frames)
@@ -83,8 +104,8 @@ static void run_window(app_t *a)
 static FILE *report_stream(const app_t *a)
 {
     static const char *const names[] = { "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1" };
-    const char *outs[2] = { a->o.save_state, a->o.screenshot };
-    for (int i = 0; i < 2; i++)
+    const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
+    for (int i = 0; i < 3; i++)
         for (size_t k = 0; outs[i] && k < sizeof names / sizeof names[0]; k++)
             if (!strcmp(outs[i], names[k]))
                 return stderr;
@@ -94,7 +115,7 @@ static FILE *report_stream(const app_t *a)
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    for (long i = 0; i < a->o.frames; i++) {
+    for (long i = 0; i < a->o.frames && !a->run_err; i++) {
         sim_frame(a, 1);
         uint64_t t1 = SDL_GetPerformanceCounter();
         app_refract(a);
@@ -153,6 +174,7 @@ static void start_state(app_t *a)
     a->stone = STONE_UNITS * unit;
     a->rain_on = a->o.rain;
     a->auto_on = a->o.autopilot;
+    app_show_start(a);
     a->overlay_on = a->o.overlay;
 }
 
@@ -180,10 +202,18 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
                                               "is over %d pixels a side", w, h, a->o.scale,
                                               APP_WINDOW_MAX));
     }
-    const char *outs[2] = { a->o.save_state, a->o.screenshot };
-    for (int i = 0; i < 2; i++)
+    const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
+    for (int i = 0; i < 3; i++)
         if (outs[i] && app_check_target(outs[i], &err) != 0)
             return die(EXIT_USAGE, err);
+    if (a->o.record && app_record_check(a, &err) != 0)
+        return die(EXIT_USAGE, err);
+    if (app_show_open(a, &err) != 0)
+        return die(EXIT_USAGE, err);
+    if (a->o.audio_out && a->o.headless && (uint64_t)a->o.frames > app_audio_max_steps())
+        return die(EXIT_USAGE, app_format("--audio-out: %ld frames of sound do not fit in a WAV "
+                                          "file (at most %llu)", a->o.frames,
+                                          (unsigned long long)app_audio_max_steps()));
     const char *pres = getenv("RIPPLE_PRESENT");
     if (!a->o.present && pres && *pres && strcmp(pres, "auto") && strcmp(pres, "surface") &&
         strcmp(pres, "texture"))
@@ -206,6 +236,8 @@ static int write_outputs(app_t *a)
     int status = 0;
     char *err = NULL;
     if (a->o.screenshot && app_screenshot(a, a->o.screenshot, &err) != 0)
+        status = die(1, err);
+    if (app_audio_finish(a, &err) != 0)
         status = die(1, err);
     if (a->o.save_state && rpl_sim_save(a->sim, a->o.save_state) != RPL_OK)
         status = die(1, app_format("%s", rpl_sim_error(a->sim)));
@@ -242,11 +274,17 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
                    app_format("cannot find assets/background.png (give one with --image)"));
     if (app_load_background(a, image, &err) != 0)
         return die(EXIT_USAGE, err);
+    if (app_show_check(a, image, &err) != 0)
+        return die(EXIT_USAGE, err);
     if (prepare_frame(a) != 0)
         return die(1, app_format("cannot prepare the framebuffer"));
     if (snap && rpl_sim_set_snapshot(a->sim, snap) != RPL_OK)
         return die(EXIT_USAGE, app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));
+    if (app_walls_start(a, &err) != 0) /* --walls and --edges over the snapshot's */
+        return die(EXIT_USAGE, err);
     start_state(a);
+    if (app_audio_open(a, &err) != 0)
+        return die(1, err);
 
     int status = 0;
     if (a->o.headless) {
@@ -256,14 +294,19 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
             run_headless(a);
     } else {
         int bad = app_video_open(a, &err);
+        if (!bad)
+            app_audio_device(a);
         if (!bad && a->o.benchmark)
             status = app_timedemo(a);
         else if (!bad)
             run_window(a);
+        app_audio_close(a);
         app_video_close(a);
         if (bad)
             return die(1, err);
     }
+    if (a->run_err)
+        return die(1, a->run_err);
     int out = write_outputs(a);
     return status ? status : out;
 }
@@ -291,6 +334,8 @@ int main(int argc, char **argv)
     if (status == 0)
         status = run(&a, snap, kern);
     rpl_snapshot_free(snap);
+    app_audio_free(&a);
+    app_show_free(&a);
     SDL_FreeSurface(a.fb_surf);
     SDL_FreeSurface(a.show_surf);
     rpl_backdrop_destroy(a.bd);

@@ -27,6 +27,7 @@ static const char *const help_text =
     "O Tab      overlay on/off\n"
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
+    "M          sound on/off\n"
     "Esc Q      quit";
 
 /* Adds a rectangle (clipped to the field) to the overlay's boxes, what
@@ -151,6 +152,12 @@ int app_draw_overlay(app_t *a)
                  rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
                  st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
                  a->present == PRESENT_SURFACE ? "surface" : "texture");
+        if (a->speed > 0 && a->speed < 0.97 && !a->paused) {
+            /* the machine cannot keep STEP_HZ: say how slow the water runs */
+            size_t len = strlen(a->stats);
+            snprintf(a->stats + len, sizeof a->stats - len, "\nslow: water at %.0f%% speed  ",
+                     a->speed * 100);
+        }
         a->stats_next_ms = now + 250;
     }
     int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);

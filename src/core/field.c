@@ -23,7 +23,7 @@ const char *rpl_strerror(rpl_status status)
     case RPL_EINVAL: return "invalid argument";
     case RPL_ENOMEM: return "out of memory";
     case RPL_EIO: return "input/output error";
-    case RPL_EFORMAT: return "not a valid ripple snapshot";
+    case RPL_EFORMAT: return "not a valid ripple file (snapshot or show)";
     case RPL_ESIZE: return "snapshot size does not match the field";
     case RPL_ENOTSUP: return "not supported on this machine";
     }
@@ -135,6 +135,7 @@ void rpl_sim_destroy(rpl_sim_t *sim)
     free(sim->prev);
     free(sim->act);
     free(sim->act_next);
+    rpl_walls_free(sim);
     free(sim->err);
     free(sim);
 }
@@ -325,14 +326,25 @@ static int tile_awake(const rpl_sim_t *sim, int tx, int ty)
     return (a[0] & (RPL_ACT_CUR | RPL_ACT_PREV)) || rpl_edges_touch(sim, a, tx, ty);
 }
 
+/* The field's rule (its model) over an area: a kernel of its table. */
+static int step_area(rpl_sim_t *sim, int x0, int x1, int y0, int y1)
+{
+    if (sim->model == RPL_MODEL_WAVE)
+        return sim->kern->step_wave(sim->prev, sim->cur, sim->w, x0, x1, y0, y1, &sim->coef);
+    return sim->kern->step(sim->prev, sim->cur, sim->w, x0, x1, y0, y1);
+}
+
 static unsigned step_strip(rpl_sim_t *sim, int ty)
 {
     int y0 = ty * RPL_TILE_H, y1 = y0 + RPL_TILE_H;
     y0 = y0 < 1 ? 1 : y0;
     y1 = y1 > sim->h - 1 ? sim->h - 1 : y1;
     if (!sim->sleeping) {
-        if (y0 < y1)
-            sim->kern->step(sim->prev, sim->cur, sim->w, 1, sim->w - 1, y0, y1);
+        if (y0 < y1) {
+            step_area(sim, 1, sim->w - 1, y0, y1);
+            if (rpl_post_needed(sim))
+                rpl_post_step(sim, sim->prev, sim->cur, 1, sim->w - 1, y0, y1);
+        }
         return (unsigned)sim->tiles_x;
     }
     unsigned stepped = 0;
@@ -344,9 +356,15 @@ static unsigned step_strip(rpl_sim_t *sim, int ty)
             int x0 = tx * RPL_TILE_W, x1 = x0 + RPL_TILE_W;
             x0 = x0 < 1 ? 1 : x0;
             x1 = x1 > sim->w - 1 ? sim->w - 1 : x1;
-            if (x0 < x1 && y0 < y1 &&
-                sim->kern->step(sim->prev, sim->cur, sim->w, x0, x1, y0, y1))
-                next |= RPL_ACT_CUR | rpl_tile_edges(sim, sim->prev, tx, ty);
+            if (x0 < x1 && y0 < y1) {
+                int any = step_area(sim, x0, x1, y0, y1);
+                /* walls only zero cells, but the band may leave a cell
+                 * the kernel made 0 nonzero: its answer counts too */
+                if (rpl_post_needed(sim))
+                    any |= rpl_post_step(sim, sim->prev, sim->cur, x0, x1, y0, y1);
+                if (any)
+                    next |= RPL_ACT_CUR | rpl_tile_edges(sim, sim->prev, tx, ty);
+            }
             stepped++;
         }
         /* A sleeping tile is 0 in both buffers, so its "new" cells (the
@@ -370,6 +388,7 @@ void rpl_sim_step(rpl_sim_t *sim)
 {
     if (!sim)
         return;
+    rpl_walls_prepare(sim);
     step_job_t job;
     job.sim = sim;
     atomic_init(&job.next, 0);
@@ -396,15 +415,17 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Stamps the circle with no argument checks (callers checked them). */
-static void stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
+/* Stamps the circle with no argument checks (callers checked them);
+ * wall cells stay 0.  Returns 1 if the circle reaches the interior (the
+ * stone landed), 0 if it fell wholly off the field. */
+static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
 {
     /* Clip the bounding box to the interior before the loop, so a drop
      * that overlaps an edge keeps its inner part. Offsets stay small. */
     int x0 = clampi(x - r + 1, 1, sim->w - 2), x1 = clampi(x + r - 1, 1, sim->w - 2);
     int y0 = clampi(y - r + 1, 1, sim->h - 2), y1 = clampi(y + r - 1, 1, sim->h - 2);
     if (x - r + 1 > sim->w - 2 || x + r - 1 < 1 || y - r + 1 > sim->h - 2 || y + r - 1 < 1)
-        return;
+        return 0;
     for (int ty = y0 / RPL_TILE_H; ty <= y1 / RPL_TILE_H; ty++)
         for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
             sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR | RPL_EDGES;
@@ -412,12 +433,14 @@ static void stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
     for (int cy = y0; cy <= y1; cy++) {
         int dy = cy - y;
         int16_t *row = sim->cur + (ptrdiff_t)cy * sim->w;
+        const uint8_t *wall = sim->walls ? sim->walls + (ptrdiff_t)cy * sim->w : NULL;
         for (int cx = x0; cx <= x1; cx++) {
             int dx = cx - x;
-            if (dx * dx + dy * dy < r2)
+            if (dx * dx + dy * dy < r2 && !(wall && wall[cx]))
                 row[cx] = v;
         }
     }
+    return 1;
 }
 
 static rpl_status check_stone(rpl_sim_t *sim, int radius, int weight, int16_t *v)
@@ -446,27 +469,11 @@ rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
     rpl_status st = check_stone(sim, radius, weight, &v);
     if (st != RPL_OK)
         return st;
-    stamp(sim, pull_in(x, radius, sim->w), pull_in(y, radius, sim->h), radius, v);
+    x = pull_in(x, radius, sim->w);
+    y = pull_in(y, radius, sim->h);
+    if (stamp(sim, x, y, radius, v) && sim->drop_fn)
+        sim->drop_fn(sim->drop_user, x, y, radius, -v);
     return RPL_OK;
-}
-
-/* Liang-Barsky: narrows [*t0, *t1] to where p + t*d stays within
- * [lo, hi] on one axis.  Returns 0 if nothing is left. */
-static int clip_axis(double p, double d, double lo, double hi, double *t0, double *t1)
-{
-    if (d == 0)
-        return p >= lo && p <= hi;
-    double a = (lo - p) / d, b = (hi - p) / d;
-    if (a > b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    if (a > *t0)
-        *t0 = a;
-    if (b < *t1)
-        *t1 = b;
-    return *t0 <= *t1;
 }
 
 rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
@@ -484,8 +491,8 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
     int64_t lo = -radius - 1, hix = (int64_t)sim->w + radius, hiy = (int64_t)sim->h + radius;
     if (x0 < lo || x0 > hix || y0 < lo || y0 > hiy || x1 < lo || x1 > hix || y1 < lo || y1 > hiy) {
         double t0 = 0, t1 = 1, dx = (double)x1 - x0, dy = (double)y1 - y0;
-        if (!clip_axis(x0, dx, (double)lo, (double)hix, &t0, &t1) ||
-            !clip_axis(y0, dy, (double)lo, (double)hiy, &t0, &t1))
+        if (!rpl_clip_axis(x0, dx, (double)lo, (double)hix, &t0, &t1) ||
+            !rpl_clip_axis(y0, dy, (double)lo, (double)hiy, &t0, &t1))
             return RPL_OK;
         double ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
         x0 = (int)lround(ax);
@@ -503,7 +510,8 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
             px += (int)((int64_t)dx * i / n);
             py += (int)((int64_t)dy * i / n);
         }
-        stamp(sim, px, py, radius, v);
+        if (stamp(sim, px, py, radius, v) && sim->drop_fn)
+            sim->drop_fn(sim->drop_user, px, py, radius, -v);
     }
     return RPL_OK;
 }
@@ -589,6 +597,7 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     memcpy(sim->cur, tmp, n * sizeof *tmp);
     memcpy(sim->prev, tmp + n, n * sizeof *tmp);
     free(tmp);
+    rpl_walls_apply(sim);
     rpl_sim_rescan(sim);
     return RPL_OK;
 }

@@ -1,5 +1,5 @@
 /* core/font.c - built-in 5x7 bitmap font with descenders, text drawing and translucent panels on XRGB8888. */
-#include "ripple.h"
+#include "core/internal.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -131,6 +131,11 @@ static const uint8_t *glyph_for(unsigned char c)
     if (c < FIRST_CHAR || c > LAST_CHAR)
         return box_glyph;
     return glyphs[c - FIRST_CHAR];
+}
+
+const uint8_t *rpl_font_glyph(unsigned char c)
+{
+    return glyph_for(c);
 }
 
 static int64_t clamp_scale(int scale)

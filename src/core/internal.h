@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "ripple.h"
+#include "kernels/kernels.h"
 
 struct rpl_pool;
 
@@ -22,6 +23,10 @@ struct rpl_backdrop {
     uint32_t palette[256];/* INDEX8 */
     uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
 };
+
+/* The strongest damping of absorbing edges, at the border, in 1/256 of
+ * a height per step (core/walls.c). */
+#define RPL_ABSORB_K 96
 
 /* The field (opaque in ripple.h). */
 struct rpl_sim {
@@ -42,7 +47,51 @@ struct rpl_sim {
     uint8_t *act, *act_next;   /* per tile: which buffers hold a nonzero */
     unsigned stepped;          /* tiles computed by the last step */
     unsigned rendered;         /* tiles drawn by the last render, by any renderer */
+
+    /* walls, edges and the drop hook (core/walls.c) */
+    uint8_t *walls;            /* w*h, 1 = solid; NULL: no walls */
+    uint16_t *wall_tiles;      /* per tile: its solid cells (with walls) */
+    uint64_t walls_serial;     /* counts changes of the walls */
+    /* the walls as runs of solid cells, made before a step after they
+     * changed: row y's are wall_span[2*i], [2*i+1] (x0, x1) for i in
+     * wall_row[y] .. wall_row[y+1]-1; NULL: not made (the mask is read) */
+    uint32_t *wall_row;
+    uint16_t *wall_span;
+    int walls_dirty;           /* the runs are out of date */
+    rpl_edges edges;           /* RPL_EDGES_REFLECT or RPL_EDGES_ABSORB */
+    int band;                  /* absorbing: the band's width in cells */
+    uint16_t absorb[RPL_ABSORB_BAND + 1]; /* absorbing: k(d) in 1/256, d = 1..band */
+    rpl_drop_fn drop_fn;       /* told about every stone; NULL: none */
+    void *drop_user;
+
+    /* the model (core/wave.c) */
+    rpl_model model;           /* RPL_MODEL_CLASSIC or RPL_MODEL_WAVE */
+    int wave_set;              /* wave and coef hold parameters once set */
+    rpl_wave_params_t wave;    /* the wave model's parameters, last set */
+    rpl_wave_coef_t coef;      /* and what they come to */
 };
+
+/* After the step of the cells x in [x0, x1), y in [y0, y1) (within one
+ * tile row) from `cur` into `next`: damps the absorbing band and zeroes
+ * the walls there.  Each cell's result depends on its own place and its
+ * own heights (new and before the step) only.  Returns nonzero if a cell
+ * of the band is nonzero after it (which the kernel may have made 0). */
+int rpl_post_step(const rpl_sim_t *sim, int16_t *next, const int16_t *cur, int x0, int x1,
+                  int y0, int y1);
+
+/* Whether rpl_post_step has anything to do. */
+static inline int rpl_post_needed(const rpl_sim_t *sim)
+{
+    return sim->walls != NULL || sim->edges == RPL_EDGES_ABSORB;
+}
+
+/* Zeroes the wall cells of both buffers (after they were replaced). */
+void rpl_walls_apply(rpl_sim_t *sim);
+
+/* Before a step: the runs of the walls, if they changed. */
+void rpl_walls_prepare(rpl_sim_t *sim);
+/* Frees the walls (field.c, destroying the field). */
+void rpl_walls_free(rpl_sim_t *sim);
 
 /* A renderer (opaque in ripple.h): what it last drew into, so the next
  * draw redraws only the tiles that may have changed there. */
@@ -86,6 +135,27 @@ int rpl_rng_range(uint64_t *state, int lo, int hi);
 #define RPL_EDGE_B 32
 #define RPL_EDGES (RPL_EDGE_L | RPL_EDGE_R | RPL_EDGE_T | RPL_EDGE_B)
 
+/* Liang-Barsky on one axis: narrows [*t0, *t1] to where p + t*d lies in
+ * [lo, hi]; 0 when nothing is left.  Segments are clipped with it before
+ * they are walked cell by cell (stones along a trail, walls, shows). */
+static inline int rpl_clip_axis(double p, double d, double lo, double hi, double *t0,
+                                double *t1)
+{
+    if (d == 0)
+        return p >= lo && p <= hi;
+    double a = (lo - p) / d, b = (hi - p) / d;
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (a > *t0)
+        *t0 = a;
+    if (b < *t1)
+        *t1 = b;
+    return *t0 <= *t1;
+}
+
 /* A neighbour's current cells reach into tile t: the edge facing it. */
 static inline int rpl_edges_touch(const rpl_sim_t *sim, const uint8_t *a, int tx, int ty)
 {
@@ -107,5 +177,12 @@ void rpl_sim_rescan(rpl_sim_t *sim);
 /* Checks a w*h buffer against the height contract. */
 rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
                             const char *what);
+
+/* The built-in font's glyph of byte c (core/font.c): RPL_FONT_GLYPH_ROWS
+ * rows, top first, the 5 columns in the low bits (0x10 the leftmost);
+ * bytes outside 32..126 give the box glyph.  Shows write text in stones
+ * with it. */
+#define RPL_FONT_GLYPH_ROWS 9
+const uint8_t *rpl_font_glyph(unsigned char c);
 
 #endif

@@ -15,29 +15,31 @@
  * template per instruction set (refract_sse2_tpl.h, refract_avx2_tpl.h);
  * mmx has none (no gather) and uses the scalar ones.  test_paths compares
  * every path with "c" in all three formats, bit for bit.  The upscale
- * (--scale) has a scalar and an SSE2 kernel. */
+ * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
+ * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path. */
 static const struct path {
     unsigned needs; /* RPL_CPU_* bits */
     rpl_kernels_t k;
 } paths[] = {
     { 0, { "c", rpl_step_c,
-           rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c, rpl_upscale_c } },
+           rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c, rpl_upscale_c,
+           rpl_step_wave_c } },
 #if defined(RPL_HAVE_MMX)
     /* Pentium MMX / II class: the step only; MMX has no gather */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c,
-                     rpl_upscale_c } },
+                     rpl_upscale_c, rpl_step_wave_mmx } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
                       rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_sse2, rpl_refract_index8_sse2,
-                      rpl_upscale_sse2 } },
+                      rpl_upscale_sse2, rpl_step_wave_sse2 } },
 #endif
 #if defined(RPL_HAVE_AVX2)
     { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
                       rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_avx2, rpl_refract_index8_avx2,
                       /* an upscale is bound by memory: SSE2's is as fast */
-                      rpl_upscale_sse2 } },
+                      rpl_upscale_sse2, rpl_step_wave_avx2 } },
 #endif
 };
 

@@ -31,6 +31,29 @@ typedef struct rpl_refract_job {
 typedef int (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
                            int x0, int x1, int y0, int y1);
 
+/*
+ * The damped wave equation's step (ripple.h, "wave models") in fixed
+ * point: the coefficients of one field, made once from its parameters.
+ * The cells x in [x0, x1), y in [y0, y1) get, into `prev` in place,
+ *   s = a*cur[i] + b*prev[i] + c*(l + r + u + d)     (int32)
+ *   n = s >> RPL_WAVE_SHIFT                           (arithmetic: floor)
+ *   prev[i] = clamp(n - ((n * m) >> 8))
+ * Callers keep a + b + 4c = 2^RPL_WAVE_SHIFT, a >= 0, 0 <= c,
+ * -2^RPL_WAVE_SHIFT <= b < 2^RPL_WAVE_SHIFT and 0 <= m <= 256 (rpl_wave_info
+ * makes them so).  With heights in the contract, |s| <= 3 * 2^26, so s fits
+ * int32 with room to spare, |n| <= 24576 fits int16, and every
+ * coefficient fits int16 (a <= 2^14): SIMD paths multiply int16 pairs into
+ * int32 sums (pmaddwd) and get the same bits.  Same area rules and return
+ * value as rpl_step_fn.
+ */
+typedef struct rpl_wave_coef {
+    int a, b, c; /* weights of the cell, its previous height and its neighbours */
+    int m;       /* attenuation: n -= (n * m) >> 8 */
+} rpl_wave_coef_t;
+
+typedef int (*rpl_step_wave_fn)(int16_t *prev, const int16_t *cur, int w, int x0, int x1,
+                                int y0, int y1, const rpl_wave_coef_t *k);
+
 /* Renders the pixels x in [x0, x1), y in [y0, y1), borders included;
  * callers keep 0 <= x0 <= x1 <= w and 0 <= y0 <= y1 <= hgt. */
 typedef void (*rpl_refract_fn)(const rpl_refract_job_t *job, int x0, int x1,
@@ -51,23 +74,30 @@ struct rpl_kernels {
     rpl_refract_fn refract_rgb565;
     rpl_refract_fn refract_index8;
     rpl_upscale_fn upscale;
+    rpl_step_wave_fn step_wave; /* the wave model's step (wave_<isa>.c) */
 };
 
 int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+int rpl_step_wave_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
+                    const rpl_wave_coef_t *k);
 void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_upscale_c(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitch, int w, int h,
                    int bytes, int scale);
 
-/* The SIMD kernels, in kernels/x86/: step_<isa>.c, and refract_<format>_<isa>.c,
+/* The SIMD kernels, in kernels/x86/: step_<isa>.c, wave_<isa>.c, and refract_<format>_<isa>.c,
  * one per format on the template refract_<isa>_tpl.h.  Each step kernel
  * leaves areas narrower than its vector to rpl_step_c. */
 #if defined(RPL_HAVE_MMX)
 int rpl_step_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+int rpl_step_wave_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
+                      const rpl_wave_coef_t *k);
 #endif
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+int rpl_step_wave_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
+                       const rpl_wave_coef_t *k);
 void rpl_refract_xrgb8888_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_sse2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
@@ -76,6 +106,8 @@ void rpl_upscale_sse2(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dp
 #endif
 #if defined(RPL_HAVE_AVX2)
 int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+int rpl_step_wave_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
+                       const rpl_wave_coef_t *k);
 void rpl_refract_xrgb8888_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);

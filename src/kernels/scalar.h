@@ -17,6 +17,17 @@ static inline int16_t rpl_step_cell(const int16_t *cur, const int16_t *prev, ptr
     return (int16_t)rpl_clampi(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
 }
 
+/* The wave model's rule for the cell at index i (see kernels/wave_c.c). */
+static inline int16_t rpl_wave_cell(const int16_t *cur, const int16_t *prev, ptrdiff_t i, int w,
+                                    const rpl_wave_coef_t *k)
+{
+    int s = k->a * cur[i] + k->b * prev[i] +
+            k->c * (cur[i - 1] + cur[i + 1] + cur[i - w] + cur[i + w]);
+    int n = s >> RPL_WAVE_SHIFT;
+    n -= (n * k->m) >> 8;
+    return (int16_t)rpl_clampi(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
+}
+
 /* Adds d (in [-RPL_SHADE_MAX, RPL_SHADE_MAX]) to R, G and B with
  * saturation; the top byte passes through. */
 static inline uint32_t rpl_shade(uint32_t px, int d)

@@ -1,0 +1,256 @@
+/* app/audio.c - the drips' sound: to the audio device in a window, or into a WAV file (--audio-out), one step's worth per simulation step. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+
+#define AUDIO_RATE 48000
+#define PER_STEP (AUDIO_RATE / STEP_HZ) /* 800 frames of sound a step */
+/* The device's queue, in steps of sound: primed with LOW of silence, topped
+ * up from the mixer when it runs under LOW (a pause, a slow frame), and a
+ * quiet step is left out when it is over HIGH (the sound card's clock a
+ * little slower than the loop's); over MAX a step is left out whatever it
+ * holds.  About 35 to 100 ms of latency. */
+#define QUEUE_LOW 2
+#define QUEUE_HIGH 6
+#define QUEUE_MAX 12
+#define QUIET 64 /* a step whose samples all lie within this is "quiet" */
+
+struct app_audio {
+    rpl_sound_t *snd;
+    int16_t buf[2 * PER_STEP];
+    unsigned char bytes[4 * PER_STEP];
+    /* the device (window mode, no --audio-out) */
+    SDL_AudioDeviceID dev;
+    int subsystem;     /* SDL's audio was started here */
+    int muted;
+    /* --audio-out */
+    rpl_file_t *wav;
+    uint64_t wav_frames;  /* written so far */
+    uint64_t announced;   /* frames the header written first claims */
+    int wav_full;         /* reached the 4 GB a WAV file can hold */
+};
+
+/* SDL's audio back ends (ALSA above all) print their own complaints when
+ * there is no sound card; a missing device is no error here, so their
+ * output is silenced while the device is opened and closed. */
+static int quiet_begin(void)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    if (null >= 0)
+        close(null);
+    return saved;
+}
+
+static void quiet_end(int saved)
+{
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+}
+
+static void on_drop(void *user, int x, int y, int radius, int weight)
+{
+    app_t *a = user;
+    rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w);
+}
+
+/* The frames of out as little-endian 16-bit samples, as WAV files hold them. */
+static void to_le(unsigned char *b, const int16_t *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint16_t u = (uint16_t)s[i];
+        b[2 * i] = (unsigned char)u;
+        b[2 * i + 1] = (unsigned char)(u >> 8);
+    }
+}
+
+/* The most frames a WAV file holds (its sizes are 32-bit). */
+uint64_t app_audio_max_steps(void)
+{
+    return (0xFFFFFFFFu - 36u) / 4 / PER_STEP;
+}
+
+int app_audio_open(app_t *a, char **err)
+{
+    int want_device = !a->o.headless && !a->o.audio_out && !a->o.benchmark;
+    if (!a->o.audio_out && !want_device)
+        return 0;
+    app_audio_t *au = calloc(1, sizeof *au);
+    rpl_status st = RPL_ENOMEM;
+    if (au)
+        au->snd = rpl_sound_create(AUDIO_RATE, a->o.seed, &st);
+    if (!au || !au->snd) {
+        free(au);
+        *err = app_format("cannot start the sound: %s", rpl_strerror(st));
+        return -1;
+    }
+    a->audio = au;
+    rpl_sound_set_ambient(au->snd, 1);
+    rpl_sim_set_drop_hook(a->sim, on_drop, a);
+    if (a->o.audio_out) {
+        st = rpl_file_open(a->o.audio_out, 0, &au->wav);
+        if (st != RPL_OK) {
+            *err = app_format("%s", au->wav ? rpl_file_error(au->wav) : rpl_strerror(st));
+            return -1;
+        }
+        /* headless the length is known; in a window it is patched at the
+         * end, or stays "unknown" on a pipe */
+        au->announced = a->o.headless ? (uint64_t)a->o.frames * PER_STEP : UINT64_MAX;
+        unsigned char hdr[RPL_SOUND_WAV_HEADER];
+        rpl_sound_wav_header(hdr, AUDIO_RATE, au->announced);
+        if (fwrite(hdr, sizeof hdr, 1, rpl_file_stream(au->wav)) != 1) {
+            *err = app_format("cannot write '%s': %s", a->o.audio_out, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void app_audio_device(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au || a->o.audio_out)
+        return;
+    au->muted = a->o.mute;
+    if (au->muted)
+        rpl_sound_set_volume(au->snd, 0);
+    int saved = quiet_begin();
+    if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) {
+        au->subsystem = 1;
+        SDL_AudioSpec want, have;
+        SDL_zero(want);
+        want.freq = AUDIO_RATE;
+        want.format = AUDIO_S16SYS;
+        want.channels = 2;
+        want.samples = 512; /* about 11 ms a buffer */
+        au->dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0); /* SDL converts if need be */
+    }
+    quiet_end(saved);
+    if (!au->dev) {
+        if (!a->o.mute)
+            app_note(a, "no sound device: playing silently");
+        return;
+    }
+    memset(au->buf, 0, sizeof au->buf);
+    for (int i = 0; i < QUEUE_LOW; i++)
+        SDL_QueueAudio(au->dev, au->buf, sizeof au->buf);
+    SDL_PauseAudioDevice(au->dev, 0);
+}
+
+void app_audio_step(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au)
+        return;
+    rpl_sound_mix(au->snd, au->buf, PER_STEP);
+    if (au->wav && !au->wav_full) {
+        if (au->wav_frames + PER_STEP > app_audio_max_steps() * PER_STEP) {
+            au->wav_full = 1;
+            return;
+        }
+        to_le(au->bytes, au->buf, 2 * PER_STEP);
+        fwrite(au->bytes, sizeof au->bytes, 1, rpl_file_stream(au->wav)); /* errors: at commit */
+        au->wav_frames += PER_STEP;
+    }
+    if (au->dev) {
+        Uint32 queued = SDL_GetQueuedAudioSize(au->dev) / sizeof au->buf;
+        int quiet = 1;
+        for (int i = 0; i < 2 * PER_STEP && quiet; i++)
+            quiet = au->buf[i] >= -QUIET && au->buf[i] <= QUIET;
+        if (queued > QUEUE_MAX || (queued > QUEUE_HIGH && quiet))
+            return; /* the device is behind: drop this step, quietly if it can be */
+        SDL_QueueAudio(au->dev, au->buf, sizeof au->buf);
+    }
+}
+
+void app_audio_frame(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au || !au->dev)
+        return;
+    /* paused or slow: the sound goes on from the mixer (tails, the bed)
+     * rather than the device running dry with a click */
+    for (int i = 0; i < QUEUE_LOW && SDL_GetQueuedAudioSize(au->dev) < QUEUE_LOW * sizeof au->buf;
+         i++) {
+        rpl_sound_mix(au->snd, au->buf, PER_STEP);
+        if (SDL_QueueAudio(au->dev, au->buf, sizeof au->buf) != 0)
+            break;
+    }
+}
+
+void app_audio_toggle(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au || !au->dev) {
+        app_note(a, a->o.audio_out ? "sound goes to the --audio-out file" : "no sound device");
+        return;
+    }
+    au->muted = !au->muted;
+    rpl_sound_set_volume(au->snd, au->muted ? 0 : RPL_SOUND_VOLUME_ONE);
+    app_note(a, au->muted ? "sound off" : "sound on");
+}
+
+void app_audio_close(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au)
+        return;
+    int saved = quiet_begin();
+    if (au->dev)
+        SDL_CloseAudioDevice(au->dev);
+    if (au->subsystem)
+        SDL_QuitSubSystem(SDL_INIT_AUDIO);
+    quiet_end(saved);
+    au->dev = 0;
+    au->subsystem = 0;
+}
+
+int app_audio_finish(app_t *a, char **err)
+{
+    app_audio_t *au = a->audio;
+    if (!au || !au->wav)
+        return 0;
+    FILE *f = rpl_file_stream(au->wav);
+    if (f && au->announced != au->wav_frames && fseek(f, 0, SEEK_SET) == 0) {
+        /* a file (or a device that seeks): the header gets the true length */
+        unsigned char hdr[RPL_SOUND_WAV_HEADER];
+        rpl_sound_wav_header(hdr, AUDIO_RATE, au->wav_frames);
+        fwrite(hdr, sizeof hdr, 1, f);
+    }
+    rpl_status st = rpl_file_commit(au->wav);
+    if (st != RPL_OK) {
+        *err = app_format("%s", rpl_file_error(au->wav));
+        return -1;
+    }
+    if (au->wav_full) {
+        *err = app_format("%s: the sound stops after %llu frames, all a WAV file holds",
+                          a->o.audio_out, (unsigned long long)au->wav_frames);
+        return -1;
+    }
+    return 0;
+}
+
+void app_audio_free(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au)
+        return;
+    if (a->sim)
+        rpl_sim_set_drop_hook(a->sim, NULL, NULL);
+    app_audio_close(a);
+    rpl_file_close(au->wav); /* abandons a file not committed */
+    rpl_sound_destroy(au->snd);
+    free(au);
+    a->audio = NULL;
+}

@@ -1,0 +1,205 @@
+/* app/play.c - the show in the demo: finding and checking it, playing it one tick per step, its settings and pictures. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+
+#ifndef RIPPLE_DATADIR
+#define RIPPLE_DATADIR "/usr/local/share/ripple"
+#endif
+
+/* The default show: beside the binary, in the working directory, or where
+ * `make install` puts it; NULL if none is there. */
+static const char *default_show(char *buf, size_t len)
+{
+    char *base = SDL_GetBasePath();
+    if (base) {
+        snprintf(buf, len, "%sassets/shows/default.show", base);
+        SDL_free(base);
+        if (access(buf, R_OK) == 0)
+            return buf;
+    }
+    if (access("assets/shows/default.show", R_OK) == 0)
+        return "assets/shows/default.show";
+    snprintf(buf, len, "%s/shows/default.show", RIPPLE_DATADIR);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+int app_show_open(app_t *a, char **err)
+{
+    if (a->o.no_show || a->o.benchmark)
+        return 0;
+    char buf[4096];
+    const char *path = a->o.show ? a->o.show : default_show(buf, sizeof buf);
+    if (!path)
+        return 0; /* no default show installed: the autopilot plays */
+    rpl_status st = rpl_show_read(path, &a->show);
+    if (st != RPL_OK) {
+        *err = app_format("%s", a->show ? rpl_show_error(a->show) : rpl_strerror(st));
+        return -1;
+    }
+    a->show_path = strdup(path);
+    if (!a->show_path) {
+        *err = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Where a picture's name leads: "default" is the picture the demo started
+ * with; another name is a file, relative to the show file's directory
+ * unless it is absolute.  A new allocation (NULL if memory ran out). */
+static char *picture_path(const app_t *a, const char *name)
+{
+    if (!strcmp(name, "default"))
+        return strdup(a->image_path ? a->image_path : "");
+    if (name[0] == '/')
+        return strdup(name);
+    const char *slash = strrchr(a->show_path, '/');
+    int dir = slash ? (int)(slash - a->show_path + 1) : 0;
+    return app_format("%.*s%s", dir, a->show_path, name);
+}
+
+/* Loads a picture into a new backdrop; a->bg then holds it. */
+static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, char **err)
+{
+    char *path = picture_path(a, name);
+    uint32_t *px = malloc((size_t)a->o.w * (size_t)a->o.h * 4);
+    uint32_t *keep = a->bg;
+    rpl_backdrop_t *bd = NULL;
+    if (!path || !px) {
+        *err = NULL;
+    } else {
+        a->bg = px; /* app_load_background fills a->bg */
+        if (app_load_background(a, path, err) == 0) {
+            rpl_status st;
+            bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->fmt, &st);
+            if (!bd)
+                *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
+        }
+        a->bg = keep;
+    }
+    free(path);
+    if (!bd) {
+        free(px);
+        return NULL;
+    }
+    *bg = px;
+    return bd;
+}
+
+int app_show_check(app_t *a, const char *image, char **err)
+{
+    if (!a->show)
+        return 0;
+    a->image_path = strdup(image);
+    if (!a->image_path) {
+        *err = NULL;
+        return -1;
+    }
+    /* every picture the show names must load, before anything plays */
+    for (int i = 0; i < rpl_show_pictures(a->show); i++) {
+        int line, col;
+        const char *name = rpl_show_picture(a->show, i, &line, &col);
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = !strcmp(rpl_show_picture(a->show, k, NULL, NULL), name);
+        if (seen || !strcmp(name, "default"))
+            continue;
+        char *why = NULL;
+        uint32_t *px = NULL;
+        rpl_backdrop_t *bd = load_picture(a, name, &px, &why);
+        if (!bd) {
+            *err = app_format("%s:%d:%d: picture '%s': %s", a->show_path, line, col, name,
+                              why ? why : "out of memory");
+            free(why);
+            return -1;
+        }
+        rpl_backdrop_destroy(bd);
+        free(px);
+    }
+    return 0;
+}
+
+void app_show_start(app_t *a)
+{
+    if (!a->show)
+        return;
+    rpl_status st;
+    a->player = rpl_show_player_create(a->show, a->o.seed, &st);
+    if (a->player) {
+        rpl_show_player_set_rain(a->player, a->o.rain);
+        snprintf(a->picture, sizeof a->picture, "default");
+        a->rain_on = 0; /* the show decides */
+    }
+}
+
+/* The show's picture in place of the one shown. */
+static void set_picture(app_t *a, const char *name)
+{
+    if (!strcmp(name, a->picture))
+        return;
+    char *err = NULL;
+    uint32_t *px = NULL;
+    rpl_backdrop_t *bd = load_picture(a, name, &px, &err);
+    if (!bd) {
+        char *msg = app_format("picture '%s': %s", name, err ? err : "out of memory");
+        app_note(a, msg ? msg : "picture: out of memory");
+        free(msg);
+        free(err);
+        return;
+    }
+    rpl_backdrop_destroy(a->bd);
+    free(a->bg);
+    a->bd = bd;
+    a->bg = px;
+    snprintf(a->picture, sizeof a->picture, "%s", name);
+    if (a->fmt == RPL_INDEX8 && a->fb_surf) {
+        SDL_Color pal[256];
+        const uint32_t *p = rpl_backdrop_palette(bd);
+        for (int i = 0; i < 256; i++)
+            pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
+        SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
+    }
+    rpl_renderer_invalidate(a->water);
+}
+
+void app_show_tick(app_t *a)
+{
+    if (rpl_show_player_tick(a->player, a->sim) != RPL_OK && !a->show_failed) {
+        a->show_failed = 1; /* said once; the show goes on */
+        char *msg = app_format("show: %s", rpl_sim_error(a->sim));
+        app_note(a, msg ? msg : "show: out of memory");
+        free(msg);
+    }
+    unsigned ch = rpl_show_player_changed(a->player);
+    const rpl_show_view_t *v = rpl_show_player_view(a->player);
+    if (!ch)
+        return;
+    if (ch & RPL_SHOW_LIGHT)
+        a->view.shading = v->light;
+    if (ch & RPL_SHOW_STRENGTH)
+        a->view.strength = v->strength;
+    if (ch & RPL_SHOW_STONE)
+        a->stone = v->stone < STONE_MIN ? STONE_MIN : v->stone > STONE_MAX ? STONE_MAX : v->stone;
+    if ((ch & RPL_SHOW_RAIN) && a->o.rain) {
+        /* the user who takes over finds the show's weather */
+        a->rain_on = v->rain_on;
+        a->rain = v->rain;
+    }
+    if (ch & RPL_SHOW_PICTURE)
+        set_picture(a, v->picture);
+}
+
+void app_show_free(app_t *a)
+{
+    rpl_show_player_destroy(a->player);
+    rpl_show_free(a->show);
+    free(a->show_path);
+    free(a->image_path);
+    a->player = NULL;
+    a->show = NULL;
+    a->show_path = a->image_path = NULL;
+}

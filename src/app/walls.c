@@ -1,0 +1,154 @@
+/* app/walls.c - --walls and --edges, and the walls drawn into the picture as stone whenever they change. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+
+/* A picture's cell is a wall where its luminance (Rec. 601 weights, in
+ * 1/1000) is under half: dark is solid. */
+static int dark(uint32_t px)
+{
+    unsigned r = (px >> 16) & 0xFF, g = (px >> 8) & 0xFF, b = px & 0xFF;
+    return 299 * r + 587 * g + 114 * b < 1000u * 128;
+}
+
+int app_walls_start(app_t *a, char **err)
+{
+    if (a->o.walls) {
+        size_t n = (size_t)a->o.w * (size_t)a->o.h;
+        uint32_t *px = malloc(n * 4);
+        uint8_t *mask = malloc(n);
+        int rc = -1;
+        char *why = NULL;
+        if (!px || !mask) {
+            *err = app_format("--walls: out of memory for a %dx%d mask", a->o.w, a->o.h);
+        } else if (app_load_picture(a, a->o.walls, px, &why) != 0) {
+            *err = app_format("--walls: %s", why ? why : "out of memory");
+        } else {
+            for (size_t i = 0; i < n; i++)
+                mask[i] = (uint8_t)dark(px[i]);
+            if (rpl_sim_set_walls(a->sim, mask) == RPL_OK)
+                rc = 0;
+            else
+                *err = app_format("--walls: %s", rpl_sim_error(a->sim));
+        }
+        free(why);
+        free(px);
+        free(mask);
+        if (rc != 0)
+            return -1;
+    }
+    if (a->o.edges &&
+        rpl_sim_set_edges(a->sim, strcmp(a->o.edges, "absorb") ? RPL_EDGES_REFLECT
+                                                                : RPL_EDGES_ABSORB) != RPL_OK) {
+        *err = app_format("--edges: %s", rpl_sim_error(a->sim));
+        return -1;
+    }
+    app_walls_update(a);
+    return 0;
+}
+
+/* A small fixed noise for the stone's grain, from the cell's place. */
+static int grain(int x, int y)
+{
+    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return (int)(h & 15) - 8;
+}
+
+static uint32_t rgb(int r, int g, int b)
+{
+    r = r < 0 ? 0 : r > 255 ? 255 : r;
+    g = g < 0 ? 0 : g > 255 ? 255 : g;
+    b = b < 0 ? 0 : b > 255 ? 255 : b;
+    return 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+}
+
+/* Draws the walls on the picture px as grey-brown stone with a bevel: a
+ * light rim where open water lies above or to the left, a dark one where
+ * it lies below or to the right (the light comes from the top left, as
+ * the water's shading's does), and a soft shadow on the water just below
+ * and to the right of a wall. */
+static void paint(uint32_t *px, const uint8_t *m, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            int up = y > 0 && !m[i - (size_t)w], left = x > 0 && !m[i - 1];
+            int down = y + 1 < h && !m[i + (size_t)w], right = x + 1 < w && !m[i + 1];
+            if (!m[i]) {
+                /* open water in a wall's shadow: darkened by a quarter */
+                int shade = (y > 0 && m[i - (size_t)w]) || (x > 0 && m[i - 1]);
+                if (shade) {
+                    uint32_t p = px[i];
+                    px[i] = rgb((int)((p >> 16) & 0xFF) * 3 / 4, (int)((p >> 8) & 0xFF) * 3 / 4,
+                                (int)(p & 0xFF) * 3 / 4);
+                }
+                continue;
+            }
+            int g = grain(x, y) + grain(x / 4, y / 4) / 2;
+            if (up || left)
+                px[i] = rgb(214 + g / 2, 204 + g / 2, 184 + g / 2);
+            else if (down || right)
+                px[i] = rgb(40 + g, 36 + g, 32 + g);
+            else
+                px[i] = rgb(88 + g, 82 + g, 74 + g);
+        }
+}
+
+/*
+ * The backdrop shows the walls when it was made from the picture with
+ * them drawn in, after the last change of the walls.  A new picture (a
+ * show's, which replaces a->bg and a->bd, making the new backdrop before
+ * freeing the old one, so the pointers differ) or a change of the walls
+ * draws them again; without walls the bare picture is used.  Drawing is
+ * a new backdrop, made once per change: nothing per frame.
+ */
+void app_walls_update(app_t *a)
+{
+    uint64_t serial = rpl_sim_walls_serial(a->sim);
+    if (a->bd == a->walls_bd && serial == a->walls_serial)
+        return;
+    const uint8_t *m = rpl_sim_walls(a->sim);
+    if (!m && (a->bd != a->walls_bd || !a->walls_drawn)) {
+        /* no walls, and the backdrop is the bare picture */
+        a->walls_bd = a->bd;
+        a->walls_serial = serial;
+        a->walls_drawn = 0;
+        return;
+    }
+    size_t n = (size_t)a->o.w * (size_t)a->o.h;
+    uint32_t *px = malloc(n * 4);
+    rpl_backdrop_t *bd = NULL;
+    rpl_status st = RPL_ENOMEM;
+    if (px) {
+        memcpy(px, a->bg, n * 4);
+        if (m)
+            paint(px, m, a->o.w, a->o.h);
+        bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->fmt, &st);
+        free(px);
+    }
+    /* whatever happens, not again until the next change */
+    a->walls_serial = serial;
+    if (!bd) {
+        char *msg = app_format("cannot draw the walls: %s", rpl_strerror(st));
+        app_note(a, msg ? msg : "cannot draw the walls");
+        free(msg);
+        a->walls_bd = a->bd;
+        return;
+    }
+    rpl_backdrop_destroy(a->bd);
+    a->bd = bd;
+    a->walls_bd = bd;
+    a->walls_drawn = m != NULL;
+    if (a->fmt == RPL_INDEX8 && a->fb_surf) {
+        SDL_Color pal[256];
+        const uint32_t *p = rpl_backdrop_palette(bd);
+        for (int i = 0; i < 256; i++)
+            pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
+        SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
+    }
+    rpl_renderer_invalidate(a->water);
+}

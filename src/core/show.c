@@ -1,0 +1,1434 @@
+/* core/show.c - shows: a timed script of stones, text, rain, walls and settings read from text, and the player that plays it into a field. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+#define TAU 6.283185307179586
+
+/* What a line asks for.  The first four lay stones over time ("actions"). */
+enum {
+    C_DROP, C_RING, C_TRAIL, C_TEXT,
+    C_RAIN_ON, C_RAIN_OFF, C_RAIN_SET, C_LIGHT, C_STRENGTH, C_STONE,
+    C_WALL_RECT, C_WALL_OPEN, C_WALL_LINE, C_WALL_CLEAR, C_EDGES, C_PICTURE, C_CUT,
+    C_WAIT, C_LOOP, C_END
+};
+
+static int is_action(int cmd)
+{
+    return cmd <= C_TEXT;
+}
+
+/* A position or a length as written: a fraction of the field, or cells. */
+typedef struct coord {
+    double v;
+    int px;
+} coord_t;
+
+/* One command at its step. */
+typedef struct ev {
+    uint64_t at;          /* step of the pass */
+    int cmd;
+    int line, col;        /* where it was written */
+    uint64_t over;        /* lay the stones over this many steps (0, 1: at once) */
+    uint64_t every;       /* repeat every this many steps (0: once) */
+    uint64_t times;       /* repetitions (0 with every: until loop or end) */
+    int count;            /* ring: stones; light, edges: the value; strength:
+                             sixteenths; rain: per_kilostep */
+    int w0, w1;           /* weight; rain: weights */
+    coord_t c[5];         /* positions and lengths, in the order written */
+    coord_t radius;       /* text: radius of its stones */
+    size_t first, n;      /* trail: its first coordinate in pts, and its points
+                             (x, y pairs); text: its first dot and its dots
+                             (column, row pairs in dots); picture: the
+                             offset of its name in strs */
+    int tw, th;           /* text: the block's size in dots */
+} ev_t;
+
+struct rpl_show {
+    ev_t *ev;
+    size_t n, cap;
+    coord_t *pts;         /* trails' points, x and y */
+    size_t npts, cap_pts;
+    int16_t *dots;        /* texts' dots, column and row */
+    size_t ndots, cap_dots;
+    char *strs;           /* pictures' names, each ending in a NUL */
+    size_t nstrs, cap_strs;
+    uint64_t length;
+    int ending;           /* 0, C_END or C_LOOP */
+    int ok;
+    char *err;
+    int err_nomem;
+};
+
+/* The texts' dots together: 4 MB at most. */
+#define DOTS_MAX (1L << 20)
+/* Tokens in a line: each but the last needs a byte after it. */
+#define TOKENS_MAX (RPL_SHOW_LINE_MAX / 2 + 1)
+/* Numbers and names in messages are cut to this many bytes. */
+#define QUOTE_MAX 40
+#define POS_FRAC_MAX 4.0
+#define PX_MAX 65536.0
+#define WEIGHT_MAX 8192
+#define RATE_MAX 1000.0
+#define TIMES_MAX 1000000
+#define RING_COUNT_DEFAULT 12
+
+/* ---- messages --------------------------------------------------------- */
+
+/* A formatted message in a new allocation (NULL when memory runs out). */
+static char *format(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static char *format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = rpl_vformat(fmt, ap);
+    va_end(ap);
+    return m;
+}
+
+static void set_err(rpl_show_t *s, char *msg)
+{
+    free(s->err);
+    s->err = msg;
+    s->err_nomem = msg == NULL;
+}
+
+const char *rpl_show_error(const rpl_show_t *show)
+{
+    if (!show)
+        return "no show (NULL)";
+    if (show->err_nomem)
+        return "out of memory (the detail could not be kept)";
+    return show->err ? show->err : "";
+}
+
+/* ---- the parser ------------------------------------------------------- */
+
+typedef struct tok {
+    const char *p;  /* the bytes (a quoted token's: unescaped, in the line buffer) */
+    size_t n;
+    int col;
+    int quoted;
+} tok_t;
+
+typedef struct parser {
+    rpl_show_t *s;
+    const char *name;
+    int line;
+    uint64_t clock;       /* the step of the line before */
+    int header;           /* "ripple-show 1" seen */
+    int closed_line;      /* line of the loop or end, 0 if none yet */
+    const char *closed_by;
+    uint64_t ends[RPL_SHOW_ACTIVE_MAX]; /* steps where running actions stop */
+    int nends;
+    uint64_t last;        /* step after the last stone, for the length */
+    int forever;          /* an action repeats until loop or end */
+    tok_t tok[TOKENS_MAX];
+    int ntok;
+    char buf[RPL_SHOW_LINE_MAX + 1]; /* quoted tokens, unescaped */
+} parser_t;
+
+static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = rpl_vformat(fmt, ap);
+    va_end(ap);
+    set_err(ps->s, msg ? format("%s:%d:%d: %s", ps->name, ps->line, col, msg) : NULL);
+    free(msg);
+    return RPL_EFORMAT;
+}
+
+/* A token as text for a message: at most QUOTE_MAX bytes, anything but
+ * printable ASCII as '?', "..." when cut. */
+static const char *shown(const tok_t *t, char out[QUOTE_MAX + 4])
+{
+    size_t n = t->n < QUOTE_MAX ? t->n : QUOTE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t->p[i];
+        out[i] = c >= 32 && c < 127 ? (char)c : '?';
+    }
+    if (t->n > QUOTE_MAX)
+        memcpy(out + n, "...", 3), n += 3;
+    out[n] = '\0';
+    return out;
+}
+
+static int tok_is(const tok_t *t, const char *word)
+{
+    size_t n = strlen(word);
+    return !t->quoted && t->n == n && memcmp(t->p, word, n) == 0;
+}
+
+/* The token as a C string for the number parsers; "" if too long to be a
+ * number (which the parsers then refuse). */
+static const char *cstr(const tok_t *t, size_t skip, size_t cut, char out[64])
+{
+    size_t n = t->n - skip - cut;
+    if (t->n < skip + cut || n >= 64)
+        n = 0;
+    memcpy(out, t->p + skip, n);
+    out[n] = '\0';
+    return n ? out : "";
+}
+
+static int ends_with(const tok_t *t, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return t->n > n && memcmp(t->p + t->n - n, suffix, n) == 0;
+}
+
+/* Splits a line into tokens: words between spaces or tabs, strings in
+ * double quotes (with \" \\ \n), '#' to the end a comment. */
+static rpl_status tokenize(parser_t *ps, const char *line, size_t len)
+{
+    size_t i = 0, bp = 0;
+    ps->ntok = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            i++;
+            continue;
+        }
+        if (c == '#')
+            break;
+        if (c < 32 || c == 127)
+            return perr(ps, (int)i + 1, "control character 0x%02X (words are separated by "
+                                        "spaces or tabs)", c);
+        tok_t *t = &ps->tok[ps->ntok++];
+        t->col = (int)i + 1;
+        if (c == '"') {
+            size_t j = i + 1, start = bp;
+            for (;;) {
+                if (j >= len)
+                    return perr(ps, t->col, "the string is not closed (a '\"' is missing)");
+                unsigned char d = (unsigned char)line[j];
+                if (d == '"')
+                    break;
+                if (d == '\\') {
+                    char e = j + 1 < len ? line[j + 1] : '\0';
+                    if (j + 1 >= len)
+                        return perr(ps, t->col, "the string is not closed (a '\"' is missing)");
+                    if (e != '"' && e != '\\' && e != 'n')
+                        return perr(ps, (int)j + 1, "unknown escape in a string (\\\", \\\\ "
+                                                    "and \\n are known)");
+                    ps->buf[bp++] = e == 'n' ? '\n' : e;
+                    j += 2;
+                    continue;
+                }
+                if (d < 32 || d == 127)
+                    return perr(ps, (int)j + 1, "control character 0x%02X in a string", d);
+                ps->buf[bp++] = (char)d;
+                j++;
+            }
+            j++; /* the closing quote */
+            if (j < len && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' && line[j] != '#')
+                return perr(ps, (int)j + 1, "a space must follow the string");
+            t->p = ps->buf + start;
+            t->n = bp - start;
+            t->quoted = 1;
+            i = j;
+        } else {
+            size_t j = i;
+            while (j < len && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' &&
+                   line[j] != '#') {
+                unsigned char d = (unsigned char)line[j];
+                if (d < 32 || d == 127)
+                    return perr(ps, (int)j + 1, "control character 0x%02X (words are separated "
+                                                "by spaces or tabs)", d);
+                j++;
+            }
+            t->p = line + i;
+            t->n = j - i;
+            t->quoted = 0;
+            i = j;
+        }
+    }
+    return RPL_OK;
+}
+
+/* A time: whole steps ("120") or seconds ("2.5s", to the nearest step). */
+static int parse_time(const tok_t *t, size_t skip, uint64_t *out)
+{
+    char b[64];
+    if (t->quoted)
+        return -1;
+    if (ends_with(t, "s")) {
+        double v;
+        if (rpl_parse_real(cstr(t, skip, 1, b), 0, (double)RPL_SHOW_STEPS_MAX / 60.0, &v) !=
+            RPL_OK)
+            return -1;
+        *out = (uint64_t)llround(v * 60.0);
+        return 0;
+    }
+    long long v;
+    if (rpl_parse_int(cstr(t, skip, 0, b), 0, RPL_SHOW_STEPS_MAX, &v) != RPL_OK)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Argument kinds (one letter each in a command's signature). */
+enum {
+    K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
+    K_ONOFF = 'b', K_EDGES = 'e', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
+};
+
+/* Options. */
+enum { O_OVER = 1, O_EVERY = 2, O_TIMES = 4, O_COUNT = 8, O_RADIUS = 16 };
+static const struct opt {
+    const char *name;
+    unsigned bit;
+} opts[] = {
+    { "over", O_OVER }, { "every", O_EVERY }, { "times", O_TIMES },
+    { "count", O_COUNT }, { "radius", O_RADIUS },
+};
+#define O_REPEAT (O_EVERY | O_TIMES)
+
+static const struct cmd {
+    const char *name, *sub; /* sub: the first word after the name, or NULL */
+    int cmd;
+    const char *kinds;      /* one letter per argument; "P": then points */
+    const char *args;       /* their names, for messages */
+    unsigned opts;
+} cmds[] = {
+    { "drop", NULL, C_DROP, "xylw", "X Y RADIUS WEIGHT", O_REPEAT },
+    { "ring", NULL, C_RING, "xyllw", "X Y RING_RADIUS RADIUS WEIGHT", O_REPEAT | O_OVER | O_COUNT },
+    { "trail", NULL, C_TRAIL, "lwlP", "RADIUS WEIGHT SPACING X0 Y0 X1 Y1", O_REPEAT | O_OVER },
+    { "text", NULL, C_TEXT, "sxylw", "\"TEXT\" X Y CELL WEIGHT", O_REPEAT | O_OVER | O_RADIUS },
+    { "rain", "on", C_RAIN_ON, "", "", 0 },
+    { "rain", "off", C_RAIN_OFF, "", "", 0 },
+    { "rain", NULL, C_RAIN_SET, "rllww", "RATE RMIN RMAX WMIN WMAX", 0 },
+    { "light", NULL, C_LIGHT, "b", "on|off", 0 },
+    { "strength", NULL, C_STRENGTH, "f", "STRENGTH", 0 },
+    { "stone", NULL, C_STONE, "l", "RADIUS", 0 },
+    { "wall", "rect", C_WALL_RECT, "xyxy", "X0 Y0 X1 Y1", 0 },
+    { "wall", "open", C_WALL_OPEN, "xyxy", "X0 Y0 X1 Y1", 0 },
+    { "wall", "line", C_WALL_LINE, "xyxyl", "X0 Y0 X1 Y1 THICKNESS", 0 },
+    { "wall", "clear", C_WALL_CLEAR, "", "", 0 },
+    { "edges", NULL, C_EDGES, "e", "reflect|absorb", 0 },
+    { "picture", NULL, C_PICTURE, "n", "NAME", 0 },
+    { "cut", NULL, C_CUT, "", "", 0 },
+    { "wait", NULL, C_WAIT, "t", "TIME", 0 },
+    { "loop", NULL, C_LOOP, "", "", 0 },
+    { "end", NULL, C_END, "", "", 0 },
+};
+#define NCMDS (sizeof cmds / sizeof cmds[0])
+
+/* The i-th name of a space-separated list ("X Y RADIUS"), into out. */
+static const char *arg_name(const char *names, int i, char out[32])
+{
+    const char *p = names;
+    for (; i > 0 && *p; p++)
+        if (*p == ' ')
+            i--;
+    size_t n = strcspn(p, " ");
+    if (n >= 32)
+        n = 31;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return out;
+}
+
+/* A position (K_X, K_Y) or a length (K_LEN). */
+static rpl_status parse_coord(parser_t *ps, const tok_t *t, int kind, const char *what,
+                              coord_t *out)
+{
+    char b[64], q[QUOTE_MAX + 4];
+    double v;
+    int px = ends_with(t, "px");
+    const char *s = t->quoted ? "" : cstr(t, 0, px ? 2 : 0, b);
+    double lim = px ? PX_MAX : POS_FRAC_MAX;
+    if (kind == K_LEN) {
+        if (rpl_parse_real(s, 0, lim, &v) != RPL_OK || !(v > 0))
+            return perr(ps, t->col, "bad %s '%s': want a length above 0, a fraction of the "
+                                    "shorter side up to 4 (0.01) or cells up to 65536 (6px)",
+                        what, shown(t, q));
+    } else if (rpl_parse_real(s, -lim, lim, &v) != RPL_OK) {
+        return perr(ps, t->col, "bad %s '%s': want a fraction of the %s, -4..4 (0.5), or "
+                                "cells, -65536..65536 (320px)",
+                    what, shown(t, q), kind == K_X ? "width" : "height");
+    }
+    out->v = v;
+    out->px = px;
+    return RPL_OK;
+}
+
+static rpl_status parse_weight(parser_t *ps, const tok_t *t, const char *what, int *out)
+{
+    char b[64], q[QUOTE_MAX + 4];
+    long long v;
+    if (t->quoted || rpl_parse_int(cstr(t, 0, 0, b), -WEIGHT_MAX, WEIGHT_MAX, &v) != RPL_OK)
+        return perr(ps, t->col, "bad %s '%s': want a whole number -8192..8192", what,
+                    shown(t, q));
+    *out = (int)v;
+    return RPL_OK;
+}
+
+/* Appends to one of the show's arrays, growing it. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* Cuts an array down to n bytes (none: freed); kept as it is if realloc
+ * fails. */
+static void shrink(void **p, size_t n)
+{
+    if (n == 0) {
+        free(*p);
+        *p = NULL;
+        return;
+    }
+    void *q = realloc(*p, n);
+    if (q)
+        *p = q;
+}
+
+/* A text's dots, column by column from the left, each column from the
+ * top: the order a pen writing it would follow. */
+static rpl_status text_dots(parser_t *ps, const tok_t *t, ev_t *e)
+{
+    rpl_show_t *s = ps->s;
+    if (t->n == 0)
+        return perr(ps, t->col, "the text is empty");
+    if (t->n > RPL_SHOW_TEXT_MAX)
+        return perr(ps, t->col, "the text is longer than %d bytes", RPL_SHOW_TEXT_MAX);
+    int lines = 1, cols = 0, widest = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        unsigned char c = (unsigned char)t->p[i];
+        if (c == '\n') {
+            lines++;
+            cols = 0;
+            continue;
+        }
+        if (c < 32 || c > 126)
+            return perr(ps, t->col, "the text holds byte 0x%02X: only printable ASCII and \\n", c);
+        if (++cols > widest)
+            widest = cols;
+    }
+    e->tw = widest ? widest * RPL_FONT_CELL_W - 1 : 1;
+    e->th = (lines - 1) * RPL_FONT_CELL_H + 7;
+    /* where each line starts and how long it is */
+    size_t at[RPL_SHOW_TEXT_MAX + 1], n[RPL_SHOW_TEXT_MAX + 1];
+    int nl = 0;
+    at[0] = 0;
+    for (size_t i = 0; i <= t->n; i++)
+        if (i == t->n || t->p[i] == '\n') {
+            n[nl] = i - at[nl];
+            if (++nl <= RPL_SHOW_TEXT_MAX)
+                at[nl] = i + 1;
+        }
+    e->first = s->ndots;
+    for (int x = 0; x < widest * RPL_FONT_CELL_W; x++) {
+        size_t ch = (size_t)(x / RPL_FONT_CELL_W);
+        int gx = x % RPL_FONT_CELL_W;
+        for (int ln = 0; gx < 5 && ln < nl; ln++) {
+            if (ch >= n[ln])
+                continue;
+            const uint8_t *g = rpl_font_glyph((unsigned char)t->p[at[ln] + ch]);
+            for (int r = 0; r < RPL_FONT_GLYPH_ROWS; r++) {
+                if (!(g[r] & (0x10 >> gx)))
+                    continue;
+                if (s->ndots >= (size_t)DOTS_MAX)
+                    return perr(ps, t->col, "too much text: more than %ld dots in the show",
+                                DOTS_MAX);
+                if (grow((void **)&s->dots, &s->cap_dots, 2 * (s->ndots + 1), sizeof *s->dots))
+                    return RPL_ENOMEM;
+                s->dots[2 * s->ndots] = (int16_t)x;
+                s->dots[2 * s->ndots + 1] = (int16_t)(ln * RPL_FONT_CELL_H + r);
+                s->ndots++;
+            }
+        }
+    }
+    e->n = s->ndots - e->first;
+    return RPL_OK;
+}
+
+static rpl_status picture_name(parser_t *ps, const tok_t *t, ev_t *e)
+{
+    rpl_show_t *s = ps->s;
+    if (t->n == 0 || t->n > 255)
+        return perr(ps, t->col, "a picture's name has 1 to 255 bytes");
+    for (size_t i = 0; i < t->n; i++) {
+        unsigned char c = (unsigned char)t->p[i];
+        if (c < 32 || c > 126)
+            return perr(ps, t->col, "the picture's name holds byte 0x%02X: only printable ASCII",
+                        c);
+    }
+    if (grow((void **)&s->strs, &s->cap_strs, s->nstrs + t->n + 1, 1))
+        return RPL_ENOMEM;
+    e->first = s->nstrs;
+    memcpy(s->strs + s->nstrs, t->p, t->n);
+    s->strs[s->nstrs + t->n] = '\0';
+    s->nstrs += t->n + 1;
+    return RPL_OK;
+}
+
+/* The positional arguments of a command. */
+static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmdtok,
+                             tok_t **args, int nargs, ev_t *e)
+{
+    rpl_show_t *s = ps->s;
+    char q[QUOTE_MAX + 4], an[32], b[64];
+    int want = (int)strcspn(c->kinds, "P"), points = c->kinds[want] == 'P';
+    char full[48];
+    snprintf(full, sizeof full, "%s%s%s", c->name, c->sub ? " " : "", c->sub ? c->sub : "");
+    if (c->cmd == C_RAIN_SET && nargs < want)
+        return perr(ps, nargs ? args[nargs - 1]->col : cmdtok->col,
+                    "'rain' wants on, off or %d numbers (%s), got %d argument%s", want, c->args,
+                    nargs, nargs == 1 ? "" : "s");
+    if (nargs < want || (points && nargs < want + 4)) {
+        int col = nargs ? args[nargs - 1]->col : cmdtok->col;
+        return perr(ps, col, "'%s' needs %d argument%s (%s), got %d", full,
+                    points ? want + 4 : want, (points ? want + 4 : want) == 1 ? "" : "s",
+                    c->args, nargs);
+    }
+    if (!points && nargs > want)
+        return perr(ps, args[want]->col, "'%s' takes %d argument%s (%s): '%s' is one too many",
+                    full, want, want == 1 ? "" : "s", *c->args ? c->args : "none",
+                    shown(args[want], q));
+    int nc = 0;
+    for (int i = 0; i < want; i++) {
+        const tok_t *t = args[i];
+        const char *what = arg_name(c->args, i, an);
+        rpl_status st = RPL_OK;
+        switch (c->kinds[i]) {
+        case K_X: case K_Y: case K_LEN:
+            st = parse_coord(ps, t, c->kinds[i], what, &e->c[nc++]);
+            break;
+        case K_WEIGHT:
+            st = parse_weight(ps, t, what, e->cmd == C_RAIN_SET && i == 4 ? &e->w1 : &e->w0);
+            break;
+        case K_RATE: {
+            double v;
+            if (t->quoted || rpl_parse_real(cstr(t, 0, 0, b), 0, RATE_MAX, &v) != RPL_OK)
+                return perr(ps, t->col, "bad RATE '%s': want stones per second, 0..1000",
+                            shown(t, q));
+            e->count = (int)lround(v * 1000.0 / 60.0);
+            break;
+        }
+        case K_STRENGTH: {
+            double v;
+            if (t->quoted || rpl_parse_real(cstr(t, 0, 0, b), 0,
+                                            (double)RPL_STRENGTH_MAX / RPL_STRENGTH_ONE, &v) != RPL_OK)
+                return perr(ps, t->col, "bad STRENGTH '%s': want 0..4 (1 is 1:1)", shown(t, q));
+            e->count = (int)lround(v * RPL_STRENGTH_ONE);
+            break;
+        }
+        case K_ONOFF:
+            if (!tok_is(t, "on") && !tok_is(t, "off"))
+                return perr(ps, t->col, "bad '%s': want on or off", shown(t, q));
+            e->count = tok_is(t, "on");
+            break;
+        case K_EDGES:
+            if (!tok_is(t, "reflect") && !tok_is(t, "absorb"))
+                return perr(ps, t->col, "bad '%s': want reflect or absorb", shown(t, q));
+            e->count = tok_is(t, "absorb") ? RPL_EDGES_ABSORB : RPL_EDGES_REFLECT;
+            break;
+        case K_TEXT:
+            if (!t->quoted)
+                return perr(ps, t->col, "the text must be in double quotes (\"RIPPLE\")");
+            st = text_dots(ps, t, e);
+            break;
+        case K_NAME:
+            st = picture_name(ps, t, e);
+            break;
+        case K_TIME:
+            if (parse_time(t, 0, &e->over) != 0)
+                return perr(ps, t->col, "bad TIME '%s': want steps or seconds (120, 2s, 0.5s)",
+                            shown(t, q));
+            break;
+        }
+        if (st != RPL_OK)
+            return st;
+    }
+    if (e->cmd == C_RAIN_SET && e->w1 < e->w0)
+        return perr(ps, args[4]->col, "WMAX %d is below WMIN %d", e->w1, e->w0);
+    if (points) {
+        int np = nargs - want;
+        if (np % 2)
+            return perr(ps, args[nargs - 1]->col, "the trail's points come in pairs: this X has "
+                                                  "no Y");
+        if (np / 2 > RPL_SHOW_POINTS_MAX)
+            return perr(ps, args[want + 2 * RPL_SHOW_POINTS_MAX]->col,
+                        "a trail has at most %d points", RPL_SHOW_POINTS_MAX);
+        if (grow((void **)&s->pts, &s->cap_pts, s->npts + (size_t)np, sizeof *s->pts))
+            return RPL_ENOMEM;
+        e->first = s->npts;
+        e->n = (size_t)np / 2;
+        for (int i = 0; i < np; i++) {
+            char what[16];
+            snprintf(what, sizeof what, "%c%d", i % 2 ? 'Y' : 'X', i / 2);
+            rpl_status st = parse_coord(ps, args[want + i], i % 2 ? K_Y : K_X, what,
+                                        &s->pts[s->npts + (size_t)i]);
+            if (st != RPL_OK)
+                return st;
+        }
+        s->npts += (size_t)np;
+    }
+    return RPL_OK;
+}
+
+/* The NAME=VALUE options of a command. */
+static rpl_status parse_opts(parser_t *ps, const struct cmd *c, tok_t **o, int no, ev_t *e)
+{
+    char q[QUOTE_MAX + 4], b[64];
+    unsigned seen = 0;
+    int times_col = 0, over_col = 0;
+    for (int i = 0; i < no; i++) {
+        const tok_t *t = o[i];
+        const char *eq = memchr(t->p, '=', t->n);
+        size_t nl = (size_t)(eq - t->p);
+        int optional = t->p[0] == '?';
+        const char *nm = t->p + optional;
+        size_t nn = nl - (size_t)optional;
+        const struct opt *op = NULL;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            if (strlen(opts[k].name) == nn && memcmp(opts[k].name, nm, nn) == 0)
+                op = &opts[k];
+        if (!op || !(c->opts & op->bit)) {
+            if (optional)
+                continue;
+            tok_t nt = { nm, nn, t->col, 0 };
+            if (!op)
+                return perr(ps, t->col, "unknown option '%s' (an optional one is written "
+                                        "'?NAME=VALUE')", shown(&nt, q));
+            return perr(ps, t->col, "'%s' takes no option '%s'", c->name, shown(&nt, q));
+        }
+        if (seen & op->bit)
+            return perr(ps, t->col, "option '%s' is given twice", op->name);
+        seen |= op->bit;
+        tok_t val = { eq + 1, t->n - nl - 1, t->col + (int)nl + 1, 0 };
+        if (val.n == 0)
+            return perr(ps, val.col, "option '%s' needs a value", op->name);
+        switch (op->bit) {
+        case O_OVER:
+        case O_EVERY: {
+            uint64_t v;
+            if (parse_time(&val, 0, &v) != 0 || (op->bit == O_EVERY && v == 0))
+                return perr(ps, val.col, "bad %s '%s': want steps or seconds (30, 0.5s)%s",
+                            op->name, shown(&val, q), op->bit == O_EVERY ? ", above 0" : "");
+            if (op->bit == O_OVER)
+                e->over = v, over_col = val.col;
+            else
+                e->every = v;
+            break;
+        }
+        case O_TIMES:
+        case O_COUNT: {
+            long long v;
+            long long hi = op->bit == O_TIMES ? TIMES_MAX : RPL_SHOW_STONES_MAX;
+            if (rpl_parse_int(cstr(&val, 0, 0, b), 1, hi, &v) != RPL_OK)
+                return perr(ps, val.col, "bad %s '%s': want a whole number 1..%lld", op->name,
+                            shown(&val, q), hi);
+            if (op->bit == O_TIMES)
+                e->times = (uint64_t)v, times_col = t->col;
+            else
+                e->count = (int)v;
+            break;
+        }
+        case O_RADIUS: {
+            rpl_status st = parse_coord(ps, &val, K_LEN, "radius", &e->radius);
+            if (st != RPL_OK)
+                return st;
+            break;
+        }
+        }
+    }
+    if ((seen & O_TIMES) && !(seen & O_EVERY))
+        return perr(ps, times_col, "times= goes with every=");
+    if ((seen & O_EVERY) && e->over > e->every)
+        return perr(ps, over_col, "over= is longer than every=: the repeats would overlap");
+    return RPL_OK;
+}
+
+/* Keeps count of the actions running at once, and of the show's length. */
+static rpl_status schedule(parser_t *ps, const ev_t *e, int col)
+{
+    uint64_t span = e->over > 1 ? e->over : 1, end;
+    int forever = 0;
+    if (!e->every)
+        end = e->at + span;
+    else if (!e->times)
+        end = UINT64_MAX, forever = 1;
+    else
+        end = e->at + (e->times - 1) * e->every + span; /* < 2^64: each factor is bounded */
+    int k = 0;
+    for (int i = 0; i < ps->nends; i++)
+        if (ps->ends[i] > e->at)
+            ps->ends[k++] = ps->ends[i];
+    ps->nends = k;
+    if (ps->nends >= RPL_SHOW_ACTIVE_MAX)
+        return perr(ps, col, "more than %d commands lay stones at once (at step %llu)",
+                    RPL_SHOW_ACTIVE_MAX, (unsigned long long)e->at);
+    ps->ends[ps->nends++] = end;
+    ps->forever |= forever;
+    if (!forever && end > ps->last)
+        ps->last = end;
+    return RPL_OK;
+}
+
+static rpl_status header(parser_t *ps)
+{
+    char q[QUOTE_MAX + 4], b[64];
+    if (ps->ntok == 0 || !tok_is(&ps->tok[0], "ripple-show"))
+        return perr(ps, ps->tok[0].col, "expected \"ripple-show %d\" first (the format and its "
+                                        "version)", RPL_SHOW_VERSION);
+    if (ps->ntok < 2)
+        return perr(ps, ps->tok[0].col, "expected \"ripple-show %d\": the version is missing",
+                    RPL_SHOW_VERSION);
+    long long v;
+    const tok_t *t = &ps->tok[1];
+    if (t->quoted || rpl_parse_int(cstr(t, 0, 0, b), 1, 1000000000, &v) != RPL_OK)
+        return perr(ps, t->col, "bad version '%s': want a whole number (ripple-show %d)",
+                    shown(t, q), RPL_SHOW_VERSION);
+    if (v > RPL_SHOW_VERSION)
+        return perr(ps, t->col, "this is a ripple-show %lld file; this ripple plays version %d",
+                    v, RPL_SHOW_VERSION);
+    if (ps->ntok > 2)
+        return perr(ps, ps->tok[2].col, "'%s' after the version: the header is just "
+                                        "\"ripple-show %d\"", shown(&ps->tok[2], q),
+                    RPL_SHOW_VERSION);
+    ps->header = 1;
+    return RPL_OK;
+}
+
+static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
+{
+    rpl_show_t *s = ps->s;
+    char q[QUOTE_MAX + 4];
+    rpl_status st = tokenize(ps, line, len);
+    if (st != RPL_OK || ps->ntok == 0)
+        return st;
+    if (!ps->header)
+        return header(ps);
+
+    /* the time */
+    int k = 0;
+    uint64_t at = ps->clock;
+    const tok_t *t = &ps->tok[0];
+    if (!t->quoted && t->n > 0 && (t->p[0] == '@' || t->p[0] == '+')) {
+        uint64_t v;
+        if (parse_time(t, 1, &v) != 0)
+            return perr(ps, t->col, "bad time '%s': want steps or seconds after '@' or '+' "
+                                    "(@120, @2s, +30, +0.5s)", shown(t, q));
+        if (t->p[0] == '@' && v < ps->clock)
+            return perr(ps, t->col, "%s goes back in time: the line before is at step %llu",
+                        shown(t, q), (unsigned long long)ps->clock);
+        at = t->p[0] == '@' ? v : ps->clock + v;
+        if (at > (uint64_t)RPL_SHOW_STEPS_MAX)
+            return perr(ps, t->col, "%s is past step %ld, the longest a show may last",
+                        shown(t, q), RPL_SHOW_STEPS_MAX);
+        k = 1;
+        if (ps->ntok == 1)
+            return perr(ps, t->col, "a command must follow the time (or write 'wait')");
+    }
+    if (ps->closed_line)
+        return perr(ps, ps->tok[0].col, "nothing may follow '%s' (line %d)", ps->closed_by,
+                    ps->closed_line);
+    ps->clock = at;
+
+    /* the command */
+    const tok_t *ct = &ps->tok[k];
+    int optional = !ct->quoted && ct->n > 1 && ct->p[0] == '?';
+    tok_t cname = { ct->p + optional, ct->n - (size_t)optional, ct->col, ct->quoted };
+    const tok_t *sub = k + 1 < ps->ntok ? &ps->tok[k + 1] : NULL;
+    const struct cmd *c = NULL;
+    int known = 0;
+    for (size_t i = 0; i < NCMDS && !c; i++) {
+        if (!tok_is(&cname, cmds[i].name))
+            continue;
+        known = 1;
+        if (!cmds[i].sub || (sub && tok_is(sub, cmds[i].sub)))
+            c = &cmds[i];
+    }
+    if (!known) {
+        if (optional)
+            return RPL_OK; /* a later version's: skipped */
+        return perr(ps, ct->col, "unknown command '%s' (an optional one is written '?%s')",
+                    shown(&cname, q), shown(&cname, q));
+    }
+    if (!c) /* "wall" without a known shape */
+        return perr(ps, sub ? sub->col : ct->col, "'wall' wants rect, open, line or clear%s%s%s",
+                    sub ? ", not '" : "", sub ? shown(sub, q) : "", sub ? "'" : "");
+    int first = k + 1 + (c->sub != NULL);
+
+    /* options (bare words with '=') apart from the arguments */
+    tok_t *args[TOKENS_MAX], *op[TOKENS_MAX];
+    int na = 0, no = 0;
+    for (int i = first; i < ps->ntok; i++) {
+        tok_t *a = &ps->tok[i];
+        if (!a->quoted && memchr(a->p, '=', a->n))
+            op[no++] = a;
+        else
+            args[na++] = a;
+    }
+    ev_t e;
+    memset(&e, 0, sizeof e);
+    e.at = at;
+    e.cmd = c->cmd;
+    e.line = ps->line;
+    e.col = ct->col;
+    if (c->cmd == C_RING)
+        e.count = RING_COUNT_DEFAULT;
+    st = parse_args(ps, c, ct, args, na, &e);
+    if (st == RPL_OK)
+        st = parse_opts(ps, c, op, no, &e);
+    if (st != RPL_OK)
+        return st;
+    if (c->cmd == C_TEXT && e.radius.v == 0)
+        e.radius = (coord_t){ e.c[2].v * 0.5, e.c[2].px };
+
+    if (c->cmd == C_WAIT) {
+        if (e.over > (uint64_t)RPL_SHOW_STEPS_MAX - at)
+            return perr(ps, ct->col, "the wait goes past step %ld, the longest a show may last",
+                        RPL_SHOW_STEPS_MAX);
+        ps->clock = at + e.over;
+        if (ps->clock > ps->last)
+            ps->last = ps->clock;
+        return RPL_OK;
+    }
+    if ((c->cmd == C_LOOP || c->cmd == C_END) && at == 0)
+        return perr(ps, ct->col, "'%s' at step 0: a show lasts at least one step", c->name);
+    if (s->n >= RPL_SHOW_EVENTS_MAX)
+        return perr(ps, ct->col, "more than %d commands in one show", RPL_SHOW_EVENTS_MAX);
+    if (is_action(c->cmd)) {
+        st = schedule(ps, &e, ct->col);
+        if (st != RPL_OK)
+            return st;
+    } else if (at + 1 > ps->last) {
+        ps->last = at + 1;
+    }
+    if (c->cmd == C_LOOP || c->cmd == C_END) {
+        ps->closed_line = ps->line;
+        ps->closed_by = c->name;
+        s->ending = c->cmd;
+        s->length = at;
+    }
+    if (grow((void **)&s->ev, &s->cap, s->n + 1, sizeof *s->ev))
+        return RPL_ENOMEM;
+    s->ev[s->n++] = e;
+    return RPL_OK;
+}
+
+static rpl_status parse_all(parser_t *ps, const char *text, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
+        i = 3;
+    while (i < len) {
+        ps->line++;
+        size_t j = i;
+        while (j < len && text[j] != '\n') {
+            if (text[j] == '\0')
+                return perr(ps, (int)(j - i) + 1, "a NUL byte: this is not a text file");
+            if (j - i >= RPL_SHOW_LINE_MAX)
+                return perr(ps, RPL_SHOW_LINE_MAX + 1, "the line is longer than %d bytes",
+                            RPL_SHOW_LINE_MAX);
+            j++;
+        }
+        rpl_status st = parse_line(ps, text + i, j - i);
+        if (st != RPL_OK)
+            return st;
+        i = j + 1;
+    }
+    if (!ps->header) {
+        ps->line = 1; /* an empty show: its start */
+        return perr(ps, 1, "expected \"ripple-show %d\" first: the show is empty",
+                    RPL_SHOW_VERSION);
+    }
+    if (!ps->s->ending)
+        ps->s->length = ps->forever ? 0 : ps->last;
+    return RPL_OK;
+}
+
+rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_show_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    *out = NULL;
+    rpl_show_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return RPL_ENOMEM;
+    *out = s;
+    if (!text && len > 0) {
+        set_err(s, format("%s: no text (NULL)", name ? name : "show"));
+        return RPL_EINVAL;
+    }
+    parser_t *ps = calloc(1, sizeof *ps);
+    if (!ps) {
+        set_err(s, NULL);
+        return RPL_ENOMEM;
+    }
+    ps->s = s;
+    ps->name = name ? name : "show";
+    rpl_status st;
+    if (len > (size_t)RPL_SHOW_BYTES_MAX) {
+        ps->line = 1;
+        st = perr(ps, 1, "the show is larger than %ld bytes", RPL_SHOW_BYTES_MAX);
+    } else {
+        st = parse_all(ps, text ? text : "", len);
+    }
+    free(ps);
+    if (st == RPL_ENOMEM && !s->err)
+        set_err(s, NULL);
+    if (st != RPL_OK) {
+        /* a failed show holds nothing but its message */
+        free(s->ev), free(s->pts), free(s->dots), free(s->strs);
+        s->ev = NULL, s->pts = NULL, s->dots = NULL, s->strs = NULL;
+        s->n = s->npts = s->ndots = s->nstrs = 0;
+        s->length = 0;
+        s->ending = 0;
+        return st;
+    }
+    /* each array exactly as long as what it holds: less memory, and a
+     * read past one is a read past its allocation (which a sanitizer sees) */
+    shrink((void **)&s->ev, s->n * sizeof *s->ev);
+    shrink((void **)&s->pts, s->npts * sizeof *s->pts);
+    shrink((void **)&s->dots, 2 * s->ndots * sizeof *s->dots);
+    shrink((void **)&s->strs, s->nstrs);
+    s->cap = s->n;
+    s->cap_pts = s->npts;
+    s->cap_dots = 2 * s->ndots;
+    s->cap_strs = s->nstrs;
+    s->ok = 1;
+    return RPL_OK;
+}
+
+rpl_status rpl_show_read(const char *path, rpl_show_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    *out = NULL;
+    rpl_show_t *s = NULL;
+    if (!path || !*path) {
+        s = calloc(1, sizeof *s);
+        if (!s)
+            return RPL_ENOMEM;
+        *out = s;
+        set_err(s, format("no show file (%s)", path ? "an empty name" : "NULL"));
+        return RPL_EINVAL;
+    }
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    rpl_status st = RPL_OK;
+    int err = 0;
+    const char *why = NULL;
+    if (!f) {
+        err = errno;
+        st = RPL_EIO;
+    }
+    while (f && st == RPL_OK) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 4096;
+            if (c > (size_t)RPL_SHOW_BYTES_MAX + 1)
+                c = (size_t)RPL_SHOW_BYTES_MAX + 1;
+            char *b = realloc(buf, c);
+            if (!b) {
+                st = RPL_ENOMEM;
+                break;
+            }
+            buf = b;
+            cap = c;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (ferror(f)) {
+            err = errno;
+            st = RPL_EIO;
+        } else if (n > (size_t)RPL_SHOW_BYTES_MAX) {
+            why = "larger than the most a show may be";
+            st = RPL_EIO;
+        } else if (got == 0 && feof(f)) {
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (st != RPL_OK) {
+        free(buf);
+        s = calloc(1, sizeof *s);
+        if (!s)
+            return RPL_ENOMEM;
+        *out = s;
+        if (st == RPL_ENOMEM)
+            set_err(s, NULL);
+        else
+            set_err(s, why ? format("%s: larger than %ld bytes", path, RPL_SHOW_BYTES_MAX)
+                      : format("%s: %s", path, strerror(err ? err : EIO)));
+        return st;
+    }
+    st = rpl_show_parse(buf ? buf : "", n, path, out);
+    free(buf);
+    return st;
+}
+
+void rpl_show_free(rpl_show_t *show)
+{
+    if (!show)
+        return;
+    free(show->ev);
+    free(show->pts);
+    free(show->dots);
+    free(show->strs);
+    free(show->err);
+    free(show);
+}
+
+int rpl_show_events(const rpl_show_t *show)
+{
+    return show && show->ok ? (int)show->n : 0;
+}
+
+uint64_t rpl_show_length(const rpl_show_t *show)
+{
+    return show && show->ok ? show->length : 0;
+}
+
+int rpl_show_loops(const rpl_show_t *show)
+{
+    return show && show->ok && show->ending == C_LOOP;
+}
+
+int rpl_show_pictures(const rpl_show_t *show)
+{
+    int k = 0;
+    for (size_t i = 0; show && show->ok && i < show->n; i++)
+        k += show->ev[i].cmd == C_PICTURE;
+    return k;
+}
+
+const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *column)
+{
+    for (size_t k = 0; show && show->ok && i >= 0 && k < show->n; k++) {
+        const ev_t *e = &show->ev[k];
+        if (e->cmd != C_PICTURE || i-- > 0)
+            continue;
+        if (line)
+            *line = e->line;
+        if (column)
+            *column = e->col;
+        return show->strs + e->first;
+    }
+    return NULL;
+}
+
+/* ---- the player ------------------------------------------------------- */
+
+typedef struct active {
+    size_t ev;   /* the command */
+    uint64_t e;  /* steps since it started */
+} active_t;
+
+struct rpl_show_player {
+    const rpl_show_t *show;
+    uint64_t seed;
+    uint64_t t;        /* the step the next tick plays */
+    uint64_t loops;
+    size_t next;       /* the next command to apply */
+    int done;
+    int rain_allowed;
+    unsigned changed;
+    const ev_t *rain;  /* the last `rain RATE ...`, NULL for the default */
+    rpl_show_view_t view;
+    active_t act[RPL_SHOW_ACTIVE_MAX];
+    int nact;
+};
+
+static void initial_view(rpl_show_player_t *p)
+{
+    p->view.light = 1;
+    p->view.strength = RPL_STRENGTH_ONE;
+    p->view.stone = 0;
+    p->view.rain_on = 0;
+    memset(&p->view.rain, 0, sizeof p->view.rain);
+    p->view.picture = "";
+    p->rain = NULL;
+}
+
+rpl_show_player_t *rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
+                                          rpl_status *status)
+{
+    rpl_status st = RPL_OK;
+    rpl_show_player_t *p = NULL;
+    if (!show || !show->ok)
+        st = RPL_EINVAL;
+    else if (!(p = calloc(1, sizeof *p)))
+        st = RPL_ENOMEM;
+    if (status)
+        *status = st;
+    if (!p)
+        return NULL;
+    p->show = show;
+    p->seed = seed;
+    p->rain_allowed = 1;
+    initial_view(p);
+    return p;
+}
+
+void rpl_show_player_destroy(rpl_show_player_t *p)
+{
+    free(p);
+}
+
+void rpl_show_player_rewind(rpl_show_player_t *p)
+{
+    if (!p)
+        return;
+    p->t = 0;
+    p->loops = 0;
+    p->next = 0;
+    p->done = 0;
+    p->changed = 0;
+    p->nact = 0;
+    initial_view(p);
+}
+
+void rpl_show_player_set_rain(rpl_show_player_t *p, int on)
+{
+    if (p)
+        p->rain_allowed = on != 0;
+}
+
+unsigned rpl_show_player_changed(const rpl_show_player_t *p)
+{
+    return p ? p->changed : 0;
+}
+
+const rpl_show_view_t *rpl_show_player_view(const rpl_show_player_t *p)
+{
+    return p ? &p->view : NULL;
+}
+
+uint64_t rpl_show_player_time(const rpl_show_player_t *p)
+{
+    return p ? p->t : 0;
+}
+
+uint64_t rpl_show_player_loops(const rpl_show_player_t *p)
+{
+    return p ? p->loops : 0;
+}
+
+int rpl_show_player_done(const rpl_show_player_t *p)
+{
+    return p ? p->done : 0;
+}
+
+/* Positions and lengths in cells of the field. */
+static double pos(coord_t c, int n)
+{
+    return c.px ? c.v : c.v * n;
+}
+
+static double len_of(coord_t c, const rpl_sim_t *sim)
+{
+    return c.px ? c.v : c.v * (sim->w < sim->h ? sim->w : sim->h);
+}
+
+static int cell(double v)
+{
+    return (int)lround(v < -1e9 ? -1e9 : v > 1e9 ? 1e9 : v);
+}
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int radius(double v)
+{
+    int r = cell(v);
+    return r < 1 ? 1 : r > RPL_RADIUS_MAX ? RPL_RADIUS_MAX : r;
+}
+
+/* A trail's polyline in cells, with the length along it at each point. */
+typedef struct path {
+    double x[RPL_SHOW_POINTS_MAX], y[RPL_SHOW_POINTS_MAX], at[RPL_SHOW_POINTS_MAX];
+    size_t n;
+    int segs; /* stone gaps along it: the stones are segs + 1 */
+} path_t;
+
+static void trail_path(const rpl_show_t *s, const ev_t *e, const rpl_sim_t *sim, path_t *pa)
+{
+    pa->n = e->n;
+    for (size_t i = 0; i < e->n; i++) {
+        pa->x[i] = pos(s->pts[e->first + 2 * i], sim->w);
+        pa->y[i] = pos(s->pts[e->first + 2 * i + 1], sim->h);
+        pa->at[i] = i ? pa->at[i - 1] + hypot(pa->x[i] - pa->x[i - 1], pa->y[i] - pa->y[i - 1])
+                      : 0;
+    }
+    double spacing = len_of(e->c[1], sim), total = pa->at[e->n - 1];
+    if (spacing < 1)
+        spacing = 1;
+    double segs = ceil(total / spacing - 1e-9);
+    pa->segs = segs < 0 ? 0 : segs > RPL_SHOW_STONES_MAX - 1 ? RPL_SHOW_STONES_MAX - 1 : (int)segs;
+}
+
+/* Stones the command lays in one repetition, on this field. */
+static size_t stone_count(const ev_t *e, const path_t *pa)
+{
+    switch (e->cmd) {
+    case C_RING:
+        return (size_t)e->count;
+    case C_TRAIL:
+        return (size_t)pa->segs + 1;
+    case C_TEXT:
+        return e->n;
+    default:
+        return 1;
+    }
+}
+
+static rpl_status drop(rpl_sim_t *sim, double x, double y, int r, int w, rpl_status st)
+{
+    rpl_status d = rpl_sim_drop(sim, cell(x), cell(y), r, w);
+    return st != RPL_OK ? st : d;
+}
+
+/* Lays stones [lo, hi) of a command. */
+static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_sim_t *sim,
+                      size_t lo, size_t hi)
+{
+    rpl_status st = RPL_OK;
+    double x = pos(e->c[0], sim->w), y = pos(e->c[1], sim->h);
+    switch (e->cmd) {
+    case C_DROP:
+        st = drop(sim, x, y, radius(len_of(e->c[2], sim)), e->w0, st);
+        break;
+    case C_RING: {
+        double rr = len_of(e->c[2], sim);
+        int r = radius(len_of(e->c[3], sim));
+        for (size_t i = lo; i < hi; i++) {
+            double a = TAU * (double)i / e->count - TAU / 4; /* from the top, clockwise */
+            st = drop(sim, x + rr * cos(a), y + rr * sin(a), r, e->w0, st);
+        }
+        break;
+    }
+    case C_TRAIL: {
+        int r = radius(len_of(e->c[0], sim));
+        size_t seg = 0;
+        double total = pa->at[pa->n - 1];
+        for (size_t i = lo; i < hi; i++) {
+            double d = pa->segs ? total * (double)i / pa->segs : 0;
+            while (seg + 2 < pa->n && pa->at[seg + 1] < d)
+                seg++;
+            double l = pa->at[seg + 1] - pa->at[seg];
+            double f = l > 0 ? (d - pa->at[seg]) / l : 0;
+            f = f < 0 ? 0 : f > 1 ? 1 : f;
+            st = drop(sim, pa->x[seg] + f * (pa->x[seg + 1] - pa->x[seg]),
+                      pa->y[seg] + f * (pa->y[seg + 1] - pa->y[seg]), r, e->w0, st);
+        }
+        break;
+    }
+    case C_TEXT: {
+        double c = len_of(e->c[2], sim);
+        int r = radius(len_of(e->radius, sim));
+        for (size_t i = lo; i < hi; i++) {
+            const int16_t *d = s->dots + 2 * (e->first + i);
+            st = drop(sim, x + (d[0] - (e->tw - 1) / 2.0) * c, y + (d[1] - (e->th - 1) / 2.0) * c,
+                      r, e->w0, st);
+        }
+        break;
+    }
+    }
+    return st;
+}
+
+/* One step of a running command; 1 when it is finished. */
+static int run_action(rpl_show_player_t *p, active_t *a, rpl_sim_t *sim, rpl_status *st)
+{
+    const rpl_show_t *s = p->show;
+    const ev_t *e = &s->ev[a->ev];
+    uint64_t span = e->over > 1 ? e->over : 1;
+    uint64_t l = e->every ? a->e % e->every : a->e;
+    if (l < span) {
+        static const path_t none;
+        path_t pa;
+        const path_t *pp = &none;
+        if (e->cmd == C_TRAIL) {
+            trail_path(s, e, sim, &pa);
+            pp = &pa;
+        }
+        /* stone i is laid at step floor(i * span / n) of the repetition */
+        uint64_t n = stone_count(e, pp);
+        uint64_t lo = (l * n + span - 1) / span, hi = ((l + 1) * n + span - 1) / span;
+        if (hi > lo) {
+            rpl_status d = lay(s, e, pp, sim, (size_t)lo, (size_t)hi);
+            if (*st == RPL_OK)
+                *st = d;
+        }
+    }
+    a->e++;
+    if (!e->every)
+        return a->e >= span;
+    if (!e->times)
+        return 0;
+    return a->e >= (e->times - 1) * e->every + span;
+}
+
+static void resolve_rain(rpl_show_player_t *p, const rpl_sim_t *sim)
+{
+    rpl_rain_t *r = &p->view.rain;
+    if (p->rain) {
+        r->per_kilostep = p->rain->count;
+        r->rmin = radius(len_of(p->rain->c[0], sim));
+        r->rmax = radius(len_of(p->rain->c[1], sim));
+        r->wmin = p->rain->w0;
+        r->wmax = p->rain->w1;
+    } else {
+        /* the default: as the demo's own rain */
+        int unit = (sim->w < sim->h ? sim->w : sim->h) / 240;
+        unit = unit < 1 ? 1 : unit;
+        *r = (rpl_rain_t){ .per_kilostep = 120, .rmin = unit, .rmax = 2 * unit,
+                           .wmin = 24, .wmax = 80 };
+    }
+    if (r->rmax < r->rmin)
+        r->rmax = r->rmin;
+}
+
+/* Applies one command that is not an action. */
+static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
+{
+    const rpl_show_t *s = p->show;
+    double x0 = pos(e->c[0], sim->w), y0 = pos(e->c[1], sim->h);
+    double x1 = pos(e->c[2], sim->w), y1 = pos(e->c[3], sim->h);
+    switch (e->cmd) {
+    case C_RAIN_SET:
+        p->rain = e;
+        /* fall through */
+    case C_RAIN_ON:
+    case C_RAIN_OFF:
+        p->view.rain_on = e->cmd != C_RAIN_OFF;
+        resolve_rain(p, sim);
+        p->changed |= RPL_SHOW_RAIN;
+        return RPL_OK;
+    case C_LIGHT:
+        p->view.light = e->count;
+        p->changed |= RPL_SHOW_LIGHT;
+        return RPL_OK;
+    case C_STRENGTH:
+        p->view.strength = e->count;
+        p->changed |= RPL_SHOW_STRENGTH;
+        return RPL_OK;
+    case C_STONE:
+        p->view.stone = radius(len_of(e->c[0], sim));
+        p->changed |= RPL_SHOW_STONE;
+        return RPL_OK;
+    case C_PICTURE:
+        p->view.picture = s->strs + e->first;
+        p->changed |= RPL_SHOW_PICTURE;
+        return RPL_OK;
+    case C_WALL_RECT:
+    case C_WALL_OPEN: {
+        /* the cells from the smaller corner up to the larger, clipped */
+        int ax = clampi(cell(x0 < x1 ? x0 : x1), 0, sim->w), bx = clampi(cell(x0 < x1 ? x1 : x0), 0, sim->w);
+        int ay = clampi(cell(y0 < y1 ? y0 : y1), 0, sim->h), by = clampi(cell(y0 < y1 ? y1 : y0), 0, sim->h);
+        if (bx <= ax || by <= ay)
+            return RPL_OK;
+        return rpl_sim_wall_rect(sim, ax, ay, bx - ax, by - ay, e->cmd == C_WALL_RECT);
+    }
+    case C_WALL_LINE: {
+        int th = clampi(cell(len_of(e->c[4], sim)), 1, sim->w + sim->h);
+        /* the part of the segment that can touch the field */
+        double m = th, t0 = 0, t1 = 1;
+        if (!rpl_clip_axis(x0, x1 - x0, -m, sim->w + m, &t0, &t1) ||
+            !rpl_clip_axis(y0, y1 - y0, -m, sim->h + m, &t0, &t1))
+            return RPL_OK;
+        return rpl_sim_wall_line(sim, cell(x0 + t0 * (x1 - x0)), cell(y0 + t0 * (y1 - y0)),
+                                 cell(x0 + t1 * (x1 - x0)), cell(y0 + t1 * (y1 - y0)), th, 1);
+    }
+    case C_WALL_CLEAR:
+        return rpl_sim_set_walls(sim, NULL);
+    case C_EDGES:
+        return rpl_sim_set_edges(sim, (rpl_edges)e->count);
+    case C_CUT:
+        rpl_sim_reset(sim, p->seed);
+        p->changed |= RPL_SHOW_CUT;
+        return RPL_OK;
+    default:
+        return RPL_OK;
+    }
+}
+
+rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
+{
+    if (!p || !sim)
+        return RPL_EINVAL;
+    const rpl_show_t *s = p->show;
+    rpl_status st = RPL_OK;
+    p->changed = 0;
+    int restarted = 0;
+    while (!p->done && p->next < s->n && s->ev[p->next].at == p->t) {
+        const ev_t *e = &s->ev[p->next++];
+        if (is_action(e->cmd)) {
+            if (p->nact < RPL_SHOW_ACTIVE_MAX) /* always: the parser counted them */
+                p->act[p->nact++] = (active_t){ (size_t)(e - s->ev), 0 };
+        } else if (e->cmd == C_LOOP) {
+            p->t = 0;
+            p->next = 0;
+            p->nact = 0;
+            p->loops++;
+            p->changed |= RPL_SHOW_LOOPED;
+            if (restarted++) /* never: a loop is past step 0 */
+                break;
+        } else if (e->cmd == C_END) {
+            p->done = 1;
+            p->nact = 0;
+            p->changed |= RPL_SHOW_ENDED;
+        } else {
+            rpl_status d = apply(p, e, sim);
+            if (st == RPL_OK)
+                st = d;
+        }
+    }
+    if (!p->done) {
+        int k = 0;
+        for (int i = 0; i < p->nact; i++)
+            if (!run_action(p, &p->act[i], sim, &st))
+                p->act[k++] = p->act[i];
+        p->nact = k;
+        p->t++;
+        if (!s->ending && p->next >= s->n && p->nact == 0 && p->t >= s->length) {
+            p->done = 1;
+            p->changed |= RPL_SHOW_ENDED;
+        }
+    }
+    /* the weather outlasts the script */
+    if (p->view.rain_on) {
+        resolve_rain(p, sim);
+        if (p->rain_allowed) {
+            rpl_status d = rpl_sim_rain(sim, &p->view.rain);
+            if (st == RPL_OK)
+                st = d;
+        }
+    }
+    return st;
+}

@@ -1,0 +1,78 @@
+/* fuzz_show.c - libFuzzer target: any bytes through the show parser, and a valid show played into a small field. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ripple.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Steps played of a valid show: enough to reach most shows' loops on a
+ * field small enough that a step costs next to nothing. */
+#define TICKS_MAX 400
+
+static void check_field(const rpl_sim_t *sim)
+{
+    int w = rpl_sim_width(sim), h = rpl_sim_height(sim);
+    const int16_t *c = rpl_sim_heights(sim);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int16_t v = c[(size_t)y * w + x];
+            if (v < RPL_HEIGHT_MIN || v > RPL_HEIGHT_MAX)
+                __builtin_trap();
+            if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && v != 0)
+                __builtin_trap(); /* the border stays 0 */
+        }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    rpl_show_t *show;
+    rpl_status st = rpl_show_parse((const char *)data, size, "fuzz", &show);
+    if (!show)
+        return 0; /* out of memory */
+    const char *err = rpl_show_error(show);
+    if (st != RPL_OK) {
+        /* a failure says where: "fuzz:LINE:COLUMN: message", and holds nothing */
+        if (strncmp(err, "fuzz:", 5) != 0 || strlen(err) < 10 || rpl_show_events(show) != 0 ||
+            rpl_show_player_create(show, 1, NULL) != NULL)
+            __builtin_trap();
+        rpl_show_free(show);
+        return 0;
+    }
+    if (err[0] != '\0')
+        __builtin_trap();
+    for (int i = 0; i < rpl_show_pictures(show); i++) {
+        int line = 0, col = 0;
+        const char *name = rpl_show_picture(show, i, &line, &col);
+        if (!name || !name[0] || line < 2 || col < 1)
+            __builtin_trap();
+    }
+    if (rpl_show_picture(show, rpl_show_pictures(show), NULL, NULL) != NULL)
+        __builtin_trap();
+
+    rpl_sim_t *sim = rpl_sim_create(24, 18, 7, NULL);
+    rpl_show_player_t *p = rpl_show_player_create(show, 7, NULL);
+    if (sim && p) {
+        rpl_sim_set_threads(sim, 1);
+        uint64_t len = rpl_show_length(show);
+        for (int i = 0; i < TICKS_MAX; i++) {
+            rpl_show_player_tick(p, sim);
+            const rpl_show_view_t *v = rpl_show_player_view(p);
+            if (v->strength < 0 || v->strength > RPL_STRENGTH_MAX || (v->light != 0 && v->light != 1) ||
+                v->stone < 0 || v->stone > RPL_RADIUS_MAX || !v->picture)
+                __builtin_trap();
+            /* a looping show never runs past its length */
+            if (rpl_show_loops(show) && rpl_show_player_time(p) > len)
+                __builtin_trap();
+            rpl_sim_step(sim);
+            if (rpl_show_player_done(p) && (i > 40 || !v->rain_on))
+                break;
+        }
+        check_field(sim);
+    }
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(show);
+    return 0;
+}

@@ -1,0 +1,1136 @@
+/* test_show.c - shows: every command parsed, every bad line named by line and column, the player's timing on the field, loops, and the same water on any thread count (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ripple.h"
+#include "util.h"
+
+#define H "ripple-show 1\n"
+
+/* Parses text (a C string) named "t"; fails the test unless it is valid. */
+static rpl_show_t *parse_ok(const char *text)
+{
+    rpl_show_t *s = NULL;
+    rpl_status st = rpl_show_parse(text, strlen(text), "t", &s);
+    if (st != RPL_OK)
+        fail_msg("parse failed: %s\n--- show:\n%s", rpl_show_error(s), text);
+    assert_non_null(s);
+    assert_string_equal(rpl_show_error(s), "");
+    return s;
+}
+
+/* Parses text that must fail with exactly this message. */
+static void parse_bad(const char *text, size_t len, const char *want)
+{
+    rpl_show_t *s = NULL;
+    rpl_status st = rpl_show_parse(text, len, "t", &s);
+    assert_non_null(s);
+    if (st != RPL_EFORMAT || strcmp(rpl_show_error(s), want) != 0)
+        fail_msg("status %d, message\n  got:  %s\n  want: %s\n--- show:\n%.*s", (int)st,
+                 rpl_show_error(s), want, (int)(len > 300 ? 300 : len), text);
+    /* a failed show holds nothing and plays nothing */
+    assert_int_equal(rpl_show_events(s), 0);
+    assert_int_equal(rpl_show_length(s), 0);
+    assert_int_equal(rpl_show_pictures(s), 0);
+    rpl_status pst = RPL_OK;
+    assert_null(rpl_show_player_create(s, 1, &pst));
+    assert_int_equal(pst, RPL_EINVAL);
+    rpl_show_free(s);
+}
+
+static void bad(const char *text, const char *want)
+{
+    parse_bad(text, strlen(text), want);
+}
+
+static rpl_show_player_t *player_of(const rpl_show_t *s, uint64_t seed)
+{
+    rpl_status st = RPL_EINVAL;
+    rpl_show_player_t *p = rpl_show_player_create(s, seed, &st);
+    assert_int_equal(st, RPL_OK);
+    assert_non_null(p);
+    return p;
+}
+
+/* ---- what a tick did to the field -------------------------------------- */
+
+/* One tick; the cells it changed (a stone sets its cells to -weight, so
+ * against a still or known field the changed cells are the stones). */
+typedef struct diff {
+    int n;
+    int x[4096], y[4096];
+    int16_t v[4096];
+} diff_t;
+
+static diff_t dif;
+
+static const diff_t *tick_diff(rpl_show_player_t *p, rpl_sim_t *sim)
+{
+    size_t n = cells(sim);
+    int16_t *before = copy_plane(cur_of(sim), n);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    const int16_t *after = cur_of(sim);
+    dif.n = 0;
+    for (size_t i = 0; i < n; i++)
+        if (after[i] != before[i]) {
+            assert_true(dif.n < 4096);
+            dif.x[dif.n] = (int)(i % (size_t)width_of(sim));
+            dif.y[dif.n] = (int)(i / (size_t)width_of(sim));
+            dif.v[dif.n] = after[i];
+            dif.n++;
+        }
+    free(before);
+    return &dif;
+}
+
+/* The number of interior cells strictly inside the circle (the stone
+ * rule of ripple.h), counted here by its own loop. */
+static int disc_cells(const rpl_sim_t *sim, int cx, int cy, int r)
+{
+    int n = 0;
+    for (int y = 1; y < height_of(sim) - 1; y++)
+        for (int x = 1; x < width_of(sim) - 1; x++)
+            n += (x - cx) * (x - cx) + (y - cy) * (y - cy) < r * r;
+    return n;
+}
+
+/* The tick changed exactly the disc of radius r around (cx, cy), to -w. */
+static void assert_disc(const diff_t *d, const rpl_sim_t *sim, int cx, int cy, int r, int w)
+{
+    assert_int_equal(d->n, disc_cells(sim, cx, cy, r));
+    for (int i = 0; i < d->n; i++) {
+        int dx = d->x[i] - cx, dy = d->y[i] - cy;
+        if (dx * dx + dy * dy >= r * r)
+            fail_msg("cell (%d, %d) changed, outside the stone at (%d, %d) r %d", d->x[i],
+                     d->y[i], cx, cy, r);
+        assert_int_equal(d->v[i], -w);
+    }
+}
+
+/* The tick changed exactly these single cells (stones of radius 1). */
+static void assert_cells(const diff_t *d, const int (*xy)[2], int n, int w)
+{
+    if (d->n != n) {
+        for (int i = 0; i < d->n; i++)
+            print_message("changed (%d, %d)\n", d->x[i], d->y[i]);
+        fail_msg("%d cells changed, want %d", d->n, n);
+    }
+    for (int k = 0; k < n; k++) {
+        int found = 0;
+        for (int i = 0; i < d->n; i++)
+            found |= d->x[i] == xy[k][0] && d->y[i] == xy[k][1] && d->v[i] == -w;
+        if (!found)
+            fail_msg("no stone of weight %d at (%d, %d)", w, xy[k][0], xy[k][1]);
+    }
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+static void test_every_command_parses(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(
+        "# a comment before the header\n"
+        "\n"
+        "ripple-show 1\n"
+        "@0    light on            # a comment after a command\n"
+        "      light off\n"
+        "      strength 0.75\n"
+        "      stone 0.01\n"
+        "\tstone 4px\n"
+        "      edges absorb\n"
+        "      edges reflect\n"
+        "      picture default\n"
+        "      picture \"my pool.png\"\n"
+        "      rain 3 0.004 0.008 40 90\n"
+        "      rain off\n"
+        "      rain on\n"
+        "@10   drop 0.5 0.5 0.02 300\n"
+        "+5    drop -10px 700px 3.5px -8192\n"
+        "      ring 0.5 0.5 0.3 0.01 200 count=8 over=10\n"
+        "+1s   trail 0.01 150 0.02 0.1 0.1 0.9 0.1 0.9 0.9 over=20\n"
+        "      text \"Hi\\n\\\"you\\\" \\\\\" 0.5 0.5 0.03 120 radius=2px over=0.25s\n"
+        "      wall rect 0 0.45 1 0.5\n"
+        "      wall open 0.3 0.45 0.35 0.5\n"
+        "      wall line 10px 10px 100px 60px 3px\n"
+        "      wall clear\n"
+        "      drop 0.25 0.2 4px 250 every=7 times=5\n"
+        "      ?sparkle 0.5 0.5 whatever=1 \"and a string\"\n"
+        "      drop 0.75 0.2 4px 250 ?glow=3\n"
+        "      wait 0.5s\n"
+        "@2s   cut\n"
+        "+0    wait 10\n"
+        "@200  loop\n"
+        "# comments and blank lines after the end are fine\n"
+        "\n");
+    /* every command but wait and the optional one is an event */
+    assert_int_equal(rpl_show_events(s), 25);
+    assert_int_equal(rpl_show_length(s), 200);
+    assert_int_equal(rpl_show_loops(s), 1);
+    assert_int_equal(rpl_show_pictures(s), 2);
+    int line = 0, col = 0;
+    assert_string_equal(rpl_show_picture(s, 0, &line, &col), "default");
+    assert_int_equal(line, 11);
+    assert_int_equal(col, 7);
+    assert_string_equal(rpl_show_picture(s, 1, &line, &col), "my pool.png");
+    assert_int_equal(line, 12);
+    assert_null(rpl_show_picture(s, 2, &line, &col));
+    assert_null(rpl_show_picture(s, -1, NULL, NULL));
+    rpl_show_free(s);
+
+    /* CRLF line ends, a byte order mark, tabs, leading zeros */
+    s = parse_ok("\xEF\xBB\xBFripple-show 01\r\n@0\tdrop\t0.5 0.5 0.01 300\r\n@010 end\r\n");
+    assert_int_equal(rpl_show_events(s), 2);
+    assert_int_equal(rpl_show_length(s), 10);
+    assert_int_equal(rpl_show_loops(s), 0);
+    rpl_show_free(s);
+
+    /* without loop or end: the step after the last stone */
+    s = parse_ok(H "@5 drop 0.5 0.5 0.01 300\n");
+    assert_int_equal(rpl_show_length(s), 6);
+    rpl_show_free(s);
+    s = parse_ok(H "@5 ring 0.5 0.5 0.2 0.01 300 over=20\n@7 light on\n");
+    assert_int_equal(rpl_show_length(s), 25);
+    rpl_show_free(s);
+    s = parse_ok(H "@5 drop 0.5 0.5 0.01 300 every=10 times=4\n");
+    assert_int_equal(rpl_show_length(s), 5 + 30 + 1);
+    rpl_show_free(s);
+    s = parse_ok(H "@5 drop 0.5 0.5 0.01 300 every=10\n"); /* forever */
+    assert_int_equal(rpl_show_length(s), 0);
+    rpl_show_free(s);
+    s = parse_ok(H "@5 light on\nwait 2s\n");
+    assert_int_equal(rpl_show_length(s), 125);
+    rpl_show_free(s);
+    /* only the header: a show of nothing */
+    s = parse_ok("ripple-show 1");
+    assert_int_equal(rpl_show_events(s), 0);
+    assert_int_equal(rpl_show_length(s), 0);
+    rpl_show_free(s);
+}
+
+static void test_times(void **state)
+{
+    (void)state;
+    /* @2.5s is step 150, +0.5s 30 more, +1/120 s rounds to the nearest step */
+    rpl_show_t *s = parse_ok(H "@2.5s light on\n+0.5s light off\n+0.0084s end\n");
+    assert_int_equal(rpl_show_length(s), 181);
+    rpl_show_free(s);
+    s = parse_ok(H "+7 light on\n+3 light off\nlight on\n+0 end\n");
+    assert_int_equal(rpl_show_length(s), 10);
+    rpl_show_free(s);
+    /* the longest show */
+    s = parse_ok(H "@100000000 end\n");
+    assert_int_equal(rpl_show_length(s), 100000000);
+    rpl_show_free(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    /* the header */
+    bad("", "t:1:1: expected \"ripple-show 1\" first: the show is empty");
+    bad("# nothing\n\n   \n", "t:1:1: expected \"ripple-show 1\" first: the show is empty");
+    bad("drop 0.5 0.5 0.01 300\n",
+        "t:1:1: expected \"ripple-show 1\" first (the format and its version)");
+    bad("\n  @0 ripple-show 1\n", "t:2:3: expected \"ripple-show 1\" first (the format and its version)");
+    bad("ripple-show\n", "t:1:1: expected \"ripple-show 1\": the version is missing");
+    bad("ripple-show x\n", "t:1:13: bad version 'x': want a whole number (ripple-show 1)");
+    bad("ripple-show 0\n", "t:1:13: bad version '0': want a whole number (ripple-show 1)");
+    bad("ripple-show 2\n", "t:1:13: this is a ripple-show 2 file; this ripple plays version 1");
+    bad("ripple-show 1 extra\n",
+        "t:1:15: 'extra' after the version: the header is just \"ripple-show 1\"");
+
+    /* times */
+    bad(H "@x drop 0.5 0.5 0.01 300\n",
+        "t:2:1: bad time '@x': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+    bad(H "@-5 cut\n",
+        "t:2:1: bad time '@-5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+    bad(H "  +1.5 cut\n",
+        "t:2:3: bad time '+1.5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+    bad(H "@0x10 cut\n",
+        "t:2:1: bad time '@0x10': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+    bad(H "@100000001 cut\n", "t:2:1: bad time '@100000001': want steps or seconds after '@' "
+                              "or '+' (@120, @2s, +30, +0.5s)");
+    bad(H "@10 cut\n@5 cut\n", "t:3:1: @5 goes back in time: the line before is at step 10");
+    bad(H "@1s cut\n@59 cut\n", "t:3:1: @59 goes back in time: the line before is at step 60");
+    bad(H "+99999999 cut\n+2 cut\n",
+        "t:3:1: +2 is past step 100000000, the longest a show may last");
+    bad(H "@99999999 wait 2\n",
+        "t:2:11: the wait goes past step 100000000, the longest a show may last");
+    bad(H "@10\n", "t:2:1: a command must follow the time (or write 'wait')");
+
+    /* commands and their arguments */
+    bad(H "jump 1\n", "t:2:1: unknown command 'jump' (an optional one is written '?jump')");
+    bad(H "@5 \"drop\" 0.5 0.5 0.01 300\n",
+        "t:2:4: unknown command 'drop' (an optional one is written '?drop')");
+    bad(H "DROP 0.5 0.5 0.01 300\n",
+        "t:2:1: unknown command 'DROP' (an optional one is written '?DROP')");
+    bad(H "drop 0.5 0.5 0.01\n", "t:2:14: 'drop' needs 4 arguments (X Y RADIUS WEIGHT), got 3");
+    bad(H "drop\n", "t:2:1: 'drop' needs 4 arguments (X Y RADIUS WEIGHT), got 0");
+    bad(H "drop 0.5 0.5 0.01 300 9\n",
+        "t:2:23: 'drop' takes 4 arguments (X Y RADIUS WEIGHT): '9' is one too many");
+    bad(H "drop abc 0.5 0.01 300\n", "t:2:6: bad X 'abc': want a fraction of the width, -4..4 "
+                                     "(0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop 0.5 5 0.01 300\n", "t:2:10: bad Y '5': want a fraction of the height, -4..4 "
+                                   "(0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop 0.5 +0.5 0.01 300\n", "t:2:10: bad Y '+0.5': want a fraction of the height, "
+                                      "-4..4 (0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop 70000px 0.5 0.01 300\n", "t:2:6: bad X '70000px': want a fraction of the width, "
+                                         "-4..4 (0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop 1e400 0.5 0.01 300\n", "t:2:6: bad X '1e400': want a fraction of the width, "
+                                       "-4..4 (0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop px 0.5 0.01 300\n", "t:2:6: bad X 'px': want a fraction of the width, -4..4 "
+                                    "(0.5), or cells, -65536..65536 (320px)");
+    bad(H "drop 0.5 0.5 0 300\n", "t:2:14: bad RADIUS '0': want a length above 0, a fraction of "
+                                  "the shorter side up to 4 (0.01) or cells up to 65536 (6px)");
+    bad(H "drop 0.5 0.5 -3px 300\n", "t:2:14: bad RADIUS '-3px': want a length above 0, a "
+                                     "fraction of the shorter side up to 4 (0.01) or cells up to "
+                                     "65536 (6px)");
+    bad(H "drop 0.5 0.5 0.01 9000\n", "t:2:19: bad WEIGHT '9000': want a whole number -8192..8192");
+    bad(H "drop 0.5 0.5 0.01 30.5\n", "t:2:19: bad WEIGHT '30.5': want a whole number -8192..8192");
+    bad(H "ring 0.5 0.5 0.2 0.01 300 count=0\n",
+        "t:2:33: bad count '0': want a whole number 1..4096");
+    bad(H "ring 0.5 0.5 0.2 0.01\n",
+        "t:2:18: 'ring' needs 5 arguments (X Y RING_RADIUS RADIUS WEIGHT), got 4");
+    bad(H "trail 0.01 300 0.02 0.1 0.1\n",
+        "t:2:25: 'trail' needs 7 arguments (RADIUS WEIGHT SPACING X0 Y0 X1 Y1), got 5");
+    bad(H "trail 0.01 300 0.02 0.1 0.1 0.2 0.2 0.3\n",
+        "t:2:37: the trail's points come in pairs: this X has no Y");
+    bad(H "trail 0.01 300 0.02 0.1 0.1 0.2 y\n", "t:2:33: bad Y1 'y': want a fraction of the "
+                                                "height, -4..4 (0.5), or cells, -65536..65536 "
+                                                "(320px)");
+    bad(H "text RIPPLE 0.5 0.5 0.02 200\n",
+        "t:2:6: the text must be in double quotes (\"RIPPLE\")");
+    bad(H "text \"\" 0.5 0.5 0.02 200\n", "t:2:6: the text is empty");
+    bad(H "text \"a\\tb\" 0.5 0.5 0.02 200\n",
+        "t:2:8: unknown escape in a string (\\\", \\\\ and \\n are known)");
+    bad(H "text \"abc 0.5\n", "t:2:6: the string is not closed (a '\"' is missing)");
+    bad(H "text \"abc\\\" 0.5\n", "t:2:6: the string is not closed (a '\"' is missing)");
+    bad(H "text \"abc\\", "t:2:6: the string is not closed (a '\"' is missing)");
+    bad(H "text \"a\"b 0.5 0.5 0.02 200\n", "t:2:9: a space must follow the string");
+    bad(H "text \"a\tb\" 0.5 0.5 0.02 200\n", "t:2:8: control character 0x09 in a string");
+    bad(H "text \"\xC3\xA9t\xC3\xA9\" 0.5 0.5 0.02 200\n",
+        "t:2:6: the text holds byte 0xC3: only printable ASCII and \\n");
+    bad(H "text \"12345678901234567890123456789012345678901234567890123456789012345\" 0.5 0.5 "
+          "0.02 200\n", "t:2:6: the text is longer than 64 bytes");
+    bad(H "text \"A\" 0.5 0.5 0.02 200 radius=0\n", "t:2:34: bad radius '0': want a length above "
+                                                   "0, a fraction of the shorter side up to 4 "
+                                                   "(0.01) or cells up to 65536 (6px)");
+    bad(H "rain\n", "t:2:1: 'rain' wants on, off or 5 numbers (RATE RMIN RMAX WMIN WMAX), got 0 "
+                    "arguments");
+    bad(H "rain maybe\n", "t:2:6: 'rain' wants on, off or 5 numbers (RATE RMIN RMAX WMIN WMAX), "
+                          "got 1 argument");
+    bad(H "rain 2000 1px 2px 10 20\n", "t:2:6: bad RATE '2000': want stones per second, 0..1000");
+    bad(H "rain 5 1px 2px 30 20\n", "t:2:19: WMAX 20 is below WMIN 30");
+    bad(H "rain 5 1px 2px 30 20 10\n", "t:2:22: 'rain' takes 5 arguments (RATE RMIN RMAX WMIN "
+                                       "WMAX): '10' is one too many");
+    bad(H "rain on now\n", "t:2:9: 'rain on' takes 0 arguments (none): 'now' is one too many");
+    bad(H "light dim\n", "t:2:7: bad 'dim': want on or off");
+    bad(H "light\n", "t:2:1: 'light' needs 1 argument (on|off), got 0");
+    bad(H "light \"on\"\n", "t:2:7: bad 'on': want on or off");
+    bad(H "strength 5\n", "t:2:10: bad STRENGTH '5': want 0..4 (1 is 1:1)");
+    bad(H "strength -1\n", "t:2:10: bad STRENGTH '-1': want 0..4 (1 is 1:1)");
+    bad(H "stone big\n", "t:2:7: bad RADIUS 'big': want a length above 0, a fraction of the "
+                         "shorter side up to 4 (0.01) or cells up to 65536 (6px)");
+    bad(H "wall\n", "t:2:1: 'wall' wants rect, open, line or clear");
+    bad(H "wall circle 1 2\n", "t:2:6: 'wall' wants rect, open, line or clear, not 'circle'");
+    bad(H "wall rect 0 0 1\n", "t:2:15: 'wall rect' needs 4 arguments (X0 Y0 X1 Y1), got 3");
+    bad(H "wall line 0 0 1 1\n",
+        "t:2:17: 'wall line' needs 5 arguments (X0 Y0 X1 Y1 THICKNESS), got 4");
+    bad(H "wall clear now\n", "t:2:12: 'wall clear' takes 0 arguments (none): 'now' is one too many");
+    bad(H "edges wrap\n", "t:2:7: bad 'wrap': want reflect or absorb");
+    bad(H "picture \"\"\n", "t:2:9: a picture's name has 1 to 255 bytes");
+    bad(H "picture caf\xC3\xA9.png\n", "t:2:9: the picture's name holds byte 0xC3: only printable ASCII");
+    bad(H "picture a b\n", "t:2:11: 'picture' takes 1 argument (NAME): 'b' is one too many");
+    bad(H "cut 1\n", "t:2:5: 'cut' takes 0 arguments (none): '1' is one too many");
+    bad(H "wait\n", "t:2:1: 'wait' needs 1 argument (TIME), got 0");
+    bad(H "wait soon\n", "t:2:6: bad TIME 'soon': want steps or seconds (120, 2s, 0.5s)");
+    bad(H "loop\n", "t:2:1: 'loop' at step 0: a show lasts at least one step");
+    bad(H "end\n", "t:2:1: 'end' at step 0: a show lasts at least one step");
+    bad(H "@10 loop\n@20 cut\n", "t:3:1: nothing may follow 'loop' (line 2)");
+    bad(H "@10 end\n  cut\n", "t:3:3: nothing may follow 'end' (line 2)");
+    bad(H "@10 end\n?later 1\n", "t:3:1: nothing may follow 'end' (line 2)");
+
+    /* options */
+    bad(H "drop 0.5 0.5 0.01 300 speed=3\n",
+        "t:2:23: unknown option 'speed' (an optional one is written '?NAME=VALUE')");
+    bad(H "drop 0.5 0.5 0.01 300 over=3\n", "t:2:23: 'drop' takes no option 'over'");
+    bad(H "drop 0.5 0.5 0.01 300 every=5 every=6\n", "t:2:31: option 'every' is given twice");
+    bad(H "drop 0.5 0.5 0.01 300 times=3\n", "t:2:23: times= goes with every=");
+    bad(H "ring 0.5 0.5 0.2 0.01 300 every=5 over=10\n",
+        "t:2:40: over= is longer than every=: the repeats would overlap");
+    bad(H "drop 0.5 0.5 0.01 300 every=\n", "t:2:29: option 'every' needs a value");
+    bad(H "drop 0.5 0.5 0.01 300 every=0\n",
+        "t:2:29: bad every '0': want steps or seconds (30, 0.5s), above 0");
+    bad(H "drop 0.5 0.5 0.01 300 every=5 times=0\n",
+        "t:2:37: bad times '0': want a whole number 1..1000000");
+    bad(H "drop 0.5 0.5 0.01 300 =5\n",
+        "t:2:23: unknown option '' (an optional one is written '?NAME=VALUE')");
+
+    /* bytes */
+    bad(H "drop\x01 0.5\n", "t:2:5: control character 0x01 (words are separated by spaces or tabs)");
+    bad(H "\x7f\n", "t:2:1: control character 0x7F (words are separated by spaces or tabs)");
+    parse_bad(H "cut\0\n", sizeof H "cut\0\n" - 1, "t:2:4: a NUL byte: this is not a text file");
+    parse_bad(H "# \0 in a comment\n", sizeof H "# \0 in a comment\n" - 1,
+              "t:2:3: a NUL byte: this is not a text file");
+}
+
+/* Errors past the limits: long lines, many commands, points, actions. */
+static void test_limits(void **state)
+{
+    (void)state;
+    /* a line of 4096 bytes is fine, 4097 is not */
+    char *t = xmalloc(3 * 1024 * 1024);
+    strcpy(t, H "cut");
+    memset(t + strlen(t), ' ', 4093);
+    strcpy(t + strlen(H) + 4096, "\n");
+    rpl_show_t *s = parse_ok(t);
+    rpl_show_free(s);
+    memcpy(t + strlen(H) + 4096, " \n", 3);
+    bad(t, "t:2:4097: the line is longer than 4096 bytes");
+
+    /* 65536 commands are fine, one more is not */
+    size_t n = strlen(strcpy(t, H));
+    for (int i = 0; i < 65536; i++)
+        n += (size_t)sprintf(t + n, "cut\n");
+    s = parse_ok(t);
+    assert_int_equal(rpl_show_events(s), 65536);
+    rpl_show_free(s);
+    strcpy(t + n, "cut\n");
+    bad(t, "t:65538:1: more than 65536 commands in one show");
+
+    /* 256 points in a trail, not 257 */
+    n = strlen(strcpy(t, H "trail 1px 100 5px"));
+    for (int i = 0; i < 256; i++)
+        n += (size_t)sprintf(t + n, " %dpx 7px", i);
+    strcpy(t + n, "\n");
+    s = parse_ok(t);
+    rpl_show_free(s);
+    int col = (int)n + 2 - (int)strlen(H);
+    strcpy(t + n, " 1 1\n");
+    char want[160];
+    snprintf(want, sizeof want, "t:2:%d: a trail has at most 256 points", col);
+    bad(t, want);
+
+    /* 256 commands laying stones at once, not 257 */
+    n = strlen(strcpy(t, H));
+    for (int i = 0; i < 256; i++)
+        n += (size_t)sprintf(t + n, "drop 0.5 0.5 1px 1 every=1\n");
+    s = parse_ok(t);
+    rpl_show_free(s);
+    strcpy(t + n, "ring 0.5 0.5 0.2 1px 1\n");
+    bad(t, "t:258:1: more than 256 commands lay stones at once (at step 0)");
+    /* but one after another they are fine: each drop is over in a step */
+    n = strlen(strcpy(t, H));
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(t + n, "+1 drop 0.5 0.5 1px 1\n");
+    s = parse_ok(t);
+    rpl_show_free(s);
+
+    /* the text's dots: a million at most (each "8" has 17) */
+    n = strlen(strcpy(t, H));
+    for (int i = 0; i < 1000 && n < 2 * 1024 * 1024; i++)
+        n += (size_t)sprintf(t + n, "+1 text \"8888888888888888888888888888888888888888888888888888"
+                                    "888888888888\" 0.5 0.5 1px 1\n");
+    rpl_show_t *big = NULL;
+    /* 1000 lines of 89 bytes: under a megabyte, over a million dots */
+    assert_true(n < (size_t)RPL_SHOW_BYTES_MAX);
+    assert_int_equal(rpl_show_parse(t, n, "t", &big), RPL_EFORMAT);
+    /* 1048576 / (64 * 17) = 963.8: the 964th text overflows, on line 965 */
+    assert_string_equal(rpl_show_error(big),
+                        "t:965:9: too much text: more than 1048576 dots in the show");
+    rpl_show_free(big);
+
+    /* over a megabyte */
+    memset(t, '#', (size_t)RPL_SHOW_BYTES_MAX + 1);
+    parse_bad(t, (size_t)RPL_SHOW_BYTES_MAX + 1, "t:1:1: the show is larger than 1048576 bytes");
+    free(t);
+}
+
+/* The text need not end in a NUL: parsing never reads past len. */
+static void test_no_overread(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        H "@5 drop 0.5 0.5 0.01 300",
+        H "text \"ab",
+        H "text \"ab\\",
+        H "@",
+        H "+",
+        H "drop 0.5 0.5 0.01 300 every=",
+        H "drop 1px",
+        "ripple-show",
+        "\xEF\xBB",
+        "#",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        size_t len = strlen(texts[i]);
+        for (size_t cut = 0; cut <= len; cut++) {
+            /* the first `cut` bytes, flush against a guard page */
+            unsigned char *g = guard_slot(0, cut, 1);
+            memcpy(g, texts[i], cut);
+            rpl_show_t *s = NULL;
+            rpl_status st = rpl_show_parse((const char *)g, cut, "t", &s);
+            assert_non_null(s);
+            assert_true(st == RPL_OK || st == RPL_EFORMAT);
+            rpl_show_free(s);
+        }
+    }
+    guard_slots_release();
+}
+
+static void test_null_and_misuse(void **state)
+{
+    (void)state;
+    rpl_show_t *s = NULL;
+    assert_int_equal(rpl_show_parse("x", 1, "t", NULL), RPL_EINVAL);
+    assert_int_equal(rpl_show_parse(NULL, 5, "t", &s), RPL_EINVAL);
+    assert_non_null(s);
+    assert_string_equal(rpl_show_error(s), "t: no text (NULL)");
+    rpl_show_free(s);
+    /* NULL with len 0 is an empty show; no name is "show" */
+    assert_int_equal(rpl_show_parse(NULL, 0, NULL, &s), RPL_EFORMAT);
+    assert_string_equal(rpl_show_error(s), "show:1:1: expected \"ripple-show 1\" first: the show "
+                                           "is empty");
+    rpl_show_free(s);
+    assert_int_equal(rpl_show_read(NULL, &s), RPL_EINVAL);
+    assert_string_equal(rpl_show_error(s), "no show file (NULL)");
+    rpl_show_free(s);
+    assert_int_equal(rpl_show_read("", &s), RPL_EINVAL);
+    assert_string_equal(rpl_show_error(s), "no show file (an empty name)");
+    rpl_show_free(s);
+    assert_int_equal(rpl_show_read("x", NULL), RPL_EINVAL);
+
+    assert_string_equal(rpl_show_error(NULL), "no show (NULL)");
+    rpl_show_free(NULL);
+    assert_int_equal(rpl_show_events(NULL), 0);
+    assert_int_equal(rpl_show_length(NULL), 0);
+    assert_int_equal(rpl_show_loops(NULL), 0);
+    assert_int_equal(rpl_show_pictures(NULL), 0);
+    assert_null(rpl_show_picture(NULL, 0, NULL, NULL));
+
+    rpl_status st = RPL_OK;
+    assert_null(rpl_show_player_create(NULL, 1, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    assert_null(rpl_show_player_create(NULL, 1, NULL));
+    rpl_show_player_destroy(NULL);
+    assert_int_equal(rpl_show_player_tick(NULL, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_show_player_changed(NULL), 0);
+    assert_null(rpl_show_player_view(NULL));
+    assert_int_equal(rpl_show_player_time(NULL), 0);
+    assert_int_equal(rpl_show_player_loops(NULL), 0);
+    assert_int_equal(rpl_show_player_done(NULL), 0);
+    rpl_show_player_rewind(NULL);
+    rpl_show_player_set_rain(NULL, 1);
+
+    s = parse_ok(H "@1 drop 0.5 0.5 1px 1\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    assert_int_equal(rpl_show_player_tick(p, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_show_player_time(p), 0); /* nothing played */
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+}
+
+static void test_read_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_show.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], want[256];
+    snprintf(path, sizeof path, "%s/a.show", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(H "@3 drop 0.5 0.5 1px 100\n@4 cut\nwobble\n", f);
+    fclose(f);
+    rpl_show_t *s = NULL;
+    assert_int_equal(rpl_show_read(path, &s), RPL_EFORMAT);
+    snprintf(want, sizeof want, "%s:4:1: unknown command 'wobble' (an optional one is written "
+                                "'?wobble')", path);
+    assert_string_equal(rpl_show_error(s), want);
+    rpl_show_free(s);
+
+    f = fopen(path, "wb");
+    fputs(H "@3 drop 0.5 0.5 1px 100\n@4 end\n", f);
+    fclose(f);
+    assert_int_equal(rpl_show_read(path, &s), RPL_OK);
+    assert_int_equal(rpl_show_events(s), 2);
+    rpl_show_free(s);
+
+    /* missing, a directory, too large */
+    snprintf(path, sizeof path, "%s/none.show", dir);
+    assert_int_equal(rpl_show_read(path, &s), RPL_EIO);
+    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    assert_string_equal(rpl_show_error(s), want);
+    rpl_show_free(s);
+    assert_int_equal(rpl_show_read(dir, &s), RPL_EIO);
+    snprintf(want, sizeof want, "%s: Is a directory", dir);
+    assert_string_equal(rpl_show_error(s), want);
+    rpl_show_free(s);
+    snprintf(path, sizeof path, "%s/big.show", dir);
+    f = fopen(path, "wb");
+    for (long i = 0; i <= RPL_SHOW_BYTES_MAX; i++)
+        fputc('#', f);
+    fclose(f);
+    assert_int_equal(rpl_show_read(path, &s), RPL_EIO);
+    snprintf(want, sizeof want, "%s: larger than 1048576 bytes", path);
+    assert_string_equal(rpl_show_error(s), want);
+    rpl_show_free(s);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/a.show", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ---- the player: each command on the field ------------------------------ */
+
+/* A drop lands in the tick of its step, not before or after; positions
+ * are fractions of the width and height, lengths of the shorter side. */
+static void test_drop_timing(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@120 drop 0.5 0.25 0.05 300\n"
+                               "@2.5s drop 30px 70px 3px -200\n");
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int i = 0; i < 120; i++) {
+        assert_int_equal(rpl_show_player_time(p), (uint64_t)i);
+        assert_int_equal(tick_diff(p, sim)->n, 0);
+        rpl_sim_step(sim);
+        assert_int_equal(rpl_sim_energy(sim), 0);
+    }
+    /* step 120: x = 0.5 * 100, y = 0.25 * 80, r = 0.05 * 80 */
+    assert_disc(tick_diff(p, sim), sim, 50, 20, 4, 300);
+    assert_false(rpl_show_player_done(p));
+    rpl_sim_step(sim);
+    for (int i = 121; i < 150; i++) {
+        size_t n = cells(sim);
+        int16_t *before = copy_plane(cur_of(sim), n);
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        assert_plane_equal(cur_of(sim), before, n); /* the tick laid nothing */
+        free(before);
+        rpl_sim_step(sim);
+    }
+    /* step 150 (2.5 s): a stone that raises the water, in cells */
+    rpl_sim_reset(sim, 1);
+    assert_disc(tick_diff(p, sim), sim, 30, 70, 3, -200);
+    assert_true(rpl_show_player_done(p));
+    assert_true(rpl_show_player_changed(p) & RPL_SHOW_ENDED);
+    assert_int_equal(tick_diff(p, sim)->n, 0); /* over */
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+
+    /* on a field of another shape the same show finds its places */
+    s = parse_ok(H "drop 0.25 0.75 0.1 250\n");
+    sim = new_sim(200, 60, 1);
+    p = player_of(s, 1);
+    assert_disc(tick_diff(p, sim), sim, 50, 45, 6, 250);
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    /* radii stay in 1..RPL_RADIUS_MAX */
+    sim = new_sim(20, 16, 1);
+    p = player_of(s, 1);
+    assert_disc(tick_diff(p, sim), sim, 5, 12, 2, 250);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    s = parse_ok(H "drop 0.5 0.5 0.0001 250\n");
+    p = player_of(s, 1);
+    rpl_sim_reset(sim, 1);
+    assert_disc(tick_diff(p, sim), sim, 10, 8, 1, 250);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* ring: count stones around a circle, clockwise from the top, spread
+ * over `over` steps: stone i at step floor(i * over / count). */
+static void test_ring_over(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@2 ring 50px 40px 20px 1px 120 count=4 over=8\n");
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    static const int at[4][2] = { { 50, 20 }, { 70, 40 }, { 50, 60 }, { 30, 40 } };
+    int k = 0;
+    for (int t = 0; t < 12; t++) {
+        const diff_t *d = tick_diff(p, sim);
+        /* stones at steps 2 + floor(i * 8 / 4) = 2, 4, 6, 8 */
+        if (t >= 2 && t <= 8 && (t - 2) % 2 == 0) {
+            assert_cells(d, &at[k], 1, 120);
+            k++;
+        } else {
+            assert_int_equal(d->n, 0);
+        }
+    }
+    assert_int_equal(k, 4);
+    assert_true(rpl_show_player_done(p));
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+
+    /* all at once, with more stones than steps: 3 stones over 2 steps lay
+     * stones 0 and 1 at the first step (floor(1 * 2 / 3) = 0), 2 at the next */
+    s = parse_ok(H "ring 50px 40px 20px 1px 77 count=3 over=2\n");
+    p = player_of(s, 1);
+    rpl_sim_reset(sim, 1);
+    const diff_t *d = tick_diff(p, sim);
+    assert_int_equal(d->n, 2);
+    assert_int_equal(tick_diff(p, sim)->n, 1);
+    assert_int_equal(tick_diff(p, sim)->n, 0);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* trail: stones evenly along the polyline, both ends included, no more
+ * than SPACING apart. */
+static void test_trail(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_t *s = parse_ok(H "trail 1px 200 10px 10px 10px 30px 10px 30px 30px\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    static const int want[5][2] = { { 10, 10 }, { 20, 10 }, { 30, 10 }, { 30, 20 }, { 30, 30 } };
+    assert_cells(tick_diff(p, sim), want, 5, 200);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+
+    /* length 30 at spacing 8: 4 gaps of 7.5, rounded to the nearest cell */
+    s = parse_ok(H "trail 1px 90 8px 10px 50px 40px 50px over=5\n");
+    p = player_of(s, 1);
+    rpl_sim_reset(sim, 1);
+    /* 5 stones over 5 steps: one a step, from the first point on */
+    static const int xs[5] = { 10, 18, 25, 33, 40 }; /* 17.5 and 32.5 round away from 0 */
+    for (int i = 0; i < 5; i++) {
+        int c[1][2] = { { xs[i], 50 } };
+        assert_cells(tick_diff(p, sim), (const int (*)[2])c, 1, 90);
+    }
+    assert_int_equal(tick_diff(p, sim)->n, 0);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+
+    /* several trails in one show each keep their own points */
+    s = parse_ok(H "trail 1px 50 100px 5px 5px 5px 6px\n"
+                   "@1 trail 1px 60 10px 60px 20px 60px 40px 70px 40px\n"
+                   "@2 trail 1px 70 20px 90px 70px 50px 70px\n");
+    p = player_of(s, 1);
+    rpl_sim_reset(sim, 1);
+    static const int t0[2][2] = { { 5, 5 }, { 5, 6 } };
+    static const int t1[4][2] = { { 60, 20 }, { 60, 30 }, { 60, 40 }, { 70, 40 } };
+    static const int t2[3][2] = { { 90, 70 }, { 70, 70 }, { 50, 70 } };
+    assert_cells(tick_diff(p, sim), t0, 2, 50);
+    assert_cells(tick_diff(p, sim), t1, 4, 60);
+    assert_cells(tick_diff(p, sim), t2, 3, 70);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* text: the built-in font's dots, centred on X Y, CELL apart. */
+static void test_text(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_t *s = parse_ok(H "text \"I\" 50px 40px 3px 150 radius=1px\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    /* 'I' in the 5x7 font (written out here):
+     *   .###.
+     *   ..#..   (5 rows)
+     *   .###.
+     * the block is 5 dots wide and 7 high, so dot (c, r) lies at
+     * (50 + (c - 2) * 3, 40 + (r - 3) * 3) */
+    int want[11][2], n = 0;
+    for (int c = 1; c <= 3; c++) {
+        want[n][0] = 50 + (c - 2) * 3, want[n][1] = 40 - 9, n++;
+        want[n][0] = 50 + (c - 2) * 3, want[n][1] = 40 + 9, n++;
+    }
+    for (int r = 1; r <= 5; r++)
+        want[n][0] = 50, want[n][1] = 40 + (r - 3) * 3, n++;
+    assert_cells(tick_diff(p, sim), (const int (*)[2])want, n, 150);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+
+    /* two lines, written column by column: "-\n." over 3 steps.  '-' is
+     * row 3 across 5 columns, '.' two columns (1, 2) of rows 5 and 6 of the
+     * line below (10 rows down).  Block: 5 x 17 dots, centre (2, 8). */
+    s = parse_ok(H "text \"-\\n.\" 50px 40px 2px 99 radius=1px over=3\n");
+    p = player_of(s, 1);
+    rpl_sim_reset(sim, 1);
+    /* dots in order: (0,3) (1,3) (1,15) (1,16) (2,3) (2,15) (2,16) (3,3) (4,3):
+     * 9 dots over 3 steps, 3 a step */
+    static const int dots[9][2] = { { 0, 3 }, { 1, 3 }, { 1, 15 }, { 1, 16 }, { 2, 3 },
+                                    { 2, 15 }, { 2, 16 }, { 3, 3 }, { 4, 3 } };
+    for (int step = 0; step < 3; step++) {
+        int c[3][2];
+        for (int i = 0; i < 3; i++) {
+            c[i][0] = 50 + (dots[3 * step + i][0] - 2) * 2;
+            c[i][1] = 40 + (dots[3 * step + i][1] - 8) * 2;
+        }
+        assert_cells(tick_diff(p, sim), (const int (*)[2])c, 3, 99);
+    }
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* every=P times=N: the command again every P steps, N times in all. */
+static void test_repeat(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(60, 40, 1);
+    rpl_show_t *s = parse_ok(H "@3 drop 20px 20px 1px 100 every=10 times=3\n"
+                               "@4 drop 40px 20px 1px 50 every=0.5s\n"
+                               "@100 end\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    int first = 0, second = 0;
+    for (int t = 0; t < 120; t++) {
+        rpl_sim_reset(sim, 1);
+        const diff_t *d = tick_diff(p, sim);
+        int want = 0;
+        if (t < 100 && t >= 3 && (t - 3) % 10 == 0 && t <= 23)
+            want++, first++;
+        if (t < 100 && t >= 4 && (t - 4) % 30 == 0)
+            want++, second++;
+        assert_int_equal(d->n, want);
+    }
+    assert_int_equal(first, 3);
+    assert_int_equal(second, 4); /* 4, 34, 64, 94, then the end */
+    assert_true(rpl_show_player_done(p));
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* loop: step 0 again in the tick of the loop's step; end: over. */
+static void test_loop(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(60, 40, 1);
+    rpl_show_t *s = parse_ok(H "drop 10px 10px 1px 100\n"
+                               "@4 ring 30px 20px 5px 1px 70 count=4 over=20\n"
+                               "@7 drop 50px 30px 1px 60\n"
+                               "@10 loop\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    static const int first[1][2] = { { 10, 10 } };
+    for (int pass = 0; pass < 3; pass++) {
+        for (int t = 0; t < 10; t++) {
+            rpl_sim_reset(sim, 1);
+            /* before the tick of the loop, the clock stands at the loop's step */
+            assert_int_equal(rpl_show_player_time(p), (uint64_t)(t == 0 && pass > 0 ? 10 : t));
+            const diff_t *d = tick_diff(p, sim);
+            if (t == 0) {
+                assert_cells(d, first, 1, 100);
+                /* the loop happened in this tick, after the first pass */
+                assert_int_equal(!!(rpl_show_player_changed(p) & RPL_SHOW_LOOPED), pass > 0);
+            } else if (t == 4) {
+                assert_int_equal(d->n, 1); /* the ring's first stone (of 4 over 20 steps) */
+            } else if (t == 7) {
+                assert_int_equal(d->n, 1); /* the drop; the ring's next is at 4 + 5 */
+            } else if (t == 9) {
+                assert_int_equal(d->n, 1); /* the ring's second */
+            } else {
+                assert_int_equal(d->n, 0);
+            }
+        }
+        /* the ring, cut off by the loop, never laid its last two stones */
+        assert_int_equal(rpl_show_player_loops(p), (uint64_t)pass);
+    }
+    assert_false(rpl_show_player_done(p));
+
+    /* rewind: back to step 0 */
+    rpl_show_player_rewind(p);
+    assert_int_equal(rpl_show_player_time(p), 0);
+    assert_int_equal(rpl_show_player_loops(p), 0);
+    rpl_sim_reset(sim, 1);
+    assert_cells(tick_diff(p, sim), first, 1, 100);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* The settings for the front end, set in their tick with their bits. */
+static void test_view(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(480, 240, 1);
+    rpl_show_t *s = parse_ok(H "@1 light off\n"
+                               "@2 strength 0.75\n"
+                               "@3 stone 0.025\n"
+                               "@4 picture \"pool two.png\"\n"
+                               "@5 rain 6 1px 0.0125 10 20\n"
+                               "@6 rain off\n"
+                               "@7 rain on\n"
+                               "@8 strength 4\n"
+                               "   light on\n"
+                               "   stone 1000px\n"
+                               "@9 end\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    const rpl_show_view_t *v = rpl_show_player_view(p);
+    assert_int_equal(v->light, 1);
+    assert_int_equal(v->strength, RPL_STRENGTH_ONE);
+    assert_int_equal(v->stone, 0);
+    assert_int_equal(v->rain_on, 0);
+    assert_string_equal(v->picture, "");
+    static const unsigned bits[10] = {
+        0, RPL_SHOW_LIGHT, RPL_SHOW_STRENGTH, RPL_SHOW_STONE, RPL_SHOW_PICTURE, RPL_SHOW_RAIN,
+        RPL_SHOW_RAIN, RPL_SHOW_RAIN, RPL_SHOW_STRENGTH | RPL_SHOW_LIGHT | RPL_SHOW_STONE,
+        RPL_SHOW_ENDED,
+    };
+    for (int t = 0; t < 10; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        assert_int_equal(rpl_show_player_changed(p), bits[t]);
+        switch (t) {
+        case 1: assert_int_equal(v->light, 0); break;
+        case 2: assert_int_equal(v->strength, 12); break;
+        case 3: assert_int_equal(v->stone, 6); break; /* 0.025 * 240 */
+        case 4: assert_string_equal(v->picture, "pool two.png"); break;
+        case 5:
+            assert_int_equal(v->rain_on, 1);
+            assert_int_equal(v->rain.per_kilostep, 100); /* 6 a second */
+            assert_int_equal(v->rain.rmin, 1);
+            assert_int_equal(v->rain.rmax, 3);
+            assert_int_equal(v->rain.wmin, 10);
+            assert_int_equal(v->rain.wmax, 20);
+            break;
+        case 6: assert_int_equal(v->rain_on, 0); break;
+        case 7:
+            assert_int_equal(v->rain_on, 1);
+            assert_int_equal(v->rain.per_kilostep, 100); /* the last settings */
+            break;
+        case 8:
+            assert_int_equal(v->strength, 64);
+            assert_int_equal(v->light, 1);
+            assert_int_equal(v->stone, RPL_RADIUS_MAX);
+            break;
+        }
+    }
+    assert_true(rpl_show_player_done(p));
+    rpl_show_player_rewind(p);
+    assert_int_equal(v->light, 1);
+    assert_int_equal(v->rain_on, 0);
+    assert_string_equal(v->picture, "");
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+
+    /* rain on without settings: the demo's, for the field's size (240 / 240) */
+    s = parse_ok(H "rain on\n");
+    p = player_of(s, 1);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    v = rpl_show_player_view(p);
+    assert_int_equal(v->rain.per_kilostep, 120);
+    assert_int_equal(v->rain.rmin, 1);
+    assert_int_equal(v->rain.rmax, 2);
+    assert_int_equal(v->rain.wmin, 24);
+    assert_int_equal(v->rain.wmax, 80);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* The show's rain is rpl_sim_rain with its settings, once a tick, and it
+ * goes on after the end; set_rain(0) keeps it off the field. */
+static void test_rain(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "rain 30 1px 2px 100 200\n@5 end\n");
+    rpl_sim_t *a = new_sim(80, 60, 9), *b = new_sim(80, 60, 9), *c = new_sim(80, 60, 9);
+    rpl_show_player_t *p = player_of(s, 3), *q = player_of(s, 3);
+    rpl_show_player_set_rain(q, 0);
+    rpl_rain_t r = { 500, 1, 2, 100, 200 }; /* 30 a second: 500 a thousand steps */
+    for (int t = 0; t < 40; t++) {
+        assert_int_equal(rpl_show_player_tick(p, a), RPL_OK);
+        assert_int_equal(rpl_sim_rain(b, &r), RPL_OK);
+        assert_int_equal(rpl_show_player_tick(q, c), RPL_OK);
+        rpl_sim_step(a);
+        rpl_sim_step(b);
+        rpl_sim_step(c);
+    }
+    assert_true(rpl_show_player_done(p));
+    assert_true(rpl_sim_energy(a) > 0);
+    assert_plane_equal(cur_of(a), cur_of(b), cells(a));
+    assert_int_equal(rpl_sim_energy(c), 0);
+    assert_int_equal(rpl_show_player_view(q)->rain_on, 1); /* the view still says so */
+    rpl_show_player_destroy(p);
+    rpl_show_player_destroy(q);
+    rpl_show_free(s);
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
+    rpl_sim_destroy(c);
+}
+
+/* cut flattens the water (rpl_sim_reset with the player's seed); walls
+ * and edges reach the field. */
+static void test_cut_walls_edges(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_t *s = parse_ok(H "drop 0.5 0.5 0.1 300\n"
+                               "@5 cut\n"
+                               "@6 wall rect 10px 20px 30px 22px\n"
+                               "@7 wall open 15px 0 20px 1\n"
+                               "@8 wall line 40px 60px 80px 60px 1px\n"
+                               "@9 edges absorb\n"
+                               "@10 wall clear\n"
+                               "   edges reflect\n");
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int t = 0; t < 5; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        rpl_sim_step(sim);
+    }
+    assert_true(rpl_sim_energy(sim) > 0);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK); /* step 5: the cut */
+    assert_int_equal(rpl_show_player_changed(p), RPL_SHOW_CUT);
+    assert_int_equal(rpl_sim_energy(sim), 0);
+    assert_int_equal(rpl_sim_energy(sim), 0);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK); /* the wall */
+    const uint8_t *m = rpl_sim_walls(sim);
+    assert_non_null(m);
+    int solid = 0;
+    for (int y = 0; y < 80; y++)
+        for (int x = 0; x < 100; x++) {
+            int in = x >= 10 && x < 30 && y >= 20 && y < 22; /* up to, not including, the far corner */
+            solid += m[y * 100 + x] != 0;
+            if ((m[y * 100 + x] != 0) != in)
+                fail_msg("wall at (%d, %d): %d, want %d", x, y, m[y * 100 + x], in);
+        }
+    assert_int_equal(solid, 40);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK); /* open x 15..19, every row */
+    m = rpl_sim_walls(sim);
+    for (int x = 10; x < 30; x++)
+        assert_int_equal(m[20 * 100 + x] != 0, x < 15 || x >= 20);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK); /* the line */
+    m = rpl_sim_walls(sim);
+    assert_true(m[60 * 100 + 40] && m[60 * 100 + 60] && m[60 * 100 + 80]);
+    assert_false(m[62 * 100 + 60]);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_int_equal(rpl_sim_edges(sim), RPL_EDGES_ABSORB);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_null(rpl_sim_walls(sim));
+    assert_int_equal(rpl_sim_edges(sim), RPL_EDGES_REFLECT);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* Optional commands and options a later version may add are skipped. */
+static void test_optional(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@2 ?shimmer 0.5 0.5 \"x\"\n"
+                               "+1 drop 10px 10px 1px 100 ?glow=2 ?every=5 ?times=2\n");
+    /* the skipped line still moved the clock: the drop is at step 3; the
+     * known options marked optional count as usual */
+    rpl_sim_t *sim = new_sim(30, 30, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    int stones = 0;
+    for (int t = 0; t < 12; t++) {
+        rpl_sim_reset(sim, 1);
+        int n = tick_diff(p, sim)->n;
+        assert_int_equal(n, t == 3 || t == 8);
+        stones += n;
+    }
+    assert_int_equal(stones, 2);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(sim);
+}
+
+/* ---- the default show ---------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (run the tests from the top of the tree)", path);
+    char *b = xmalloc((size_t)RPL_SHOW_BYTES_MAX + 1);
+    *len = fread(b, 1, (size_t)RPL_SHOW_BYTES_MAX + 1, f);
+    fclose(f);
+    return b;
+}
+
+/* The same show and seed give the same water on any thread count, with
+ * or without sleeping tiles; another seed (rain, cuts) gives other water. */
+static uint32_t play_crc(const char *text, size_t len, uint64_t seed, int threads, int sleeping,
+                         int steps, int w, int h)
+{
+    rpl_show_t *s = NULL;
+    assert_int_equal(rpl_show_parse(text, len, "default.show", &s), RPL_OK);
+    rpl_sim_t *sim = new_sim(w, h, seed);
+    assert_int_equal(rpl_sim_set_threads(sim, threads), RPL_OK);
+    rpl_sim_set_sleeping(sim, sleeping);
+    rpl_show_player_t *p = player_of(s, seed);
+    uint32_t crc = 0;
+    for (int i = 0; i < steps; i++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        rpl_sim_step(sim);
+        if (i % 500 == 499)
+            crc = crc_plane(crc, cur_of(sim), cells(sim));
+    }
+    crc = crc_plane(crc, cur_of(sim), cells(sim));
+    crc = crc_plane(crc, prev_of(sim), cells(sim));
+    assert_border_zero(cur_of(sim), w, h);
+    assert_heights_in_range(cur_of(sim), cells(sim));
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+    return crc;
+}
+
+static void test_default_show(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("assets/shows/default.show", &len);
+    rpl_show_t *s = NULL;
+    assert_int_equal(rpl_show_parse(text, len, "default.show", &s), RPL_OK);
+    /* about a minute, looping */
+    assert_true(rpl_show_loops(s));
+    assert_true(rpl_show_length(s) >= 50 * 60 && rpl_show_length(s) <= 75 * 60);
+    uint64_t length = rpl_show_length(s);
+    rpl_show_free(s);
+
+    /* a whole pass and a bit of the next on one field size ... */
+    int steps = (int)length + 200;
+    uint32_t one = play_crc(text, len, 1, 1, 1, steps, 160, 120);
+    assert_int_equal(play_crc(text, len, 1, 2, 1, steps, 160, 120), one);
+    assert_int_equal(play_crc(text, len, 1, 3, 0, steps, 160, 120), one);
+    assert_int_equal(play_crc(text, len, 1, 1, 0, steps, 160, 120), one);
+    assert_true(play_crc(text, len, 2, 1, 1, steps, 160, 120) != one);
+    /* ... and part of it on the demo's, where the threads take tiles */
+    uint32_t big = play_crc(text, len, 1, 1, 1, 1500, 640, 480);
+    assert_int_equal(play_crc(text, len, 1, 4, 1, 1500, 640, 480), big);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_command_parses),
+        cmocka_unit_test(test_times),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_no_overread),
+        cmocka_unit_test(test_null_and_misuse),
+        cmocka_unit_test(test_read_file),
+        cmocka_unit_test(test_drop_timing),
+        cmocka_unit_test(test_ring_over),
+        cmocka_unit_test(test_trail),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_repeat),
+        cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_view),
+        cmocka_unit_test(test_rain),
+        cmocka_unit_test(test_cut_walls_edges),
+        cmocka_unit_test(test_optional),
+        cmocka_unit_test(test_default_show),
+    };
+    return cmocka_run_group_tests_name("show", tests, NULL, NULL);
+}
