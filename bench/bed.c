@@ -381,18 +381,28 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
         fprintf(stderr, "ripple-bench: %d threads: %s\n", e->threads, rpl_sim_error(b->sim));
         return -1;
     }
-    /* untimed: the water (and picture) of the warm-up, every run alike */
+    /* untimed: the water (and picture) of the warm-up, every run alike,
+     * under the classic rule; then the stage's rule */
+    if (k)
+        rpl_sim_set_model(b->sim, RPL_MODEL_CLASSIC, NULL);
     bed_rewarm(b, k == NULL);
+    if (k && stage == ST_WAVE) {
+        const rpl_wave_params_t wave = BENCH_WAVE;
+        if (rpl_sim_set_model(b->sim, RPL_MODEL_WAVE, &wave) != RPL_OK) {
+            fprintf(stderr, "ripple-bench: wave model: %s\n", rpl_sim_error(b->sim));
+            return -1;
+        }
+    }
     if (k) {
         rpl_sim_set_kernels(b->sim, k);
         rpl_sim_set_sleeping(b->sim, e->sleep);
         /* untimed: the kept frame shows the restored water, drawn whole
          * (bed_rewarm invalidated the renderer), which the simulation
          * alone also leaves in the frame it hashes */
-        if (calm || stage == ST_SIM)
+        if (calm || is_sim_only(stage))
             st = render_frame(b, e->bpp, calm);
     }
-    const int steps = stage != ST_REFRACT, renders = stage != ST_SIM;
+    const int steps = stage != ST_REFRACT, renders = !is_sim_only(stage);
     sched_t s = b->sched0;
     drop_t d[MAX_DROPS];
     rpl_stats_t ts = { 0, 0, 0 };
@@ -462,8 +472,16 @@ int instr_run(const opts_t *o)
         bed_free(&b);
         return 1;
     }
-    /* the warm-up on one thread, then the picture of it */
+    /* the warm-up on one thread (classic), then the picture of it */
     bed_rewarm(&b, seed_only);
+    if (b.sim && o->wave) {
+        const rpl_wave_params_t wave = BENCH_WAVE;
+        if (rpl_sim_set_model(b.sim, RPL_MODEL_WAVE, &wave) != RPL_OK) {
+            fprintf(stderr, "ripple-bench: wave model: %s\n", rpl_sim_error(b.sim));
+            bed_free(&b);
+            return 1;
+        }
+    }
     if (b.sim)
         st = rpl_refract(b.sim, b.bg, b.fb, (ptrdiff_t)w * 4, RPL_XRGB8888, &b.view);
     if (b.sim && rpl_sim_set_threads(b.sim, threads) != RPL_OK) {
@@ -480,10 +498,11 @@ int instr_run(const opts_t *o)
             seed_renderripple(&b.seed);
     }
     uint64_t hash = bed_hash(&b, b.sim != NULL, o->bpp, 0);
-    printf("instr-run: path %s (kernels %s), %dx%d, %d bpp, %d warm-up steps + %ld frames, "
-           "%d thread%s, checksum %016" PRIx64 "\n",
-           name, seed_only ? "seed" : rpl_kernels_name(rpl_sim_kernels(b.sim)), w, h, o->bpp,
-           WARMUP_STEPS, frames, threads, threads > 1 ? "s" : "", hash);
+    printf("instr-run: path %s (kernels %s), %s, %dx%d, %d bpp, %d warm-up steps + %ld "
+           "frames, %d thread%s, checksum %016" PRIx64 "\n",
+           name, seed_only ? "seed" : rpl_kernels_name(rpl_sim_kernels(b.sim)),
+           b.sim && rpl_sim_model(b.sim) == RPL_MODEL_WAVE ? "wave model" : "classic rule", w, h,
+           o->bpp, WARMUP_STEPS, frames, threads, threads > 1 ? "s" : "", hash);
     bed_free(&b);
     return st == RPL_OK ? 0 : 1;
 }

@@ -21,7 +21,7 @@
 #define MAX_SIZES 4
 #define MAX_ENTRIES (1 + 2 * MAX_PATHS * MAX_TCOUNTS)
 #define MAX_BPPS 3             /* framebuffer formats: 32, 16 and 8 bits per pixel */
-#define MAX_ROWS (MAX_SIZES * 3 * MAX_ENTRIES + 2 * MAX_TCOUNTS + 2 * (MAX_BPPS - 1) * MAX_PATHS)
+#define MAX_ROWS (MAX_SIZES * 4 * MAX_ENTRIES + 2 * MAX_TCOUNTS + 2 * (MAX_BPPS - 1) * MAX_PATHS)
 
 /* The calm scene (see schedule.h for its stones): CALM_WARMUP frames
  * before the CALM_FRAMES timed ones. */
@@ -45,7 +45,16 @@
 #define INSTR_H 480
 #define INSTR_FRAMES 4
 
-enum { ST_SIM, ST_REFRACT, ST_FRAME, ST_CALM_SLEEP, ST_CALM_FULL, ST_COUNT };
+/* ST_WAVE: the sim stage with the wave model (the demo's default water,
+ * BENCH_WAVE), beside the classic rule's ST_SIM. */
+enum { ST_SIM, ST_REFRACT, ST_FRAME, ST_CALM_SLEEP, ST_CALM_FULL, ST_WAVE, ST_COUNT };
+#define BENCH_WAVE { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 } /* k 0.16, u t 0.02 */
+
+/* The stages without a render: their rows have no bpp. */
+static inline int is_sim_only(int stage)
+{
+    return stage == ST_SIM || stage == ST_WAVE;
+}
 
 extern const char *const stage_names[ST_COUNT];
 extern const int bpps[MAX_BPPS]; /* 32, 16, 8 */
@@ -60,6 +69,7 @@ typedef struct opts {
     const char *instr; /* --instr-run PATH|seed */
     int bpp;           /* --bpp for --instr-run: 32, 16 or 8 */
     int list;          /* --list-paths */
+    int wave;          /* --model wave: --instr-run steps the wave model */
 } opts_t;
 
 typedef struct path {

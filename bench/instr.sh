@@ -14,7 +14,9 @@
 # with 0 frames.  The difference of the total instruction counts (Ir) is
 # the frames' own work, start-up and warm-up excluded; divided by
 # FRAMES * W * H it gives instructions per pixel per frame.  The workload is
-# deterministic, so the figures repeat exactly.
+# deterministic, so the figures repeat exactly.  Each path runs a second
+# time with --model wave (the wave model's step, the demo's default water,
+# after the same classic warm-up): the column "wave".
 #
 # Exit status: 0, or 1 if valgrind is missing or a run fails (for instance
 # when valgrind's CPU lacks an instruction set a path needs: the path asked
@@ -57,11 +59,11 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ripple-instr.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM HUP
 
-# ir PATH N: total Ir of a run with N frames, printed; 1 on failure.
+# ir PATH N [MODEL]: total Ir of a run with N frames, printed; 1 on failure.
 ir() {
-    out="$TMP/callgrind.$1.$2"
+    out="$TMP/callgrind.$1.$2.${3:-classic}"
     if ! valgrind --tool=callgrind --callgrind-out-file="$out" \
-        "$BENCH" --instr-run "$1" --size "$SIZE" --frames "$2" \
+        "$BENCH" --instr-run "$1" --size "$SIZE" --frames "$2" ${3:+--model "$3"} \
         >"$TMP/log" 2>&1; then
         echo "instr.sh: $1 with $2 frames failed under valgrind:" >&2
         grep -v '^==' "$TMP/log" >&2
@@ -83,8 +85,8 @@ echo "step + refraction, one thread, sleeping on) after 150 warm-up steps of ste
 echo "a run with 0 frames is subtracted, so start-up and warm-up are excluded"
 echo "$(valgrind --version), $BENCH"
 echo
-printf '%-6s  %12s  %9s\n' path "Ir/px/frame" "vs seed"
-printf '%-6s  %12s  %9s\n' ------ ------------ ---------
+printf '%-6s  %12s  %9s  %12s\n' path "Ir/px/frame" "vs seed" "wave model"
+printf '%-6s  %12s  %9s  %12s\n' ------ ------------ --------- ------------
 
 status=0
 seed_ipp=""
@@ -99,8 +101,19 @@ for p in seed $PATHS; do
     [ "$p" = seed ] && seed_ipp=$ipp
     vs=$(awk -v s="$seed_ipp" -v x="$ipp" \
         'BEGIN { if (s == "" || x <= 0) print "-"; else printf "%.1fx", s / x }')
-    printf '%-6s  %12s  %9s\n' "$p" "$ipp" "$vs"
+    wipp=-
+    if [ "$p" != seed ]; then
+        if wa=$(ir "$p" 0 wave) && wb=$(ir "$p" "$FRAMES" wave); then
+            wipp=$(awk -v a="$wa" -v b="$wb" -v n="$FRAMES" -v w="$W" -v h="$H" \
+                'BEGIN { printf "%.2f", (b - a) / (n * w * h) }')
+        else
+            status=1
+            wipp=failed
+        fi
+    fi
+    printf '%-6s  %12s  %9s  %12s\n' "$p" "$ipp" "$vs" "$wipp"
 done
 echo
 echo "vs seed: the seed's instructions / the path's (fewer instructions is the x-fold)"
+echo "wave model: the same frames with the wave model's step (--model wave)"
 exit $status

@@ -96,7 +96,9 @@ static void put_header(jdoc_t *d, cJSON *root, const run_t *r, const char *cpu,
              "one stone every %d frames, sleeping on, a renderer (rpl_renderer_draw) keeps the "
              "frame and redraws what changed", CALM_PERIOD);
     cJSON *stages = put(d, root, "stages", cJSON_CreateObject());
-    put(d, stages, "sim", string("busy: stones + one wave step"));
+    put(d, stages, "sim", string("busy: stones + one wave step (the classic rule)"));
+    put(d, stages, "wave",
+        string("the same with the wave model (k 0.16, u*dt 0.02, alpha 0.985), sleeping on"));
     put(d, stages, "refract",
         string("busy: one full render (32 bpp rpl_refract, 16 and 8 bpp rpl_render)"));
     put(d, stages, "frame", string("busy: stones + step + full render"));
@@ -127,7 +129,8 @@ static void put_rows(jdoc_t *d, cJSON *root, const run_t *r)
         put(d, o, "speedup_vs_seed", fixed_or_null(w->vs_seed, 3));
         put(d, o, "speedup_vs_1t", fixed_or_null(w->vs_1t, 3));
         put(d, o, "awake_fraction", fixed_or_null(w->stage == ST_REFRACT ? -1 : w->awake, 4));
-        put(d, o, "redrawn_fraction", fixed_or_null(w->stage == ST_SIM ? -1 : w->redrawn, 4));
+        put(d, o, "redrawn_fraction",
+            fixed_or_null(is_sim_only(w->stage) ? -1 : w->redrawn, 4));
         put(d, o, "frames", u64(w->frames));
     }
 }

@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "usage: ripple-bench [--size WxH] [--frames N] [--threads N] [--path NAME]\n"
             "                    [--seed N] [--json]\n"
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
+            "                    [--model wave]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
             "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
@@ -34,6 +35,8 @@ static void usage(FILE *f)
             "                  (default size %dx%d)\n"
             "  --bpp N         with --instr-run: render 32 (XRGB8888, default), 16 (RGB565) or\n"
             "                  8 (INDEX8) bits per pixel; timed runs measure every format\n"
+            "  --model M       with --instr-run: step by the classic rule (default) or the wave\n"
+            "                  model (timed runs measure both: the wave rows)\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
@@ -74,13 +77,13 @@ static int check_path(const char *opt, const char *name, const char **out)
 static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
-                                              "--path", "--instr-run", "--bpp" };
+                                              "--path", "--instr-run", "--bpp", "--model" };
     static const char *const flags[] = { "--json", "--help", "--version", "--list-paths" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->bpp = 32;
-    int bpp_set = 0;
+    int bpp_set = 0, model_set = 0;
     o->frames = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL;
@@ -144,6 +147,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
             path_arg = val;
         } else if (strcmp(name, "--instr-run") == 0) {
             o->instr = val;
+        } else if (strcmp(name, "--model") == 0) {
+            if (strcmp(val, "classic") != 0 && strcmp(val, "wave") != 0)
+                return usage_error("--model '%s' is not classic or wave", val);
+            o->wave = strcmp(val, "wave") == 0;
+            model_set = 1;
         } else if (strcmp(name, "--bpp") == 0) {
             if (rpl_parse_int(val, 8, 32, &v) != RPL_OK || (v != 8 && v != 16 && v != 32))
                 return usage_error("--bpp '%s' is not 32, 16 or 8", val);
@@ -155,6 +163,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
     }
     if (o->instr && path_arg)
         return usage_error("--path and --instr-run do not go together");
+    if (model_set && !o->instr)
+        return usage_error("--model goes with --instr-run (timed runs measure both)");
+    if (o->wave && o->instr && strcmp(o->instr, "seed") == 0)
+        return usage_error("the seed has the classic rule only");
     if (bpp_set && !o->instr)
         return usage_error("--bpp goes with --instr-run (timed runs measure every format)");
     if (o->instr && strcmp(o->instr, "seed") == 0 && o->bpp != 32)

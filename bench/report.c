@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -55,7 +56,9 @@ void print_header(const run_t *r, const char *cpu, const char *autop)
     printf("busy scene: steady rain (0.15 stones a step per 640x480, radius 1-2 units, a heavy\n"
            "  stone every 10 steps), %d warm-up steps: nearly every tile is awake (column awake)\n",
            WARMUP_STEPS);
-    printf("  sim      stones + one wave step\n"
+    printf("  sim      stones + one wave step (the classic rule)\n"
+           "  wave     the same under the wave model (the demo's: k 0.16, u*dt 0.02, alpha\n"
+           "           0.985), from the same water; every path and thread count, sleeping on\n"
            "  refract  one full render, strength 1:1, no light\n"
            "  frame    stones + step + full render: the full frame\n"
            "  sleep    on: sleeping tiles as the product ships (rpl_sim_set_sleeping(sim, 1),\n"
@@ -129,6 +132,19 @@ void print_calm(const run_t *r)
     }
 }
 
+/* The row of a simulation stage (sleeping on), or NULL. */
+static const row_t *sim_row(const run_t *r, int stage, int w, int h, const char *path,
+                            int threads)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const row_t *x = &r->rows[i];
+        if (x->stage == stage && x->w == w && x->h == h && strcmp(x->path, path) == 0 &&
+            x->threads == threads && x->sleep == 1)
+            return x;
+    }
+    return NULL;
+}
+
 void print_summary(const run_t *r, double total_s)
 {
     int sw, sh, bw, bh;
@@ -158,6 +174,22 @@ void print_summary(const run_t *r, double total_s)
         }
     }
     printf("\n");
+    printf("  the wave model's step vs the classic rule's on %d thread%s, sleeping on: ns/px,\n"
+           "  and ns per cell stepped (ns/px / awake: the wave water wakes fewer tiles):\n",
+           t1, t1 > 1 ? "s" : "");
+    for (int i = 0; i < r->nsizes; i++) {
+        int w = r->sizes[i][0], h = r->sizes[i][1];
+        printf("   %dx%d:", w, h);
+        for (int p = 0; p < r->npaths; p++) {
+            const row_t *c = sim_row(r, ST_SIM, w, h, r->paths[p].name, t1);
+            const row_t *v = sim_row(r, ST_WAVE, w, h, r->paths[p].name, t1);
+            if (c && v && c->awake > 0 && v->awake > 0)
+                printf("%s %s %.3f vs %.3f, %.3f vs %.3f (%.2fx)", p ? ";" : "", c->path,
+                       v->ns_px, c->ns_px, v->ns_px / v->awake, c->ns_px / c->awake,
+                       (v->ns_px / v->awake) / (c->ns_px / c->awake));
+        }
+        printf("\n");
+    }
     if (r->ntcounts > 1 && t1 == 1) {
         printf("  full frame %dx%d, %d threads vs 1 (goal >= 1.7x):\n   ", bw, bh, tn);
         for (int p = 0; p < r->npaths; p++) {

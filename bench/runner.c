@@ -6,7 +6,7 @@
 #include "bench.h"
 
 const char *const stage_names[ST_COUNT] = { "sim", "refract", "frame", "calm-sleep",
-                                            "calm-full" };
+                                            "calm-full", "wave" };
 
 const int bpps[MAX_BPPS] = { 32, 16, 8 };
 
@@ -54,7 +54,7 @@ static void add_row(run_t *r, int stage, int w, int h, const entry_t *e, const r
     x->w = w;
     x->h = h;
     x->threads = e->path ? e->threads : 1;
-    x->bpp = stage == ST_SIM ? 0 : e->bpp;
+    x->bpp = is_sim_only(stage) ? 0 : e->bpp;
     x->sleep = e->path ? e->sleep : -1;
     x->path = entry_name(e);
     x->ns_px = (double)best->ns / ((double)best->frames * px);
@@ -182,7 +182,7 @@ double find_ns_bpp(const run_t *r, int stage, int w, int h, const char *path, in
 static double find_ns(const run_t *r, int stage, int w, int h, const char *path, int threads,
                       int sleep)
 {
-    return find_ns_bpp(r, stage, w, h, path, threads, sleep, stage == ST_SIM ? 0 : 32);
+    return find_ns_bpp(r, stage, w, h, path, threads, sleep, is_sim_only(stage) ? 0 : 32);
 }
 
 /* ns/px of row a over ns/px of row b (a "b is x times faster" figure), or -1. */
@@ -404,6 +404,17 @@ int run_all(run_t *r)
             if (!r->o.json)
                 print_rows(r, from);
         }
+        /* the wave model's step beside the classic one: every path and
+         * thread count, sleeping on (no seed: it has no such rule) */
+        entry_t wents[MAX_ENTRIES];
+        int nw = busy_entries(r, ST_WAVE, wents) - 1, wfrom = r->nrows;
+        if (measure(r, &b, ST_WAVE, wents + 1, nw, REPEATS, fixed) != 0) {
+            bed_free(&b);
+            return -1;
+        }
+        ratios(r);
+        if (!r->o.json)
+            print_rows(r, wfrom);
         int rc = verify_paths(r, &b);
         bed_free(&b);
         if (rc != 0)

@@ -42,9 +42,9 @@ extern "C" {
  */
 
 #define RPL_VERSION_MAJOR 0
-#define RPL_VERSION_MINOR 3
+#define RPL_VERSION_MINOR 4
 #define RPL_VERSION_PATCH 0
-#define RPL_VERSION "0.3.0"
+#define RPL_VERSION "0.4.0"
 
 /* The library's version as "MAJOR.MINOR.PATCH": that of the library
  * running, which may be newer than the RPL_VERSION compiled against. */
@@ -240,13 +240,23 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
  *   m = round(256 (1 - alpha))          (round: half away from zero)
  * so a + b + 4c = S exactly (a level pool stays level, as in the
  * equation) and a >= 0.  Each cell, with int32 intermediates:
- *   n = (a z + b z_prev + c (l + r + u + d)) >> 13   (arithmetic shift: floor)
+ *   s = a z + b z_prev + c (l + r + u + d)
+ *   n = (s + (s > 0 ? rp : rn)) >> 13                 (arithmetic shift: floor)
  *   n -= (n * m) >> 8                                  (floor again)
  *   z' = clamp(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX)
+ * with the rounding terms
+ *   rp = 0,  rn = 0        when a = 0 (k = 1/2): plain floors, as the classic rule;
+ *   rp = -S, rn = 0        when a > 0 and m > 0: a positive sum is taken one
+ *                          unit lower, so every nonzero height loses at least
+ *                          1 a step (negative ones to the attenuation);
+ *   rp = 0,  rn = S - 1    when m = 0 (alpha 1): towards zero, so rounding
+ *                          never adds to a height (a floor would sink the
+ *                          level half a unit a step).
  * Every kernel path, thread count and sleeping setting gives the same
  * bytes.  With k = 1/2, u = 0 and alpha = 1 - 1/32 the coefficients are
  * a = 0, b = -S, c = S/2, m = 8, and the wave model computes exactly the
- * classic rule's bytes.  Alpha acts in 256ths (m = 0 is alpha 1, none).
+ * classic rule's bytes (the attenuation is then n - (n >> 5)).  Alpha acts
+ * in 256ths (m = 0 is alpha 1, none).
  *
  * Stability (von Neumann, for the equation and for these integers alike):
  * the step needs k < 1/2, that is c t / d < 1/sqrt(2), with u >= 0; at
@@ -254,13 +264,14 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
  * a double root: it grows), so k = 1/2 is allowed only with m >= 1
  * (alpha at most 1 - 1/512).  k within 1e-6 of 1/2 counts as 1/2.
  *
- * Rest: with m >= 1 every negative height loses at least 1 to the
- * attenuation each step and the floor pulls positive ones down, so calm
- * water comes to exactly 0 and its tiles sleep (tests/test_wave.c runs
- * many settings to rest).  With m = 0 (alpha 1) nothing takes the last
- * units away: a level patch of -1 is a fixed point of the rule, as a
- * level pool is of the equation, so such water may keep a residue of
- * small heights and its tiles awake.
+ * Rest: with m >= 1 calm water comes to exactly 0 and its tiles sleep:
+ * the rounding above leaves no small oscillation alive (core/wave.c tells
+ * what the plain floor left; tests/test_wave.c runs a grid of settings to
+ * rest).  With m = 0 only the viscosity and the rounding towards zero take
+ * energy away: viscous water (u > 0) comes to rest in the same way but
+ * for rare settings with u t near 0.001, where a small oscillation can
+ * stay, and water with u = 0 as well keeps moving (as it should: nothing
+ * damps it), never beyond the height range.
  */
 typedef enum rpl_model { RPL_MODEL_CLASSIC = 0, RPL_MODEL_WAVE = 1 } rpl_model;
 
@@ -282,6 +293,7 @@ typedef struct rpl_wave_info {
     double k;     /* c^2 t^2 / d^2 (as used: 0.5 within 1e-6 of it) */
     double ut;    /* u * t */
     int a, b, c;  /* in 2^-RPL_WAVE_SHIFT */
+    int rp, rn;   /* the sum's rounding terms (see above) */
     int m;        /* 1 - alpha in 256ths */
     char why[200]; /* "" if the parameters are accepted */
 } rpl_wave_info_t;
@@ -402,6 +414,12 @@ void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user);
  *         a byte, low first, the top bit set on all but the last byte);
  *         only the first run may be 0, and they add up to w*h exactly.
  *   EDGE  (at most once; absent: reflecting) uint32 rpl_edges value.
+ *   wave  (optional, at most once; absent: the classic rule) the model:
+ *         uint32 RPL_MODEL_WAVE, then its parameters as five IEEE 754
+ *         doubles, speed, viscosity, spacing, dt, attenuation; length 44.
+ *         A reader that knows it refuses parameters rpl_wave_info
+ *         refuses; one that does not skips it and steps by the classic
+ *         rule.
  *   DONE  (last, exactly once) empty: a file cut short, even between
  *         sections, is refused rather than taken for a whole one.
  * Later contents come as new sections, not a new format.  A tag whose
@@ -413,15 +431,16 @@ void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user);
  * "RPL1" files (read, no longer written) are "RPL1", uint32 width, uint32
  * height and the two buffers as in HGHT: no walls, reflecting edges.
  *
- * Saving writes HGHT, WALL (if the field has walls), EDGE and DONE through
+ * Saving writes HGHT, WALL (if the field has walls), wave (if its model is
+ * RPL_MODEL_WAVE), EDGE and DONE through
  * rpl_file_open (see "writing files"), so `path` is either the old file or
  * the whole new one.  Loading checks everything (magic, version, every
  * section's tag and length against what it can hold, size, height range,
  * zero border, the runs) before it touches the field, reading one pass
  * front to back and never allocating more than the size in HGHT needs: on
  * any failure the field is unchanged and rpl_sim_error tells why.  A
- * loaded snapshot replaces the heights, the walls and the edges together
- * (heights under walls are zeroed: walls win).
+ * loaded snapshot replaces the heights, the walls, the edges and the model
+ * together (heights under walls are zeroed: walls win).
  */
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
 rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);

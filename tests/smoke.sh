@@ -456,6 +456,37 @@ same "$TMP/w2.rpl" "$TMP/w11.rpl" "walls and edges round-trip through a state"
 expect 0 "walls state, other edges" -- "$RIPPLE" $H --frames 2 --no-rain --no-autopilot --load-state "$TMP/w.rpl" --edges reflect --save-state "$TMP/w2r.rpl"
 differ "$TMP/w2.rpl" "$TMP/w2r.rpl" "edges from the command line"
 
+# --- the wave model ------------------------------------------------------------
+expect 0 "--help" -- "$RIPPLE" --help
+grep -q -- "--model M" "$TMP/out" && grep -q -- "--attenuation A" "$TMP/out" && ok || bad "--help does not list --model and the wave settings"
+for bad_wave in "--speed 1e9" "--viscosity -1" "--attenuation 0" "--dt nan" "--model foo" \
+        "--model" "--spacing 0" "--speed fast" "--dt 1e400" "--attenuation 1.0001" "--speed 0" \
+        "--speed 42.5" "--speed 42.4264 --attenuation 1" "--model wave --benchmark"; do
+    # shellcheck disable=SC2086 # the words are the flags
+    expect 2 "bad wave flags $bad_wave" -- "$RIPPLE" $H --frames 2 $bad_wave --save-state "$TMP/bw.rpl"
+done
+absent "$TMP/bw.rpl"
+expect 2 "--speed 1e9 says why" -- "$RIPPLE" $H --frames 2 --speed 1e9
+grep -q "unstable: c\*dt/d" "$TMP/err" && ok || bad "--speed 1e9: $(cat "$TMP/err")"
+expect 0 "wave water, defaults" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --screenshot "$TMP/wave.bmp" --save-state "$TMP/wave.rpl"
+expect 0 "classic water, same run" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --screenshot "$TMP/classic.bmp"
+differ "$TMP/wave.bmp" "$TMP/classic.bmp" "--model wave changes the water"
+expect 0 "wave water, explicit classic" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model classic --screenshot "$TMP/classic2.bmp"
+same "$TMP/classic.bmp" "$TMP/classic2.bmp" "--model classic is the default"
+expect 0 "wave water, settings" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --speed 40 --viscosity 0.3 --spacing 1 --dt 0.0166667 --attenuation 0.995 --screenshot "$TMP/wave2.bmp"
+differ "$TMP/wave.bmp" "$TMP/wave2.bmp" "wave settings change the water"
+# the settings in other units: c 400, d 10 and u 1.2 are the defaults' k and u*dt
+expect 0 "wave water, other units" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --speed 240 --spacing 10 --screenshot "$TMP/wave3.bmp"
+same "$TMP/wave.bmp" "$TMP/wave3.bmp" "only k, u*dt and alpha shape the water"
+# every path and thread count: the same bytes
+for p in c auto; do
+    expect 0 "wave water on $p, 1 thread" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --simd "$p" --threads 1 --save-state "$TMP/wave-$p.rpl"
+    same "$TMP/wave.rpl" "$TMP/wave-$p.rpl" "wave water on path $p"
+done
+# k = 1/2, u = 0 and alpha 1 - 1/32 is the classic rule: the same bytes
+expect 0 "wave water in the classic setting" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --speed 1 --spacing 1 --dt 0.70710678 --viscosity 0 --attenuation 0.96875 --screenshot "$TMP/classic3.bmp"
+same "$TMP/classic.bmp" "$TMP/classic3.bmp" "the wave model in the classic setting"
+
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2
 grep -q "seed" "$TMP/out" && ok || bad "bench prints no seed baseline row"
@@ -586,6 +617,20 @@ go "key f"
 hold
 step "key f again (windowed)" key f
 go "key f again"
+# the wave model's keys (not in the benchmark, whose water must match):
+# W, then the speed pushed past the edge of stability (refused with a
+# note), the viscosity down to 0 and up; the demo must go on
+if [ "$how" = quit ]; then
+    hold
+    step "key w (wave water)" key w
+    go "key w"
+    step "keys x (wave speed up, past the edge)" key x x x x x x x x
+    go "keys x"
+    step "keys v, b (viscosity down to 0, up)" key v v v v v v v v v v v v b b
+    go "keys v b"
+    step "keys z, w (slower, classic again)" key z z w
+    go "keys z w"
+fi
 # Minimise and restore.  windowminimize asks the window manager to iconify
 # the window, which unmaps it; bare Xvfb has none, so the request does
 # nothing and the window is unmapped and mapped again by hand, which is what

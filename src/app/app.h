@@ -137,6 +137,16 @@ int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err
  * into the backdrop whenever they (or the picture) change: call
  * app_walls_update after anything that may change them, before drawing. */
 int app_walls_start(app_t *a, char **err);
+
+/* model.c: --model and the wave settings applied to the field (after a
+ * snapshot, whose model stands unless --model is given; 0, or -1 with
+ * *err); the model and its k and u*dt in a line for the overlay; the keys
+ * W (classic or wave), Z X (wave speed down, up), V B (viscosity down,
+ * up), given as 'w', 'z', 'x', 'v', 'b': a change the core refuses is
+ * not made, and a note says why. */
+int app_model_start(app_t *a, char **err);
+void app_model_text(const app_t *a, char *buf, size_t len);
+void app_model_key(app_t *a, int key);
 void app_walls_update(app_t *a);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);

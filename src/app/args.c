@@ -19,6 +19,15 @@ const char *app_usage(void)
            "                     off them and pass through the gaps\n"
            "  --edges MODE       edges of the water: reflect (default) or absorb (waves\n"
            "                     run out of the picture instead of bouncing back)\n"
+           "  --model M          the water's rule: classic (default) or wave (the damped\n"
+           "                     wave equation, with the five settings below; W switches)\n"
+           "  --speed C          wave speed (default 24; with spacing 1 and dt 1/60, 0.4\n"
+           "                     cells a step); c*dt/spacing must stay under 0.7071\n"
+           "  --viscosity U      damping of the motion (default 1.2, u*dt = 0.02)\n"
+           "  --spacing D        grid spacing (default 1)\n"
+           "  --dt T             time step (default 1/60; the water steps 60 times a second\n"
+           "                     whatever T is: only c*dt/spacing and u*dt shape it)\n"
+           "  --attenuation A    what each step keeps, 0 < A <= 1 (default 0.985)\n"
            "  --seed N           seed of the rain, the autopilot and the show (default 1)\n"
            "  --frames N         quit after N frames\n"
            "  --headless         no window: simulate and render the frames, one step each\n"
@@ -55,7 +64,7 @@ const char *app_usage(void)
            "\n"
            "Keys: F1/H help, Space pause, N step, C reset, R rain, A show, L light,\n"
            "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, M sound,\n"
-           "Esc quit.\n";
+           "W classic/wave, Z/X wave speed, V/B viscosity, Esc quit.\n";
 }
 
 /* The message in a new allocation, whatever the length of the value in it. */
@@ -106,6 +115,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
     o->vsync = 1;
     o->bpp = 32;
     o->overlay = 1;
+    o->model = RPL_MODEL_CLASSIC;
+    o->wave = (rpl_wave_params_t)APP_WAVE_DEFAULTS;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -148,7 +159,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
             "--size", "--scale", "--image", "--seed", "--frames",
             "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
             "--present", "--audio-out", "--record", "--record-format", "--show",
-            "--walls", "--edges",
+            "--walls", "--edges", "--model", "--speed", "--viscosity", "--spacing", "--dt",
+            "--attenuation",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -198,6 +210,25 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
             if (strcmp(val, "reflect") && strcmp(val, "absorb"))
                 return fail(err, "bad --edges '%s': want reflect or absorb", val, "");
             o->edges = val;
+        } else if (!strcmp(name, "--model")) {
+            if (strcmp(val, "classic") && strcmp(val, "wave"))
+                return fail(err, "bad --model '%s': want classic or wave", val, "");
+            o->model = strcmp(val, "wave") ? RPL_MODEL_CLASSIC : RPL_MODEL_WAVE;
+            o->model_set = 1;
+        } else if (!strcmp(name, "--speed") || !strcmp(name, "--viscosity") ||
+                   !strcmp(name, "--spacing") || !strcmp(name, "--dt") ||
+                   !strcmp(name, "--attenuation")) {
+            double d;
+            /* any finite number here; rpl_wave_info judges them together below */
+            if (rpl_parse_real(val, -1e300, 1e300, &d) != RPL_OK)
+                return fail(err, "bad %s '%s': want a finite decimal number", name, val);
+            double *to = !strcmp(name, "--speed")       ? &o->wave.speed
+                         : !strcmp(name, "--viscosity") ? &o->wave.viscosity
+                         : !strcmp(name, "--spacing")   ? &o->wave.spacing
+                         : !strcmp(name, "--dt")        ? &o->wave.dt
+                                                        : &o->wave.attenuation;
+            *to = d;
+            o->wave_set = 1;
         } else if (!strcmp(name, "--record-format")) {
             if (strcmp(val, "png") && strcmp(val, "bmp"))
                 return fail(err, "bad --record-format '%s': want png or bmp", val, "");
@@ -236,7 +267,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
         const char *clash = o->seed_set ? "--seed" : o->load_state ? "--load-state"
                           : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
                           : o->show ? "--show" : o->no_show ? "--no-show"
-                          : o->walls ? "--walls" : o->edges ? "--edges" : NULL;
+                          : o->walls ? "--walls" : o->edges ? "--edges"
+                          : o->model == RPL_MODEL_WAVE ? "--model wave" : NULL;
         if (clash)
             return fail(err, "%s does not go with --benchmark: it plays a fixed scene%s", clash, "");
         const char *out = o->audio_out ? "--audio-out" : o->record ? "--record" : NULL;
@@ -251,6 +283,11 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
     }
     if (o->show && o->no_show)
         return fail(err, "--show and --no-show do not go together%s%s", "", "");
+    /* the wave settings are checked together even for classic water: W
+     * switches to them */
+    rpl_wave_info_t wi;
+    if (rpl_wave_info(&o->wave, &wi) != RPL_OK)
+        return fail(err, "bad wave settings: %s%s", wi.why, "");
     /* the default show sets walls and edges of its own from its first
      * step: walls or edges asked for play with the autopilot instead
      * (a show asked for by name plays, and its commands change them) */

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ripple.h"
+
 #define APP_SCALE_MAX 8
 #define APP_WINDOW_MAX 16384 /* largest window side, size x scale */
 #define TIMEDEMO_FRAMES_DEFAULT 2000
@@ -37,7 +39,15 @@ typedef struct app_opts {
     const char *walls; /* --walls: the picture whose dark parts are walls; NULL for none */
     const char *edges; /* --edges: "reflect" or "absorb"; NULL: as the state has them */
     int seed_set, rain_set, autopilot_set; /* given on the command line */
+    rpl_model model;   /* --model: the water's rule (RPL_MODEL_CLASSIC by default) */
+    int model_set;     /* --model was given */
+    rpl_wave_params_t wave; /* --speed, --viscosity, --spacing, --dt, --attenuation */
+    int wave_set;      /* one of them was given */
 } app_opts_t;
+
+/* The wave model's parameters when no flag sets them: slower, thicker
+ * water than the classic rule's (k = 0.16 against 1/2, u t = 0.02). */
+#define APP_WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
 
 /* Parses argv into *o.  Returns 0, or -1 with a one-line message in *err
  * (a new allocation, NULL if memory ran out). */

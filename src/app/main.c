@@ -282,6 +282,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         return die(EXIT_USAGE, app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));
     if (app_walls_start(a, &err) != 0) /* --walls and --edges over the snapshot's */
         return die(EXIT_USAGE, err);
+    if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
+        return die(EXIT_USAGE, err);
     start_state(a);
     if (app_audio_open(a, &err) != 0)
         return die(1, err);

@@ -28,6 +28,9 @@ static const char *const help_text =
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
     "M          sound on/off\n"
+    "W          classic / wave water\n"
+    "Z X        wave speed down / up\n"
+    "V B        viscosity down / up\n"
     "Esc Q      quit";
 
 /* Adds a rectangle (clipped to the field) to the overlay's boxes, what
@@ -158,6 +161,12 @@ int app_draw_overlay(app_t *a)
             snprintf(a->stats + len, sizeof a->stats - len, "\nslow: water at %.0f%% speed  ",
                      a->speed * 100);
         }
+        size_t at = strlen(a->stats);
+        if (at + 2 < sizeof a->stats) { /* the water's rule */
+            a->stats[at++] = '\n';
+            app_model_text(a, a->stats + at, sizeof a->stats - at);
+            snprintf(a->stats + strlen(a->stats), sizeof a->stats - strlen(a->stats), "  ");
+        }
         a->stats_next_ms = now + 250;
     }
     int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);
@@ -192,10 +201,10 @@ int app_draw_overlay(app_t *a)
         item(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200, x, y, help_text,
              0xFFFFFF, sc);
     }
-    if (note_on) {
-        int tw = rpl_font_text_width(a->note, sc);
-        int x = (w - tw) / 2, y = h - 24 * sc;
-        item(a, x - 4, y - 3, tw + 8, 10 * sc + 6, 160, x, y, a->note, 0xFFF0A0, sc);
+    if (note_on) { /* one line or more (a refused change says why under it) */
+        int tw = rpl_font_text_width(a->note, sc), th = rpl_font_text_height(a->note, sc);
+        int x = (w - tw) / 2, y = h - 14 * sc - th;
+        item(a, x - 4, y - 3, tw + 8, th + 6, 160, x, y, a->note, 0xFFF0A0, sc);
     }
     find_runs(a);
     return 1;

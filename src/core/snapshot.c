@@ -1,6 +1,7 @@
 /* core/snapshot.c - saving and loading the whole simulation state ("RPL2" files of tagged sections, and "RPL1"), read in one pass so pipes work. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
  *           HGHT  u32 w, u32 h, current plane, previous plane (first, once)
  *           WALL  the wall mask as run lengths (optional, once)
  *           EDGE  u32 edges mode (optional, once)
+ *           wave  u32 model, five doubles: the wave model (optional, once)
  *           DONE  empty, last: a file cut short is never taken for whole
  *         a tag whose first letter is lower case is optional, and skipped
  *         when unknown; an unknown upper-case one is refused.
@@ -29,6 +31,8 @@ struct rpl_snapshot {
     int16_t *planes; /* current then previous, w*h each; NULL after a failure */
     uint8_t *walls;  /* w*h, 1 = solid, NULL if none */
     rpl_edges edges;
+    rpl_model model; /* the "wave" section: RPL_MODEL_WAVE and its parameters */
+    rpl_wave_params_t wave;
     char *err;       /* detail of the failure, NULL if none */
     int failed;
 };
@@ -129,6 +133,31 @@ static size_t write_runs(FILE *f, const uint8_t *m, size_t n)
     return bytes;
 }
 
+/* The "wave" section: the model, then its five parameters as doubles,
+ * little-endian (a stream error shows at commit). */
+#define WAVE_SECTION 44
+static const size_t wave_param_at[5] = {
+    offsetof(rpl_wave_params_t, speed), offsetof(rpl_wave_params_t, viscosity),
+    offsetof(rpl_wave_params_t, spacing), offsetof(rpl_wave_params_t, dt),
+    offsetof(rpl_wave_params_t, attenuation),
+};
+
+static void write_wave(FILE *f, const rpl_sim_t *sim)
+{
+    unsigned char b[WAVE_SECTION];
+    put_u32(b, (uint32_t)RPL_MODEL_WAVE);
+    for (int i = 0; i < 5; i++) {
+        double d;
+        uint64_t v;
+        memcpy(&d, (const char *)&sim->wave + wave_param_at[i], sizeof d);
+        memcpy(&v, &d, sizeof v);
+        put_u32(b + 4 + 8 * i, (uint32_t)v);
+        put_u32(b + 8 + 8 * i, (uint32_t)(v >> 32));
+    }
+    if (write_section_head(f, "wave", WAVE_SECTION) == 0)
+        fwrite(b, 1, sizeof b, f);
+}
+
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path)
 {
     if (!sim)
@@ -156,6 +185,8 @@ rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path)
                 if (write_section_head(f, "WALL", (uint32_t)len) == 0)
                     write_runs(f, sim->walls, n);
             }
+            if (sim->model == RPL_MODEL_WAVE)
+                write_wave(f, sim);
             if (write_section_head(f, "EDGE", 4) == 0 && fwrite(edge, 1, sizeof edge, f) == 4)
                 write_section_head(f, "DONE", 0);
         }
@@ -359,6 +390,32 @@ static rpl_status skip(rpl_snapshot_t *s, src_t *in, uint32_t len, const char *t
     return RPL_OK;
 }
 
+/* The "wave" section: the model and parameters the field would take. */
+static rpl_status read_wave(rpl_snapshot_t *s, src_t *in, uint32_t len)
+{
+    unsigned char b[WAVE_SECTION];
+    if (len != WAVE_SECTION)
+        return snap_fail(s, RPL_EFORMAT, "%s: wave section of %lu bytes, not %d", in->name,
+                         (unsigned long)len, WAVE_SECTION);
+    rpl_status st = read_exact(s, in, b, sizeof b, "wave section");
+    if (st != RPL_OK)
+        return st;
+    if (get_u32(b) != RPL_MODEL_WAVE)
+        return snap_fail(s, RPL_EFORMAT, "%s: wave section: unknown model %lu", in->name,
+                         (unsigned long)get_u32(b));
+    for (int i = 0; i < 5; i++) {
+        uint64_t v = (uint64_t)get_u32(b + 4 + 8 * i) | (uint64_t)get_u32(b + 8 + 8 * i) << 32;
+        double d;
+        memcpy(&d, &v, sizeof d);
+        memcpy((char *)&s->wave + wave_param_at[i], &d, sizeof d);
+    }
+    rpl_wave_info_t info;
+    if (rpl_wave_info(&s->wave, &info) != RPL_OK)
+        return snap_fail(s, RPL_EFORMAT, "%s: wave section: %s", in->name, info.why);
+    s->model = RPL_MODEL_WAVE;
+    return RPL_OK;
+}
+
 static int is_letter(unsigned char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -378,7 +435,7 @@ static rpl_status read_rpl2(rpl_snapshot_t *s, src_t *in)
         return snap_fail(s, RPL_EFORMAT,
                          "%s: RPL2 format version %lu is not one this ripple reads (%d)",
                          in->name, (unsigned long)version, RPL2_VERSION);
-    int seen_walls = 0, seen_edges = 0;
+    int seen_walls = 0, seen_edges = 0, seen_wave = 0;
     for (int nsec = 0;; nsec++) {
         got = src_read(in, b, 8);
         if (got < 0)
@@ -439,6 +496,10 @@ static rpl_status read_rpl2(rpl_snapshot_t *s, src_t *in)
                 return snap_fail(s, RPL_EFORMAT, "%s: unknown edges mode %lu", in->name,
                                  (unsigned long)e);
             s->edges = (rpl_edges)e;
+        } else if (strcmp(tag, "wave") == 0) {
+            if (seen_wave++)
+                return snap_fail(s, RPL_EFORMAT, "%s: a second wave section", in->name);
+            st = read_wave(s, in, len);
         } else if (b[0] >= 'a' && b[0] <= 'z') {
             st = skip(s, in, len, tag); /* optional, from a newer ripple */
         } else {
@@ -545,6 +606,8 @@ rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap)
     if (st != RPL_OK)
         return st;
     rpl_sim_set_edges(sim, snap->edges);
+    /* checked when read: this cannot fail */
+    rpl_sim_set_model(sim, snap->model, snap->model == RPL_MODEL_WAVE ? &snap->wave : NULL);
     size_t n = (size_t)sim->w * (size_t)sim->h;
     memcpy(sim->cur, snap->planes, n * sizeof *sim->cur);
     memcpy(sim->prev, snap->planes + n, n * sizeof *sim->prev);

@@ -35,19 +35,21 @@ typedef int (*rpl_step_fn)(int16_t *prev, const int16_t *cur, int w,
  * The damped wave equation's step (ripple.h, "wave models") in fixed
  * point: the coefficients of one field, made once from its parameters.
  * The cells x in [x0, x1), y in [y0, y1) get, into `prev` in place,
- *   s = a*cur[i] + b*prev[i] + c*(l + r + u + d)     (int32)
- *   n = s >> RPL_WAVE_SHIFT                           (arithmetic: floor)
+ *   s = a*cur[i] + b*prev[i] + c*(l + r + u + d)           (int32)
+ *   n = (s + (s > 0 ? rp : rn)) >> RPL_WAVE_SHIFT         (arithmetic: floor)
  *   prev[i] = clamp(n - ((n * m) >> 8))
- * Callers keep a + b + 4c = 2^RPL_WAVE_SHIFT, a >= 0, 0 <= c,
- * -2^RPL_WAVE_SHIFT <= b < 2^RPL_WAVE_SHIFT and 0 <= m <= 256 (rpl_wave_info
- * makes them so).  With heights in the contract, |s| <= 3 * 2^26, so s fits
- * int32 with room to spare, |n| <= 24576 fits int16, and every
- * coefficient fits int16 (a <= 2^14): SIMD paths multiply int16 pairs into
- * int32 sums (pmaddwd) and get the same bits.  Same area rules and return
- * value as rpl_step_fn.
+ * Callers keep a + b + 4c = 2^RPL_WAVE_SHIFT, a >= 0, c >= 0,
+ * -2^RPL_WAVE_SHIFT <= b < 2^RPL_WAVE_SHIFT, -2^RPL_WAVE_SHIFT <= rp <= 0,
+ * 0 <= rn < 2^RPL_WAVE_SHIFT and 0 <= m <= 256 (rpl_wave_info makes them
+ * so).  With heights in the contract, |s| <= 3 * 2^26 + 2^13, so s fits
+ * int32 with room to spare, |n| <= 24576 fits int16, and every coefficient
+ * fits int16 (a <= 2^14): SIMD paths multiply int16 pairs into int32 sums
+ * (pmaddwd) and get the same bits.  Same area rules and return value as
+ * rpl_step_fn.
  */
 typedef struct rpl_wave_coef {
     int a, b, c; /* weights of the cell, its previous height and its neighbours */
+    int rp, rn;  /* rounding: added to positive sums, and to the others */
     int m;       /* attenuation: n -= (n * m) >> 8 */
 } rpl_wave_coef_t;
 

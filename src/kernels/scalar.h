@@ -23,7 +23,7 @@ static inline int16_t rpl_wave_cell(const int16_t *cur, const int16_t *prev, ptr
 {
     int s = k->a * cur[i] + k->b * prev[i] +
             k->c * (cur[i - 1] + cur[i + 1] + cur[i - w] + cur[i + w]);
-    int n = s >> RPL_WAVE_SHIFT;
+    int n = (s + (s > 0 ? k->rp : k->rn)) >> RPL_WAVE_SHIFT;
     n -= (n * k->m) >> 8;
     return (int16_t)rpl_clampi(n, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
 }

@@ -25,25 +25,40 @@ static inline void store8(int16_t *p, __m128i v)
 }
 
 /* The coefficients as vpmaddwd operands (see wave_sse2.c): a low and b
- * high in each 32-bit lane, c against (sum, 0), m against an int32 n. */
+ * high in each 32-bit lane, c and rn against (sum, 1), m against an int32
+ * n; rn and rp - rn as 32-bit values. */
 typedef struct wave_vk {
-    __m256i ab, c, m;
+    __m256i ab, cr, m, rn, rd;
 } wave_vk_t;
 
 static inline wave_vk_t wave_vk(const rpl_wave_coef_t *k)
 {
     wave_vk_t v;
     v.ab = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->b << 16 | (uint16_t)k->a));
-    v.c = _mm256_set1_epi32(k->c);
+    v.cr = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->rn << 16 | (uint16_t)k->c));
     v.m = _mm256_set1_epi32(k->m);
+    v.rn = _mm256_set1_epi32(k->rn);
+    v.rd = _mm256_set1_epi32(k->rp - k->rn);
     return v;
 }
 
-static inline __m256i wave_lanes(__m256i zp, __m256i s0, const wave_vk_t *k)
+static inline __m256i wave_lanes(__m256i zp, __m256i s1, const wave_vk_t *k)
 {
-    __m256i n = _mm256_add_epi32(_mm256_madd_epi16(zp, k->ab), _mm256_madd_epi16(s0, k->c));
-    n = _mm256_srai_epi32(n, RPL_WAVE_SHIFT);
+    __m256i s = _mm256_add_epi32(_mm256_madd_epi16(zp, k->ab), _mm256_madd_epi16(s1, k->cr));
+    s = _mm256_add_epi32(s, _mm256_and_si256(_mm256_cmpgt_epi32(s, k->rn), k->rd));
+    __m256i n = _mm256_srai_epi32(s, RPL_WAVE_SHIFT);
     return _mm256_sub_epi32(n, _mm256_srai_epi32(_mm256_madd_epi16(n, k->m), 8));
+}
+
+/* The same on four cells (VEX-encoded 128-bit), for areas 8 to 15 wide. */
+static inline __m128i wave_lanes4(__m128i zp, __m128i s1, const wave_vk_t *k)
+{
+    __m128i s = _mm_add_epi32(_mm_madd_epi16(zp, _mm256_castsi256_si128(k->ab)),
+                              _mm_madd_epi16(s1, _mm256_castsi256_si128(k->cr)));
+    s = _mm_add_epi32(s, _mm_and_si128(_mm_cmpgt_epi32(s, _mm256_castsi256_si128(k->rn)),
+                                       _mm256_castsi256_si128(k->rd)));
+    __m128i n = _mm_srai_epi32(s, RPL_WAVE_SHIFT);
+    return _mm_sub_epi32(n, _mm_srai_epi32(_mm_madd_epi16(n, _mm256_castsi256_si128(k->m)), 8));
 }
 
 /*
@@ -54,34 +69,26 @@ static inline __m256i wave_lanes(__m256i zp, __m256i s0, const wave_vk_t *k)
  */
 static inline __m256i wave16(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
 {
-    const __m256i zero = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi16(1);
     __m256i s = _mm256_add_epi16(_mm256_add_epi16(load16(c - 1), load16(c + 1)),
                                  _mm256_add_epi16(load16(c - w), load16(c + w)));
     __m256i z = load16(c), pv = load16(p);
-    __m256i lo = wave_lanes(_mm256_unpacklo_epi16(z, pv), _mm256_unpacklo_epi16(s, zero), k);
-    __m256i hi = wave_lanes(_mm256_unpackhi_epi16(z, pv), _mm256_unpackhi_epi16(s, zero), k);
+    __m256i lo = wave_lanes(_mm256_unpacklo_epi16(z, pv), _mm256_unpacklo_epi16(s, one), k);
+    __m256i hi = wave_lanes(_mm256_unpackhi_epi16(z, pv), _mm256_unpackhi_epi16(s, one), k);
     __m256i n = _mm256_packs_epi32(lo, hi);
     n = _mm256_max_epi16(n, _mm256_set1_epi16(RPL_HEIGHT_MIN));
     return _mm256_min_epi16(n, _mm256_set1_epi16(RPL_HEIGHT_MAX));
 }
 
-/* The same with eight cells (VEX-encoded 128-bit), for areas 8 to 15 wide. */
+/* Eight cells (VEX-encoded 128-bit), for areas 8 to 15 wide. */
 static inline __m128i wave8(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
 {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i ab = _mm256_castsi256_si128(k->ab), kc = _mm256_castsi256_si128(k->c);
-    const __m128i km = _mm256_castsi256_si128(k->m);
+    const __m128i one = _mm_set1_epi16(1);
     __m128i s = _mm_add_epi16(_mm_add_epi16(load8(c - 1), load8(c + 1)),
                               _mm_add_epi16(load8(c - w), load8(c + w)));
     __m128i z = load8(c), pv = load8(p);
-    __m128i lo = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(z, pv), ab),
-                               _mm_madd_epi16(_mm_unpacklo_epi16(s, zero), kc));
-    __m128i hi = _mm_add_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(z, pv), ab),
-                               _mm_madd_epi16(_mm_unpackhi_epi16(s, zero), kc));
-    lo = _mm_srai_epi32(lo, RPL_WAVE_SHIFT);
-    hi = _mm_srai_epi32(hi, RPL_WAVE_SHIFT);
-    lo = _mm_sub_epi32(lo, _mm_srai_epi32(_mm_madd_epi16(lo, km), 8));
-    hi = _mm_sub_epi32(hi, _mm_srai_epi32(_mm_madd_epi16(hi, km), 8));
+    __m128i lo = wave_lanes4(_mm_unpacklo_epi16(z, pv), _mm_unpacklo_epi16(s, one), k);
+    __m128i hi = wave_lanes4(_mm_unpackhi_epi16(z, pv), _mm_unpackhi_epi16(s, one), k);
     __m128i n = _mm_packs_epi32(lo, hi);
     n = _mm_max_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MIN));
     return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));

@@ -20,13 +20,14 @@ static inline void store4(int16_t *p, __m64 v)
 
 /* The coefficients as pmaddwd operands (see wave_sse2.c). */
 typedef struct wave_vk {
-    __m64 ab, c, m;
+    __m64 ab, cr, m, rn, rd;
 } wave_vk_t;
 
-static inline __m64 wave2(__m64 zp, __m64 s0, const wave_vk_t *k)
+static inline __m64 wave2(__m64 zp, __m64 s1, const wave_vk_t *k)
 {
-    __m64 n = _mm_add_pi32(_mm_madd_pi16(zp, k->ab), _mm_madd_pi16(s0, k->c));
-    n = _mm_srai_pi32(n, RPL_WAVE_SHIFT);
+    __m64 s = _mm_add_pi32(_mm_madd_pi16(zp, k->ab), _mm_madd_pi16(s1, k->cr));
+    s = _mm_add_pi32(s, _mm_and_si64(_mm_cmpgt_pi32(s, k->rn), k->rd));
+    __m64 n = _mm_srai_pi32(s, RPL_WAVE_SHIFT);
     return _mm_sub_pi32(n, _mm_srai_pi32(_mm_madd_pi16(n, k->m), 8));
 }
 
@@ -40,12 +41,12 @@ static inline __m64 wave2(__m64 zp, __m64 s0, const wave_vk_t *k)
  */
 static inline __m64 wave4(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
 {
-    const __m64 zero = _mm_setzero_si64();
+    const __m64 one = _mm_set1_pi16(1);
     __m64 s = _mm_add_pi16(_mm_add_pi16(load4(c - 1), load4(c + 1)),
                            _mm_add_pi16(load4(c - w), load4(c + w)));
     __m64 z = load4(c), pv = load4(p);
-    __m64 lo = wave2(_mm_unpacklo_pi16(z, pv), _mm_unpacklo_pi16(s, zero), k);
-    __m64 hi = wave2(_mm_unpackhi_pi16(z, pv), _mm_unpackhi_pi16(s, zero), k);
+    __m64 lo = wave2(_mm_unpacklo_pi16(z, pv), _mm_unpacklo_pi16(s, one), k);
+    __m64 hi = wave2(_mm_unpackhi_pi16(z, pv), _mm_unpackhi_pi16(s, one), k);
     __m64 n = _mm_packs_pi32(lo, hi);
     n = _mm_adds_pi16(n, _mm_set1_pi16(32767 - RPL_HEIGHT_MAX));
     n = _mm_subs_pu16(n, _mm_set1_pi16(32767 - RPL_HEIGHT_MAX + RPL_HEIGHT_MIN));
@@ -94,8 +95,10 @@ int rpl_step_wave_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, 
 
     wave_vk_t vk;
     vk.ab = _mm_set1_pi32((int)((uint32_t)(uint16_t)k->b << 16 | (uint16_t)k->a));
-    vk.c = _mm_set1_pi32(k->c);
+    vk.cr = _mm_set1_pi32((int)((uint32_t)(uint16_t)k->rn << 16 | (uint16_t)k->c));
     vk.m = _mm_set1_pi32(k->m);
+    vk.rn = _mm_set1_pi32(k->rn);
+    vk.rd = _mm_set1_pi32(k->rp - k->rn);
     __m64 acc = _mm_setzero_si64();
     if (n % 4) {
         for (int y = y0; y < y1; y++) {

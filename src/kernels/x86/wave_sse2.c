@@ -15,28 +15,33 @@ static inline void store8(int16_t *p, __m128i v)
 }
 
 /* The coefficients as pmaddwd operands: in each 32-bit lane, a in the low
- * and b in the high half (against cur, prev pairs), c against (sum, 0)
- * pairs, and m against an int32 n, whose low half is n itself and whose
- * high half (its sign) meets 0. */
+ * and b in the high half (against cur, prev pairs), c and rn against
+ * (sum, 1) pairs, and m against an int32 n, whose low half is n itself
+ * and whose high half (its sign) meets 0; rn and rp - rn as 32-bit
+ * values.  The sum with rn added is above rn exactly when the sum is
+ * positive: then rp - rn more makes its rounding rp. */
 typedef struct wave_vk {
-    __m128i ab, c, m;
+    __m128i ab, cr, m, rn, rd;
 } wave_vk_t;
 
 static inline wave_vk_t wave_vk(const rpl_wave_coef_t *k)
 {
     wave_vk_t v;
     v.ab = _mm_set1_epi32((int)((uint32_t)(uint16_t)k->b << 16 | (uint16_t)k->a));
-    v.c = _mm_set1_epi32(k->c);
+    v.cr = _mm_set1_epi32((int)((uint32_t)(uint16_t)k->rn << 16 | (uint16_t)k->c));
     v.m = _mm_set1_epi32(k->m);
+    v.rn = _mm_set1_epi32(k->rn);
+    v.rd = _mm_set1_epi32(k->rp - k->rn);
     return v;
 }
 
-/* Four cells in int32 lanes: the sum (cur, prev pairs zp and (sum, 0)
- * pairs s0), the shift, the attenuation. */
-static inline __m128i wave4(__m128i zp, __m128i s0, const wave_vk_t *k)
+/* Four cells in int32 lanes: the sum (cur, prev pairs zp and (sum, 1)
+ * pairs s1), the rounding of positive sums, the shift, the attenuation. */
+static inline __m128i wave4(__m128i zp, __m128i s1, const wave_vk_t *k)
 {
-    __m128i n = _mm_add_epi32(_mm_madd_epi16(zp, k->ab), _mm_madd_epi16(s0, k->c));
-    n = _mm_srai_epi32(n, RPL_WAVE_SHIFT);
+    __m128i s = _mm_add_epi32(_mm_madd_epi16(zp, k->ab), _mm_madd_epi16(s1, k->cr));
+    s = _mm_add_epi32(s, _mm_and_si128(_mm_cmpgt_epi32(s, k->rn), k->rd));
+    __m128i n = _mm_srai_epi32(s, RPL_WAVE_SHIFT);
     return _mm_sub_epi32(n, _mm_srai_epi32(_mm_madd_epi16(n, k->m), 8));
 }
 
@@ -44,17 +49,17 @@ static inline __m128i wave4(__m128i zp, __m128i s0, const wave_vk_t *k)
  * The rule for the eight cells at c[0..7] / p[0..7].  The neighbours' sum
  * fits int16 (the height contract), so it is added in 16 bits; the rest is
  * exact in int32 lanes (kernels/kernels.h bounds it), and n, in
- * [-24576, 24576] after the shift, packs back to int16 without saturating
- * before the clamp.
+ * [-24576, 24576] after the shift and the attenuation, packs back to
+ * int16 without saturating before the clamp.
  */
 static inline __m128i wave8(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
 {
-    const __m128i zero = _mm_setzero_si128();
+    const __m128i one = _mm_set1_epi16(1);
     __m128i s = _mm_add_epi16(_mm_add_epi16(load8(c - 1), load8(c + 1)),
                               _mm_add_epi16(load8(c - w), load8(c + w)));
     __m128i z = load8(c), pv = load8(p);
-    __m128i lo = wave4(_mm_unpacklo_epi16(z, pv), _mm_unpacklo_epi16(s, zero), k);
-    __m128i hi = wave4(_mm_unpackhi_epi16(z, pv), _mm_unpackhi_epi16(s, zero), k);
+    __m128i lo = wave4(_mm_unpacklo_epi16(z, pv), _mm_unpacklo_epi16(s, one), k);
+    __m128i hi = wave4(_mm_unpackhi_epi16(z, pv), _mm_unpackhi_epi16(s, one), k);
     __m128i n = _mm_packs_epi32(lo, hi);
     n = _mm_max_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MIN));
     return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));
