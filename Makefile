@@ -90,12 +90,13 @@ SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 # cmd (a command) or file (a path, globs allowed).
 NEEDS_RUN   = cmd:cc:gcc cmd:make:make cmd:pkg-config:pkg-config \
               pc:sdl2:libsdl2-dev pc:SDL2_image:libsdl2-image-dev pc:libcjson:libcjson-dev \
-              pc:zlib:zlib1g-dev
+              pc:zlib:zlib1g-dev file:/usr/include/chipmunk/chipmunk.h:libchipmunk-dev
 # The 32-bit build's libraries; the headers come with the 64-bit packages.
 NEEDS_I386  = cmd:pkg-config:pkg-config pc:cmocka:libcmocka-dev pc:libcjson:libcjson-dev \
               'file:/usr/lib/gcc/x86_64-linux-gnu/*/32:gcc-multilib' \
               file:/usr/lib/i386-linux-gnu/libcmocka.so:libcmocka-dev:i386 \
-              file:/usr/lib/i386-linux-gnu/libcjson.so:libcjson-dev:i386
+              file:/usr/lib/i386-linux-gnu/libcjson.so:libcjson-dev:i386 \
+              file:/usr/lib/i386-linux-gnu/libchipmunk.so:libchipmunk-dev:i386
 # Debian's libFuzzer runtime is only a recommendation of clang, which a
 # --no-install-recommends install leaves out.
 NEEDS_TEST  = $(NEEDS_RUN) $(NEEDS_I386) \
@@ -139,6 +140,9 @@ CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 CJSON_CFLAGS  = $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS    = $(shell pkg-config --libs libcjson 2>/dev/null)
 ZLIB_LIBS     = $(shell pkg-config --libs zlib 2>/dev/null)
+# Chipmunk2D ships no pkg-config file: its header is checked by the needs
+# above, and the library is linked by name.
+CHIPMUNK_LIBS = -lchipmunk
 
 # ---- sources ---------------------------------------------------------------
 
@@ -147,6 +151,9 @@ X86_DIR   = src/kernels/x86
 CORE_SRC  = $(sort $(wildcard src/core/*.c src/kernels/*.c) $(X86_DIR)/cpu.c)
 SIMD_SRC  = $(sort $(filter-out $(X86_DIR)/cpu.c,$(wildcard $(X86_DIR)/*.c)))
 APP_SRC   = $(sort $(wildcard src/app/*.c))
+# The side scene: the water of the core joined to Chipmunk2D's rigid
+# bodies, without SDL; the demo, the bench and the tests link it.
+SCENE_SRC = $(sort $(wildcard src/scene/*.c))
 # qemu_icount.c is a qemu plugin, built by bench-instr-i386.
 BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # Each tests/test_*.c is a program of its own; tests/util.c, when there,
@@ -178,6 +185,7 @@ ISA_avx2 = -mavx2
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ   = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
+SCENE_OBJ = $(SCENE_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
@@ -275,7 +283,7 @@ $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
 $(APP_OBJ): $(PREFIX_STAMP) | deps-run
-$(BENCH_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
+$(BENCH_OBJ) $(SCENE_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
 
 # ---- linking -----------------------------------------------------------------
 
@@ -306,19 +314,22 @@ $(BUILD)/$(SONAME): $(SHLIB)
 $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(notdir $<) $@
 
-$(DEMO): $(APP_OBJ) $(LIB)
+$(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) $(ZLIB_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(SCENE_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) \
+	    $(ZLIB_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-$(BENCH): $(BENCH_OBJ) $(LIB)
+$(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(CJSON_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(LIB) $(CJSON_LIBS) \
+	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(LIB)
+$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL_OBJ) $(LIB) $(CMOCKA_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL_OBJ) $(SCENE_OBJ) $(LIB) $(CMOCKA_LIBS) \
+	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
 # ---- fuzz targets --------------------------------------------------------------
 
@@ -533,4 +544,4 @@ backdrop: deps-run $(LIB)
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(SCENE_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))

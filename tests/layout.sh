@@ -7,8 +7,10 @@
 #   src/ripple.h   the public API: no project header
 #   src/core       ripple.h, src/core/*, kernels/kernels.h, kernels/scalar.h
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
+#   src/scene      ripple.h and src/scene/* (and Chipmunk2D's headers; no SDL)
 #   src/app, src/examples, src/tools, bench, tests
-#                  ripple.h and the headers of their own room
+#                  ripple.h and the headers of their own room; src/app,
+#                  bench and tests also src/scene/scene.h
 # A name is a project header when it names a file beside the file that
 # includes it ("name" only) or under src/ (the build's -Isrc).
 set -u
@@ -30,6 +32,7 @@ room_of() {
         src/core/*) echo core;;
         src/kernels/*) echo kernels;;
         src/app/*) echo app;;
+        src/scene/*) echo scene;;
         src/examples/*) echo examples;;
         src/tools/*) echo tools;;
         bench/*) echo bench;;
@@ -45,6 +48,8 @@ allowed() {
         core:src/core/*|core:src/kernels/kernels.h|core:src/kernels/scalar.h) return 0;;
         kernels:src/kernels/*) return 0;;
         app:src/app/*|examples:src/examples/*|tools:src/tools/*) return 0;;
+        scene:src/scene/*) return 0;;
+        app:src/scene/scene.h|bench:src/scene/scene.h|tests:src/scene/scene.h) return 0;;
         bench:bench/*|tests:tests/*) return 0;;
     esac
     return 1
@@ -63,7 +68,7 @@ rule() {
 files=$(find src bench tests -name '*.[ch]' | LC_ALL=C sort)
 for f in $files; do
     if [ "$(room_of "$f")" = none ]; then
-        echo "layout: $f: in no room (src/core, src/kernels, src/app, src/examples, src/tools, bench, tests)"
+        echo "layout: $f: in no room (src/core, src/kernels, src/scene, src/app, src/examples, src/tools, bench, tests)"
         violations=$((violations + 1))
     fi
 done
@@ -80,7 +85,7 @@ while read -r f line quote name; do
     room=$(room_of "$f")
     case $name in
         SDL.h|SDL_*.h|SDL2/*)
-            case $room in core|kernels|public)
+            case $room in core|kernels|public|scene)
                 bad "$f" "$line" "<$name>" "no SDL header in the platform-free core";;
             esac
             continue;;

@@ -1,0 +1,98 @@
+/* scene/scene.h - the side scene: bodies of water from the core joined to Chipmunk2D's rigid bodies, splashes and the level; no SDL, no printing. */
+#ifndef RPL_SCENE_H
+#define RPL_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ripple.h"
+
+/*
+ * A level seen from the side, w x h pixels (y down): sky and level art,
+ * basins of water (each an rpl_water_t), crates and balls that are
+ * Chipmunk2D rigid bodies, splashes.  Everything advances in fixed steps
+ * of SIDE_STEP seconds through an accumulator (at most SIDE_MAX_STEPS
+ * per call), so the same input timed in steps gives the same state at
+ * any frame rate.
+ */
+#define SIDE_STEP (1.0 / 120.0)
+#define SIDE_MAX_STEPS 12
+#define SIDE_BODIES_MAX 400
+
+typedef enum side_shape {
+    SIDE_CRATE = 0,
+    SIDE_BALL = 1
+} side_shape;
+
+typedef struct side_config {
+    int w, h;                 /* framebuffer size, 160x120 .. 8192x8192 */
+    rpl_format format;        /* of the frames rpl_side_render draws */
+    rpl_surface_kind surface; /* springs or analytic waves */
+    /* the springs' parameters where the defaults won't do (NULL: the
+     * demo's; only stiffness, damping, spread, passes and ends are read) */
+    const rpl_water_params_t *springs;
+    uint64_t seed;
+    /* the pictures behind (XRGB8888, any size, scaled to fit; NULL: drawn
+     * without): the sky, and a tile of the stone the basins are built of */
+    const uint32_t *sky;
+    int sky_w, sky_h;
+    const uint32_t *stone;
+    int stone_w, stone_h;
+} side_config_t;
+
+typedef struct side_scene side_scene_t;
+
+/* NULL on failure, with a one-line reason in err (len bytes, may be NULL). */
+side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len);
+void side_scene_destroy(side_scene_t *s); /* NULL is fine */
+
+/* Adds real time and takes the whole fixed steps it holds (at most
+ * SIDE_MAX_STEPS); returns the steps taken. */
+int side_scene_advance(side_scene_t *s, double seconds);
+/* One fixed step now. */
+void side_scene_step(side_scene_t *s);
+uint64_t side_scene_steps(const side_scene_t *s);
+
+/* Drops a body at (x, y) (pixels), of `density` times the water's
+ * (0.1..5).  Returns 0, or -1 when outside the level or the bodies are
+ * full (the oldest is then removed first when `recycle` is set). */
+int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, double density,
+                    int recycle);
+/* Removes every body and droplet, calms the water. */
+void side_scene_clear(side_scene_t *s);
+/* Springs or waves, the water flattened. */
+void side_scene_set_surface(side_scene_t *s, rpl_surface_kind kind);
+rpl_surface_kind side_scene_surface(const side_scene_t *s);
+/* The scene plays itself: bodies dropped now and then, old ones taken
+ * away (on by default; the demo turns it off while the user plays). */
+void side_scene_set_autoplay(side_scene_t *s, int on);
+
+/* Draws the frame into fb (w x h of the configured format, rows pitch
+ * bytes apart). */
+int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch);
+/* INDEX8: the frame's palette (256 XRGB8888 entries); NULL otherwise. */
+const uint32_t *side_scene_palette(const side_scene_t *s);
+
+typedef struct side_stats {
+    int bodies;        /* rigid bodies in the level */
+    int floating;      /* of which touching water */
+    int waters;        /* bodies of water */
+    int awake;         /* of which awake */
+    int droplets;      /* splash droplets in the air */
+    uint64_t steps;
+} side_stats_t;
+void side_scene_stats(const side_scene_t *s, side_stats_t *st);
+
+/* The i-th body of water (0 .. waters-1), NULL past the end: for tests,
+ * the bench and the overlay. */
+rpl_water_t *side_scene_water(side_scene_t *s, int i);
+
+/* The i-th rigid body's centre, angle (radians) and submerged area
+ * fraction (0..1); 0 on success, -1 past the end.  For tests. */
+int side_scene_body(const side_scene_t *s, int i, double *x, double *y, double *angle,
+                    double *submerged);
+/* Drops a box of w x h pixels and density (times the water's) at (x, y):
+ * what the tests float. */
+int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density);
+
+#endif
