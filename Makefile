@@ -18,6 +18,7 @@
 #   make test-i386  those tests under qemu on Pentium II (no MMX), II and III
 #   make warnings   every C file under gcc and clang with -Werror
 #   make backdrop   regenerate assets/background.png
+#   make side-art   regenerate assets/side-sky.png and assets/side-stone.png
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
@@ -239,7 +240,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SUFFIXES:
 .PHONY: all run test test-unit test-smoke test-install test-nosimd test-i386 test-san \
         warnings layout bench bench-present bench-instr bench-instr-i386 clean install uninstall \
-        deps-run deps-test deps-i386 backdrop
+        deps-run deps-test deps-i386 backdrop side-art
 
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS)
@@ -436,7 +437,8 @@ STAGE = $(abspath $(INST)/stage)
 INSTALLED = ./bin/ripple ./include/ripple.h ./lib/libripple.a ./lib/libripple.so \
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
             ./share/man/man6/ripple.6 ./share/ripple/background.png \
-            ./share/ripple/shows/default.show
+            ./share/ripple/shows/default.show ./share/ripple/side-sky.png \
+            ./share/ripple/side-stone.png
 INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
 test-install:
 	$(Q)rm -rf $(STAGE) $(INST)/dest
@@ -454,6 +456,8 @@ test-install:
 	  grep -q "$$s(" src/ripple.h || fail "libripple.so exports $$s, which ripple.h does not declare"; \
 	done; \
 	(cd / && $(STAGE)/bin/ripple --headless --frames 2) || fail "the installed demo does not run away from the source tree"; \
+	msg=$$(cd / && $(STAGE)/bin/ripple --headless --frames 2 --scene side 2>&1 >/dev/null) || fail "the installed demo's side scene does not run"; \
+	test -z "$$msg" || fail "the installed demo's side scene: $$msg"; \
 	got=$$(cd $(STAGE) && find . ! -type d | LC_ALL=C sort | tr '\n' ' '); \
 	test "$$got" = "$(INSTALLED) " || fail "installed $$got; want $(INSTALLED)"
 	$(Q)$(MAKE) $(SUB) $(INST_VARS) uninstall
@@ -518,6 +522,8 @@ install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
 	install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
 	install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
 	install -m 644 assets/shows/default.show $(DESTDIR)$(DATADIR)/ripple/shows/default.show
+	install -m 644 assets/side-sky.png $(DESTDIR)$(DATADIR)/ripple/side-sky.png
+	install -m 644 assets/side-stone.png $(DESTDIR)$(DATADIR)/ripple/side-stone.png
 	install -m 644 $(BUILD)/ripple.6 $(DESTDIR)$(MAN6DIR)/ripple.6
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
 
@@ -528,7 +534,8 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so \
 	    $(DESTDIR)$(INCLUDEDIR)/ripple.h $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc \
 	    $(DESTDIR)$(BINDIR)/ripple $(DESTDIR)$(DATADIR)/ripple/background.png \
-	    $(DESTDIR)$(MAN6DIR)/ripple.6 $(DESTDIR)$(DATADIR)/ripple/shows/default.show
+	    $(DESTDIR)$(MAN6DIR)/ripple.6 $(DESTDIR)$(DATADIR)/ripple/shows/default.show \
+	    $(DESTDIR)$(DATADIR)/ripple/side-sky.png $(DESTDIR)$(DATADIR)/ripple/side-stone.png
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple/shows 2>/dev/null || true
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple 2>/dev/null || true
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
@@ -540,6 +547,12 @@ backdrop: deps-run $(LIB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkbackdrop assets/background.png 640 480
+
+# Regenerates the side view's art (sky and stone) from its generator.
+side-art: deps-run $(LIB)
+	$(Q)mkdir -p $(BUILD)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkside src/tools/mkside.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
+	$(BUILD)/mkside assets/side-sky.png assets/side-stone.png 640 480
 
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)

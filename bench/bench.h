@@ -70,6 +70,7 @@ typedef struct opts {
     int bpp;           /* --bpp for --instr-run: 32, 16 or 8 */
     int list;          /* --list-paths */
     int wave;          /* --model wave: --instr-run steps the wave model */
+    int side;          /* --side: the side scene's cost instead (side.c) */
 } opts_t;
 
 typedef struct path {
@@ -201,6 +202,9 @@ void print_header(const run_t *r, const char *cpu, const char *autop);
 void print_rows(const run_t *r, int from);
 void print_calm(const run_t *r);
 void print_summary(const run_t *r, double total_s);
+
+/* side.c: ripple-bench --side; the exit status */
+int side_bench(const opts_t *o);
 
 /* json.c */
 int print_json(const run_t *r, const char *cpu, const char *autop, double total_s);

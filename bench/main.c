@@ -17,6 +17,7 @@ static void usage(FILE *f)
             "                    [--seed N] [--json]\n"
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
             "                    [--model wave]\n"
+            "       ripple-bench --side [--size WxH] [--frames N] [--seed N]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
             "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
@@ -37,6 +38,9 @@ static void usage(FILE *f)
             "                  8 (INDEX8) bits per pixel; timed runs measure every format\n"
             "  --model M       with --instr-run: step by the classic rule (default) or the wave\n"
             "                  model (timed runs measure both: the wave rows)\n"
+            "  --side          instead: the side scene's cost per frame (bodies, water,\n"
+            "                  drawing) at 640x480 and 1920x1080 (or --size), with 0, 10\n"
+            "                  and 100 bodies, springs and analytic waves\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
@@ -78,7 +82,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
                                               "--path", "--instr-run", "--bpp", "--model" };
-    static const char *const flags[] = { "--json", "--help", "--version", "--list-paths" };
+    static const char *const flags[] = { "--json", "--help", "--version", "--list-paths",
+                                         "--side" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
@@ -102,6 +107,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         if (strcmp(a, "--list-paths") == 0) {
             o->list = 1;
+            continue;
+        }
+        if (strcmp(a, "--side") == 0) {
+            o->side = 1;
             continue;
         }
         if (strncmp(a, "--", 2) != 0)
@@ -161,6 +170,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
             return usage_error("--seed '%s' is not a whole number in 0..2^64-1", val);
         }
     }
+    if (o->side && (o->json || o->list || o->instr || path_arg || o->threads || model_set ||
+                    bpp_set))
+        return usage_error("--side goes with --size, --frames and --seed only");
+    if (o->side && o->w > 0 && (o->w < 160 || o->h < 120))
+        return usage_error("--side needs a size of at least 160x120");
     if (o->instr && path_arg)
         return usage_error("--path and --instr-run do not go together");
     if (model_set && !o->instr)
@@ -252,7 +266,7 @@ int main(int argc, char **argv)
     }
     int rc = parse_args(argc, argv, &r->o);
     if (rc < 0)
-        rc = r->o.instr ? instr_run(&r->o) : bench(r);
+        rc = r->o.side ? side_bench(&r->o) : r->o.instr ? instr_run(&r->o) : bench(r);
     free(r);
     return rc;
 }

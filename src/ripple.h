@@ -1086,7 +1086,9 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  *                        (v_{i-1} += l_i, y_{i-1} += l_i, and the same for
  *                        r_i and i+1): velocities first, then positions.
  *                        The surface between springs is the Catmull-Rom
- *                        spline through them.
+ *                        spline through them (beyond an end the springs
+ *                        are mirrored for REFLECT, else continued in a
+ *                        straight line).
  *   RPL_SURFACE_WAVES    analytic waves: each impact starts a ring at x0'
  *                        whose height at distance s and age t is
  *                          A (1 - t/life)^2 sin(2 pi f (t - s / c)),
@@ -1123,7 +1125,11 @@ typedef enum rpl_water_ends {
 #define RPL_SPRINGS_MIN 4
 #define RPL_SPRINGS_MAX 4096
 #define RPL_PASSES_MAX 32
-#define RPL_WAVES_MAX 256    /* rings alive at once (the oldest goes first) */
+#define RPL_WAVES_MAX 256    /* rings alive at once (the oldest goes first); a
+                                disturbance within a quarter wavelength of a ring
+                                started at most 0.1 s before adds to that ring
+                                instead of starting one (a splash's droplets
+                                landing together make one ring, not dozens) */
 
 typedef struct rpl_water_params {
     rpl_surface_kind kind;
@@ -1153,8 +1159,8 @@ typedef struct rpl_water_params {
     int sleep_steps;        /* >= 1 */
     /* the water as a fluid, for rpl_water_forces */
     double density;         /* mass per square world unit, > 0 */
-    double drag;            /* linear drag per submerged area, >= 0 */
-    double angular_drag;    /* >= 0 */
+    double drag;            /* linear drag, per second, >= 0 (see rpl_water_forces) */
+    double angular_drag;    /* per second, >= 0 */
     double max_dv;          /* the most one step's force may change a body's
                                velocity, world units per second, > 0 */
 } rpl_water_params_t;
@@ -1165,7 +1171,10 @@ void rpl_water_defaults(rpl_water_params_t *p);
 
 /* The least spread at which the spring surface becomes unstable with
  * these stiffness, damping and passes (the parameters' other fields are
- * not read); see the derivation where it is computed.  0 for NULL. */
+ * not read); see the derivation where it is computed (just above 1/2 for
+ * an even number of passes, 0.3362 for one pass with the defaults' k and
+ * damping; at most 2, which stiffness = damping = 1 give).  0 for NULL or
+ * those three out of range. */
 double rpl_water_spread_limit(const rpl_water_params_t *p);
 
 /* Checks parameters: RPL_OK, or RPL_EINVAL with a one-line reason in
@@ -1193,7 +1202,9 @@ void rpl_water_reset(rpl_water_t *w);
  * steps it holds, at most max_steps.  Returns the steps taken; -1 for a bad
  * argument. */
 int rpl_water_advance(rpl_water_t *w, double seconds);
-/* One step now, outside the accumulator (asleep: nothing). */
+/* One step now, outside the accumulator (asleep: nothing, and the step
+ * is not counted; advance likewise drains the accumulator without
+ * stepping a sleeping body, and returns 0). */
 void rpl_water_step(rpl_water_t *w);
 uint64_t rpl_water_steps(const rpl_water_t *w);
 /* Seconds of simulated time (steps * step). */
@@ -1231,10 +1242,13 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv);
 rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force);
 
 /* The part of a convex polygon (n points xy[2i], xy[2i+1], 3..64, either
- * winding) under the surface and above the floor, with the surface taken
- * piecewise linear between the samples at every spring (or every 4 units
- * for waves): its area, centroid, and the width of the waterline it
- * crosses; all 0 when it is dry. */
+ * winding, |coordinates| <= 1e9) under the surface, above the floor and
+ * within [x0, x1], with the surface taken piecewise linear between the
+ * samples at every spring (or, for waves, evenly at most 4 units apart,
+ * at most 65536 intervals across): its area, centroid and extent across,
+ * exact for that surface; all 0 when it is dry.  A simple non-convex
+ * polygon is handled exactly too (even-odd), a self-crossing one
+ * approximately. */
 typedef struct rpl_submerged {
     double area;
     double cx, cy;
@@ -1259,7 +1273,22 @@ typedef struct rpl_body {
  * submerged centroid, upward; drag against the body's velocity relative to
  * the surface's own velocity there; angular drag; the total capped so that
  * it changes the velocity by at most max_dv (and the spin likewise).
- * Force (fx, fy) applied at (px, py), plus torque. */
+ * Force (fx, fy) applied at (px, py), plus torque.
+ * In detail, with A the submerged area, (px, py) its centroid, c = (cx,
+ * cy) the centre of mass, r = p - c and v_rel = v + w x r - (0, rpl_water_velocity(px)) (w x r = (-w ry,
+ * w rx), Chipmunk's sense):
+ *   drag      -density * drag * A * v_rel, at most what stops v_rel in
+ *             one step (so drag is a rate: a body as dense as the water,
+ *             fully under, loses its relative speed at `drag` per second);
+ *   angular   -density * angular_drag * J * w, J the submerged area's
+ *             polar second moment about its centroid (the same rate for
+ *             spin), at most what stops the spin in one step;
+ *   caps      |F| dt / mass <= max_dv, and the whole torque about c,
+ *             (r x F) + torque, at most max_dv * sqrt(mass * moment) / dt
+ *             (max_dv over the radius of gyration, as a spin).
+ * `torque` is the pure torque to add to F applied at (px, py).  A dry body
+ * gets all zeros.  The body's fields must be finite (positions, velocities
+ * and g within 1e9), mass and moment > 0, dt > 0: RPL_EINVAL otherwise. */
 typedef struct rpl_water_force {
     double fx, fy;
     double px, py;
@@ -1272,14 +1301,27 @@ rpl_status rpl_water_forces(const rpl_water_t *w, const rpl_body_t *b, double g,
 /* Sweep detection: did a point moving from (ax, ay) to (bx, by) during the
  * last step cross the surface?  Returns 1 going in (down), -1 coming out,
  * 0 neither, and where through *x (may be NULL).  Checks the whole path,
- * so a fast body is caught however far it moved. */
+ * so a fast body is caught however far it moved.  The first crossing
+ * along the path counts, over [x0, x1] only, against the same piecewise
+ * linear surface as rpl_water_submerged; a point on the surface is out.
+ * *x is written only on a crossing; NULL or non-finite arguments give 0. */
 int rpl_water_crossing(const rpl_water_t *w, double ax, double ay, double bx, double by,
                        double *x);
 
 /*
  * Splashes: droplets thrown up where something hits the water, falling
  * under gravity, and making a tiny ripple where they land.  The number of
- * droplets, their speed and their life grow with the impact's speed.
+ * droplets, their speed and their life grow with the impact's speed s:
+ * 3 + 37 min(s / 1000, 1) droplets (3 to 40), each at (40 + 0.5 min(s,
+ * 2000)) times a random 0.6..1 within 0.6 radians of straight up, living
+ * (0.4 + 0.8 min(s / 1000, 1)) s times a random 0.85..1, of radius 1..3,
+ * from x spread by up to 1 + 4 min(s / 1000, 1) either side.
+ * A step is semi-implicit Euler (vy += g dt, then x += vx dt, y += vy dt).
+ * A falling droplet (vy > 0 after the step) that is then inside a body's
+ * [x0, x1] at or under its surface (having been above its floor) lands:
+ * it disturbs that body at its x by 0.05 * force_max * size / 3 *
+ * min(1, |v| / speed_max), downwards, and is gone (NULL entries in the
+ * list of bodies are skipped).  Bad arguments give -1 from emit and step.
  */
 #define RPL_SPLASH_MAX 4096
 typedef struct rpl_droplet {
@@ -1325,7 +1367,8 @@ typedef struct rpl_side_water {
     int awake;
 } rpl_side_water_t;
 
-/* art: w x h XRGB8888 (the level without water, for the INDEX8 palette). */
+/* art: w x h XRGB8888 (the level without water, for the INDEX8 palette;
+ * may be NULL for the other formats).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX]. */
 rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
                                               rpl_format format, rpl_status *status);
 void rpl_side_renderer_destroy(rpl_side_renderer_t *r); /* NULL is fine */
@@ -1333,8 +1376,13 @@ const char *rpl_side_renderer_error(const rpl_side_renderer_t *r);
 /* INDEX8: the 256 palette entries (NULL for other formats). */
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r);
 /* Draws one frame: scene is w x h XRGB8888 (rows spitch bytes apart), fb
- * w x h of the renderer's format (rows pitch bytes apart); time in seconds
- * animates the caustics. */
+ * w x h of the renderer's format (rows pitch bytes apart, not overlapping
+ * the scene); time in seconds animates the caustics.  Columns of a body
+ * outside the frame are clipped (its surface is read only at the columns
+ * drawn and four beside them).  A bad argument (NULL, a pitch below a row
+ * or not a multiple of the pixel size, nwaters or ndrops < 0, x1 < x0, a
+ * value read that is not finite): RPL_EINVAL, fb untouched, the detail in
+ * rpl_side_renderer_error. */
 rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
                            const rpl_side_water_t *waters, int nwaters,
                            const rpl_droplet_t *drops, int ndrops, double time, void *fb,

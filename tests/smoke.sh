@@ -487,6 +487,37 @@ done
 expect 0 "wave water in the classic setting" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --speed 1 --spacing 1 --dt 0.70710678 --viscosity 0 --attenuation 0.96875 --screenshot "$TMP/classic3.bmp"
 same "$TMP/classic.bmp" "$TMP/classic3.bmp" "the wave model in the classic setting"
 
+# --- the side scene ----------------------------------------------------------------
+expect 0 "--help" -- "$RIPPLE" --help
+grep -q -- "--scene S" "$TMP/out" && grep -q -- "--surface M" "$TMP/out" && grep -q -- "--spread S" "$TMP/out" && ok || bad "--help does not list --scene, --surface and the springs' settings"
+for bad_side in "--scene foo" "--scene" "--surface foo" "--surface" "--spread 0.6" "--spread 0.5" \
+        "--spread nan" "--spread -0.1" "--stiffness -1" "--stiffness inf" "--damping 2" \
+        "--passes 0" "--passes 33" "--passes 1 --spread 0.34" "--ends sideways" \
+        "--scene side --benchmark" "--scene side --load-state $TMP/h.rpl" "--scene side --walls assets/background.png"; do
+    # shellcheck disable=SC2086 # the words are the flags
+    expect 2 "bad side flags $bad_side" -- "$RIPPLE" $H --frames 2 $bad_side --screenshot "$TMP/bs.bmp"
+done
+expect 2 "--scene side --save-state" -- "$RIPPLE" $H --frames 2 --scene side --save-state "$TMP/bs.rpl"
+absent "$TMP/bs.bmp" "$TMP/bs.rpl"
+expect 2 "--spread 0.6 says why" -- "$RIPPLE" $H --frames 2 --spread 0.6
+grep -q "spread" "$TMP/err" && ok || bad "--spread 0.6: $(cat "$TMP/err")"
+for b in 32 16 8; do
+    expect 0 "side scene at $b bits" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --bpp $b --screenshot "$TMP/side$b.bmp"
+    grep -q "side scene" "$TMP/out" && ok || bad "side scene at $b bits: report says $(cat "$TMP/out")"
+done
+expect 0 "the pool, same size" -- "$RIPPLE" $H --size 320x240 --frames 240 --screenshot "$TMP/pool.bmp"
+differ "$TMP/side32.bmp" "$TMP/pool.bmp" "--scene side shows another scene"
+expect 0 "side scene again" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --screenshot "$TMP/side32b.bmp"
+same "$TMP/side32.bmp" "$TMP/side32b.bmp" "the side scene is the same run after run"
+expect 0 "side scene, other seed" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --seed 7 --screenshot "$TMP/side32s.bmp"
+differ "$TMP/side32.bmp" "$TMP/side32s.bmp" "the seed drives the side scene"
+expect 0 "side scene, analytic waves" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --surface waves --screenshot "$TMP/sidew.bmp"
+differ "$TMP/side32.bmp" "$TMP/sidew.bmp" "--surface waves changes the water"
+expect 0 "side scene, springs set" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --stiffness 0.03 --damping 0.02 --spread 0.2 --passes 4 --ends absorb --screenshot "$TMP/sidek.bmp"
+differ "$TMP/side32.bmp" "$TMP/sidek.bmp" "the springs' settings change the water"
+expect 0 "side scene, small" -- "$RIPPLE" $H --size 160x120 --frames 30 --scene side
+expect 0 "side scene, large" -- "$RIPPLE" $H --size 1920x1080 --frames 5 --scene side
+
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2
 grep -q "seed" "$TMP/out" && ok || bad "bench prints no seed baseline row"
@@ -508,6 +539,13 @@ if [ "$WINDOW" = 1 ]; then
             expect 0 "$b-bit window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
                 "$RIPPLE" --size 320x240 --scale 2 --bpp $b --frames 60 --screenshot "$TMP/win$b.bmp"
             [ -s "$TMP/win$b.bmp" ] && ok || bad "$b-bit window wrote no screenshot"
+        done
+        for p in surface texture; do
+            for b in 32 8; do
+                expect 0 "side scene in a window, $p at $b bits" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                    "$RIPPLE" --scene side --size 320x240 --scale 2 --frames 120 --bpp $b --present $p --screenshot "$TMP/sidewin.bmp"
+                differ "$TMP/sidewin.bmp" "$TMP/pool.bmp" "side scene in a window, $p at $b bits"
+            done
         done
         for p in surface texture auto; do
             for b in 32 16 8; do
@@ -630,6 +668,18 @@ if [ "$how" = quit ]; then
     go "keys v b"
     step "keys z, w (slower, classic again)" key z z w
     go "keys z w"
+    # the side view: Tab there, a crate and a ball dropped, the surface
+    # switched, the bodies cleared, and back
+    hold
+    step "key Tab (side view)" key Tab
+    go "key Tab"
+    step "click (a crate)" mousemove --window "$wid" 200 150 click 1
+    step "key k, right click (an iron ball)" key k mousemove --window "$wid" 300 120 click 3
+    go "drops"
+    step "keys w, c (waves, cleared)" key w c
+    go "keys w c"
+    step "key Tab (the pool)" key Tab
+    go "key Tab back"
 fi
 # Minimise and restore.  windowminimize asks the window manager to iconify
 # the window, which unmaps it; bare Xvfb has none, so the request does

@@ -6,6 +6,7 @@
 
 #include "app/args.h"
 #include "ripple.h"
+#include "scene/scene.h"
 
 #define STEP_HZ 60          /* simulation steps per second in a window */
 #define MAX_CATCHUP 4       /* most steps per frame when the display lags */
@@ -82,7 +83,7 @@ typedef struct app {
     rpl_rect_t *changed;    /* the tiles the last draw changed (room for every tile) */
     SDL_Rect *push;         /* what is pushed to the screen: changed tiles and overlay */
     int n_tiles;
-    char stats[256];    /* the figures in the overlay, refreshed a few times a second */
+    char stats[400];    /* the figures in the overlay, refreshed a few times a second */
     uint32_t stats_next_ms;
     rpl_view_t view;
     int stone;      /* stone radius for the mouse */
@@ -109,6 +110,11 @@ typedef struct app {
     const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
     uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
     int walls_drawn;                /* walls_bd has walls drawn in */
+    /* side.c: the side scene, made the first time it is shown */
+    int scene;                      /* APP_SCENE_POOL or APP_SCENE_SIDE, shown now */
+    side_scene_t *side;
+    int side_shape;                 /* what a click drops: SIDE_KIND_* */
+    int side_drawn;                 /* fb holds the side scene (the pool must redraw) */
 } app_t;
 
 /* A message in a new allocation, never cut short (NULL if memory ran out). */
@@ -129,6 +135,10 @@ void app_note(app_t *a, const char *msg);
 /* files.c: the background picture, saved pictures.  Functions that can
  * fail return 0, or -1 with a one-line message in *err (free it). */
 const char *app_default_image(char *buf, size_t len);
+/* The path of a file of assets/ (beside the binary, here, or installed), NULL if none. */
+const char *app_find_asset(const char *name, char *buf, size_t len);
+/* A picture at its own size, XRGB8888 (NULL with *err). */
+uint32_t *app_load_image(const char *path, int *w, int *h, char **err);
 int app_load_background(app_t *a, const char *path, char **err);
 /* The same into dst (field-sized, XRGB8888), for any picture. */
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err);
@@ -214,6 +224,24 @@ int app_show_check(app_t *a, const char *image, char **err);
 void app_show_start(app_t *a);
 void app_show_tick(app_t *a);
 void app_show_free(app_t *a);
+
+/* side.c: the side scene.  app_side_start makes it (at start with
+ * --scene side, or when Tab first shows it; 0, or -1 with *err);
+ * app_side_show switches the scene shown (Tab), app_side_frame advances
+ * it by dt seconds (or, paused, by `steps` steps of 1/60 s),
+ * app_side_draw draws it into dst in the framebuffer's format, app_side_text
+ * gives the overlay's line, app_side_click drops a body where the user
+ * clicked, app_side_key takes the keys the side scene gives meaning to
+ * (1 if it took it); app_side_free frees it. */
+enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
+int app_side_start(app_t *a, char **err);
+void app_side_show(app_t *a, int scene);
+void app_side_frame(app_t *a, double dt, int steps);
+void app_side_draw(app_t *a, void *dst, ptrdiff_t pitch);
+void app_side_text(const app_t *a, char *buf, size_t len);
+void app_side_click(app_t *a, int x, int y, int button);
+int app_side_key(app_t *a, int key);
+void app_side_free(app_t *a);
 
 /* input.c: returns 0 when the user asks to quit. */
 int app_handle_event(app_t *a, const SDL_Event *e);

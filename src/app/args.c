@@ -28,6 +28,17 @@ const char *app_usage(void)
            "  --dt T             time step (default 1/60; the water steps 60 times a second\n"
            "                     whatever T is: only c*dt/spacing and u*dt shape it)\n"
            "  --attenuation A    what each step keeps, 0 < A <= 1 (default 0.985)\n"
+           "  --scene S          pool (default: the top-down water) or side (a 2D game's\n"
+           "                     water seen from the side, crates and balls floating in\n"
+           "                     it); Tab switches\n"
+           "  --surface M        the side scene's surface: springs (default) or waves\n"
+           "                     (analytic decaying rings)\n"
+           "  --stiffness K      the springs' pull to rest per step (default 0.02)\n"
+           "  --damping D        the springs' damping per step (default 0.04)\n"
+           "  --spread S         what each pass hands to the neighbours (default 0.05;\n"
+           "                     below about 0.5, 1/3 with one pass)\n"
+           "  --passes N         spread passes per step, 1..32 (default 8)\n"
+           "  --ends E           the surface's ends: reflect (default), free or absorb\n"
            "  --seed N           seed of the rain, the autopilot and the show (default 1)\n"
            "  --frames N         quit after N frames\n"
            "  --headless         no window: simulate and render the frames, one step each\n"
@@ -64,7 +75,9 @@ const char *app_usage(void)
            "\n"
            "Keys: F1/H help, Space pause, N step, C reset, R rain, A show, L light,\n"
            "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, M sound,\n"
-           "W classic/wave, Z/X wave speed, V/B viscosity, Esc quit.\n";
+           "W classic/wave, Z/X wave speed, V/B viscosity, Tab scene, O overlay, Esc quit.\n"
+           "Side scene: click drops a body, K crate/ball/iron ball, W springs/waves,\n"
+           "C clears, A autoplay.\n";
 }
 
 /* The message in a new allocation, whatever the length of the value in it. */
@@ -117,6 +130,9 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
     o->overlay = 1;
     o->model = RPL_MODEL_CLASSIC;
     o->wave = (rpl_wave_params_t)APP_WAVE_DEFAULTS;
+    o->scene = APP_SCENE_POOL;
+    o->surface = RPL_SURFACE_SPRINGS;
+    rpl_water_defaults(&o->springs);
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -160,7 +176,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
             "--load-state", "--save-state", "--screenshot", "--simd", "--threads", "--bpp",
             "--present", "--audio-out", "--record", "--record-format", "--show",
             "--walls", "--edges", "--model", "--speed", "--viscosity", "--spacing", "--dt",
-            "--attenuation",
+            "--attenuation", "--scene", "--surface", "--stiffness", "--damping", "--spread",
+            "--passes", "--ends",
         };
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -229,6 +246,35 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
                                                         : &o->wave.attenuation;
             *to = d;
             o->wave_set = 1;
+        } else if (!strcmp(name, "--scene")) {
+            if (strcmp(val, "pool") && strcmp(val, "side"))
+                return fail(err, "bad --scene '%s': want pool or side", val, "");
+            o->scene = strcmp(val, "side") ? APP_SCENE_POOL : APP_SCENE_SIDE;
+            o->scene_set = 1;
+        } else if (!strcmp(name, "--surface")) {
+            if (strcmp(val, "springs") && strcmp(val, "waves"))
+                return fail(err, "bad --surface '%s': want springs or waves", val, "");
+            o->surface = strcmp(val, "waves") ? RPL_SURFACE_SPRINGS : RPL_SURFACE_WAVES;
+        } else if (!strcmp(name, "--ends")) {
+            if (strcmp(val, "reflect") && strcmp(val, "free") && strcmp(val, "absorb"))
+                return fail(err, "bad --ends '%s': want reflect, free or absorb", val, "");
+            o->springs.ends = !strcmp(val, "free") ? RPL_ENDS_FREE
+                              : !strcmp(val, "absorb") ? RPL_ENDS_ABSORB : RPL_ENDS_REFLECT;
+            o->springs_set = 1;
+        } else if (!strcmp(name, "--passes")) {
+            if (parse_long(val, 1, RPL_PASSES_MAX, &v))
+                return fail(err, "bad --passes '%s': want a whole number 1..32", val, "");
+            o->springs.passes = (int)v;
+            o->springs_set = 1;
+        } else if (!strcmp(name, "--stiffness") || !strcmp(name, "--damping") ||
+                   !strcmp(name, "--spread")) {
+            double d;
+            /* any finite number here; rpl_water_check judges them together below */
+            if (rpl_parse_real(val, -1e300, 1e300, &d) != RPL_OK)
+                return fail(err, "bad %s '%s': want a finite decimal number", name, val);
+            *(!strcmp(name, "--stiffness") ? &o->springs.stiffness
+              : !strcmp(name, "--damping") ? &o->springs.damping : &o->springs.spread) = d;
+            o->springs_set = 1;
         } else if (!strcmp(name, "--record-format")) {
             if (strcmp(val, "png") && strcmp(val, "bmp"))
                 return fail(err, "bad --record-format '%s': want png or bmp", val, "");
@@ -268,7 +314,8 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
                           : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
                           : o->show ? "--show" : o->no_show ? "--no-show"
                           : o->walls ? "--walls" : o->edges ? "--edges"
-                          : o->model == RPL_MODEL_WAVE ? "--model wave" : NULL;
+                          : o->model == RPL_MODEL_WAVE ? "--model wave"
+                          : o->scene == APP_SCENE_SIDE ? "--scene side" : NULL;
         if (clash)
             return fail(err, "%s does not go with --benchmark: it plays a fixed scene%s", clash, "");
         const char *out = o->audio_out ? "--audio-out" : o->record ? "--record" : NULL;
@@ -293,6 +340,18 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
      * (a show asked for by name plays, and its commands change them) */
     if ((o->walls || o->edges) && !o->show)
         o->no_show = 1;
+    /* the springs' settings too: Tab and W reach them from any start */
+    char why[160];
+    if (rpl_water_check(&o->springs, why, sizeof why) != RPL_OK)
+        return fail(err, "bad spring settings: %s%s", why, "");
+    if (o->scene == APP_SCENE_SIDE) {
+        /* the pool's state, walls and show have no meaning in the side view */
+        const char *clash = o->load_state ? "--load-state" : o->save_state ? "--save-state"
+                          : o->walls ? "--walls" : o->show ? "--show" : o->record ? "--record"
+                          : NULL;
+        if (clash)
+            return fail(err, "%s does not go with --scene side: it is the pool's%s", clash, "");
+    }
     if (o->record_format && !o->record)
         return fail(err, "--record-format goes with --record%s%s", "", "");
     if (!o->record_format)

@@ -43,7 +43,15 @@ typedef struct app_opts {
     int model_set;     /* --model was given */
     rpl_wave_params_t wave; /* --speed, --viscosity, --spacing, --dt, --attenuation */
     int wave_set;      /* one of them was given */
+    int scene;         /* --scene: APP_SCENE_POOL (default) or APP_SCENE_SIDE */
+    int scene_set;
+    rpl_surface_kind surface; /* --surface: the side scene's springs or waves */
+    rpl_water_params_t springs; /* --stiffness, --damping, --spread, --passes, --ends */
+    int springs_set;   /* one of them was given */
 } app_opts_t;
+
+/* The scenes: the top-down pool, the side view of a 2D game's water. */
+enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
 
 /* The wave model's parameters when no flag sets them: slower, thicker
  * water than the classic rule's (k = 0.16 against 1/2, u t = 0.02). */

@@ -39,21 +39,28 @@ static int file_exists(const char *p)
     return access(p, R_OK) == 0;
 }
 
-/* The default picture: beside the binary, in the working directory, or
+/* A file of assets/: beside the binary, in the working directory, or
  * where `make install` puts it. */
-const char *app_default_image(char *buf, size_t len)
+const char *app_find_asset(const char *name, char *buf, size_t len)
 {
     char *base = SDL_GetBasePath();
     if (base) {
-        snprintf(buf, len, "%sassets/background.png", base);
+        snprintf(buf, len, "%sassets/%s", base, name);
         SDL_free(base);
         if (file_exists(buf))
             return buf;
     }
-    if (file_exists("assets/background.png"))
-        return "assets/background.png";
-    snprintf(buf, len, "%s/background.png", RIPPLE_DATADIR);
+    snprintf(buf, len, "assets/%s", name);
+    if (file_exists(buf))
+        return buf;
+    snprintf(buf, len, "%s/%s", RIPPLE_DATADIR, name);
     return file_exists(buf) ? buf : NULL;
+}
+
+/* The default picture. */
+const char *app_default_image(char *buf, size_t len)
+{
+    return app_find_asset("background.png", buf, len);
 }
 
 /* Reads a whole file once (a pipe or a FIFO too), up to max bytes. */
@@ -121,6 +128,8 @@ static SDL_Surface *decode_quietly(const unsigned char *data, size_t len, const 
     return img;
 }
 
+static SDL_Surface *load_rgb(const char *path, char **err);
+
 /* The size is read from the header and checked against the pixel budget
  * before a byte is decoded, so a small file claiming a huge picture costs
  * nothing; the decoder is the one the header names, never a guess. */
@@ -131,10 +140,48 @@ int app_load_background(app_t *a, const char *path, char **err)
 
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err)
 {
+    SDL_Surface *rgb = load_rgb(path, err);
+    if (!rgb)
+        return -1;
+    SDL_LockSurface(rgb);
+    rpl_status st = rpl_image_fit(rgb->pixels, rgb->w, rgb->h, rgb->pitch, dst, a->o.w, a->o.h);
+    SDL_UnlockSurface(rgb);
+    SDL_FreeSurface(rgb);
+    if (st != RPL_OK) {
+        *err = app_format("cannot fit image '%s': %s", path, rpl_strerror(st));
+        return -1;
+    }
+    return 0;
+}
+
+uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
+{
+    SDL_Surface *rgb = load_rgb(path, err);
+    if (!rgb)
+        return NULL;
+    uint32_t *px = malloc((size_t)rgb->w * (size_t)rgb->h * 4);
+    if (!px) {
+        *err = app_format("cannot load image '%s': out of memory", path);
+    } else {
+        SDL_LockSurface(rgb);
+        for (int y = 0; y < rgb->h; y++)
+            memcpy(px + (size_t)y * (size_t)rgb->w, (char *)rgb->pixels + (ptrdiff_t)y * rgb->pitch,
+                   (size_t)rgb->w * 4);
+        SDL_UnlockSurface(rgb);
+        *w = rgb->w;
+        *h = rgb->h;
+    }
+    SDL_FreeSurface(rgb);
+    return px;
+}
+
+/* A picture file decoded into XRGB8888 at its own size (NULL, *err). */
+static SDL_Surface *load_rgb(const char *path, char **err)
+{
     unsigned char *data;
     size_t len;
     if (read_all(path, &data, &len, PICTURE_FILE_MAX, err) != 0)
-        return -1;
+        return NULL;
     rpl_image_kind kind;
     int w, h;
     rpl_status st = rpl_image_probe(data, len, &kind, &w, &h);
@@ -145,42 +192,34 @@ int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err
                                 kind == RPL_IMAGE_PNG ? "PNG" : kind == RPL_IMAGE_JPEG ? "JPEG"
                                                                                        : "BMP");
         free(data);
-        return -1;
+        return NULL;
     }
     if ((long long)w * h > RPL_IMAGE_MAX_PIXELS) {
         *err = app_format("image '%s' is %dx%d, over the limit of %ld megapixels", path, w, h,
                           RPL_IMAGE_MAX_PIXELS / 1000000);
         free(data);
-        return -1;
+        return NULL;
     }
     static const char *const types[] = { "", "PNG", "JPG", "BMP" };
     SDL_Surface *img = decode_quietly(data, len, types[kind]);
     free(data);
     if (!img) {
         *err = app_format("cannot load image '%s': %s", path, IMG_GetError());
-        return -1;
+        return NULL;
     }
     if ((long long)img->w * img->h > RPL_IMAGE_MAX_PIXELS) { /* a header that lied */
         *err = app_format("image '%s' is %dx%d, over the limit of %ld megapixels", path, img->w,
                           img->h, RPL_IMAGE_MAX_PIXELS / 1000000);
         SDL_FreeSurface(img);
-        return -1;
+        return NULL;
     }
     SDL_Surface *rgb = SDL_ConvertSurfaceFormat(img, SDL_PIXELFORMAT_RGB888, 0);
     SDL_FreeSurface(img);
     if (!rgb) {
         *err = app_format("cannot convert image '%s': %s", path, SDL_GetError());
-        return -1;
+        return NULL;
     }
-    SDL_LockSurface(rgb);
-    st = rpl_image_fit(rgb->pixels, rgb->w, rgb->h, rgb->pitch, dst, a->o.w, a->o.h);
-    SDL_UnlockSurface(rgb);
-    SDL_FreeSurface(rgb);
-    if (st != RPL_OK) {
-        *err = app_format("cannot fit image '%s': %s", path, rpl_strerror(st));
-        return -1;
-    }
-    return 0;
+    return rgb;
 }
 
 int app_check_target(const char *path, char **err)

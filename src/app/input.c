@@ -49,6 +49,11 @@ static void mouse_down(app_t *a, const SDL_MouseButtonEvent *b)
     a->touched = 1;
     int x = b->x, y = b->y;
     app_window_to_field(a, &x, &y);
+    if (a->scene == APP_SCENE_SIDE) {
+        if (b->button == SDL_BUTTON_LEFT || b->button == SDL_BUTTON_RIGHT)
+            app_side_click(a, x, y, b->button);
+        return;
+    }
     if (b->button == SDL_BUTTON_LEFT) {
         a->dragging = 1;
         a->lastx = x;
@@ -62,7 +67,7 @@ static void mouse_down(app_t *a, const SDL_MouseButtonEvent *b)
 
 static void mouse_drag(app_t *a, const SDL_MouseMotionEvent *m)
 {
-    if (!a->dragging)
+    if (!a->dragging || a->scene == APP_SCENE_SIDE)
         return;
     a->last_input_ms = SDL_GetTicks();
     int x = m->x, y = m->y;
@@ -86,9 +91,14 @@ static int key(app_t *a, const SDL_Keysym *k)
     default:
         break;
     }
+    if (a->scene == APP_SCENE_SIDE && app_side_key(a, (int)k->sym))
+        return 1;
     switch (k->sym) {
     case SDLK_ESCAPE: case SDLK_q:
         return 0;
+    case SDLK_TAB:
+        app_side_show(a, a->scene == APP_SCENE_SIDE ? APP_SCENE_POOL : APP_SCENE_SIDE);
+        break;
     case SDLK_F1: case SDLK_h:
         a->help_on = !a->help_on;
         break;
@@ -112,7 +122,7 @@ static int key(app_t *a, const SDL_Keysym *k)
     case SDLK_l:
         toggle(a, &a->view.shading, "light");
         break;
-    case SDLK_o: case SDLK_TAB:
+    case SDLK_o:
         a->overlay_on = !a->overlay_on;
         break;
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: case SDLK_UP:

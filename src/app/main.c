@@ -84,7 +84,13 @@ static void run_window(app_t *a)
                 a->speed_due = a->speed_done = 0;
             }
         }
-        sim_frame(a, steps);
+        if (a->scene == APP_SCENE_SIDE) {
+            /* the side scene keeps time itself; the sound goes on in steps */
+            app_side_frame(a, a->paused ? 0 : dt, a->paused ? steps : 0);
+            for (int i = 0; i < steps; i++)
+                app_audio_step(a);
+        } else
+            sim_frame(a, steps);
         app_audio_frame(a);
         if (a->run_err)
             return;
@@ -116,13 +122,25 @@ static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     for (long i = 0; i < a->o.frames && !a->run_err; i++) {
-        sim_frame(a, 1);
+        if (a->scene == APP_SCENE_SIDE) {
+            app_side_frame(a, 0, 1); /* 1/60 s a frame */
+            app_audio_step(a);
+        } else
+            sim_frame(a, 1);
         uint64_t t1 = SDL_GetPerformanceCounter();
         app_refract(a);
         app_smooth(&a->t_refract, app_ms_since(t1));
         a->frame++;
     }
     double s = app_ms_since(t0) / 1000.0;
+    if (a->scene == APP_SCENE_SIDE) {
+        side_stats_t st;
+        side_scene_stats(a->side, &st);
+        fprintf(report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
+                "(%.1f fps), %d bodies, %d of %d waters awake\n", a->frame, a->o.w, a->o.h, s,
+                s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
+        return;
+    }
     fprintf(report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
            a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
            rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
@@ -285,6 +303,12 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
         return die(EXIT_USAGE, err);
     start_state(a);
+    if (a->o.scene == APP_SCENE_SIDE) {
+        if (app_side_start(a, &err) != 0)
+            return die(1, err);
+        a->scene = APP_SCENE_SIDE;
+        app_side_show(a, APP_SCENE_SIDE);
+    }
     if (app_audio_open(a, &err) != 0)
         return die(1, err);
 
@@ -338,6 +362,7 @@ int main(int argc, char **argv)
     rpl_snapshot_free(snap);
     app_audio_free(&a);
     app_show_free(&a);
+    app_side_free(&a);
     SDL_FreeSurface(a.fb_surf);
     SDL_FreeSurface(a.show_surf);
     rpl_backdrop_destroy(a.bd);

@@ -11,7 +11,7 @@ void app_note(app_t *a, const char *msg)
     a->note_until = SDL_GetTicks() + 3000;
 }
 
-static const char *const help_text =
+static const char *const pool_help_text =
     "ripple " RPL_VERSION "\n"
     "\n"
     "mouse      click: stone, drag: trail\n"
@@ -24,13 +24,33 @@ static const char *const help_text =
     "A          autopilot on/off\n"
     "L          light (shading) on/off\n"
     "+ - Up Dn  refraction strength\n"
-    "O Tab      overlay on/off\n"
+    "O          overlay on/off\n"
+    "Tab        the side view\n"
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
     "M          sound on/off\n"
     "W          classic / wave water\n"
     "Z X        wave speed down / up\n"
     "V B        viscosity down / up\n"
+    "Esc Q      quit";
+
+static const char *const side_help_text =
+    "ripple " RPL_VERSION ": the side view\n"
+    "\n"
+    "click      drop a body (K chooses)\n"
+    "right      drop an iron ball\n"
+    "K          crate / ball / iron ball\n"
+    "W          springs / analytic waves\n"
+    "C Bksp     clear the bodies, calm\n"
+    "A          autoplay on/off\n"
+    "F1 H       this help\n"
+    "Space P    pause\n"
+    "N          step one frame\n"
+    "O          overlay on/off\n"
+    "Tab        the pool from above\n"
+    "F F11      fullscreen\n"
+    "S F12      screenshot\n"
+    "M          sound on/off\n"
     "Esc Q      quit";
 
 /* Adds a rectangle (clipped to the field) to the overlay's boxes, what
@@ -144,7 +164,17 @@ int app_draw_overlay(app_t *a)
     int w = a->o.w, h = a->o.h;
     int sc = w >= 1280 ? 2 : 1;
     uint32_t now = SDL_GetTicks();
-    if (SDL_TICKS_PASSED(now, a->stats_next_ms)) {
+    int side = a->scene == APP_SCENE_SIDE;
+    if (SDL_TICKS_PASSED(now, a->stats_next_ms) && side) {
+        double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
+        char line[160];
+        app_side_text(a, line, sizeof line);
+        snprintf(a->stats, sizeof a->stats,
+                 "%.0f fps  %.2f ms\nsim %.2f  draw %.2f  pres %.2f\n%dx%dx%d %s\n%s  ", fps,
+                 a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h, a->o.bpp,
+                 a->present == PRESENT_SURFACE ? "surface" : "texture", line);
+        a->stats_next_ms = now + 250;
+    } else if (SDL_TICKS_PASSED(now, a->stats_next_ms)) {
         rpl_stats_t st;
         rpl_sim_stats(a->sim, &st);
         double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
@@ -171,8 +201,8 @@ int app_draw_overlay(app_t *a)
     }
     int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);
     char key[sizeof a->ovl_key];
-    snprintf(key, sizeof key, "%d%d%d|%s|str %d/16  stone %d\n%s%s%s%s|%s", a->overlay_on,
-             a->help_on, note_on, a->stats, a->view.strength, a->stone,
+    snprintf(key, sizeof key, "%d%d%d%d|%s|str %d/16  stone %d\n%s%s%s%s|%s", side,
+             a->overlay_on, a->help_on, note_on, a->stats, a->view.strength, a->stone,
              a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
              a->view.shading ? "light" : "", note_on ? a->note : "");
     if (strcmp(key, a->ovl_key) == 0)
@@ -183,9 +213,14 @@ int app_draw_overlay(app_t *a)
     a->ovl_items_n = 0;
     if (a->overlay_on) {
         char buf[512];
-        snprintf(buf, sizeof buf, "%sstr %d/16  stone %d\n%s%s%s%s", a->stats, a->view.strength,
-                 a->stone, a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "",
-                 a->auto_on ? "auto " : "", a->view.shading ? "light" : "");
+        if (side)
+            snprintf(buf, sizeof buf, "%s\n%s%s", a->stats, a->paused ? "PAUSED " : "",
+                     a->auto_on ? "auto" : "");
+        else
+            snprintf(buf, sizeof buf, "%sstr %d/16  stone %d\n%s%s%s%s", a->stats,
+                     a->view.strength, a->stone, a->paused ? "PAUSED " : "",
+                     a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
+                     a->view.shading ? "light" : "");
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
         item(a, 2, 2, tw + 6 * sc, th + 4 * sc, 128, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
         if (!a->help_on) {
@@ -196,6 +231,7 @@ int app_draw_overlay(app_t *a)
         }
     }
     if (a->help_on) {
+        const char *help_text = side ? side_help_text : pool_help_text;
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;
         item(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200, x, y, help_text,

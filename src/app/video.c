@@ -18,7 +18,10 @@ void app_smooth(double *avg, double v)
 /* Draws the water into fb in its format, redrawing only changed tiles. */
 void app_refract(app_t *a)
 {
-    rpl_renderer_draw(a->water, a->bd, a->fb, (ptrdiff_t)a->o.w * a->bytes, &a->view);
+    if (a->scene == APP_SCENE_SIDE)
+        app_side_draw(a, a->fb, (ptrdiff_t)a->o.w * a->bytes);
+    else
+        rpl_renderer_draw(a->water, a->bd, a->fb, (ptrdiff_t)a->o.w * a->bytes, &a->view);
 }
 
 /* The OpenGL renderer's name (GL_RENDERER) in the current context. */
@@ -309,14 +312,24 @@ static void present_surface(app_t *a, double *ms_refract)
     }
     int direct = s == 1 && same_format(a, ws);
     uint64_t t0 = SDL_GetPerformanceCounter();
+    int side = a->scene == APP_SCENE_SIDE;
     if (direct) {
         char *at = (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch + (ptrdiff_t)d.x * a->bytes;
-        rpl_renderer_draw(a->water, a->bd, at, ws->pitch, &a->view);
+        if (side)
+            app_side_draw(a, at, ws->pitch);
+        else
+            rpl_renderer_draw(a->water, a->bd, at, ws->pitch, &a->view);
     } else {
         app_refract(a);
     }
     *ms_refract = app_ms_since(t0);
-    int n = rpl_renderer_changed(a->water, a->changed, a->n_tiles);
+    int n;
+    if (side) { /* the side scene moves everywhere: the whole frame changes */
+        a->changed[0] = (rpl_rect_t){ 0, 0, a->o.w, a->o.h };
+        n = 1;
+    } else {
+        n = rpl_renderer_changed(a->water, a->changed, a->n_tiles);
+    }
     a->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
     if (locked)
         SDL_UnlockSurface(ws);

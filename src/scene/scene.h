@@ -29,7 +29,8 @@ typedef struct side_config {
     rpl_format format;        /* of the frames rpl_side_render draws */
     rpl_surface_kind surface; /* springs or analytic waves */
     /* the springs' parameters where the defaults won't do (NULL: the
-     * demo's; only stiffness, damping, spread, passes and ends are read) */
+     * demo's; only stiffness, damping, spread, passes and ends are read,
+     * as per steps of its `step` seconds: they are rescaled to SIDE_STEP) */
     const rpl_water_params_t *springs;
     uint64_t seed;
     /* the pictures behind (XRGB8888, any size, scaled to fit; NULL: drawn
@@ -72,6 +73,8 @@ void side_scene_set_autoplay(side_scene_t *s, int on);
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch);
 /* INDEX8: the frame's palette (256 XRGB8888 entries); NULL otherwise. */
 const uint32_t *side_scene_palette(const side_scene_t *s);
+/* Why the last render failed ("" if none). */
+const char *side_scene_error(const side_scene_t *s);
 
 typedef struct side_stats {
     int bodies;        /* rigid bodies in the level */
@@ -91,6 +94,12 @@ rpl_water_t *side_scene_water(side_scene_t *s, int i);
  * fraction (0..1); 0 on success, -1 past the end.  For tests. */
 int side_scene_body(const side_scene_t *s, int i, double *x, double *y, double *angle,
                     double *submerged);
+/* Its velocity (pixels per second, y down); 0 or -1 as above. */
+int side_scene_body_velocity(const side_scene_t *s, int i, double *vx, double *vy);
+/* The fastest anything comes up through the water (pixels per second): a
+ * body let go deep down rises no faster, so it cannot leap out of the
+ * pool higher than about an eighth of the screen. */
+double side_scene_rise_max(const side_scene_t *s);
 /* Drops a box of w x h pixels and density (times the water's) at (x, y):
  * what the tests float. */
 int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density);

@@ -1,0 +1,164 @@
+/* side.c - ripple-bench --side: what the side scene costs a frame (rigid bodies, water, splashes, drawing) at two sizes, with 0, 10 and 100 bodies, on springs and on analytic waves. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "scene/scene.h"
+
+#define SIDE_WARMUP 90      /* frames before the timed ones: the bodies are in the water */
+#define SIDE_RUN_NS 500000000u
+#define SIDE_RUN_MIN 30     /* frames a timed run takes at least */
+#define SIDE_FRAME (1.0 / 60)
+
+static const int side_sizes[][2] = { { 640, 480 }, { 1920, 1080 } };
+static const int side_bodies[] = { 0, 10, 100 };
+
+/* splitmix64, the bench's own: where the bodies are let go. */
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double unit(uint64_t *s)
+{
+    return (double)(mix(s) >> 11) / 9007199254740992.0;
+}
+
+/* n bodies over the basins, crates and balls, light and heavy, in rows
+ * from above the screen down to its top quarter. */
+static int drop_bodies(side_scene_t *s, int w, int h, int n, uint64_t seed)
+{
+    uint64_t r = seed;
+    int dropped = 0;
+    for (int i = 0; i < n; i++) {
+        rpl_water_t *wt = side_scene_water(s, unit(&r) < 0.7 ? 0 : 1);
+        const rpl_water_params_t *p = rpl_water_params(wt);
+        double x = p->x0 + (0.1 + 0.8 * unit(&r)) * (p->x1 - p->x0);
+        double y = h * (0.25 - 0.9 * unit(&r));
+        side_shape kind = i & 1 ? SIDE_BALL : SIDE_CRATE;
+        dropped += side_scene_drop(s, x < w ? x : w - 1, y, kind, 0.3 + 1.3 * unit(&r), 0) == 0;
+    }
+    return dropped;
+}
+
+typedef struct side_row {
+    double sim_ms, draw_ms;
+    long frames;
+    side_stats_t end;
+} side_row_t;
+
+static int side_measure(const opts_t *o, int w, int h, rpl_surface_kind kind, int bodies,
+                        uint32_t *fb, side_row_t *row)
+{
+    side_config_t cfg = { .w = w, .h = h, .format = RPL_XRGB8888, .surface = kind,
+                          .seed = o->seed };
+    char err[200];
+    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h, err);
+        return -1;
+    }
+    side_scene_set_autoplay(s, 0);
+    if (drop_bodies(s, w, h, bodies, o->seed) != bodies) {
+        fprintf(stderr, "ripple-bench: side scene %dx%d: cannot drop %d bodies\n", w, h, bodies);
+        side_scene_destroy(s);
+        return -1;
+    }
+    for (int i = 0; i < SIDE_WARMUP; i++) {
+        side_scene_advance(s, SIDE_FRAME);
+        side_scene_render(s, fb, (ptrdiff_t)w * 4);
+    }
+    uint64_t sim = 0, draw = 0, start = now_ns();
+    long frames = 0;
+    for (;;) {
+        uint64_t t0 = now_ns();
+        side_scene_advance(s, SIDE_FRAME);
+        uint64_t t1 = now_ns();
+        if (side_scene_render(s, fb, (ptrdiff_t)w * 4) != 0) {
+            fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h, side_scene_error(s));
+            side_scene_destroy(s);
+            return -1;
+        }
+        uint64_t t2 = now_ns();
+        sim += t1 - t0;
+        draw += t2 - t1;
+        frames++;
+        if (o->frames > 0 ? frames >= o->frames
+                          : frames >= SIDE_RUN_MIN && t2 - start >= SIDE_RUN_NS)
+            break;
+    }
+    row->sim_ms = (double)sim / 1e6 / (double)frames;
+    row->draw_ms = (double)draw / 1e6 / (double)frames;
+    row->frames = frames;
+    side_scene_stats(s, &row->end);
+    side_scene_destroy(s);
+    return 0;
+}
+
+int side_bench(const opts_t *o)
+{
+    int sizes[2][2], nsizes = 0;
+    if (o->w > 0) {
+        sizes[0][0] = o->w;
+        sizes[0][1] = o->h;
+        nsizes = 1;
+    } else {
+        for (int i = 0; i < 2; i++) {
+            sizes[i][0] = side_sizes[i][0];
+            sizes[i][1] = side_sizes[i][1];
+        }
+        nsizes = 2;
+    }
+    size_t most = 0;
+    for (int i = 0; i < nsizes; i++)
+        if ((size_t)sizes[i][0] * sizes[i][1] > most)
+            most = (size_t)sizes[i][0] * sizes[i][1];
+    uint32_t *fb = malloc(most * sizeof *fb);
+    if (!fb) {
+        fprintf(stderr, "ripple-bench: out of memory\n");
+        return 1;
+    }
+    char cpu[160];
+    cpu_model(cpu, sizeof cpu);
+    printf("ripple-bench %s --side: the side scene's cost per frame\n", RPL_VERSION);
+    printf("cpu: %s | seed %" PRIu64 "\n", cpu, o->seed);
+    printf("a frame: 1/60 s of the scene (%d steps of %.4f s: water forces on every body, "
+           "Chipmunk2D,\n  the surfaces, splashes) then the picture drawn (scene art, bodies, "
+           "the water refracting it)\n  into XRGB8888, one thread; %d warm-up frames after the "
+           "bodies are let go, then ",
+           (int)(SIDE_FRAME / SIDE_STEP + 0.5), SIDE_STEP, SIDE_WARMUP);
+    if (o->frames > 0)
+        printf("%ld frames\n\n", o->frames);
+    else
+        printf(">= %.1f s of frames\n\n", SIDE_RUN_NS / 1e9);
+    printf("%-10s %-8s %6s %9s %9s %9s %9s %7s %8s %6s %8s\n", "size", "surface", "bodies",
+           "sim ms", "draw ms", "frame ms", "frames/s", "frames", "in water", "awake", "droplets");
+    int rc = 0;
+    for (int i = 0; i < nsizes && rc == 0; i++)
+        for (int k = 0; k < 2 && rc == 0; k++)
+            for (size_t b = 0; b < sizeof side_bodies / sizeof side_bodies[0] && rc == 0; b++) {
+                side_row_t row;
+                rpl_surface_kind kind = k ? RPL_SURFACE_WAVES : RPL_SURFACE_SPRINGS;
+                if (side_measure(o, sizes[i][0], sizes[i][1], kind, side_bodies[b], fb, &row)) {
+                    rc = 1;
+                    break;
+                }
+                char sz[24];
+                snprintf(sz, sizeof sz, "%dx%d", sizes[i][0], sizes[i][1]);
+                double ms = row.sim_ms + row.draw_ms;
+                printf("%-10s %-8s %6d %9.3f %9.3f %9.3f %9.1f %7ld %8d %3d/%-2d %8d\n", sz,
+                       k ? "waves" : "springs", side_bodies[b], row.sim_ms, row.draw_ms, ms,
+                       ms > 0 ? 1000.0 / ms : 0.0, row.frames, row.end.floating, row.end.awake,
+                       row.end.waters, row.end.droplets);
+                fflush(stdout);
+            }
+    if (rc == 0)
+        printf("\nbodies: as let go (those that fell out of the level are gone); in water, awake,"
+               " droplets: at the end of the run\n");
+    free(fb);
+    return rc;
+}

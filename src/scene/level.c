@@ -1,0 +1,244 @@
+/* scene/level.c - the side scene's level: where the stone and the basins are at any size, and its picture (sky, stone blocks, grass). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/internal.h"
+
+/*
+ * The layout, in fractions of the screen so that every size shows the
+ * same level: a raised ledge on the left holding a small basin, a step
+ * down, a big pool across the lower middle and right, a pillar at the
+ * right edge.  Everything under those tops is stone.
+ *
+ *   ledge   x 0 .. 0.32, top 0.40    small basin x 0.06 .. 0.26, floor 0.56
+ *   step    x 0.32 .. 0.42, top 0.64
+ *   pool    x 0.42 .. 0.95, floor 0.92 (its left wall is the step)
+ *   pillar  x 0.95 .. 1, top 0.58
+ */
+static int at(double f, int size)
+{
+    return (int)lround(f * size);
+}
+
+static void add_rect(side_level_t *lv, int x0, int y0, int x1, int y1, int grass)
+{
+    if (lv->nrects >= SIDE_RECTS_MAX || x1 <= x0 || y1 <= y0)
+        return;
+    lv->rect[lv->nrects++] = (side_rect_t){ x0, y0, x1, y1, grass };
+}
+
+void side_level_layout(side_level_t *lv, int w, int h)
+{
+    memset(lv, 0, sizeof *lv);
+    int ledge = at(0.40, h), step = at(0.64, h), pillar = at(0.58, h);
+    int bx0 = at(0.06, w), bx1 = at(0.26, w), bfloor = at(0.56, h);
+    int lx1 = at(0.32, w), px0 = at(0.42, w), px1 = at(0.95, w), pfloor = at(0.92, h);
+
+    add_rect(lv, 0, ledge, bx0, h, 1);          /* the ledge left of the small basin */
+    add_rect(lv, bx0, bfloor, bx1, h, 0);       /* under the small basin */
+    add_rect(lv, bx1, ledge, lx1, h, 1);        /* the ledge right of it */
+    add_rect(lv, lx1, step, px0, h, 1);         /* the step down to the pool */
+    add_rect(lv, px0, pfloor, px1, h, 0);       /* under the pool */
+    add_rect(lv, px1, pillar, w, h, 1);         /* the pillar */
+
+    /* water a little below each rim */
+    lv->basin[0] = (side_basin_t){ px0, px1, step, pfloor, step + 0.05 * h };
+    lv->basin[1] = (side_basin_t){ bx0, bx1, ledge, bfloor, ledge + 0.04 * h };
+    lv->nbasins = 2;
+}
+
+int side_level_solid(const side_level_t *lv, double x, double y)
+{
+    for (int i = 0; i < lv->nrects; i++) {
+        const side_rect_t *r = &lv->rect[i];
+        if (x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- colours -------------------------------------------------------------- */
+
+static uint32_t rgb(int r, int g, int b)
+{
+    r = r < 0 ? 0 : r > 255 ? 255 : r;
+    g = g < 0 ? 0 : g > 255 ? 255 : g;
+    b = b < 0 ? 0 : b > 255 ? 255 : b;
+    return 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+}
+
+static int ch(uint32_t c, int shift)
+{
+    return (int)(c >> shift & 0xFF);
+}
+
+/* a + (b - a) * t, per channel, t in [0, 1]. */
+static uint32_t mix(uint32_t a, uint32_t b, double t)
+{
+    return rgb(ch(a, 16) + (int)lround((ch(b, 16) - ch(a, 16)) * t),
+               ch(a, 8) + (int)lround((ch(b, 8) - ch(a, 8)) * t),
+               ch(a, 0) + (int)lround((ch(b, 0) - ch(a, 0)) * t));
+}
+
+static uint32_t add(uint32_t c, int d)
+{
+    return rgb(ch(c, 16) + d, ch(c, 8) + d, ch(c, 0) + d);
+}
+
+/* A hash of two integers and a seed, for the stone's grain and tints. */
+static uint32_t hash3(int x, int y, uint32_t seed)
+{
+    uint32_t v = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u ^ seed * 0xC2B2AE3Du;
+    v ^= v >> 15;
+    v *= 0x2C1B3C6Du;
+    v ^= v >> 12;
+    v *= 0x297A2D39u;
+    v ^= v >> 15;
+    return v;
+}
+
+/* ---- the sky ------------------------------------------------------------- */
+
+/* A gradient from deep blue to a pale horizon, a few soft clouds and
+ * far hills, when no picture is given. */
+static void paint_sky(uint32_t *art, int w, int h, uint64_t seed)
+{
+    const uint32_t top = rgb(38, 84, 150), horizon = rgb(188, 218, 238);
+    for (int y = 0; y < h; y++) {
+        double t = fmin(1.0, (double)y / (0.62 * h));
+        uint32_t c = mix(top, horizon, t * t * (3 - 2 * t));
+        for (int x = 0; x < w; x++)
+            art[(size_t)y * w + x] = c;
+    }
+    /* clouds: clusters of soft discs, brighter at their tops */
+    uint64_t rs = seed ^ 0xC10D5ull;
+    double unit = fmin(w / 640.0, h / 480.0);
+    for (int c = 0; c < 5; c++) {
+        double cx = side_uniform(&rs, 0, w), cy = side_uniform(&rs, 0.06 * h, 0.30 * h);
+        double sz = side_uniform(&rs, 22, 40) * unit;
+        for (int k = 0; k < 6; k++) {
+            double px = cx + side_uniform(&rs, -2.2, 2.2) * sz;
+            double py = cy + side_uniform(&rs, -0.5, 0.3) * sz;
+            double r = sz * side_uniform(&rs, 0.7, 1.3);
+            int y0 = (int)fmax(0, py - r), y1 = (int)fmin(h - 1, py + r);
+            int x0 = (int)fmax(0, px - r), x1 = (int)fmin(w - 1, px + r);
+            for (int y = y0; y <= y1; y++)
+                for (int x = x0; x <= x1; x++) {
+                    double dx = (x + 0.5 - px) / r, dy = (y + 0.5 - py) / r;
+                    double d2 = dx * dx + dy * dy;
+                    if (d2 >= 1)
+                        continue;
+                    double a = 0.85 * (1 - d2) * (1 - d2);
+                    uint32_t white = rgb(250 - (int)(30 * fmax(0, dy)), 250 - (int)(24 * fmax(0, dy)),
+                                         255 - (int)(12 * fmax(0, dy)));
+                    size_t i = (size_t)y * w + x;
+                    art[i] = mix(art[i], white, a);
+                }
+        }
+    }
+    /* far hills, hazy */
+    double ph1 = side_uniform(&rs, 0, 6.28), ph2 = side_uniform(&rs, 0, 6.28);
+    for (int x = 0; x < w; x++) {
+        double f = (double)x / w;
+        double top_y = h * (0.50 - 0.06 * sin(f * 7.0 + ph1) - 0.03 * sin(f * 17.0 + ph2));
+        for (int y = (int)fmax(0, top_y); y < h; y++) {
+            size_t i = (size_t)y * w + x;
+            double t = fmin(1, (y - top_y) / (0.3 * h));
+            art[i] = mix(art[i], mix(rgb(118, 150, 150), rgb(86, 118, 112), t), 0.75);
+        }
+    }
+}
+
+/* ---- the stone ------------------------------------------------------------ */
+
+/* The stone at (x, y): the tile given, repeated at a size that follows the
+ * screen, or blocks of masonry with mortar between. */
+static uint32_t stone_at(const side_config_t *cfg, double unit, int x, int y, uint32_t seed)
+{
+    if (cfg->stone) {
+        /* the tile shown about 96 units high at 640x480 */
+        double scale = fmax(1e-3, 96.0 * unit / cfg->stone_h);
+        int sx = (int)(x / scale) % cfg->stone_w, sy = (int)(y / scale) % cfg->stone_h;
+        return cfg->stone[(size_t)sy * cfg->stone_w + sx] | 0xFF000000u;
+    }
+    double bh = fmax(4, 16 * unit), bw = 2.2 * bh;
+    int row = (int)floor(y / bh);
+    double off = (row & 1) ? bw / 2 : 0;
+    int col = (int)floor((x + off) / bw);
+    double fx = x + off - col * bw, fy = y - row * bh;
+    double mortar = fmax(1, 1.5 * unit);
+    uint32_t hb = hash3(col, row, seed), hp = hash3(x, y, seed ^ 0x5u);
+    int tint = (int)(hb % 25) - 12, grain = (int)(hp % 13) - 6;
+    if (fx < mortar || fy < mortar)
+        return rgb(70 + grain / 2, 66 + grain / 2, 62 + grain / 2);
+    int r = 128 + tint + grain, g = 122 + tint + grain, b = 112 + tint + grain;
+    /* each block lit from the top left */
+    if (fy < mortar + fmax(1, unit))
+        r += 18, g += 18, b += 18;
+    else if (fy > bh - fmax(1, unit))
+        r -= 16, g -= 16, b -= 16;
+    return rgb(r, g, b + (int)(hb >> 8 & 7));
+}
+
+void side_level_paint(const side_level_t *lv, const side_config_t *cfg, uint32_t *art)
+{
+    int w = cfg->w, h = cfg->h;
+    uint32_t seed = (uint32_t)(cfg->seed ^ cfg->seed >> 32);
+    if (!cfg->sky || rpl_image_fit(cfg->sky, cfg->sky_w, cfg->sky_h, (ptrdiff_t)cfg->sky_w * 4,
+                                   art, w, h) != RPL_OK)
+        paint_sky(art, w, h, cfg->seed);
+    double unit = fmin(w / 640.0, h / 480.0);
+    int bevel = (int)fmax(1, lround(3 * unit)), grass = (int)fmax(2, lround(6 * unit));
+    for (int i = 0; i < lv->nrects; i++) {
+        const side_rect_t *r = &lv->rect[i];
+        for (int y = r->y0; y < r->y1; y++)
+            for (int x = r->x0; x < r->x1; x++) {
+                uint32_t c = stone_at(cfg, unit, x, y, seed);
+                /* the faces open to the air: lit tops, shaded right sides */
+                if (!side_level_solid(lv, x + 0.5, y + 0.5 - bevel))
+                    c = add(c, 26);
+                else if (!side_level_solid(lv, x + 0.5 - bevel, y + 0.5))
+                    c = add(c, 12);
+                else if (!side_level_solid(lv, x + 0.5 + bevel, y + 0.5))
+                    c = add(c, -22);
+                /* deeper stone darker */
+                c = mix(c, rgb(30, 28, 30), 0.45 * (double)(y - r->y0) / h);
+                if (r->grass && y - r->y0 < grass) {
+                    uint32_t hv = hash3(x, 7, seed);
+                    int blade = (int)(hv % (unsigned)grass);
+                    if (y - r->y0 < grass - blade / 2 || y - r->y0 < 2)
+                        c = rgb(70 + (int)(hv >> 8 & 31), 140 + (int)(hv >> 13 & 31),
+                                52 + (int)(hv >> 18 & 15));
+                }
+                art[(size_t)y * w + x] = c;
+            }
+    }
+}
+
+/* The colours bodies are drawn in, for the INDEX8 palette. */
+static const uint32_t swatch[] = {
+    0xFFA0703Cu, 0xFF7A5230u, 0xFF5A3A20u, 0xFFC89060u, /* wood */
+    0xFF8A9098u, 0xFF5A6068u, 0xFFC8D0D8u, 0xFF3A3E44u, /* metal */
+    0xFFE04040u, 0xFFF09030u, 0xFFF0D040u, 0xFF50C050u, /* balls */
+    0xFF40B0E0u, 0xFF5060E0u, 0xFFC050D0u, 0xFFFFFFFFu,
+};
+
+uint32_t *side_level_palette_art(const uint32_t *art, int w, int h)
+{
+    uint32_t *p = malloc((size_t)w * h * sizeof *p);
+    if (!p)
+        return NULL;
+    memcpy(p, art, (size_t)w * h * sizeof *p);
+    /* the bottom eighth: each swatch from light to dark, as the bodies'
+     * shading draws it */
+    int band = h / 8, n = (int)(sizeof swatch / sizeof swatch[0]);
+    for (int y = h - band; y < h; y++) {
+        double t = band > 1 ? (double)(y - (h - band)) / (band - 1) : 0;
+        for (int x = 0; x < w; x++) {
+            uint32_t c = swatch[x * n / w];
+            p[(size_t)y * w + x] = mix(c, rgb(0, 0, 0), 0.45 * t);
+        }
+    }
+    return p;
+}

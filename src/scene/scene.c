@@ -1,0 +1,761 @@
+/* scene/scene.c - the side scene: bodies of water joined to Chipmunk2D's rigid bodies in fixed steps, splashes, autoplay, drawing. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "scene/internal.h"
+
+#define SIDE_W_MIN 160
+#define SIDE_H_MIN 120
+#define SIDE_DIM_MAX 8192
+#define SPRING_PX 10.0      /* one spring per this many pixels of water */
+#define GRAVITY 900.0       /* pixels / s^2 at 640x480 */
+#define LEAP 0.12           /* a body rising at the cap leaves the water by this
+                               fraction of the screen's height at most */
+#define BOB 0.06            /* waves a floating body makes: this fraction of its
+                               speed against the surface's, per step */
+#define BOB_WAVE 0.25        /* analytic waves: a ring of this fraction of the body's */
+#define BOB_WAVE_STEPS 60    /* travel over this many steps, if it is over BOB_WAVE_MIN */
+#define BOB_WAVE_MIN 0.4     /* pixels at 640x480 */
+#define IMPACT_MIN 20.0      /* pixels / s at 640x480: slower crossings are no impact */
+#define SPLASH_SPEED 70.0   /* pixels / s at 640x480: slower entries do not splash */
+#define DRAG 4.0            /* the water's drag rate per second (the core's 0.6 lets a
+                               floating body bob for half a minute, and a light ball
+                               that went deep leap clear of the water) */
+#define IMPACT_GAIN 3.0     /* the scene's impacts against the core's defaults: a
+                               body the size of ours moves a lot of water */
+#define PICTURE_MAX_PIXELS 100000000L
+
+/* ---- the generator ----------------------------------------------------------- */
+
+uint64_t side_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double side_uniform(uint64_t *s, double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(side_rand(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- errors ------------------------------------------------------------------- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void put_err(char *err, size_t len, const char *fmt, ...)
+{
+    if (!err || len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- the water's parameters ------------------------------------------------------ */
+
+/*
+ * One basin's water.  The core's defaults are for steps of 1/60 s at
+ * 640x480; the scene steps at SIDE_STEP and any size, so what is per step
+ * is rescaled by r = SIDE_STEP / step (a spring's pull, a force per step
+ * of velocity, by r^2 and r, so that an oscillation takes the same
+ * seconds and an impact lifts the surface as high), and what is in
+ * pixels by the size unit u.
+ */
+static int water_params(const side_scene_t *s, int i, rpl_surface_kind kind, rpl_water_params_t *p,
+                        char *why, size_t len)
+{
+    const side_basin_t *b = &s->lv.basin[i];
+    rpl_water_params_t d;
+    rpl_water_defaults(&d);
+    *p = d;
+    double r = SIDE_STEP / d.step;
+    /* the springs asked for, per their own step */
+    const rpl_water_params_t *k = &s->springs;
+    double rk = k->step > 0 && k->step <= 0.1 ? SIDE_STEP / k->step : 1;
+    p->stiffness = k->stiffness * rk * rk;
+    p->damping = k->damping * rk;
+    p->spread = k->spread * rk;
+    p->passes = k->passes;
+    p->ends = k->ends;
+    double lim = rpl_water_spread_limit(p);
+    if (p->spread >= 0.95 * lim)
+        p->spread = 0.9 * lim;
+
+    p->kind = kind;
+    p->x0 = b->x0;
+    p->x1 = b->x1;
+    p->level = b->level;
+    p->bottom = b->floor;
+    p->step = SIDE_STEP;
+    p->max_steps = SIDE_MAX_STEPS;
+    int n = (int)lround((b->x1 - b->x0) / SPRING_PX) + 1;
+    p->springs = n < RPL_SPRINGS_MIN ? RPL_SPRINGS_MIN : n > RPL_SPRINGS_MAX ? RPL_SPRINGS_MAX : n;
+    if (kind == RPL_SURFACE_SPRINGS) {
+        p->force_min = IMPACT_GAIN * d.force_min * s->u * r;
+        p->force_max = IMPACT_GAIN * d.force_max * s->u * r;
+    } else {
+        /* a ring's amplitude, in pixels */
+        p->force_min = IMPACT_GAIN * d.force_min * s->u;
+        p->force_max = IMPACT_GAIN * d.force_max * s->u;
+    }
+    p->speed_max = d.speed_max * s->u;
+    p->wavelength = d.wavelength * s->u;
+    p->sleep_epsilon = d.sleep_epsilon * s->u;
+    p->sleep_steps = (int)lround(d.sleep_steps / r);
+    p->max_dv = d.max_dv * s->u;
+    p->drag = DRAG;
+    return rpl_water_check(p, why, len) == RPL_OK ? 0 : -1;
+}
+
+/* ---- bodies ----------------------------------------------------------------------- */
+
+static double water_density(const side_scene_t *s)
+{
+    return rpl_water_params(s->water[0])->density;
+}
+
+static double ngon_area(double r)
+{
+    return 0.5 * SIDE_BALL_SIDES * r * r * sin(2 * SIDE_PI / SIDE_BALL_SIDES);
+}
+
+static uint32_t body_colour(side_scene_t *s, side_shape kind, double density)
+{
+    static const uint32_t bright[] = { 0xFFE04040u, 0xFFF09030u, 0xFFF0D040u, 0xFF50C050u,
+                                       0xFF40B0E0u, 0xFF5060E0u, 0xFFC050D0u };
+    uint64_t v = side_rand(&s->rng);
+    int tint = (int)(v % 21) - 10;
+    if (density >= 1) {
+        /* metal, darker the heavier */
+        int g = (int)(150 - 30 * fmin(3, density - 1)) + tint;
+        return 0xFF000000u | (uint32_t)(g - 4) << 16 | (uint32_t)(g + 2) << 8 | (uint32_t)(g + 10);
+    }
+    if (kind == SIDE_CRATE)
+        return 0xFF000000u | (uint32_t)(160 + tint) << 16 | (uint32_t)(112 + tint) << 8 |
+               (uint32_t)(60 + tint / 2);
+    return bright[(v >> 8) % (sizeof bright / sizeof bright[0])];
+}
+
+static void body_free(side_scene_t *s, side_body_t *b)
+{
+    cpSpaceRemoveShape(s->space, b->shape);
+    cpSpaceRemoveBody(s->space, b->body);
+    cpShapeFree(b->shape);
+    cpBodyFree(b->body);
+}
+
+/* Removes the i-th body; the others keep their order (oldest first). */
+static void body_remove(side_scene_t *s, int i)
+{
+    body_free(s, &s->body[i]);
+    memmove(&s->body[i], &s->body[i + 1], (size_t)(s->nbodies - i - 1) * sizeof s->body[0]);
+    s->nbodies--;
+}
+
+static int body_add(side_scene_t *s, double x, double y, side_shape kind, double hw, double hh,
+                    double density)
+{
+    if (s->nbodies >= SIDE_BODIES_MAX)
+        return -1;
+    side_body_t *b = &s->body[s->nbodies];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->hw = hw;
+    b->hh = kind == SIDE_BALL ? hw : hh;
+    b->density = density;
+    b->area = kind == SIDE_CRATE ? 4 * hw * hh : ngon_area(hw);
+    b->colour = body_colour(s, kind, density);
+    double mass = density * water_density(s) * b->area;
+    /* a hair of rounding on the crates' corners, inside their outline */
+    double round = fmin(0.5, 0.1 * fmin(hw, hh));
+    double moment = kind == SIDE_CRATE ? cpMomentForBox(mass, 2 * hw, 2 * hh)
+                                       : cpMomentForCircle(mass, 0, hw, cpvzero);
+    b->body = cpSpaceAddBody(s->space, cpBodyNew(mass, moment));
+    cpBodySetPosition(b->body, cpv(x, y));
+    b->shape = kind == SIDE_CRATE
+                   ? cpBoxShapeNew(b->body, 2 * (hw - round), 2 * (hh - round), round)
+                   : cpCircleShapeNew(b->body, hw, cpvzero);
+    cpSpaceAddShape(s->space, b->shape);
+    cpShapeSetFriction(b->shape, 0.6);
+    cpShapeSetElasticity(b->shape, 0.15);
+    b->prev_p = cpv(x, y);
+    b->prev_rot = cpBodyGetRotation(b->body);
+    s->nbodies++;
+    return 0;
+}
+
+/* ---- creating ----------------------------------------------------------------------- */
+
+static int picture_ok(const uint32_t *px, int w, int h)
+{
+    return !px || (w > 0 && h > 0 && w <= 65536 && h <= 65536 &&
+                   (long long)w * h <= PICTURE_MAX_PIXELS);
+}
+
+static void add_static(side_scene_t *s, cpShape *sh)
+{
+    cpShapeSetFriction(sh, 0.8);
+    cpShapeSetElasticity(sh, 0.2);
+    cpSpaceAddShape(s->space, sh);
+    s->statics[s->nstatics++] = sh;
+}
+
+/* Debian's Chipmunk2D is built with its debug checks on, and the first
+ * space a process makes prints two lines to stdout.  The scene never
+ * prints (a bench's JSON or a report on stdout must stay clean), so stdout
+ * points at /dev/null while the space is made, and what was buffered
+ * before goes out first. */
+static cpSpace *space_new_quietly(void)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    int null = saved >= 0 ? open("/dev/null", O_WRONLY) : -1;
+    int moved = null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
+    cpSpace *space = cpSpaceNew();
+    fflush(stdout);
+    if (moved)
+        dup2(saved, STDOUT_FILENO);
+    if (null >= 0)
+        close(null);
+    if (saved >= 0)
+        close(saved);
+    return space;
+}
+
+static void make_space(side_scene_t *s)
+{
+    s->space = space_new_quietly();
+    cpSpaceSetGravity(s->space, cpv(0, s->g));
+    cpSpaceSetIterations(s->space, 10);
+    cpSpaceSetCollisionSlop(s->space, 0.25 * s->u);
+    cpBody *ground = cpSpaceGetStaticBody(s->space);
+    for (int i = 0; i < s->lv.nrects; i++) {
+        const side_rect_t *r = &s->lv.rect[i];
+        add_static(s, cpBoxShapeNew2(ground, cpBBNew(r->x0, r->y0, r->x1, r->y1), 0));
+    }
+    /* the screen's sides, up to well above it, their faces at x = 0 and w */
+    double t = 8 * s->u + 4;
+    add_static(s, cpSegmentShapeNew(ground, cpv(-t, -3.0 * s->h), cpv(-t, s->h), t));
+    add_static(s, cpSegmentShapeNew(ground, cpv(s->w + t, -3.0 * s->h), cpv(s->w + t, s->h), t));
+}
+
+void side_scene_destroy(side_scene_t *s)
+{
+    if (!s)
+        return;
+    if (s->space) {
+        while (s->nbodies > 0)
+            body_remove(s, s->nbodies - 1);
+        for (int i = 0; i < s->nstatics; i++) {
+            cpSpaceRemoveShape(s->space, s->statics[i]);
+            cpShapeFree(s->statics[i]);
+        }
+        cpSpaceFree(s->space);
+    }
+    for (int i = 0; i < s->nwaters; i++)
+        rpl_water_destroy(s->water[i]);
+    rpl_splash_destroy(s->splash);
+    rpl_side_renderer_destroy(s->rend);
+    free(s->body);
+    free(s->art);
+    free(s->work);
+    free(s->surf);
+    free(s);
+}
+
+side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
+{
+    put_err(err, len, "%s", "");
+    if (!cfg) {
+        put_err(err, len, "no configuration");
+        return NULL;
+    }
+    if (cfg->w < SIDE_W_MIN || cfg->h < SIDE_H_MIN || cfg->w > SIDE_DIM_MAX ||
+        cfg->h > SIDE_DIM_MAX) {
+        put_err(err, len, "size %dx%d is outside %dx%d .. %dx%d", cfg->w, cfg->h, SIDE_W_MIN,
+                SIDE_H_MIN, SIDE_DIM_MAX, SIDE_DIM_MAX);
+        return NULL;
+    }
+    if (rpl_format_bytes(cfg->format) == 0) {
+        put_err(err, len, "format %d is not XRGB8888, RGB565 or INDEX8", (int)cfg->format);
+        return NULL;
+    }
+    if (cfg->surface != RPL_SURFACE_SPRINGS && cfg->surface != RPL_SURFACE_WAVES) {
+        put_err(err, len, "surface %d is not springs or waves", (int)cfg->surface);
+        return NULL;
+    }
+    if (!picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ||
+        !picture_ok(cfg->stone, cfg->stone_w, cfg->stone_h)) {
+        put_err(err, len, "the %s picture's size %dx%d is out of range",
+                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? "stone" : "sky",
+                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? cfg->stone_w : cfg->sky_w,
+                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? cfg->stone_h : cfg->sky_h);
+        return NULL;
+    }
+
+    side_scene_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        put_err(err, len, "out of memory");
+        return NULL;
+    }
+    s->w = cfg->w;
+    s->h = cfg->h;
+    s->format = cfg->format;
+    s->u = fmin(s->w / 640.0, s->h / 480.0);
+    s->g = GRAVITY * s->u;
+    s->rise_max = sqrt(2 * s->g * LEAP * s->h);
+    s->surface = cfg->surface;
+    s->rng = cfg->seed ^ 0x5CE7E5EEDull;
+    s->autoplay = 1;
+    s->next_drop = 30;
+    /* the springs' settings, checked as given (at their own step) */
+    rpl_water_defaults(&s->springs);
+    char why[160] = "";
+    if (cfg->springs) {
+        const rpl_water_params_t *k = cfg->springs;
+        s->springs.stiffness = k->stiffness;
+        s->springs.damping = k->damping;
+        s->springs.spread = k->spread;
+        s->springs.passes = k->passes;
+        s->springs.ends = k->ends;
+        s->springs.step = k->step;
+        if (rpl_water_check(&s->springs, why, sizeof why) != RPL_OK) {
+            put_err(err, len, "bad springs: %s", why);
+            side_scene_destroy(s);
+            return NULL;
+        }
+    }
+    side_level_layout(&s->lv, s->w, s->h);
+
+    rpl_status st = RPL_OK;
+    for (int i = 0; i < s->lv.nbasins; i++) {
+        rpl_water_params_t p;
+        if (water_params(s, i, s->surface, &p, why, sizeof why) != 0) {
+            put_err(err, len, "bad springs: %s", why);
+            side_scene_destroy(s);
+            return NULL;
+        }
+        s->water[i] = rpl_water_create(&p, &st);
+        if (!s->water[i]) {
+            put_err(err, len, "cannot make the water: %s", rpl_strerror(st));
+            side_scene_destroy(s);
+            return NULL;
+        }
+        s->nwaters++;
+    }
+    size_t px = (size_t)s->w * s->h;
+    s->body = calloc(SIDE_BODIES_MAX, sizeof *s->body);
+    s->art = malloc(px * sizeof *s->art);
+    s->work = malloc(px * sizeof *s->work);
+    s->surf = malloc((size_t)s->w * s->nwaters * sizeof *s->surf);
+    s->splash = rpl_splash_create(SIDE_SPLASH_CAP, cfg->seed ^ 0xD809ull, &st);
+    if (!s->body || !s->art || !s->work || !s->surf || !s->splash) {
+        put_err(err, len, "out of memory");
+        side_scene_destroy(s);
+        return NULL;
+    }
+    side_level_paint(&s->lv, cfg, s->art);
+    uint32_t *pal = s->format == RPL_INDEX8 ? side_level_palette_art(s->art, s->w, s->h) : NULL;
+    if (s->format == RPL_INDEX8 && !pal) {
+        put_err(err, len, "out of memory");
+        side_scene_destroy(s);
+        return NULL;
+    }
+    s->rend = rpl_side_renderer_create(pal ? pal : s->art, s->w, s->h, s->format, &st);
+    free(pal);
+    if (!s->rend) {
+        put_err(err, len, "cannot make the renderer: %s", rpl_strerror(st));
+        side_scene_destroy(s);
+        return NULL;
+    }
+    make_space(s);
+    return s;
+}
+
+/* ---- one step ------------------------------------------------------------------------- */
+
+/* Whether a body's bounding box can reach the i-th water (its surface may
+ * rise a little above the level). */
+static int near_water(const side_scene_t *s, int i, const double *xy, int n)
+{
+    const rpl_water_params_t *p = rpl_water_params(s->water[i]);
+    double xmin = xy[0], xmax = xy[0], ymax = xy[1];
+    for (int k = 1; k < n; k++) {
+        xmin = fmin(xmin, xy[2 * k]);
+        xmax = fmax(xmax, xy[2 * k]);
+        ymax = fmax(ymax, xy[2 * k + 1]);
+    }
+    return xmax > p->x0 && xmin < p->x1 && ymax > p->level - 0.1 * s->h;
+}
+
+/* The water's pull on every body, and the small waves a floating body
+ * makes where it cuts the surface. */
+static void water_forces(side_scene_t *s)
+{
+    double xy[2 * SIDE_BALL_SIDES];
+    for (int i = 0; i < s->nbodies; i++) {
+        side_body_t *b = &s->body[i];
+        b->submerged = 0;
+        int n = side_body_outline(b, xy);
+        cpVect p = cpBodyGetPosition(b->body), v = cpBodyGetVelocity(b->body);
+        double w = cpBodyGetAngularVelocity(b->body);
+        rpl_body_t rb = { xy, n, p.x, p.y, v.x, v.y, w, cpBodyGetMass(b->body),
+                          cpBodyGetMoment(b->body) };
+        for (int k = 0; k < s->nwaters; k++) {
+            if (!near_water(s, k, xy, n))
+                continue;
+            rpl_water_force_t f;
+            if (rpl_water_forces(s->water[k], &rb, s->g, SIDE_STEP, &f) != RPL_OK ||
+                !(f.sub.area > 0))
+                continue;
+            b->submerged += f.sub.area;
+            cpBodyApplyForceAtWorldPoint(b->body, cpv(f.fx, f.fy), cpv(f.px, f.py));
+            cpBodySetTorque(b->body, cpBodyGetTorque(b->body) + f.torque);
+            /* cutting the surface: the water it pushes aside rises just
+             * outside its waterline as it goes down (and falls as it comes
+             * up), which makes small waves run off.  Not under it: that
+             * would lower the surface its buoyancy is measured against. */
+            if (f.sub.area < 0.995 * b->area && f.sub.x_max > f.sub.x_min) {
+                const rpl_water_params_t *wp = rpl_water_params(s->water[k]);
+                double xc = 0.5 * (f.sub.x_min + f.sub.x_max);
+                double vy = v.y + w * (xc - p.x) - rpl_water_velocity(s->water[k], xc);
+                double gap = (wp->x1 - wp->x0) / (wp->springs - 1);
+                double xa = fmax(wp->x0, fmin(wp->x1, f.sub.x_min - gap));
+                double xb = fmax(wp->x0, fmin(wp->x1, f.sub.x_max + gap));
+                if (wp->kind == RPL_SURFACE_SPRINGS) {
+                    double dv = -BOB * vy * SIDE_STEP;
+                    if (fabs(dv) > 1e-3 * s->u) {
+                        rpl_water_disturb(s->water[k], xa, 0.5 * dv);
+                        rpl_water_disturb(s->water[k], xb, 0.5 * dv);
+                    }
+                } else {
+                    /* a ring for every step would be hundreds of tiny rings:
+                     * the motion is gathered and sent off as one now and then */
+                    b->bob += vy * SIDE_STEP;
+                    if (++b->bob_steps >= BOB_WAVE_STEPS) {
+                        double amp = -BOB_WAVE * b->bob;
+                        if (fabs(amp) > BOB_WAVE_MIN * s->u)
+                            rpl_water_disturb(s->water[k], 0.5 * (xa + xb), amp);
+                        b->bob = 0;
+                        b->bob_steps = 0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Going in or out of the water since the last step, found on the path
+ * of the body's lowest point however far it went: an impact on the
+ * surface and a splash. */
+static void crossings(side_scene_t *s)
+{
+    double xy[2 * SIDE_BALL_SIDES];
+    double slow = SPLASH_SPEED * s->u;
+    for (int i = 0; i < s->nbodies; i++) {
+        side_body_t *b = &s->body[i];
+        cpVect p = cpBodyGetPosition(b->body), rot = cpBodyGetRotation(b->body);
+        cpVect now, before;
+        if (b->kind == SIDE_BALL) {
+            now = cpvadd(p, cpv(0, b->hw));
+            before = cpvadd(b->prev_p, cpv(0, b->hw));
+        } else {
+            int n = side_body_outline(b, xy), low = 0;
+            for (int k = 1; k < n; k++)
+                if (xy[2 * k + 1] > xy[2 * low + 1])
+                    low = k;
+            now = cpv(xy[2 * low], xy[2 * low + 1]);
+            /* the same corner where the body was a step ago */
+            cpVect local = cpvunrotate(cpvsub(now, p), rot);
+            before = cpvadd(b->prev_p, cpvrotate(local, b->prev_rot));
+        }
+        b->prev_p = p;
+        b->prev_rot = rot;
+        for (int k = 0; k < s->nwaters; k++) {
+            double x;
+            int c = rpl_water_crossing(s->water[k], before.x, before.y, now.x, now.y, &x);
+            if (!c)
+                continue;
+            const rpl_water_params_t *wp = rpl_water_params(s->water[k]);
+            x = fmax(wp->x0, fmin(wp->x1, x));
+            double vy = cpBodyGetVelocity(b->body).y;
+            /* a floating body's keel dipping in and out as waves pass is
+             * no impact: that would make waves of waves without end */
+            if (fabs(vy - rpl_water_velocity(s->water[k], x)) < IMPACT_MIN * s->u)
+                continue;
+            rpl_water_impact(s->water[k], x, vy, NULL);
+            double speed = fabs(vy) * (c > 0 ? 1.0 : 0.5);
+            if (speed > slow)
+                rpl_splash_emit(s->splash, x, rpl_water_height(s->water[k], x), speed);
+        }
+    }
+}
+
+/* A body at random above a basin, now and then. */
+static void autoplay(side_scene_t *s)
+{
+    if (!s->autoplay || s->steps < s->next_drop)
+        return;
+    s->next_drop = s->steps + 144 + side_rand(&s->rng) % 97; /* every 1.2 .. 2 s */
+    while (s->nbodies >= SIDE_AUTOPLAY_BODIES)
+        body_remove(s, 0);
+    const side_basin_t *b = &s->lv.basin[side_uniform(&s->rng, 0, 1) < 0.65 ? 0 : 1];
+    double m = 0.12 * (b->x1 - b->x0);
+    double x = side_uniform(&s->rng, b->x0 + m, b->x1 - m);
+    double y = side_uniform(&s->rng, 0.04, 0.22) * s->h;
+    side_shape kind = side_rand(&s->rng) & 1 ? SIDE_BALL : SIDE_CRATE;
+    double density = side_uniform(&s->rng, 0.3, 1.6);
+    side_scene_drop(s, x, y, kind, density, 1);
+}
+
+void side_scene_step(side_scene_t *s)
+{
+    if (!s)
+        return;
+    water_forces(s);
+    cpSpaceStep(s->space, SIDE_STEP);
+    /* nothing comes up through the water faster than rise_max, so a body
+     * let go deep down does not leap out */
+    for (int i = 0; i < s->nbodies; i++) {
+        side_body_t *b = &s->body[i];
+        cpVect v = cpBodyGetVelocity(b->body);
+        if (b->submerged > 0 && v.y < -s->rise_max)
+            cpBodySetVelocity(b->body, cpv(v.x, -s->rise_max));
+    }
+    for (int k = 0; k < s->nwaters; k++)
+        rpl_water_step(s->water[k]);
+    crossings(s);
+    rpl_splash_step(s->splash, SIDE_STEP, s->g, s->water, s->nwaters);
+    /* what fell off the level */
+    for (int i = s->nbodies - 1; i >= 0; i--) {
+        cpVect p = cpBodyGetPosition(s->body[i].body);
+        if (!(p.y < s->h * 1.25 && p.x > -0.25 * s->w && p.x < 1.25 * s->w))
+            body_remove(s, i);
+    }
+    s->steps++;
+    autoplay(s);
+}
+
+int side_scene_advance(side_scene_t *s, double seconds)
+{
+    if (!s || !isfinite(seconds) || seconds < 0)
+        return 0;
+    s->acc += seconds;
+    int n = 0;
+    /* a hair of tolerance, so that 1/30 s is 4 steps every time and not
+     * now 3, now 5 from rounding */
+    while (s->acc >= SIDE_STEP * (1 - 1e-9)) {
+        if (n == SIDE_MAX_STEPS) {
+            s->acc = 0; /* a stall: the rest is dropped */
+            break;
+        }
+        side_scene_step(s);
+        s->acc -= SIDE_STEP;
+        n++;
+    }
+    return n;
+}
+
+uint64_t side_scene_steps(const side_scene_t *s)
+{
+    return s ? s->steps : 0;
+}
+
+/* ---- dropping, clearing, settings ------------------------------------------------------ */
+
+static int place_ok(const side_scene_t *s, double x, double y)
+{
+    return isfinite(x) && isfinite(y) && x >= 0 && x < s->w && y >= -s->h && y < s->h &&
+           !side_level_solid(&s->lv, x, y);
+}
+
+static int make_room(side_scene_t *s, int recycle)
+{
+    if (s->nbodies < SIDE_BODIES_MAX)
+        return 0;
+    if (!recycle)
+        return -1;
+    body_remove(s, 0);
+    return 0;
+}
+
+int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, double density,
+                    int recycle)
+{
+    if (!s || !place_ok(s, x, y) || (shape != SIDE_CRATE && shape != SIDE_BALL) ||
+        !(density >= 0.1 && density <= 5) || make_room(s, recycle) != 0)
+        return -1;
+    double u = s->u;
+    if (shape == SIDE_BALL)
+        return body_add(s, x, y, shape, u * side_uniform(&s->rng, 7, 15), 0, density);
+    double side = u * side_uniform(&s->rng, 9, 17);
+    double hw = side * side_uniform(&s->rng, 0.8, 1.5), hh = side * side_uniform(&s->rng, 0.7, 1.1);
+    return body_add(s, x, y, shape, hw, hh, density);
+}
+
+int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density)
+{
+    if (!s || !place_ok(s, x, y) || !(w >= 1 && w <= s->w / 2.0) || !(h >= 1 && h <= s->h / 2.0) ||
+        !(density >= 0.1 && density <= 5) || make_room(s, 0) != 0)
+        return -1;
+    return body_add(s, x, y, SIDE_CRATE, w / 2, h / 2, density);
+}
+
+void side_scene_clear(side_scene_t *s)
+{
+    if (!s)
+        return;
+    while (s->nbodies > 0)
+        body_remove(s, s->nbodies - 1);
+    rpl_splash_clear(s->splash);
+    for (int k = 0; k < s->nwaters; k++)
+        rpl_water_reset(s->water[k]);
+    s->next_drop = s->steps + 60;
+}
+
+void side_scene_set_surface(side_scene_t *s, rpl_surface_kind kind)
+{
+    if (!s || (kind != RPL_SURFACE_SPRINGS && kind != RPL_SURFACE_WAVES))
+        return;
+    rpl_water_params_t p[SIDE_WATERS_MAX];
+    for (int k = 0; k < s->nwaters; k++)
+        if (water_params(s, k, kind, &p[k], NULL, 0) != 0)
+            return; /* cannot be: the same settings made the water */
+    for (int k = 0; k < s->nwaters; k++) {
+        rpl_water_set_params(s->water[k], &p[k]);
+        rpl_water_reset(s->water[k]);
+    }
+    s->surface = kind;
+}
+
+rpl_surface_kind side_scene_surface(const side_scene_t *s)
+{
+    return s ? s->surface : RPL_SURFACE_SPRINGS;
+}
+
+void side_scene_set_autoplay(side_scene_t *s, int on)
+{
+    if (!s)
+        return;
+    if (on && !s->autoplay)
+        s->next_drop = s->steps + 60;
+    s->autoplay = on != 0;
+}
+
+double side_scene_rise_max(const side_scene_t *s)
+{
+    return s ? s->rise_max : 0;
+}
+
+/* ---- drawing ---------------------------------------------------------------------------- */
+
+int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
+{
+    if (!s)
+        return -1;
+    if (!fb || pitch < (ptrdiff_t)s->w * rpl_format_bytes(s->format)) {
+        snprintf(s->err, sizeof s->err, "no framebuffer, or its pitch %td is under a row",
+                 pitch);
+        return -1;
+    }
+    memcpy(s->work, s->art, (size_t)s->w * s->h * sizeof *s->work);
+    side_bodies_draw(s);
+    rpl_side_water_t sw[SIDE_WATERS_MAX];
+    for (int k = 0; k < s->nwaters; k++) {
+        const side_basin_t *b = &s->lv.basin[k];
+        float *surf = s->surf + (size_t)k * s->w;
+        rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, b->x1 - b->x0, surf);
+        sw[k] = (rpl_side_water_t){ b->x0, b->x1, surf, (float)b->floor,
+                                    rpl_water_awake(s->water[k]) };
+    }
+    rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
+                                    rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
+                                    (double)s->steps * SIDE_STEP, fb, pitch);
+    if (st != RPL_OK) {
+        snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
+        return -1;
+    }
+    return 0;
+}
+
+const uint32_t *side_scene_palette(const side_scene_t *s)
+{
+    return s ? rpl_side_renderer_palette(s->rend) : NULL;
+}
+
+const char *side_scene_error(const side_scene_t *s)
+{
+    return s ? s->err : "no scene";
+}
+
+/* ---- looking in ------------------------------------------------------------------------- */
+
+void side_scene_stats(const side_scene_t *s, side_stats_t *st)
+{
+    if (!st)
+        return;
+    memset(st, 0, sizeof *st);
+    if (!s)
+        return;
+    st->bodies = s->nbodies;
+    for (int i = 0; i < s->nbodies; i++)
+        st->floating += s->body[i].submerged > 0;
+    st->waters = s->nwaters;
+    for (int k = 0; k < s->nwaters; k++)
+        st->awake += rpl_water_awake(s->water[k]) != 0;
+    st->droplets = rpl_splash_count(s->splash);
+    st->steps = s->steps;
+}
+
+rpl_water_t *side_scene_water(side_scene_t *s, int i)
+{
+    return s && i >= 0 && i < s->nwaters ? s->water[i] : NULL;
+}
+
+int side_scene_body(const side_scene_t *s, int i, double *x, double *y, double *angle,
+                    double *submerged)
+{
+    if (!s || i < 0 || i >= s->nbodies)
+        return -1;
+    const side_body_t *b = &s->body[i];
+    cpVect p = cpBodyGetPosition(b->body);
+    if (x)
+        *x = p.x;
+    if (y)
+        *y = p.y;
+    if (angle)
+        *angle = cpBodyGetAngle(b->body);
+    if (submerged) {
+        double xy[2 * SIDE_BALL_SIDES], area = 0;
+        int n = side_body_outline(b, xy);
+        for (int k = 0; k < s->nwaters; k++) {
+            rpl_submerged_t sub;
+            if (rpl_water_submerged(s->water[k], xy, n, &sub) == RPL_OK)
+                area += sub.area;
+        }
+        *submerged = fmin(1, area / b->area);
+    }
+    return 0;
+}
+
+int side_scene_body_velocity(const side_scene_t *s, int i, double *vx, double *vy)
+{
+    if (!s || i < 0 || i >= s->nbodies)
+        return -1;
+    cpVect v = cpBodyGetVelocity(s->body[i].body);
+    if (vx)
+        *vx = v.x;
+    if (vy)
+        *vy = v.y;
+    return 0;
+}

@@ -1,0 +1,497 @@
+/* test_scene.c - the side scene: floating boxes against Archimedes and the stability of a floating square, fixed steps at any frame rate, the rise cap, splashes and sleeping water, drawing and refusals (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ripple.h"
+#include "scene/scene.h"
+#include "util.h"
+
+#define W 320
+#define H 240
+#define PI 3.14159265358979323846
+
+static side_scene_t *new_scene(int w, int h, rpl_format f, uint64_t seed, int autoplay)
+{
+    side_config_t cfg = { .w = w, .h = h, .format = f, .surface = RPL_SURFACE_SPRINGS,
+                          .seed = seed };
+    char err[200] = "x";
+    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
+    if (!s)
+        fail_msg("side_scene_create: %s", err);
+    assert_string_equal(err, "");
+    side_scene_set_autoplay(s, autoplay);
+    return s;
+}
+
+static void steps(side_scene_t *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        side_scene_step(s);
+}
+
+/* The big pool (water 0): its extent and rest level. */
+static const rpl_water_params_t *pool(side_scene_t *s)
+{
+    rpl_water_t *w = side_scene_water(s, 0);
+    assert_non_null(w);
+    const rpl_water_params_t *p = rpl_water_params(w);
+    assert_non_null(p);
+    return p;
+}
+
+/* An angle folded into [0, pi/2). */
+static double fold90(double a)
+{
+    double q = fmod(a, PI / 2);
+    return q < 0 ? q + PI / 2 : q;
+}
+
+/* ---- floating ----------------------------------------------------------- */
+
+/* Archimedes: a body of half the water's density floats with half its
+ * area under.  A box twice as wide as tall is stable flat (metacentric
+ * height: B M = L^2 / (12 d) = 4/6 of its height, above G by 0.417 of it),
+ * so it settles level, half in.  Let go 10 px above the surface. */
+static void test_box_floats_half_submerged(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 1, 0);
+    const rpl_water_params_t *p = pool(s);
+    double cx = 0.5 * (p->x0 + p->x1) + 7;
+    assert_int_equal(side_scene_drop_box(s, cx, p->level - 20, 40, 20, 0.5), 0);
+    steps(s, (int)(10 / SIDE_STEP));
+    double x, y, a, sub;
+    assert_int_equal(side_scene_body(s, 0, &x, &y, &a, &sub), 0);
+    assert_true(fabs(sub - 0.5) <= 0.025);
+    assert_true(fabs(a) < 3 * PI / 180);
+    /* half of 20 px under a flat surface: the centre on the level */
+    assert_true(fabs(y - p->level) < 1.0);
+    /* a box of 0.8 floats 80% in; one of 0.25, 25% */
+    side_scene_clear(s);
+    assert_int_equal(side_scene_drop_box(s, cx, p->level - 20, 40, 20, 0.8), 0);
+    assert_int_equal(side_scene_drop_box(s, cx + 45, p->level - 20, 40, 20, 0.25), 0);
+    steps(s, (int)(8 / SIDE_STEP));
+    assert_int_equal(side_scene_body(s, 0, NULL, NULL, NULL, &sub), 0);
+    assert_true(fabs(sub - 0.8) <= 0.04);
+    assert_int_equal(side_scene_body(s, 1, NULL, NULL, NULL, &sub), 0);
+    assert_true(fabs(sub - 0.25) <= 0.0125);
+    assert_int_equal(side_scene_body(s, 2, NULL, NULL, NULL, NULL), -1);
+    side_scene_destroy(s);
+}
+
+/* A floating square of relative density s is stable face-up only for
+ * s < (3 - sqrt 3) / 6 = 0.2113 or s > 0.7887 (metacentre: B M = 1/(12 s)
+ * of the side against B G = (1 - s)/2, so flat needs 6 s^2 - 6 s + 1 > 0);
+ * at 0.5 it floats corner-down, stable for 9/32 < s < 23/32.  Let go flat,
+ * off the pool's centre (its splash rocks it a little). */
+static double square_angle(side_scene_t *s, double density)
+{
+    side_scene_clear(s);
+    const rpl_water_params_t *p = pool(s);
+    assert_int_equal(side_scene_drop_box(s, 0.5 * (p->x0 + p->x1) + 7, p->level - 25, 30, 30,
+                                         density), 0);
+    steps(s, (int)(12 / SIDE_STEP));
+    double a, sub;
+    assert_int_equal(side_scene_body(s, 0, NULL, NULL, &a, &sub), 0);
+    /* whatever the angle, Archimedes holds */
+    assert_true(fabs(sub - density) <= 0.05 * density);
+    return fold90(a);
+}
+
+static void test_square_tips_corner_down(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 1, 0);
+    double a = square_angle(s, 0.5);
+    assert_true(fabs(a - PI / 4) < 10 * PI / 180);
+    /* and outside the unstable band it stays flat */
+    a = square_angle(s, 0.15);
+    assert_true(fmin(a, PI / 2 - a) < 5 * PI / 180);
+    a = square_angle(s, 0.9);
+    assert_true(fmin(a, PI / 2 - a) < 5 * PI / 180);
+    side_scene_destroy(s);
+}
+
+/* ---- fixed steps ----------------------------------------------------------- */
+
+/* Advances to exactly n steps with frames of `frame` seconds, the last
+ * few one step at a time; returns the advance calls made. */
+static int run_to(side_scene_t *s, double frame, uint64_t n)
+{
+    int calls = 0;
+    while (side_scene_steps(s) + SIDE_MAX_STEPS < n) {
+        side_scene_advance(s, frame);
+        calls++;
+    }
+    while (side_scene_steps(s) < n)
+        side_scene_step(s);
+    return calls;
+}
+
+static void assert_same_state(side_scene_t *a, side_scene_t *b)
+{
+    side_stats_t sa, sb;
+    side_scene_stats(a, &sa);
+    side_scene_stats(b, &sb);
+    assert_int_equal(sa.steps, sb.steps);
+    assert_int_equal(sa.bodies, sb.bodies);
+    assert_int_equal(sa.droplets, sb.droplets);
+    assert_int_equal(sa.awake, sb.awake);
+    for (int i = 0; i < sa.bodies; i++) {
+        double va[4], vb[4];
+        assert_int_equal(side_scene_body(a, i, &va[0], &va[1], &va[2], &va[3]), 0);
+        assert_int_equal(side_scene_body(b, i, &vb[0], &vb[1], &vb[2], &vb[3]), 0);
+        assert_memory_equal(va, vb, sizeof va);
+    }
+    for (int k = 0; k < sa.waters; k++) {
+        rpl_water_t *wa = side_scene_water(a, k), *wb = side_scene_water(b, k);
+        int n = rpl_water_springs(wa);
+        assert_int_equal(n, rpl_water_springs(wb));
+        assert_memory_equal(rpl_water_spring_y(wa), rpl_water_spring_y(wb), n * sizeof(double));
+        assert_memory_equal(rpl_water_spring_v(wa), rpl_water_spring_v(wb), n * sizeof(double));
+    }
+}
+
+/* The same input timed in steps (a ball at the start, a crate at step
+ * 240, autoplay's drops from the seed) gives bit-identical bodies and
+ * springs whether the frames are 1/30 s or 1/144 s long. */
+static void test_same_state_at_any_frame_rate(void **state)
+{
+    (void)state;
+    side_scene_t *a = new_scene(W, H, RPL_XRGB8888, 42, 1);
+    side_scene_t *b = new_scene(W, H, RPL_XRGB8888, 42, 1);
+    const rpl_water_params_t *p = pool(a);
+    double x = 0.5 * (p->x0 + p->x1);
+    assert_int_equal(side_scene_drop(a, x, 20, SIDE_BALL, 0.7, 0), 0);
+    assert_int_equal(side_scene_drop(b, x, 20, SIDE_BALL, 0.7, 0), 0);
+    int ca = run_to(a, 1.0 / 30, 240), cb = run_to(b, 1.0 / 144, 240);
+    /* both really went by frames, and by different ones */
+    assert_true(ca >= 55 && cb >= 270);
+    assert_same_state(a, b);
+    assert_int_equal(side_scene_drop(a, x + 20, 30, SIDE_CRATE, 1.2, 0), 0);
+    assert_int_equal(side_scene_drop(b, x + 20, 30, SIDE_CRATE, 1.2, 0), 0);
+    run_to(a, 1.0 / 30, 600);
+    run_to(b, 1.0 / 144, 600);
+    side_stats_t st;
+    side_scene_stats(a, &st);
+    assert_true(st.bodies >= 4); /* autoplay dropped some too */
+    assert_same_state(a, b);
+    /* 1/30 s is exactly 4 steps, every frame */
+    for (int i = 0; i < 50; i++)
+        assert_int_equal(side_scene_advance(a, 1.0 / 30), 4);
+    /* a stall takes SIDE_MAX_STEPS and drops the rest */
+    assert_int_equal(side_scene_advance(a, 10.0), SIDE_MAX_STEPS);
+    assert_int_equal(side_scene_advance(a, 0), 0);
+    assert_int_equal(side_scene_advance(a, -1), 0);
+    assert_int_equal(side_scene_advance(a, NAN), 0);
+    side_scene_destroy(a);
+    side_scene_destroy(b);
+}
+
+/* ---- the rise cap ------------------------------------------------------------ */
+
+/* A very light box let go near the pool's floor: 55 px of water at
+ * 320x240 would let it reach sqrt(2 * (1/0.1 - 1) * 450 * 45) = 600 px/s
+ * without drag, its terminal speed through the drag about the cap; it
+ * comes up no faster than the cap, and out of the water no higher than the
+ * cap's ballistic height v^2 / (2 g), g = 900 * 0.5. */
+static void test_deep_body_does_not_shoot_out(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 3, 0);
+    const rpl_water_params_t *p = pool(s);
+    double cap = side_scene_rise_max(s);
+    assert_true(cap > 0);
+    assert_int_equal(side_scene_drop_box(s, 0.5 * (p->x0 + p->x1), p->bottom - 9, 16, 16, 0.1), 0);
+    double fastest = 0, highest = 1e9;
+    for (int i = 0; i < (int)(4 / SIDE_STEP); i++) {
+        side_scene_step(s);
+        double vy, y;
+        assert_int_equal(side_scene_body_velocity(s, 0, NULL, &vy), 0);
+        assert_int_equal(side_scene_body(s, 0, NULL, &y, NULL, NULL), 0);
+        fastest = fmax(fastest, -vy);
+        highest = fmin(highest, y);
+    }
+    assert_true(fastest <= cap * (1 + 1e-12));
+    assert_true(fastest >= 0.5 * cap); /* it did come up fast */
+    double leap = cap * cap / (2 * 450.0);
+    assert_true(highest >= p->level - leap - 8 - 1);
+    side_scene_destroy(s);
+}
+
+/* ---- splashes and sleep ------------------------------------------------------- */
+
+static void test_splash_and_sleep(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 5, 0);
+    side_stats_t st;
+    /* still water sleeps from the start and stays asleep */
+    steps(s, 240);
+    side_scene_stats(s, &st);
+    assert_int_equal(st.waters, 2);
+    assert_int_equal(st.awake, 0);
+    assert_int_equal(st.droplets, 0);
+
+    /* a heavy ball from high up: a splash and a wave */
+    const rpl_water_params_t *p = pool(s);
+    assert_int_equal(side_scene_drop(s, 0.5 * (p->x0 + p->x1), 10, SIDE_BALL, 1.6, 0), 0);
+    int splashed = 0, awake = 0;
+    for (int i = 0; i < 240 && !splashed; i++) {
+        side_scene_step(s);
+        side_scene_stats(s, &st);
+        splashed = st.droplets > 0;
+        awake = rpl_water_awake(side_scene_water(s, 0));
+    }
+    assert_true(splashed);
+    assert_true(awake);
+    assert_true(rpl_water_energy(side_scene_water(s, 0)) > 0);
+    side_scene_step(s); /* in the water now */
+    side_scene_stats(s, &st);
+    assert_int_equal(st.floating, 1);
+
+    /* it sinks and lies on the floor; the droplets fall back; all calms */
+    steps(s, (int)(20 / SIDE_STEP));
+    side_scene_stats(s, &st);
+    assert_int_equal(st.bodies, 1);
+    assert_int_equal(st.droplets, 0);
+    assert_int_equal(st.awake, 0);
+    double y;
+    assert_int_equal(side_scene_body(s, 0, NULL, &y, NULL, NULL), 0);
+    assert_true(y > p->bottom - 20 && y < p->bottom);
+
+    /* a disturbance wakes the water; left alone, it sleeps again */
+    assert_int_equal(rpl_water_disturb(side_scene_water(s, 1), 0.5 * (rpl_water_params(
+                         side_scene_water(s, 1))->x0 + rpl_water_params(side_scene_water(s, 1))->x1),
+                                       2.0), RPL_OK);
+    side_scene_stats(s, &st);
+    assert_int_equal(st.awake, 1);
+    steps(s, (int)(10 / SIDE_STEP));
+    side_scene_stats(s, &st);
+    assert_int_equal(st.awake, 0);
+
+    /* the analytic waves splash too */
+    side_scene_set_surface(s, RPL_SURFACE_WAVES);
+    assert_int_equal(side_scene_surface(s), RPL_SURFACE_WAVES);
+    assert_int_equal(rpl_water_params(side_scene_water(s, 0))->kind, RPL_SURFACE_WAVES);
+    assert_int_equal(side_scene_drop(s, 0.5 * (p->x0 + p->x1) - 30, 10, SIDE_BALL, 0.6, 0), 0);
+    steps(s, 120);
+    assert_true(rpl_water_rings(side_scene_water(s, 0)) > 0);
+    side_scene_clear(s);
+    side_scene_stats(s, &st);
+    assert_int_equal(st.bodies, 0);
+    assert_int_equal(st.droplets, 0);
+    assert_int_equal(st.awake, 0);
+    side_scene_destroy(s);
+}
+
+/* Autoplay drops every 1.2 .. 2 s, and with two dozen bodies in the
+ * level it takes the oldest away first. */
+static void test_autoplay_bounded(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 9, 0);
+    /* 24 bodies high up, far apart: they are still falling when autoplay
+     * drops its first */
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(side_scene_drop_box(s, 10 + i * 13.0, -200, 6, 6, 1), 0);
+    double x1;
+    assert_int_equal(side_scene_body(s, 1, &x1, NULL, NULL, NULL), 0);
+    side_scene_set_autoplay(s, 1);
+    side_stats_t st;
+    int drops = 0;
+    for (int i = 0; i < 70; i++) { /* 70 / 60 s: the first drop comes after 0.5 s */
+        side_scene_advance(s, 1.0 / 60);
+        side_scene_stats(s, &st);
+        assert_true(st.bodies <= 24);
+        double x0;
+        assert_int_equal(side_scene_body(s, 0, &x0, NULL, NULL, NULL), 0);
+        drops += x0 == x1 && drops == 0;
+    }
+    assert_int_equal(st.bodies, 24);
+    assert_int_equal(drops, 1); /* the first body went, the second is first */
+    /* off: nothing more is dropped */
+    side_scene_set_autoplay(s, 0);
+    double y_last;
+    assert_int_equal(side_scene_body(s, 23, NULL, &y_last, NULL, NULL), 0);
+    assert_true(y_last > -200); /* the newest is autoplay's, let go near the top */
+    side_scene_destroy(s);
+}
+
+/* ---- drawing and refusals ------------------------------------------------------- */
+
+static void test_render_every_format(void **state)
+{
+    (void)state;
+    for (int f = 0; f < 3; f++) {
+        side_scene_t *s = new_scene(W, H, all_formats[f], 11, 1);
+        int bpp = rpl_format_bytes(all_formats[f]);
+        ptrdiff_t pitch = (ptrdiff_t)W * bpp + 8; /* rows with a gap after them */
+        size_t size = (size_t)pitch * H;
+        unsigned char *fb = guard_slot(0, size, 1);
+        memset(fb, 0xA5, size);
+        steps(s, 200); /* a body or two dropped by autoplay */
+        assert_int_equal(side_scene_render(s, fb, pitch), 0);
+        assert_string_equal(side_scene_error(s), "");
+        /* every row drawn, the gaps untouched */
+        int changed = 0;
+        for (int y = 0; y < H; y++) {
+            for (ptrdiff_t x = 0; x < (ptrdiff_t)W * bpp; x++)
+                changed += fb[y * pitch + x] != 0xA5;
+            for (ptrdiff_t x = (ptrdiff_t)W * bpp; x < pitch; x++)
+                assert_int_equal(fb[y * pitch + x], 0xA5);
+        }
+        assert_true(changed > W * H * bpp / 2);
+        const uint32_t *pal = side_scene_palette(s);
+        if (all_formats[f] == RPL_INDEX8) {
+            assert_non_null(pal);
+        } else {
+            assert_null(pal);
+        }
+        if (all_formats[f] == RPL_XRGB8888) {
+            /* the sky at the top: more blue than red */
+            uint32_t c = *(uint32_t *)(void *)fb;
+            assert_true((c & 0xFF) > (c >> 16 & 0xFF));
+        }
+        /* refused: no framebuffer, a pitch under a row */
+        assert_int_equal(side_scene_render(s, NULL, pitch), -1);
+        assert_true(strlen(side_scene_error(s)) > 0);
+        assert_int_equal(side_scene_render(s, fb, (ptrdiff_t)W * bpp - 1), -1);
+        side_scene_destroy(s);
+    }
+    /* the smallest and a wide size work too */
+    side_scene_t *s = new_scene(160, 120, RPL_RGB565, 1, 1);
+    uint16_t *fb16 = xmalloc(160 * 120 * 2);
+    side_scene_advance(s, 2.5);
+    assert_int_equal(side_scene_render(s, fb16, 160 * 2), 0);
+    free(fb16);
+    side_scene_destroy(s);
+    guard_slots_release();
+}
+
+static void expect_refused(const side_config_t *cfg)
+{
+    char err[200] = "";
+    assert_null(side_scene_create(cfg, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    assert_null(strchr(err, '\n'));
+    assert_null(side_scene_create(cfg, NULL, 0)); /* no room for the reason is fine */
+}
+
+static void test_bad_config_and_calls(void **state)
+{
+    (void)state;
+    expect_refused(NULL);
+    side_config_t c = { .w = W, .h = H };
+    c.w = 159;
+    expect_refused(&c);
+    c.w = W;
+    c.h = 119;
+    expect_refused(&c);
+    c.h = 8193;
+    expect_refused(&c);
+    c.h = H;
+    c.format = (rpl_format)3;
+    expect_refused(&c);
+    c.format = RPL_XRGB8888;
+    c.surface = (rpl_surface_kind)2;
+    expect_refused(&c);
+    c.surface = RPL_SURFACE_SPRINGS;
+    uint32_t px[4] = { 0 };
+    c.sky = px;
+    c.sky_w = 0;
+    c.sky_h = 2;
+    expect_refused(&c);
+    c.sky = NULL;
+    rpl_water_params_t bad;
+    rpl_water_defaults(&bad);
+    bad.damping = 2; /* out of [0, 1] */
+    c.springs = &bad;
+    expect_refused(&c);
+    c.springs = NULL;
+
+    /* a 2x2 sky and stone are scaled and tiled */
+    uint32_t pic[4] = { 0xFF102040u, 0xFF203060u, 0xFF808080u, 0xFF707070u };
+    c.sky = pic;
+    c.sky_w = c.sky_h = 2;
+    c.stone = pic;
+    c.stone_w = c.stone_h = 2;
+    char err[200];
+    side_scene_t *s = side_scene_create(&c, err, sizeof err);
+    if (!s)
+        fail_msg("side_scene_create: %s", err);
+
+    /* drops refused: bad density, shape, place, NaN, inside the stone */
+    const rpl_water_params_t *p = pool(s);
+    double x = 0.5 * (p->x0 + p->x1);
+    assert_int_equal(side_scene_drop(s, x, 10, SIDE_BALL, 0.05, 0), -1);
+    assert_int_equal(side_scene_drop(s, x, 10, SIDE_BALL, 5.5, 0), -1);
+    assert_int_equal(side_scene_drop(s, x, 10, (side_shape)7, 1, 0), -1);
+    assert_int_equal(side_scene_drop(s, NAN, 10, SIDE_BALL, 1, 0), -1);
+    assert_int_equal(side_scene_drop(s, -1, 10, SIDE_BALL, 1, 0), -1);
+    assert_int_equal(side_scene_drop(s, x, H + 1, SIDE_BALL, 1, 0), -1);
+    assert_int_equal(side_scene_drop(s, x, H - 2, SIDE_BALL, 1, 0), -1); /* the floor */
+    assert_int_equal(side_scene_drop_box(s, x, 10, 0, 10, 1), -1);
+    assert_int_equal(side_scene_drop_box(s, x, 10, 10, INFINITY, 1), -1);
+    side_stats_t st;
+    side_scene_stats(s, &st);
+    assert_int_equal(st.bodies, 0);
+
+    /* full: refused without recycling, the oldest goes with it */
+    for (int i = 0; i < SIDE_BODIES_MAX; i++)
+        assert_int_equal(side_scene_drop(s, 10 + (i % 30) * 9.0, 5 - (i / 30) * 15.0, SIDE_BALL, 1,
+                                         0), 0);
+    assert_int_equal(side_scene_drop(s, x, 10, SIDE_BALL, 1, 0), -1);
+    double y0;
+    assert_int_equal(side_scene_body(s, 1, NULL, &y0, NULL, NULL), 0);
+    assert_int_equal(side_scene_drop(s, x, 10, SIDE_BALL, 1, 1), 0);
+    side_scene_stats(s, &st);
+    assert_int_equal(st.bodies, SIDE_BODIES_MAX);
+    double y1;
+    assert_int_equal(side_scene_body(s, 0, NULL, &y1, NULL, NULL), 0);
+    assert_true(y1 == y0); /* the old second is now first */
+    side_scene_destroy(s);
+
+    /* NULL everywhere is harmless */
+    side_scene_destroy(NULL);
+    assert_int_equal(side_scene_advance(NULL, 1), 0);
+    side_scene_step(NULL);
+    assert_int_equal(side_scene_steps(NULL), 0);
+    assert_int_equal(side_scene_drop(NULL, 1, 1, SIDE_BALL, 1, 1), -1);
+    assert_int_equal(side_scene_drop_box(NULL, 1, 1, 5, 5, 1), -1);
+    side_scene_clear(NULL);
+    side_scene_set_surface(NULL, RPL_SURFACE_WAVES);
+    side_scene_set_autoplay(NULL, 1);
+    assert_int_equal(side_scene_render(NULL, px, 4), -1);
+    assert_null(side_scene_palette(NULL));
+    assert_null(side_scene_water(NULL, 0));
+    assert_int_equal(side_scene_body(NULL, 0, NULL, NULL, NULL, NULL), -1);
+    assert_int_equal(side_scene_body_velocity(NULL, 0, NULL, NULL), -1);
+    side_scene_stats(NULL, &st);
+    assert_int_equal(st.bodies, 0);
+    side_scene_stats(NULL, NULL);
+    assert_true(strlen(side_scene_error(NULL)) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_box_floats_half_submerged),
+        cmocka_unit_test(test_square_tips_corner_down),
+        cmocka_unit_test(test_same_state_at_any_frame_rate),
+        cmocka_unit_test(test_deep_body_does_not_shoot_out),
+        cmocka_unit_test(test_splash_and_sleep),
+        cmocka_unit_test(test_autoplay_bounded),
+        cmocka_unit_test(test_render_every_format),
+        cmocka_unit_test(test_bad_config_and_calls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

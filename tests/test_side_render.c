@@ -1,0 +1,607 @@
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, and the polygon and circle fills (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ripple.h"
+#include "util.h"
+
+#define W 96
+#define H 64
+
+/* A scene with smooth areas, hard edges and saturated pixels. */
+static uint32_t *make_scene(uint64_t seed)
+{
+    uint32_t *px = random_bg(W, H, seed);
+    for (int y = 0; y < H / 2; y++)
+        for (int x = 0; x < W; x++)
+            px[y * W + x] = 0xFF000000u | (uint32_t)(60 + y) << 16 | (uint32_t)(120 + x) << 8 | 220u;
+    return px;
+}
+
+static int chan(uint32_t c, int shift)
+{
+    return (int)(c >> shift & 0xFF);
+}
+
+/* The largest channel difference between two colours. */
+static int color_dist(uint32_t a, uint32_t b)
+{
+    int m = 0;
+    for (int s = 0; s <= 16; s += 8) {
+        int d = abs(chan(a, s) - chan(b, s));
+        if (d > m)
+            m = d;
+    }
+    return m;
+}
+
+/* RGB565 as ripple.h documents the backdrop's conversion, written here
+ * from the formula. */
+static uint16_t ref565(uint32_t c)
+{
+    unsigned r = c >> 16 & 0xFF, g = c >> 8 & 0xFF, b = c & 0xFF;
+    return (uint16_t)(((r * 31 + 127) / 255) << 11 | ((g * 63 + 127) / 255) << 5 | ((b * 31 + 127) / 255));
+}
+
+static rpl_side_renderer_t *new_renderer(const uint32_t *art, rpl_format f)
+{
+    rpl_status st = RPL_ENOMEM;
+    rpl_side_renderer_t *r = rpl_side_renderer_create(art, W, H, f, &st);
+    assert_non_null(r);
+    assert_int_equal(st, RPL_OK);
+    return r;
+}
+
+/* ---- creating ------------------------------------------------------------ */
+
+static void test_create_refusals(void **state)
+{
+    (void)state;
+    uint32_t *art = make_scene(1);
+    rpl_status st = RPL_OK;
+    assert_null(rpl_side_renderer_create(art, 2, H, RPL_XRGB8888, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    st = RPL_OK;
+    assert_null(rpl_side_renderer_create(art, W, RPL_DIM_MAX + 1, RPL_XRGB8888, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    st = RPL_OK;
+    assert_null(rpl_side_renderer_create(art, W, H, (rpl_format)7, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    st = RPL_OK;
+    /* INDEX8 needs the art for its palette */
+    assert_null(rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    assert_null(rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, NULL)); /* NULL status is fine */
+
+    /* getters on NULL and on formats without a palette */
+    assert_non_null(rpl_side_renderer_error(NULL));
+    assert_true(strlen(rpl_side_renderer_error(NULL)) > 0);
+    assert_null(rpl_side_renderer_palette(NULL));
+    rpl_side_renderer_destroy(NULL);
+    rpl_side_renderer_t *r = new_renderer(NULL, RPL_RGB565); /* no art needed */
+    assert_null(rpl_side_renderer_palette(r));
+    assert_string_equal(rpl_side_renderer_error(r), "");
+    rpl_side_renderer_destroy(r);
+    free(art);
+}
+
+/* ---- refusing a frame -------------------------------------------------------- */
+
+static void test_render_refusals(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(2);
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    size_t fbn = (size_t)W * H + 8;
+    uint32_t *fb = xmalloc(fbn * 4), *keep = xmalloc(fbn * 4);
+    memset(fb, 0xAB, fbn * 4);
+    memcpy(keep, fb, fbn * 4);
+    float surf[W + 2];
+    for (int i = 0; i < W + 2; i++)
+        surf[i] = 20.5f;
+    rpl_side_water_t ok = {0, W, surf, 50.0f, 1};
+    rpl_droplet_t drop = {10, 10, 0, 0, 0, 1, 2};
+    const ptrdiff_t sp = W * 4;
+
+    assert_int_equal(rpl_side_render(NULL, scene, sp, &ok, 1, &drop, 1, 0, fb, sp), RPL_EINVAL);
+
+#define REFUSED(...)                                                         \
+    do {                                                                     \
+        assert_int_equal(rpl_side_render(r, __VA_ARGS__), RPL_EINVAL);       \
+        assert_true(strlen(rpl_side_renderer_error(r)) > 0);                 \
+        assert_null(strchr(rpl_side_renderer_error(r), '\n'));               \
+        assert_memory_equal(fb, keep, fbn * 4);                              \
+    } while (0)
+
+    REFUSED(NULL, sp, &ok, 1, &drop, 1, 0, fb, sp);
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, NULL, sp);
+    REFUSED(scene, sp - 4, &ok, 1, &drop, 1, 0, fb, sp);     /* scene pitch too small */
+    REFUSED(scene, sp + 2, &ok, 1, &drop, 1, 0, fb, sp);     /* not a whole pixel */
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, fb, sp - 4);     /* fb pitch too small */
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, fb, sp + 1);     /* misaligned */
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, fb, 0);
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, fb, -sp);
+    REFUSED(scene, sp, &ok, 1, &drop, 1, 0, (char *)fb + 1, sp); /* fb not aligned */
+    REFUSED(scene, sp, &ok, -1, &drop, 1, 0, fb, sp);
+    REFUSED(scene, sp, NULL, 1, &drop, 1, 0, fb, sp);
+    REFUSED(scene, sp, &ok, 1, &drop, -1, 0, fb, sp);
+    REFUSED(scene, sp, &ok, 1, NULL, 1, 0, fb, sp);
+    REFUSED(scene, sp, &ok, 1, &drop, 1, NAN, fb, sp);
+    REFUSED(scene, sp, &ok, 1, &drop, 1, INFINITY, fb, sp);
+
+    rpl_side_water_t bad = ok;
+    bad.x1 = bad.x0 - 1;
+    REFUSED(scene, sp, &bad, 1, NULL, 0, 0, fb, sp);
+    bad = ok;
+    bad.surface = NULL;
+    REFUSED(scene, sp, &bad, 1, NULL, 0, 0, fb, sp);
+    bad = ok;
+    bad.bottom = NAN;
+    REFUSED(scene, sp, &bad, 1, NULL, 0, 0, fb, sp);
+    /* a second body is checked as well as the first */
+    rpl_side_water_t two[2] = {ok, ok};
+    surf[40] = NAN;
+    two[1].x0 = 30;
+    two[1].x1 = 50;
+    REFUSED(scene, sp, two, 2, NULL, 0, 0, fb, sp);
+    surf[40] = INFINITY;
+    REFUSED(scene, sp, &ok, 1, NULL, 0, 0, fb, sp);
+    surf[40] = 20.5f;
+    rpl_droplet_t bd = drop;
+    bd.y = NAN;
+    REFUSED(scene, sp, &ok, 1, &bd, 1, 0, fb, sp);
+    bd = drop;
+    bd.life = INFINITY;
+    REFUSED(scene, sp, &ok, 1, &bd, 1, 0, fb, sp);
+#undef REFUSED
+
+    /* and a good frame after all that */
+    assert_int_equal(rpl_side_render(r, scene, sp, &ok, 1, &drop, 1, 0, fb, sp), RPL_OK);
+    assert_string_equal(rpl_side_renderer_error(r), "");
+    rpl_side_renderer_destroy(r);
+    free(fb);
+    free(keep);
+    free(scene);
+}
+
+/* ---- no water: the scene ---------------------------------------------------------- */
+
+static void test_no_water_is_scene(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(3);
+    /* padded rows on both sides: the padding must stay as it was */
+    const int pad = 5;
+    ptrdiff_t spitch = (W + 3) * 4;
+    uint32_t *sc = xmalloc((size_t)spitch * H);
+    memset(sc, 0x5A, (size_t)spitch * H);
+    for (int y = 0; y < H; y++)
+        memcpy((char *)sc + y * spitch, scene + y * W, W * 4);
+
+    /* XRGB8888: exactly the scene, top bytes included */
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    ptrdiff_t p4 = (W + pad) * 4;
+    uint32_t *fb = xmalloc((size_t)p4 * H);
+    memset(fb, 0xCD, (size_t)p4 * H);
+    assert_int_equal(rpl_side_render(r, sc, spitch, NULL, 0, NULL, 0, 3.5, fb, p4), RPL_OK);
+    for (int y = 0; y < H; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)((const char *)fb + y * p4);
+        assert_memory_equal(row, scene + y * W, W * 4);
+        for (int x = W; x < W + pad; x++)
+            assert_int_equal(row[x], 0xCDCDCDCDu);
+    }
+    rpl_side_renderer_destroy(r);
+
+    /* RGB565: the documented conversion of each pixel */
+    r = new_renderer(scene, RPL_RGB565);
+    ptrdiff_t p2 = (W + pad) * 2;
+    uint16_t *fb2 = xmalloc((size_t)p2 * H);
+    memset(fb2, 0xCD, (size_t)p2 * H);
+    assert_int_equal(rpl_side_render(r, sc, spitch, NULL, 0, NULL, 0, 0, fb2, p2), RPL_OK);
+    for (int y = 0; y < H; y++) {
+        const uint16_t *row = (const uint16_t *)(const void *)((const char *)fb2 + y * p2);
+        for (int x = 0; x < W; x++)
+            assert_int_equal(row[x], ref565(scene[y * W + x]));
+        for (int x = W; x < W + pad; x++)
+            assert_int_equal(row[x], 0xCDCD);
+    }
+    /* the formula at the ends and in between, by hand: 255 -> 31/63/31,
+     * 0 -> 0, 128 -> (128*31+127)/255 = 16 and (128*63+127)/255 = 32 */
+    assert_int_equal(ref565(0xFFFFFF), 0xFFFF);
+    assert_int_equal(ref565(0x808080), 16 << 11 | 32 << 5 | 16);
+    rpl_side_renderer_destroy(r);
+    free(fb2);
+    free(fb);
+    free(sc);
+    free(scene);
+}
+
+/* INDEX8: indices through the palette come close to the XRGB8888 frame,
+ * for the art's own colours and for the water's. */
+static void test_index8_palette(void **state)
+{
+    (void)state;
+    /* art of a few flat colours plus a smooth sky */
+    uint32_t *art = xmalloc((size_t)W * H * 4);
+    static const uint32_t flat[4] = {0xFF8A5A2Cu, 0xFF3C3C44u, 0xFF5FA040u, 0xFFE04A3Au};
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            art[y * W + x] = y < H / 2 ? 0xFF000000u | (uint32_t)(90 + y * 2) << 16 |
+                                             (uint32_t)(150 + y) << 8 | 235u
+                                       : flat[(x / 24) % 4];
+    rpl_side_renderer_t *rx = new_renderer(art, RPL_XRGB8888);
+    rpl_side_renderer_t *ri = new_renderer(art, RPL_INDEX8);
+    const uint32_t *pal = rpl_side_renderer_palette(ri);
+    assert_non_null(pal);
+    uint32_t *fx = xmalloc((size_t)W * H * 4);
+    uint8_t *fi = xmalloc((size_t)W * H);
+
+    /* no water: each pixel is the art; the palette's entry within a small
+     * distance (a cell of the 5-bit cube is 8 levels wide, so up to 4
+     * levels off its centre, plus the median cut's own error) */
+    assert_int_equal(rpl_side_render(ri, art, W * 4, NULL, 0, NULL, 0, 0, fi, W), RPL_OK);
+    int worst = 0;
+    for (int i = 0; i < W * H; i++) {
+        int d = color_dist(pal[fi[i]], art[i]);
+        if (d > worst)
+            worst = d;
+    }
+    assert_true(worst <= 12);
+    /* the flat colours, which fill big areas, come out nearly exact */
+    for (int k = 0; k < 4; k++)
+        assert_true(color_dist(pal[fi[(H - 1) * W + k * 24]], flat[k]) <= 6);
+
+    /* with water and droplets: the same frame as XRGB8888 within a bound */
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = (float)(28.0 + 3.0 * sin(x * 0.3));
+    rpl_side_water_t wb = {0, W, surf, (float)H, 1};
+    rpl_droplet_t dr[2] = {{20, 12, 0, 0, 0.1f, 1, 2}, {60, 18, 0, 0, 0.5f, 1, 1.5f}};
+    assert_int_equal(rpl_side_render(rx, art, W * 4, &wb, 1, dr, 2, 1.25, fx, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(ri, art, W * 4, &wb, 1, dr, 2, 1.25, fi, W), RPL_OK);
+    worst = 0;
+    long sum = 0;
+    for (int i = 0; i < W * H; i++) {
+        int d = color_dist(pal[fi[i]], fx[i]);
+        sum += d;
+        if (d > worst)
+            worst = d;
+    }
+    assert_true(worst <= 40);
+    assert_true(sum <= 8L * W * H); /* on average within 8 levels */
+    /* the palette's top bytes are 0xFF, like the backdrop's */
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(pal[i] >> 24, 0xFF);
+    free(fx);
+    free(fi);
+    free(art);
+    rpl_side_renderer_destroy(rx);
+    rpl_side_renderer_destroy(ri);
+}
+
+/* ---- where the water goes ------------------------------------------------------ */
+
+static void test_water_region(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(4);
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    uint32_t *fb = xmalloc((size_t)W * H * 4);
+    const int x0 = 17, x1 = 71;
+    /* room past the body's end holding a surface too: drawing a column
+     * too many would show */
+    float surf[71 - 17 + 4];
+    for (int x = x0; x < x1 + 4; x++)
+        surf[x - x0] = (float)(24.3 + 6.0 * sin(x * 0.25));
+    const float bottom = 55.0f;
+    rpl_side_water_t wb = {x0, x1, surf, bottom, 1};
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 0.75, fb, W * 4), RPL_OK);
+    int changed = 0, under = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int in_cols = x >= x0 && x < x1;
+            /* the first row touched is the one holding the surface */
+            int in_rows = in_cols && y >= (int)floor(surf[x - x0]) && y < 55;
+            if (!in_rows)
+                assert_int_equal(fb[y * W + x], scene[y * W + x]);
+            else {
+                under++;
+                changed += fb[y * W + x] != scene[y * W + x];
+            }
+        }
+    /* nearly every pixel under water is tinted */
+    assert_true(changed >= under * 95 / 100);
+
+    /* bodies reaching out of the frame are clipped, not read or written
+     * outside: a body from -40 to W + 40 (its surface array that long) */
+    float wide[W + 80];
+    for (int i = 0; i < W + 80; i++)
+        wide[i] = 40.0f;
+    rpl_side_water_t out[3] = {
+        {-40, W + 40, wide, 1e9f, 1},      /* the floor far below: to the frame's end */
+        {-1000000, -10, wide, 60.0f, 1},  /* wholly left, surface array never read */
+        {W + 5, 2000000000, wide, 60.0f, 0},
+    };
+    assert_int_equal(rpl_side_render(r, scene, W * 4, out, 3, NULL, 0, 0, fb, W * 4), RPL_OK);
+    for (int y = 0; y < 40; y++)
+        assert_memory_equal(fb + y * W, scene + y * W, W * 4);
+    for (int x = 0; x < W; x++)
+        assert_true(fb[(H - 1) * W + x] != scene[(H - 1) * W + x] ||
+                    fb[(H - 2) * W + x] != scene[(H - 2) * W + x]);
+    /* a surface under the floor, or a body with no columns: nothing */
+    rpl_side_water_t dry[2] = {{10, 20, wide, 30.0f, 1}, {50, 50, NULL, 30.0f, 1}};
+    assert_int_equal(rpl_side_render(r, scene, W * 4, dry, 2, NULL, 0, 0, fb, W * 4), RPL_OK);
+    assert_memory_equal(fb, scene, (size_t)W * H * 4);
+    /* huge but finite values are safe */
+    float huge[W];
+    for (int x = 0; x < W; x++)
+        huge[x] = (x & 1) ? -3e38f : 3e38f;
+    rpl_side_water_t hb = {0, W, huge, 3e38f, 1};
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &hb, 1, NULL, 0, 1e300, fb, W * 4), RPL_OK);
+    free(fb);
+    free(scene);
+    rpl_side_renderer_destroy(r);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(5);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = (float)(30.0 + 4.0 * cos(x * 0.2));
+    rpl_side_water_t wb = {0, W, surf, 60.0f, 1};
+    rpl_droplet_t dr[3] = {{5, 5, 0, 0, 0, 1, 2}, {50, 20, 1, 1, 0.3f, 0.6f, 3}, {90, 28, 0, 0, 0, 0, 1}};
+    for (int f = 0; f < 3; f++) {
+        rpl_format fmt = all_formats[f];
+        size_t n = (size_t)W * H * (size_t)rpl_format_bytes(fmt);
+        rpl_side_renderer_t *a = new_renderer(scene, fmt), *b = new_renderer(scene, fmt);
+        unsigned char *fa = xmalloc(n), *fb = xmalloc(n), *fc = xmalloc(n);
+        ptrdiff_t pitch = W * rpl_format_bytes(fmt);
+        assert_int_equal(rpl_side_render(a, scene, W * 4, &wb, 1, dr, 3, 2.5, fa, pitch), RPL_OK);
+        /* another frame between: nothing is carried over */
+        assert_int_equal(rpl_side_render(a, scene, W * 4, &wb, 1, dr, 3, 9.0, fc, pitch), RPL_OK);
+        assert_int_equal(rpl_side_render(a, scene, W * 4, &wb, 1, dr, 3, 2.5, fb, pitch), RPL_OK);
+        assert_memory_equal(fa, fb, n);
+        assert_int_equal(rpl_side_render(b, scene, W * 4, &wb, 1, dr, 3, 2.5, fb, pitch), RPL_OK);
+        assert_memory_equal(fa, fb, n);
+        /* the caustics move with time */
+        assert_true(memcmp(fa, fc, n) != 0);
+        free(fa);
+        free(fb);
+        free(fc);
+        rpl_side_renderer_destroy(a);
+        rpl_side_renderer_destroy(b);
+    }
+    /* the formats agree: RGB565 is the XRGB8888 frame converted */
+    rpl_side_renderer_t *rx = new_renderer(scene, RPL_XRGB8888), *r5 = new_renderer(scene, RPL_RGB565);
+    uint32_t *fx = xmalloc((size_t)W * H * 4);
+    uint16_t *f5 = xmalloc((size_t)W * H * 2);
+    assert_int_equal(rpl_side_render(rx, scene, W * 4, &wb, 1, dr, 3, 4.0, fx, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r5, scene, W * 4, &wb, 1, dr, 3, 4.0, f5, W * 2), RPL_OK);
+    for (int i = 0; i < W * H; i++)
+        assert_int_equal(f5[i], ref565(fx[i]));
+    free(fx);
+    free(f5);
+    rpl_side_renderer_destroy(rx);
+    rpl_side_renderer_destroy(r5);
+    free(scene);
+}
+
+static void test_droplets(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(6);
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    uint32_t *fb = xmalloc((size_t)W * H * 4);
+    /* a live droplet of radius 3 at (40.5, 10.5) brightens its centre and
+     * leaves pixels 6 away alone; a dead one (age = life) draws nothing;
+     * one far outside the frame neither */
+    rpl_droplet_t dr[3] = {{40.5f, 10.5f, 0, 0, 0, 1, 3}, {70.5f, 10.5f, 0, 0, 1, 1, 3},
+                           {-500, 1e6f, 0, 0, 0, 1, 3}};
+    assert_int_equal(rpl_side_render(r, scene, W * 4, NULL, 0, dr, 3, 0, fb, W * 4), RPL_OK);
+    uint32_t c = fb[10 * W + 40], s = scene[10 * W + 40];
+    assert_true(chan(c, 0) + chan(c, 8) + chan(c, 16) > chan(s, 0) + chan(s, 8) + chan(s, 16));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double dx = x + 0.5 - 40.5, dy = y + 0.5 - 10.5;
+            if (dx * dx + dy * dy > 5.0 * 5.0)
+                assert_int_equal(fb[y * W + x], scene[y * W + x]);
+        }
+    free(fb);
+    free(scene);
+    rpl_side_renderer_destroy(r);
+}
+
+/* ---- polygons and circles ------------------------------------------------------- */
+
+#define BG 0x11223344u
+
+static uint32_t *blank(int w, int h)
+{
+    uint32_t *px = xmalloc((size_t)w * h * 4);
+    for (int i = 0; i < w * h; i++)
+        px[i] = BG;
+    return px;
+}
+
+static int count_not(const uint32_t *px, int n, uint32_t c)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += px[i] != c;
+    return k;
+}
+
+static int count_eq(const uint32_t *px, int n, uint32_t c)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += px[i] == c;
+    return k;
+}
+
+static void test_polygon(void **state)
+{
+    (void)state;
+    const int w = 64, h = 48;
+    uint32_t *px = blank(w, h);
+    /* [10, 30) x [5, 25): 20 x 20 = 400 pixels, either winding */
+    double rect[8] = {10, 5, 30, 5, 30, 25, 10, 25};
+    rpl_draw_polygon(px, w * 4, w, h, rect, 4, 0xFF806040u, 0, 0);
+    assert_int_equal(count_eq(px, w * h, 0xFF806040u), 400);
+    assert_int_equal(count_not(px, w * h, BG), 400);
+    assert_int_equal(px[5 * w + 10], 0xFF806040u);  /* corners in */
+    assert_int_equal(px[24 * w + 29], 0xFF806040u);
+    assert_int_equal(px[4 * w + 10], BG);           /* and just outside, out */
+    assert_int_equal(px[5 * w + 30], BG);
+    assert_int_equal(px[25 * w + 10], BG);
+    double ccw[8] = {10, 5, 10, 25, 30, 25, 30, 5};
+    uint32_t *px2 = blank(w, h);
+    rpl_draw_polygon(px2, w * 4, w, h, ccw, 4, 0xFF806040u, 0, 0);
+    assert_memory_equal(px, px2, (size_t)w * h * 4);
+
+    /* an outline: the ring of the 20 x 20 square, 4*20 - 4 = 76 pixels */
+    free(px);
+    px = blank(w, h);
+    rpl_draw_polygon(px, w * 4, w, h, rect, 4, 0xFF806040u, 0xFF000001u, 0);
+    assert_int_equal(count_eq(px, w * h, 0xFF000001u), 76);
+    assert_int_equal(count_eq(px, w * h, 0xFF806040u), 400 - 76);
+
+    /* fractional corners: pixel centres x + 0.5 in [10.5, 20.5) are x =
+     * 10..19, y + 0.5 in [5.25, 15.25) are y = 5..14: 10 x 10 */
+    free(px);
+    px = blank(w, h);
+    double frac[8] = {10.5, 5.25, 20.5, 5.25, 20.5, 15.25, 10.5, 15.25};
+    rpl_draw_polygon(px, w * 4, w, h, frac, 4, 0xFF0000FFu, 0, 0);
+    assert_int_equal(count_not(px, w * h, BG), 100);
+
+    /* shading: the top row untouched or nearly, the bottom one darker by
+     * about `shade`; with 0xFF fill and shade 128 the bottom row's row
+     * centre is at 19.5/20 of the height: 255 * (256 - 124) / 256 = 131 */
+    free(px);
+    px = blank(w, h);
+    rpl_draw_polygon(px, w * 4, w, h, rect, 4, 0xFFFFFFFFu, 0, 128);
+    int top = chan(px[5 * w + 15], 0), bot = chan(px[24 * w + 15], 0);
+    assert_true(top >= 250);
+    assert_true(bot >= 125 && bot <= 137);
+
+    /* clipping: a square from (-20, -20) to (10, 10) leaves 10 x 10 in */
+    free(px);
+    px = blank(w, h);
+    double cl[8] = {-20, -20, 10, -20, 10, 10, -20, 10};
+    rpl_draw_polygon(px, w * 4, w, h, cl, 4, 0xFF00FF00u, 0xFF0000FFu, 50);
+    assert_int_equal(count_not(px, w * h, BG), 100);
+    /* the outline lies outside the picture on two sides: only the right
+     * and bottom edges show, 10 + 10 - 1 = 19 pixels */
+    assert_int_equal(count_eq(px, w * h, 0xFF0000FFu), 19);
+    /* far beyond the picture on every side: all of it */
+    double big[8] = {-1e9, -1e9, 1e9, -1e9, 1e9, 1e9, -1e9, 1e9};
+    rpl_draw_polygon(px, w * 4, w, h, big, 4, 0xFF123456u, 0, 0);
+    assert_int_equal(count_eq(px, w * h, 0xFF123456u), w * h);
+    double far[6] = {1e300, 1e300, -1e300, 1e300, 0, -1e300};
+    rpl_draw_polygon(px, w * 4, w, h, far, 3, 0xFF654321u, 0xFF000000u, 255);
+    double off[8] = {100, 100, 120, 100, 120, 120, 100, 120};
+    free(px);
+    px = blank(w, h);
+    rpl_draw_polygon(px, w * 4, w, h, off, 4, 0xFF654321u, 0, 0);
+    assert_int_equal(count_not(px, w * h, BG), 0);
+
+    /* a right triangle of legs 40: area 800, pixels within a row's worth */
+    double tri[6] = {0, 0, 40, 0, 0, 40};
+    rpl_draw_polygon(px, w * 4, w, h, tri, 3, 0xFFAA0000u, 0, 0);
+    int n = count_not(px, w * h, BG);
+    assert_true(n >= 780 && n <= 840);
+
+    /* refused: nothing drawn */
+    free(px);
+    px = blank(w, h);
+    double nan4[8] = {10, 5, 30, NAN, 30, 25, 10, 25};
+    rpl_draw_polygon(px, w * 4, w, h, nan4, 4, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4, w, h, rect, 2, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4, w, h, rect, 65, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4, w, h, NULL, 4, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4 - 4, w, h, rect, 4, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4 + 2, w, h, rect, 4, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(px, w * 4, 0, h, rect, 4, 0xFF806040u, 0, 0);
+    rpl_draw_polygon(NULL, w * 4, w, h, rect, 4, 0xFF806040u, 0, 0);
+    assert_int_equal(count_not(px, w * h, BG), 0);
+    free(px);
+    free(px2);
+}
+
+static void test_circle(void **state)
+{
+    (void)state;
+    const int w = 100, h = 80;
+    uint32_t *px = blank(w, h);
+    const double pi = 3.14159265358979;
+    double radii[3] = {6.0, 15.5, 30.0};
+    for (int i = 0; i < 3; i++) {
+        double rr = radii[i];
+        for (int k = 0; k < w * h; k++)
+            px[k] = BG;
+        rpl_draw_circle(px, w * 4, w, h, 50.3, 40.1, rr, 0xFF3060C0u, 0, 0);
+        double n = count_not(px, w * h, BG), area = pi * rr * rr;
+        assert_true(fabs(n - area) <= 0.04 * area);
+    }
+    /* with an outline: edge pixels on the rim.  A digital circle's rim of
+     * pixels with a 4-neighbour outside takes one pixel per step along x
+     * or y, diagonals counting once: about 4 sqrt(2) r = 113 for r = 20,
+     * never more than the circumference 2 pi r = 126 by much */
+    for (int k = 0; k < w * h; k++)
+        px[k] = BG;
+    rpl_draw_circle(px, w * 4, w, h, 50, 40, 20, 0xFF3060C0u, 0xFF000000u, 200);
+    int edge = count_eq(px, w * h, 0xFF000000u);
+    assert_true(edge >= (int)(4 * sqrt(2.0) * 20 * 0.9) && edge <= (int)(2 * pi * 20 * 1.1));
+    assert_int_equal(px[40 * w + 30], 0xFF000000u); /* (30.5, 40.5): 19.5 from the centre, rim */
+    assert_true(px[40 * w + 50] != 0xFF000000u && px[40 * w + 50] != BG);
+    /* shaded: the bottom darker than the top */
+    assert_true(chan(px[58 * w + 50], 0) < chan(px[22 * w + 50], 0));
+
+    /* clipped: a circle at the corner shows a quarter */
+    for (int k = 0; k < w * h; k++)
+        px[k] = BG;
+    rpl_draw_circle(px, w * 4, w, h, 0, 0, 20, 0xFF3060C0u, 0, 0);
+    double q = count_not(px, w * h, BG);
+    assert_true(fabs(q - pi * 400 / 4) <= 0.06 * pi * 400 / 4);
+    rpl_draw_circle(px, w * 4, w, h, 1e300, -1e300, 1e300, 0xFF3060C0u, 0xFF000000u, 10);
+    rpl_draw_circle(px, w * 4, w, h, 50, 40, 1e12, 0xFF777777u, 0, 0);
+    assert_int_equal(count_eq(px, w * h, 0xFF777777u), w * h);
+
+    /* refused */
+    for (int k = 0; k < w * h; k++)
+        px[k] = BG;
+    rpl_draw_circle(px, w * 4, w, h, 50, 40, 0, 0xFF3060C0u, 0, 0);
+    rpl_draw_circle(px, w * 4, w, h, 50, 40, -3, 0xFF3060C0u, 0, 0);
+    rpl_draw_circle(px, w * 4, w, h, NAN, 40, 10, 0xFF3060C0u, 0, 0);
+    rpl_draw_circle(px, w * 4, w, h, 50, 40, INFINITY, 0xFF3060C0u, 0, 0);
+    rpl_draw_circle(px, w * 4 - 1, w, h, 50, 40, 10, 0xFF3060C0u, 0, 0);
+    rpl_draw_circle(NULL, w * 4, w, h, 50, 40, 10, 0xFF3060C0u, 0, 0);
+    assert_int_equal(count_not(px, w * h, BG), 0);
+    free(px);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_refusals),
+        cmocka_unit_test(test_render_refusals),
+        cmocka_unit_test(test_no_water_is_scene),
+        cmocka_unit_test(test_index8_palette),
+        cmocka_unit_test(test_water_region),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_droplets),
+        cmocka_unit_test(test_polygon),
+        cmocka_unit_test(test_circle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

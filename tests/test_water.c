@@ -1,0 +1,1071 @@
+/* test_water.c - side-view water: defaults and refusals, the spread's stability limit against a reference chain, the spring rule, the spline, symmetry, sleeping, frame-rate independence, the step cap, analytic rings, ends and parameter changes (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ripple.h"
+#include "util.h"
+
+#define PI 3.14159265358979323846
+
+static rpl_water_t *new_water(const rpl_water_params_t *p)
+{
+    rpl_status st = RPL_ENOMEM;
+    rpl_water_t *w = rpl_water_create(p, &st);
+    assert_int_equal(st, RPL_OK);
+    assert_non_null(w);
+    return w;
+}
+
+/* x of spring i. */
+static double spring_x(const rpl_water_params_t *p, int i)
+{
+    return p->x0 + (p->x1 - p->x0) * i / (p->springs - 1);
+}
+
+static double max_abs(const double *a, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        if (!(fabs(a[i]) <= m))
+            m = fabs(a[i]); /* NaN makes it NaN */
+    return m;
+}
+
+/* ---- a reference chain, written from ripple.h's description --------------- */
+
+typedef struct chain {
+    int n;
+    double *y, *v, *add;
+} chain_t;
+
+static chain_t chain_new(int n)
+{
+    size_t bytes = (size_t)n * sizeof(double);
+    chain_t c = {n, xmalloc(bytes), xmalloc(bytes), xmalloc(bytes)};
+    memset(c.y, 0, bytes);
+    memset(c.v, 0, bytes);
+    return c;
+}
+
+static void chain_free(chain_t *c)
+{
+    free(c->y);
+    free(c->v);
+    free(c->add);
+}
+
+/* One step of the documented rule with both ends mirrored (REFLECT): the
+ * deltas l_i, r_i of every spring from the positions before the pass,
+ * added to the neighbours' velocities and then positions.  Written per
+ * sender (as the header puts it), not per receiver as the core does. */
+static void chain_step(chain_t *c, double k, double d, double s, int passes)
+{
+    int n = c->n;
+    double *y = c->y, *v = c->v;
+    for (int i = 0; i < n; i++) {
+        v[i] += -k * y[i] - d * v[i];
+        y[i] += v[i];
+    }
+    double *add = c->add;
+    for (int p = 0; p < passes; p++) {
+        memset(add, 0, (size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++) {
+            /* the mirror images beyond the ends: y_{-1} = y_1, y_n = y_{n-2} */
+            double left = i > 0 ? y[i - 1] : y[1];
+            double right = i < n - 1 ? y[i + 1] : y[n - 2];
+            double l = s * (y[i] - left), r = s * (y[i] - right);
+            if (i > 0)
+                add[i - 1] += l;
+            if (i < n - 1)
+                add[i + 1] += r;
+            /* what spring i's mirror image sends back to it */
+            if (i == 1)
+                add[0] += l;
+            if (i == n - 2)
+                add[n - 1] += r;
+        }
+        for (int i = 0; i < n; i++)
+            v[i] += add[i];
+        for (int i = 0; i < n; i++)
+            y[i] += add[i];
+    }
+}
+
+/* Largest |y| over `steps` steps from a checkerboard plus random start. */
+static double chain_run(int n, double k, double d, double s, int passes, int steps, uint64_t seed)
+{
+    chain_t c = chain_new(n);
+    for (int i = 0; i < n; i++) {
+        c.y[i] = (i & 1 ? 1.0 : -1.0) + (rnd_range(&seed, -1000, 1000) / 1000.0);
+        c.v[i] = rnd_range(&seed, -1000, 1000) / 1000.0;
+    }
+    double big = 0;
+    for (int t = 0; t < steps && big < 1e12; t++) {
+        chain_step(&c, k, d, s, passes);
+        double m = max_abs(c.y, n);
+        if (!(m <= big))
+            big = m;
+    }
+    chain_free(&c);
+    return big;
+}
+
+/* ---- defaults and refusals --------------------------------------------- */
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    assert_int_equal(p.kind, RPL_SURFACE_SPRINGS);
+    /* (double) rounds the constants where floats are evaluated wider (x87) */
+    assert_true(p.stiffness == (double)0.02 && p.damping == (double)0.04 &&
+                p.spread == (double)0.05);
+    assert_int_equal(p.passes, 8);
+    assert_true(p.step == (double)(1.0 / 60));
+    assert_int_equal(p.ends, RPL_ENDS_REFLECT);
+    assert_true(p.x0 == 0 && p.x1 == 640 && p.level == 300 && p.bottom == 480);
+    char why[200] = "x";
+    assert_int_equal(rpl_water_check(&p, why, sizeof why), RPL_OK);
+    assert_string_equal(why, "");
+
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_awake(w), 0);
+    assert_int_equal(rpl_water_springs(w), p.springs);
+    assert_true(rpl_water_energy(w) == 0);
+    assert_true(rpl_water_height(w, 123.4) == 300);
+    assert_true(rpl_water_params(w)->springs == p.springs && rpl_water_params(w)->spread == p.spread);
+    rpl_water_defaults(NULL);
+    rpl_water_destroy(w);
+}
+
+/* The limit from the closed form in the header's derivation, worked out
+ * here for the checkerboard (lambda = 4) with a = (1 - 4s)^P:
+ * P even: (4s-1)^P (1 - min(k, d)) = 1;  P odd: (4s-1)^P (3 - k - 2d) = 1. */
+static double limit_by_hand(double k, double d, int passes)
+{
+    double g = passes % 2 == 0 ? 1 / (1 - (k < d ? k : d)) : 1 / (3 - k - 2 * d);
+    return (1 + pow(g, 1.0 / passes)) / 4;
+}
+
+static void test_spread_limit_figures(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    double l8 = rpl_water_spread_limit(&p);
+    assert_true(l8 > 0.5 && l8 < 0.502);
+    assert_float_equal(l8, limit_by_hand(0.02, 0.04, 8), 1e-9);
+    p.passes = 1;
+    double l1 = rpl_water_spread_limit(&p);
+    assert_float_equal(l1, limit_by_hand(0.02, 0.04, 1), 1e-9); /* 0.33621 */
+    assert_true(fabs(l1 - 1.0 / 3) < 0.005);
+    p.stiffness = 0;
+    p.damping = 0;
+    assert_float_equal(rpl_water_spread_limit(&p), 1.0 / 3, 1e-9);
+    p.passes = 8;
+    assert_float_equal(rpl_water_spread_limit(&p), 0.5, 1e-9);
+    for (int passes = 1; passes <= RPL_PASSES_MAX; passes++) {
+        p.passes = passes;
+        p.stiffness = 0.1;
+        p.damping = 0.3;
+        assert_float_equal(rpl_water_spread_limit(&p), limit_by_hand(0.1, 0.3, passes), 1e-9);
+    }
+    /* k = d = 1: every step matrix is nilpotent, the search's top */
+    p.stiffness = 1;
+    p.damping = 1;
+    assert_true(rpl_water_spread_limit(&p) == 2);
+    p.passes = 0;
+    assert_true(rpl_water_spread_limit(&p) == 0);
+    assert_true(rpl_water_spread_limit(NULL) == 0);
+}
+
+/* The reference chain just below the limit stays bounded and just above
+ * it blows up, for 8 passes and for 1, from a checkerboard with noise;
+ * the core itself refuses the unstable value and holds the stable one. */
+static void test_spread_limit_by_simulation(void **state)
+{
+    (void)state;
+    const int passes_list[] = {8, 1, 3};
+    for (size_t c = 0; c < sizeof passes_list / sizeof *passes_list; c++) {
+        rpl_water_params_t p;
+        rpl_water_defaults(&p);
+        p.passes = passes_list[c];
+        double lim = rpl_water_spread_limit(&p);
+        double below = chain_run(48, p.stiffness, p.damping, lim * 0.995, p.passes, 1500, 7 + c);
+        double above = chain_run(48, p.stiffness, p.damping, lim * 1.01, p.passes, 1500, 7 + c);
+        if (!(below < 10))
+            fail_msg("passes %d, spread %.5f: reached %g", p.passes, lim * 0.995, below);
+        if (!(above > 1e6))
+            fail_msg("passes %d, spread %.5f: only reached %g", p.passes, lim * 1.01, above);
+
+        char why[200] = "";
+        p.spread = lim;
+        assert_int_equal(rpl_water_check(&p, why, sizeof why), RPL_EINVAL);
+        assert_non_null(strstr(why, "spread"));
+        p.spread = lim * 1.01;
+        assert_int_equal(rpl_water_check(&p, why, sizeof why), RPL_EINVAL);
+        char want[32];
+        snprintf(want, sizeof want, "%.4f", lim);
+        assert_non_null(strstr(why, want));
+
+        /* the core at 0.995 of the limit, mirrored ends, checkerboard start */
+        p.spread = lim * 0.995;
+        p.ends = RPL_ENDS_REFLECT;
+        p.sleep_epsilon = 0;
+        p.springs = 48;
+        rpl_water_t *w = new_water(&p);
+        uint64_t seed = 99 + c;
+        for (int i = 0; i < p.springs; i++)
+            assert_int_equal(rpl_water_disturb(w, spring_x(&p, i),
+                                               (i & 1 ? 1 : -1) + rnd_range(&seed, -500, 500) / 1000.0),
+                             RPL_OK);
+        double big = 0;
+        for (int t = 0; t < 1500; t++) {
+            rpl_water_step(w);
+            double m = max_abs(rpl_water_spring_y(w), p.springs);
+            if (!(m <= big))
+                big = m;
+        }
+        if (!(big < 20))
+            fail_msg("core, passes %d: reached %g", p.passes, big);
+        rpl_water_destroy(w);
+    }
+}
+
+static void expect_refused(const rpl_water_params_t *p, const char *names)
+{
+    char why[200] = "";
+    assert_int_equal(rpl_water_check(p, why, sizeof why), RPL_EINVAL);
+    if (!strstr(why, names))
+        fail_msg("\"%s\" does not name %s", why, names);
+    assert_null(strchr(why, '\n'));
+    rpl_status st = RPL_OK;
+    assert_null(rpl_water_create(p, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    assert_null(rpl_water_create(p, NULL));
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    rpl_water_params_t d, p;
+    rpl_water_defaults(&d);
+    const double nan = NAN, inf = INFINITY;
+
+#define BAD(field, value)                                                                    \
+    do {                                                                                     \
+        p = d;                                                                               \
+        p.field = value;                                                                     \
+        expect_refused(&p, #field);                                                          \
+    } while (0)
+    BAD(x0, nan);
+    BAD(x0, 640);   /* x0 >= x1 */
+    BAD(x1, -inf);
+    BAD(x1, 0);
+    BAD(level, nan);
+    BAD(bottom, 300); /* bottom <= level */
+    BAD(bottom, 200);
+    BAD(step, 0);
+    BAD(step, 0.2);
+    BAD(step, nan);
+    BAD(max_steps, 0);
+    BAD(max_steps, 1001);
+    BAD(springs, RPL_SPRINGS_MIN - 1);
+    BAD(springs, RPL_SPRINGS_MAX + 1);
+    BAD(stiffness, -0.01);
+    BAD(stiffness, nan);
+    BAD(stiffness, 1.5);
+    BAD(damping, -1e-9);
+    BAD(damping, inf);
+    BAD(spread, -0.01);
+    BAD(spread, nan);
+    BAD(spread, inf);
+    BAD(spread, 0.6);
+    BAD(passes, 0);
+    BAD(passes, RPL_PASSES_MAX + 1);
+    BAD(frequency, 0);
+    BAD(frequency, nan);
+    BAD(wavelength, -60);
+    BAD(life, 0);
+    BAD(life, inf);
+    BAD(force_min, -1);
+    BAD(force_min, 10); /* above force_max */
+    BAD(force_max, nan);
+    BAD(speed_max, 0);
+    BAD(sleep_epsilon, -1);
+    BAD(sleep_epsilon, nan);
+    BAD(sleep_steps, 0);
+    BAD(density, 0);
+    BAD(density, nan);
+    BAD(drag, -0.1);
+    BAD(angular_drag, inf);
+    BAD(max_dv, 0);
+    BAD(kind, (rpl_surface_kind)7);
+    BAD(ends, (rpl_water_ends)-1);
+#undef BAD
+    p = d;
+    p.spread = 0.6;
+    char why[200];
+    rpl_water_check(&p, why, sizeof why);
+    assert_string_equal(why, "spread 0.6 is unstable with 8 passes: must be below 0.5006");
+    /* a short buffer gets a terminated prefix; NULL gets nothing */
+    char tiny[8];
+    memset(tiny, 'z', sizeof tiny);
+    assert_int_equal(rpl_water_check(&p, tiny, sizeof tiny), RPL_EINVAL);
+    assert_int_equal(strlen(tiny), 7);
+    assert_int_equal(rpl_water_check(&p, NULL, 0), RPL_EINVAL);
+    assert_int_equal(rpl_water_check(NULL, why, sizeof why), RPL_EINVAL);
+    assert_true(strlen(why) > 0);
+}
+
+static void test_null_safe(void **state)
+{
+    (void)state;
+    rpl_status st = RPL_OK;
+    assert_null(rpl_water_create(NULL, &st));
+    assert_int_equal(st, RPL_EINVAL);
+    rpl_water_destroy(NULL);
+    assert_non_null(rpl_water_error(NULL));
+    assert_null(rpl_water_params(NULL));
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    assert_int_equal(rpl_water_set_params(NULL, &p), RPL_EINVAL);
+    rpl_water_reset(NULL);
+    assert_int_equal(rpl_water_advance(NULL, 0.1), -1);
+    rpl_water_step(NULL);
+    assert_true(rpl_water_steps(NULL) == 0);
+    assert_true(rpl_water_time(NULL) == 0);
+    assert_int_equal(rpl_water_awake(NULL), 0);
+    assert_true(rpl_water_energy(NULL) == 0);
+    assert_true(rpl_water_height(NULL, 1) == 0);
+    assert_true(rpl_water_slope(NULL, 1) == 0);
+    assert_true(rpl_water_velocity(NULL, 1) == 0);
+    float out[4];
+    assert_int_equal(rpl_water_sample(NULL, 0, 1, 4, out), RPL_EINVAL);
+    assert_int_equal(rpl_water_springs(NULL), 0);
+    assert_null(rpl_water_spring_y(NULL));
+    assert_null(rpl_water_spring_v(NULL));
+    assert_int_equal(rpl_water_rings(NULL), 0);
+    assert_int_equal(rpl_water_disturb(NULL, 1, 1), RPL_EINVAL);
+    double f = 7;
+    assert_int_equal(rpl_water_impact(NULL, 1, 1, &f), RPL_EINVAL);
+
+    /* bad arguments on a real body */
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_set_params(w, NULL), RPL_EINVAL);
+    assert_true(strlen(rpl_water_error(w)) > 0);
+    assert_int_equal(rpl_water_sample(w, 0, 1, 0, out), RPL_EINVAL);
+    assert_int_equal(rpl_water_sample(w, 0, 1, 4, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_water_sample(w, NAN, 1, 4, out), RPL_EINVAL);
+    assert_int_equal(rpl_water_advance(w, -1), -1);
+    assert_int_equal(rpl_water_advance(w, NAN), -1);
+    assert_int_equal(rpl_water_advance(w, INFINITY), -1);
+    assert_int_equal(rpl_water_disturb(w, -1, 1), RPL_EINVAL);
+    assert_non_null(strstr(rpl_water_error(w), "x"));
+    assert_int_equal(rpl_water_disturb(w, 641, 1), RPL_EINVAL);
+    assert_int_equal(rpl_water_disturb(w, NAN, 1), RPL_EINVAL);
+    assert_int_equal(rpl_water_disturb(w, 10, NAN), RPL_EINVAL);
+    assert_int_equal(rpl_water_disturb(w, 10, INFINITY), RPL_EINVAL);
+    assert_int_equal(rpl_water_impact(w, 10, NAN, &f), RPL_EINVAL);
+    assert_int_equal(rpl_water_impact(w, 700, 10, &f), RPL_EINVAL);
+    assert_true(f == 0);
+    /* none of it woke or moved the body */
+    assert_int_equal(rpl_water_awake(w), 0);
+    assert_true(rpl_water_energy(w) == 0);
+    /* NaN x reads the surface somewhere, never crashes */
+    assert_true(isfinite(rpl_water_height(w, NAN)));
+    rpl_water_destroy(w);
+}
+
+/* ---- the spring rule ------------------------------------------------------ */
+
+/* The core's springs against the reference chain over random disturbances. */
+static void test_rule_against_reference(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.springs = 37;
+    p.spread = 0.21;
+    p.passes = 5;
+    p.sleep_epsilon = 0;
+    rpl_water_t *w = new_water(&p);
+    chain_t c = chain_new(p.springs);
+    uint64_t seed = 5;
+    for (int t = 0; t < 400; t++) {
+        if (t % 23 == 0) {
+            int i = rnd_range(&seed, 0, p.springs - 1);
+            double dv = rnd_range(&seed, -4000, 4000) / 1000.0;
+            assert_int_equal(rpl_water_disturb(w, spring_x(&p, i), dv), RPL_OK);
+            c.v[i] += dv;
+        }
+        rpl_water_step(w);
+        chain_step(&c, p.stiffness, p.damping, p.spread, p.passes);
+    }
+    const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
+    for (int i = 0; i < p.springs; i++) {
+        assert_float_equal(y[i], c.y[i], 1e-9);
+        assert_float_equal(v[i], c.v[i], 1e-9);
+    }
+    assert_true(max_abs(c.y, p.springs) > 0.01); /* something to compare */
+    assert_true(rpl_water_steps(w) == 400);
+    assert_float_equal(rpl_water_time(w), 400.0 / 60, 1e-12);
+    chain_free(&c);
+    rpl_water_destroy(w);
+}
+
+/* One step by hand: 4 springs, one pass, free ends.  Spring 1 kicked to
+ * v1 = 1: the spring part with k = 0, damping 0.5 gives v1 = 1 - 0.5 * 1
+ * = 0.5 and y1 = 0.5.  The pass with s = 0.25: deltas into 0 and 2 of
+ * 0.25 * 0.5 = 0.125 each, out of 1 -0.25; so y = (0.125, 0.25, 0.125, 0)
+ * and v = (0.125, 0.25, 0.125, 0). */
+static void test_one_step_by_hand(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.springs = 4;
+    p.x0 = 0;
+    p.x1 = 3;
+    p.passes = 1;
+    p.spread = 0.25;
+    p.stiffness = 0;
+    p.damping = 0.5;
+    p.ends = RPL_ENDS_FREE;
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_disturb(w, 1, 1), RPL_OK);
+    assert_true(rpl_water_spring_v(w)[1] == 1);
+    rpl_water_step(w);
+    const double want[4] = {0.125, 0.25, 0.125, 0};
+    for (int i = 0; i < 4; i++) {
+        assert_true(rpl_water_spring_y(w)[i] == want[i]);
+        assert_true(rpl_water_spring_v(w)[i] == want[i]);
+    }
+    /* a disturbance between springs splits by distance: x = 2.25 gives
+     * 3/4 to spring 2 and 1/4 to spring 3 */
+    rpl_water_reset(w);
+    assert_int_equal(rpl_water_disturb(w, 2.25, 2), RPL_OK);
+    assert_true(rpl_water_spring_v(w)[2] == 1.5);
+    assert_true(rpl_water_spring_v(w)[3] == 0.5);
+    /* at the right end it all goes to the last spring */
+    rpl_water_reset(w);
+    assert_int_equal(rpl_water_disturb(w, 3, 2), RPL_OK);
+    assert_true(rpl_water_spring_v(w)[3] == 2);
+    assert_true(rpl_water_spring_v(w)[2] == 0);
+    rpl_water_destroy(w);
+}
+
+/* ---- the spline ------------------------------------------------------------ */
+
+/* Catmull-Rom written in its matrix form, with the ends as documented. */
+static double cr_ref(const double *a, int n, int mirror, int i, double t)
+{
+    double p0 = i > 0 ? a[i - 1] : mirror ? a[1] : 2 * a[0] - a[1];
+    double p3 = i + 2 < n ? a[i + 2] : mirror ? a[n - 2] : 2 * a[n - 1] - a[n - 2];
+    double p1 = a[i], p2 = a[i + 1];
+    double t2 = t * t, t3 = t2 * t;
+    return 0.5 * ((2 * p1) + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t2 +
+                  (-p0 + 3 * p1 - 3 * p2 + p3) * t3);
+}
+
+static void test_spline(void **state)
+{
+    (void)state;
+    for (int ends = 0; ends < 3; ends++) {
+        rpl_water_params_t p;
+        rpl_water_defaults(&p);
+        p.ends = (rpl_water_ends)ends;
+        p.springs = 24;
+        p.x0 = 13;
+        p.x1 = 400;
+        p.sleep_epsilon = 0;
+        rpl_water_t *w = new_water(&p);
+        uint64_t seed = 11 + ends;
+        for (int k = 0; k < 10; k++)
+            rpl_water_disturb(w, 13 + rnd_range(&seed, 0, 387), rnd_range(&seed, -3000, 3000) / 1000.0);
+        for (int t = 0; t < 7; t++)
+            rpl_water_step(w);
+        const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
+        double h = (p.x1 - p.x0) / (p.springs - 1);
+        /* through every spring point */
+        for (int i = 0; i < p.springs; i++) {
+            double x = spring_x(&p, i);
+            assert_float_equal(rpl_water_height(w, x), p.level + y[i], 1e-9);
+            assert_float_equal(rpl_water_velocity(w, x), v[i] / p.step, 1e-7);
+        }
+        /* between them, the reference spline; slope by central difference */
+        for (int i = 0; i < p.springs - 1; i++) {
+            for (int q = 1; q < 4; q++) {
+                double t = q / 4.0, x = p.x0 + (i + t) * h;
+                assert_float_equal(rpl_water_height(w, x),
+                                   p.level + cr_ref(y, p.springs, ends == RPL_ENDS_REFLECT, i, t), 1e-9);
+                double e = 1e-4;
+                double fd = (rpl_water_height(w, x + e) - rpl_water_height(w, x - e)) / (2 * e);
+                assert_float_equal(rpl_water_slope(w, x), fd, 1e-5);
+            }
+        }
+        /* clamped outside */
+        assert_true(rpl_water_height(w, -100) == rpl_water_height(w, p.x0));
+        assert_true(rpl_water_height(w, 1e9) == rpl_water_height(w, p.x1));
+        /* sample: the same values as height, in floats, whatever the step */
+        float out[500];
+        const double dxs[] = {1, 0.37, 5.5, -2, 0};
+        for (size_t k = 0; k < sizeof dxs / sizeof *dxs; k++) {
+            assert_int_equal(rpl_water_sample(w, 0.5, dxs[k], 500, out), RPL_OK);
+            for (int j = 0; j < 500; j++)
+                assert_true(out[j] == (float)rpl_water_height(w, 0.5 + j * dxs[k]));
+        }
+        rpl_water_destroy(w);
+    }
+}
+
+/* ---- symmetry ------------------------------------------------------------------ */
+
+static void test_centred_splash_symmetric(void **state)
+{
+    (void)state;
+    const int counts[] = {64, 65};
+    for (int ends = 0; ends < 3; ends++) {
+        for (int c = 0; c < 2; c++) {
+            rpl_water_params_t p;
+            rpl_water_defaults(&p);
+            p.ends = (rpl_water_ends)ends;
+            p.springs = counts[c];
+            p.sleep_epsilon = 0;
+            rpl_water_t *w = new_water(&p);
+            double f;
+            assert_int_equal(rpl_water_impact(w, 320, 700, &f), RPL_OK);
+            for (int t = 0; t < 300; t++) {
+                rpl_water_step(w);
+                const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
+                int n = p.springs;
+                for (int i = 0; i < n / 2; i++) {
+                    if (y[i] != y[n - 1 - i] || v[i] != v[n - 1 - i])
+                        fail_msg("ends %d, %d springs, step %d: spring %d differs", ends, n, t, i);
+                }
+            }
+            for (double a = 0; a <= 320; a += 7.3)
+                assert_float_equal(rpl_water_height(w, 320 - a), rpl_water_height(w, 320 + a), 1e-9);
+            assert_true(rpl_water_energy(w) > 0);
+            rpl_water_destroy(w);
+        }
+    }
+}
+
+/* ---- sleeping ------------------------------------------------------------------ */
+
+static void test_sleeping(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_awake(w), 0);
+    /* asleep: a step is not taken */
+    rpl_water_step(w);
+    assert_true(rpl_water_steps(w) == 0);
+    assert_int_equal(rpl_water_advance(w, 0.5), 0);
+    assert_true(rpl_water_steps(w) == 0);
+
+    assert_int_equal(rpl_water_disturb(w, 200, 4), RPL_OK);
+    assert_int_equal(rpl_water_awake(w), 1);
+    int t = 0;
+    while (rpl_water_awake(w) && t < 5000) {
+        rpl_water_step(w);
+        t++;
+    }
+    assert_int_equal(rpl_water_awake(w), 0);
+    assert_true(t > p.sleep_steps);
+    assert_true(rpl_water_energy(w) == 0.0);
+    const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
+    for (int i = 0; i < p.springs; i++)
+        assert_true(y[i] == 0.0 && v[i] == 0.0);
+    for (double x = 0; x <= 640; x += 10)
+        assert_true(rpl_water_height(w, x) == 300.0);
+    uint64_t slept_at = rpl_water_steps(w);
+    assert_true(slept_at == (uint64_t)t);
+    rpl_water_step(w);
+    assert_true(rpl_water_steps(w) == slept_at);
+
+    /* it fell asleep at the sleep_steps-th step in a row with every |y|
+     * and |v| below sleep_epsilon: replayed on a twin, the last step with
+     * one at or above it is t - sleep_steps */
+    rpl_water_t *u = new_water(&p);
+    rpl_water_disturb(u, 200, 4);
+    int last_big = 0;
+    for (int k = 1; k < t; k++) {
+        rpl_water_step(u);
+        assert_int_equal(rpl_water_awake(u), 1);
+        double m = max_abs(rpl_water_spring_y(u), p.springs);
+        double mv = max_abs(rpl_water_spring_v(u), p.springs);
+        if (m >= p.sleep_epsilon || mv >= p.sleep_epsilon)
+            last_big = k;
+    }
+    assert_int_equal(last_big, t - p.sleep_steps);
+    rpl_water_destroy(u);
+
+    /* wakes on disturb, on impact, on a change of parameters; not on the
+     * same parameters again */
+    assert_int_equal(rpl_water_disturb(w, 10, 0.001), RPL_OK);
+    assert_int_equal(rpl_water_awake(w), 1);
+    rpl_water_reset(w);
+    assert_int_equal(rpl_water_awake(w), 0);
+    assert_true(rpl_water_steps(w) == 0);
+    assert_int_equal(rpl_water_impact(w, 10, 0, NULL), RPL_OK);
+    assert_int_equal(rpl_water_awake(w), 1);
+    rpl_water_reset(w);
+    assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
+    assert_int_equal(rpl_water_awake(w), 0);
+    p.damping = 0.05;
+    assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
+    assert_int_equal(rpl_water_awake(w), 1);
+
+    /* sleep_epsilon 0: never sleeps */
+    p.sleep_epsilon = 0;
+    assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
+    rpl_water_disturb(w, 300, 1);
+    for (int k = 0; k < 1000; k++)
+        rpl_water_step(w);
+    assert_int_equal(rpl_water_awake(w), 1);
+    rpl_water_destroy(w);
+}
+
+/* ---- time --------------------------------------------------------------------- */
+
+typedef struct event {
+    uint64_t at;
+    double x, dv;
+} event_t;
+
+/* Drives a body with frames of `frame` seconds to `until` steps, applying
+ * each event when the body is at its step. */
+static rpl_water_t *drive(const rpl_water_params_t *p, double frame, const event_t *ev, int nev,
+                          uint64_t until)
+{
+    rpl_water_t *w = new_water(p);
+    int next = 0;
+    for (long f = 0; rpl_water_steps(w) < until; f++) {
+        assert_true(f < 100000);
+        while (next < nev && ev[next].at == rpl_water_steps(w)) {
+            assert_int_equal(rpl_water_disturb(w, ev[next].x, ev[next].dv), RPL_OK);
+            next++;
+        }
+        assert_true(next >= nev || ev[next].at > rpl_water_steps(w));
+        int n = rpl_water_advance(w, frame);
+        assert_true(n >= 0 && n <= p->max_steps);
+    }
+    assert_int_equal(next, nev);
+    assert_true(rpl_water_steps(w) == until);
+    return w;
+}
+
+static void test_frame_rate_independent(void **state)
+{
+    (void)state;
+    /* even step numbers, so frames of two steps meet each of them */
+    const event_t ev[] = {{0, 100, 3}, {36, 500, -2}, {120, 321.5, 4}, {122, 12, 1}, {300, 640, -3}};
+    for (int kind = 0; kind < 2; kind++) {
+        rpl_water_params_t p;
+        rpl_water_defaults(&p);
+        p.kind = (rpl_surface_kind)kind;
+        p.sleep_epsilon = 1e-9;
+        p.sleep_steps = 1000;
+        rpl_water_t *a = drive(&p, 1.0 / 30, ev, 5, 500);
+        rpl_water_t *b = drive(&p, 1.0 / 144, ev, 5, 500);
+        rpl_water_t *c = drive(&p, 1.0 / 60, ev, 5, 500);
+        assert_int_equal(rpl_water_awake(a), 1);
+        float sa[640], sb[640], sc[640];
+        rpl_water_sample(a, 0, 1, 640, sa);
+        rpl_water_sample(b, 0, 1, 640, sb);
+        rpl_water_sample(c, 0, 1, 640, sc);
+        assert_memory_equal(sa, sb, sizeof sa);
+        assert_memory_equal(sa, sc, sizeof sa);
+        if (kind == RPL_SURFACE_SPRINGS) {
+            size_t bytes = (size_t)p.springs * sizeof(double);
+            assert_memory_equal(rpl_water_spring_y(a), rpl_water_spring_y(b), bytes);
+            assert_memory_equal(rpl_water_spring_v(a), rpl_water_spring_v(b), bytes);
+            assert_memory_equal(rpl_water_spring_y(a), rpl_water_spring_y(c), bytes);
+        } else {
+            assert_int_equal(rpl_water_rings(a), rpl_water_rings(b));
+            assert_true(rpl_water_velocity(a, 250) == rpl_water_velocity(b, 250));
+        }
+        assert_true(rpl_water_energy(a) == rpl_water_energy(b));
+        assert_true(rpl_water_energy(a) > 0);
+        assert_true(rpl_water_time(a) == rpl_water_time(b));
+        rpl_water_destroy(a);
+        rpl_water_destroy(b);
+        rpl_water_destroy(c);
+    }
+}
+
+static void test_step_cap(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.sleep_epsilon = 0;
+    p.max_steps = 8;
+    rpl_water_t *w = new_water(&p);
+    rpl_water_disturb(w, 100, 1);
+    assert_int_equal(rpl_water_advance(w, 1.0), 8);  /* 60 steps held, 8 taken */
+    assert_true(rpl_water_steps(w) == 8);
+    assert_int_equal(rpl_water_advance(w, 0), 0);    /* the rest was dropped */
+    assert_int_equal(rpl_water_advance(w, 1.5 / 60), 1);
+    assert_int_equal(rpl_water_advance(w, 0.5 / 60), 1); /* the half kept */
+    assert_int_equal(rpl_water_advance(w, 0.4 / 60), 0);
+    assert_int_equal(rpl_water_advance(w, 8.0 / 60), 8); /* 8.4 held: not over the cap */
+    assert_int_equal(rpl_water_advance(w, 0.6 / 60), 1); /* 0.4 + 0.6 */
+    assert_true(rpl_water_steps(w) == 19);
+    /* a one-frame stall of a minute takes max_steps and no more */
+    assert_int_equal(rpl_water_advance(w, 60), 8);
+    assert_int_equal(rpl_water_advance(w, 1.0 / 60), 1);
+    p.max_steps = 1;
+    assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
+    assert_int_equal(rpl_water_advance(w, 0.5), 1);
+    rpl_water_destroy(w);
+}
+
+/* ---- analytic rings ------------------------------------------------------------- */
+
+/* A ring by the header's formula. */
+static double ring_ref(double amp, double x0, double age, double x, const rpl_water_params_t *p)
+{
+    double c = p->frequency * p->wavelength, s = fabs(x - x0);
+    if (age >= p->life || s > c * age)
+        return 0;
+    double fade = 1 - age / p->life;
+    return amp * fade * fade * sin(2 * PI * p->frequency * (age - s / c));
+}
+
+static void test_waves(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    p.frequency = 2;
+    p.wavelength = 60; /* c = 120 units a second: 2 per step */
+    p.life = 4;
+    rpl_water_t *w = new_water(&p);
+    assert_null(rpl_water_spring_y(w));
+    assert_null(rpl_water_spring_v(w));
+    assert_int_equal(rpl_water_disturb(w, 100, 3), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 1);
+    assert_int_equal(rpl_water_awake(w), 1);
+    /* x = 160 is 60 away: reached after 0.5 s, 30 steps */
+    for (int t = 1; t <= 29; t++) {
+        rpl_water_step(w);
+        assert_true(rpl_water_height(w, 160) == p.level);
+        assert_true(rpl_water_height(w, 40) == p.level);
+        assert_true(rpl_water_height(w, 100 + 2 * t - 0.5) != p.level || t < 1);
+    }
+    for (int t = 30; t <= 90; t++) {
+        rpl_water_step(w);
+        double age = t / 60.0;
+        for (double x = 0; x <= 640; x += 17)
+            assert_float_equal(rpl_water_height(w, x), p.level + ring_ref(3, 100, age, x, &p), 1e-9);
+    }
+    /* a second ring 90 steps later: the surface is the sum */
+    assert_int_equal(rpl_water_disturb(w, 300, -2), RPL_OK);
+    for (int t = 91; t <= 200; t++) {
+        rpl_water_step(w);
+        for (double x = 0; x <= 640; x += 23) {
+            double want = ring_ref(3, 100, t / 60.0, x, &p) + ring_ref(-2, 300, (t - 90) / 60.0, x, &p);
+            assert_float_equal(rpl_water_height(w, x), p.level + want, 1e-9);
+        }
+        /* energy: the amplitudes now, squared */
+        double f1 = 1 - (t / 60.0) / 4, f2 = 1 - ((t - 90) / 60.0) / 4;
+        assert_float_equal(rpl_water_energy(w), pow(3 * f1 * f1, 2) + pow(2 * f2 * f2, 2), 1e-9);
+    }
+    /* velocity against a central difference in time, slope in space */
+    {
+        double x = 250, e = 1e-3;
+        rpl_water_t *a = new_water(&p);
+        rpl_water_disturb(a, 200, 3);
+        for (int t = 0; t < 45; t++)
+            rpl_water_step(a);
+        double h0 = rpl_water_height(a, x);
+        rpl_water_step(a);
+        double v = rpl_water_velocity(a, x);
+        rpl_water_step(a);
+        double h2 = rpl_water_height(a, x);
+        assert_float_equal(v, (h2 - h0) / (2 * p.step), 0.05 * fabs(v) + 0.05);
+        double sl = rpl_water_slope(a, x);
+        assert_float_equal(sl, (rpl_water_height(a, x + e) - rpl_water_height(a, x - e)) / (2 * e), 1e-4);
+        assert_true(fabs(sl) > 0.01);
+        rpl_water_destroy(a);
+    }
+    /* the first ring dies at 4 s (240 steps), the second at 330 */
+    for (int t = 201; t < 240; t++)
+        rpl_water_step(w);
+    assert_int_equal(rpl_water_rings(w), 2);
+    rpl_water_step(w);
+    assert_int_equal(rpl_water_rings(w), 1);
+    for (int t = 241; t < 330; t++)
+        rpl_water_step(w);
+    assert_int_equal(rpl_water_rings(w), 1);
+    rpl_water_step(w);
+    assert_int_equal(rpl_water_rings(w), 0);
+    assert_true(rpl_water_energy(w) == 0);
+    assert_true(rpl_water_height(w, 300) == p.level);
+    /* asleep after sleep_steps steps without a ring, the one that ended
+     * the last ring being the first of them */
+    for (int t = 2; t < p.sleep_steps; t++)
+        rpl_water_step(w);
+    assert_int_equal(rpl_water_awake(w), 1);
+    rpl_water_step(w);
+    assert_int_equal(rpl_water_awake(w), 0);
+    rpl_water_destroy(w);
+}
+
+static void test_waves_oldest_dropped(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    /* wavelength 4: rings 1.5 apart are more than a quarter wavelength
+     * apart, so none merges; c = 8 per second */
+    p.wavelength = 4;
+    rpl_water_t *w = new_water(&p);
+    /* 44 rings from 100 first, then 256 from 200: the 44 are dropped */
+    for (int i = 0; i < 44; i++)
+        assert_int_equal(rpl_water_disturb(w, 100 + 1.5 * i, 1), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 44);
+    for (int i = 0; i < RPL_WAVES_MAX; i++)
+        assert_int_equal(rpl_water_impact(w, 200 + 1.5 * i, 300, NULL), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), RPL_WAVES_MAX);
+    for (int t = 0; t < 30; t++)
+        rpl_water_step(w);
+    /* after 0.5 s the rings have gone 4 units: those from 100 are gone,
+     * those from 200 are there */
+    assert_true(rpl_water_height(w, 100) == p.level);
+    assert_true(rpl_water_height(w, 130) == p.level);
+    assert_true(rpl_water_height(w, 201) != p.level);
+    rpl_water_destroy(w);
+}
+
+/* Rings started close together in space and time are one ring of their
+ * summed amplitude: the same surface as one impact of that amplitude. */
+static void test_waves_merge(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    rpl_water_t *w = new_water(&p), *one = new_water(&p);
+    /* three within a quarter wavelength (15) of the first, in one step:
+     * the surface of one ring at 300 of amplitude 1 + 2 + 0.5 */
+    assert_int_equal(rpl_water_disturb(w, 300, 1), RPL_OK);
+    assert_int_equal(rpl_water_disturb(w, 310, 2), RPL_OK);
+    assert_int_equal(rpl_water_disturb(w, 290, 0.5), RPL_OK);
+    assert_int_equal(rpl_water_disturb(one, 300, 3.5), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 1);
+    for (int t = 0; t < 30; t++) {
+        rpl_water_step(w);
+        rpl_water_step(one);
+    }
+    for (double x = 200; x <= 400; x += 7)
+        assert_true(rpl_water_height(w, x) == rpl_water_height(one, x));
+    assert_true(rpl_water_height(w, 307) != p.level); /* sin(2 pi f t) is 0 at 300 */
+    /* a far one is a ring of its own; so is a close one more than 0.1 s
+     * (6 steps) after the first */
+    assert_int_equal(rpl_water_disturb(w, 400, 1), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 2);
+    assert_int_equal(rpl_water_disturb(w, 300, 1), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 3);
+    rpl_water_destroy(one);
+    rpl_water_destroy(w);
+}
+
+/* ---- impacts ------------------------------------------------------------------ */
+
+static void test_impact_force(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.force_min = 1;
+    p.force_max = 5;
+    p.speed_max = 800;
+    rpl_water_t *w = new_water(&p);
+    const struct {
+        double vy, want;
+    } cases[] = {{0, 1}, {400, 3}, {200, 2}, {800, 5}, {5000, 5}, {-400, -3}, {-1e9, -5}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rpl_water_reset(w);
+        double f = 0;
+        /* x at spring 10 exactly: 640 * 10 / 63 */
+        double x = spring_x(&p, 10);
+        assert_int_equal(rpl_water_impact(w, x, cases[i].vy, &f), RPL_OK);
+        assert_float_equal(f, cases[i].want, 1e-12);
+        const double *v = rpl_water_spring_v(w);
+        assert_float_equal(v[10] + v[11] + v[9], cases[i].want, 1e-12);
+        assert_float_equal(v[10], cases[i].want, 1e-9);
+        assert_int_equal(rpl_water_awake(w), 1);
+    }
+    /* down (+) pushes the surface down: y grows under the impact */
+    rpl_water_reset(w);
+    rpl_water_impact(w, 320, 600, NULL);
+    rpl_water_step(w);
+    assert_true(rpl_water_height(w, 320) > p.level);
+    assert_true(rpl_water_velocity(w, 320) > 0);
+    rpl_water_destroy(w);
+}
+
+/* ---- ends -------------------------------------------------------------------- */
+
+/* Wave energy: kinetic, the springs' and the spread's (the chain's
+ * potential, with the 8 passes' coupling 8 * 0.05). */
+static double wave_energy(const rpl_water_t *w, double k)
+{
+    int n = rpl_water_springs(w);
+    const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
+    double e = 0;
+    for (int i = 0; i < n; i++) {
+        e += v[i] * v[i] + k * y[i] * y[i];
+        if (i + 1 < n)
+            e += 0.4 * (y[i + 1] - y[i]) * (y[i + 1] - y[i]);
+    }
+    return e;
+}
+
+static void test_absorbing_ends(void **state)
+{
+    (void)state;
+    double e[3];
+    const int counts[] = {64, 128};
+    for (int c = 0; c < 2; c++) {
+        int n = counts[c];
+        /* long enough for the pulse to reach the ends and come back to
+         * the middle (the long waves travel about 0.63 springs a step) */
+        int steps = (int)(n / 0.63 * 1.5);
+        for (int ends = 0; ends < 3; ends++) {
+            rpl_water_params_t p;
+            rpl_water_defaults(&p);
+            p.ends = (rpl_water_ends)ends;
+            p.springs = n;
+            p.stiffness = 0.002;
+            p.damping = 0;
+            p.sleep_epsilon = 0;
+            rpl_water_t *w = new_water(&p);
+            /* a smooth pulse 40 units wide in the middle, no net push */
+            for (int i = 0; i < n; i++) {
+                double u = (spring_x(&p, i) - 320) / 40;
+                rpl_water_disturb(w, spring_x(&p, i), -u * exp(-u * u));
+            }
+            for (int t = 0; t < steps; t++)
+                rpl_water_step(w);
+            e[ends] = wave_energy(w, p.stiffness);
+            rpl_water_destroy(w);
+        }
+        if (getenv("WATER_FIGURES"))
+            printf("absorbing ends, %d springs: energy %.4g free, %.4g reflecting, %.4g absorbing\n",
+                   n, e[0], e[1], e[2]);
+        /* free and mirrored ends both send it back; the band does not */
+        if (!(e[RPL_ENDS_ABSORB] < 0.3 * e[RPL_ENDS_REFLECT]))
+            fail_msg("%d springs: absorbing %g, reflecting %g", n, e[RPL_ENDS_ABSORB],
+                     e[RPL_ENDS_REFLECT]);
+        assert_true(e[RPL_ENDS_FREE] > 0.5 * e[RPL_ENDS_REFLECT]);
+    }
+}
+
+/* ---- changing parameters --------------------------------------------------------- */
+
+static void test_set_params(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.sleep_epsilon = 0;
+    rpl_water_t *w = new_water(&p);
+    rpl_water_disturb(w, 200, 3);
+    rpl_water_disturb(w, 480, -2);
+    for (int t = 0; t < 20; t++)
+        rpl_water_step(w);
+    double old[64];
+    memcpy(old, rpl_water_spring_y(w), sizeof old);
+    uint64_t steps = rpl_water_steps(w);
+
+    /* refused: nothing changes */
+    rpl_water_params_t bad = p;
+    bad.spread = 0.7;
+    assert_int_equal(rpl_water_set_params(w, &bad), RPL_EINVAL);
+    assert_non_null(strstr(rpl_water_error(w), "spread"));
+    assert_true(rpl_water_params(w)->spread == p.spread);
+    assert_memory_equal(rpl_water_spring_y(w), old, sizeof old);
+
+    /* 64 -> 127 springs: new spring 2i is old spring i */
+    rpl_water_params_t q = p;
+    q.springs = 127;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    assert_int_equal(rpl_water_springs(w), 127);
+    const double *y = rpl_water_spring_y(w);
+    for (int i = 0; i < 64; i++)
+        assert_float_equal(y[2 * i], old[i], 1e-12);
+    assert_true(rpl_water_steps(w) == steps);
+    rpl_water_step(w);
+
+    /* to waves: the springs' surface goes, rings start empty */
+    q.kind = RPL_SURFACE_WAVES;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 0);
+    assert_true(rpl_water_height(w, 200) == p.level);
+    rpl_water_disturb(w, 300, 2);
+    assert_int_equal(rpl_water_rings(w), 1);
+    /* and back: the rings are dropped */
+    q.kind = RPL_SURFACE_SPRINGS;
+    q.springs = 16;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 0);
+    assert_int_equal(rpl_water_springs(w), 16);
+    assert_true(rpl_water_energy(w) == 0);
+    assert_int_equal(rpl_water_awake(w), 1);
+
+    /* moved and widened: the level follows */
+    q.x0 = 100;
+    q.x1 = 300;
+    q.level = 50;
+    q.bottom = 90;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    assert_true(rpl_water_height(w, 0) == 50);
+    assert_int_equal(rpl_water_disturb(w, 99, 1), RPL_EINVAL);
+    assert_int_equal(rpl_water_disturb(w, 300, 1), RPL_OK);
+    rpl_water_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_spread_limit_figures),
+        cmocka_unit_test(test_spread_limit_by_simulation),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_null_safe),
+        cmocka_unit_test(test_rule_against_reference),
+        cmocka_unit_test(test_one_step_by_hand),
+        cmocka_unit_test(test_spline),
+        cmocka_unit_test(test_centred_splash_symmetric),
+        cmocka_unit_test(test_sleeping),
+        cmocka_unit_test(test_frame_rate_independent),
+        cmocka_unit_test(test_step_cap),
+        cmocka_unit_test(test_waves),
+        cmocka_unit_test(test_waves_oldest_dropped),
+        cmocka_unit_test(test_waves_merge),
+        cmocka_unit_test(test_impact_force),
+        cmocka_unit_test(test_absorbing_ends),
+        cmocka_unit_test(test_set_params),
+    };
+    if (getenv("WATER_ONLY")) /* one test by name, e.g. to time it */
+        cmocka_set_test_filter(getenv("WATER_ONLY"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
