@@ -490,7 +490,7 @@ same "$TMP/classic.bmp" "$TMP/classic3.bmp" "the wave model in the classic setti
 # --- the side scene ----------------------------------------------------------------
 expect 0 "--help" -- "$RIPPLE" --help
 grep -q -- "--scene S" "$TMP/out" && grep -q -- "--surface M" "$TMP/out" && grep -q -- "--spread S" "$TMP/out" && ok || bad "--help does not list --scene, --surface and the springs' settings"
-for bad_side in "--scene foo" "--scene" "--surface foo" "--surface" "--spread 0.6" "--spread 0.5" \
+for bad_side in "--scene foo" "--scene" "--surface foo" "--surface" "--spread 0.6" "--spread 0.51" \
         "--spread nan" "--spread -0.1" "--stiffness -1" "--stiffness inf" "--damping 2" \
         "--passes 0" "--passes 33" "--passes 1 --spread 0.34" "--ends sideways" \
         "--scene side --benchmark" "--scene side --load-state $TMP/h.rpl" "--scene side --walls assets/background.png"; do
