@@ -42,9 +42,9 @@ extern "C" {
  */
 
 #define RPL_VERSION_MAJOR 0
-#define RPL_VERSION_MINOR 4
+#define RPL_VERSION_MINOR 5
 #define RPL_VERSION_PATCH 0
-#define RPL_VERSION "0.4.0"
+#define RPL_VERSION "0.5.0"
 
 /* The library's version as "MAJOR.MINOR.PATCH": that of the library
  * running, which may be newer than the RPL_VERSION compiled against. */

@@ -516,6 +516,11 @@ differ "$TMP/side32.bmp" "$TMP/sidew.bmp" "--surface waves changes the water"
 expect 0 "side scene, springs set" -- "$RIPPLE" $H --size 320x240 --frames 240 --scene side --stiffness 0.03 --damping 0.02 --spread 0.2 --passes 4 --ends absorb --screenshot "$TMP/sidek.bmp"
 differ "$TMP/side32.bmp" "$TMP/sidek.bmp" "the springs' settings change the water"
 expect 0 "side scene, small" -- "$RIPPLE" $H --size 160x120 --frames 30 --scene side
+# splashes sound like drips: 600 frames are 600/60 s of sound, not all silent
+expect 0 "side scene, sound" -- "$RIPPLE" $H --size 320x240 --frames 600 --scene side --audio-out "$TMP/side.wav"
+[ "$(wc -c <"$TMP/side.wav")" = $((44 + 600 * 800 * 4)) ] && ok || bad "side scene sound: $(wc -c <"$TMP/side.wav") bytes"
+loud=$(od -A n -t d2 -j 44 -v "$TMP/side.wav" | tr -s ' ' '\n' | awk '$1 > 2000 || $1 < -2000 { n++ } END { print n + 0 }')
+[ "$loud" -gt 100 ] && ok || bad "side scene sound: only $loud loud samples"
 expect 0 "side scene, large" -- "$RIPPLE" $H --size 1920x1080 --frames 5 --scene side
 
 # --- bench ---------------------------------------------------------------------

@@ -200,6 +200,8 @@ void app_audio_device(app_t *a);
 void app_audio_step(app_t *a);
 void app_audio_frame(app_t *a);
 void app_audio_toggle(app_t *a);
+/* A drip for something other than the pool's stones (the side scene's splashes). */
+void app_audio_drip(app_t *a, int x, int y, int radius, int weight);
 void app_audio_close(app_t *a);
 int app_audio_finish(app_t *a, char **err);
 void app_audio_free(app_t *a);

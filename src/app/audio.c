@@ -65,6 +65,12 @@ static void on_drop(void *user, int x, int y, int radius, int weight)
     rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w);
 }
 
+void app_audio_drip(app_t *a, int x, int y, int radius, int weight)
+{
+    if (a->audio)
+        rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w);
+}
+
 /* The frames of out as little-endian 16-bit samples, as WAV files hold them. */
 static void to_le(unsigned char *b, const int16_t *s, int n)
 {

@@ -49,6 +49,20 @@ static void set_palette(app_t *a)
     SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
 }
 
+/* A splash sounds like a drip of a stone its size: bigger and louder the
+ * faster the body went in (the sound's scale is the pool's stones). */
+static void on_splash(void *user, double x, double y, double speed)
+{
+    app_t *a = user;
+    if (!a->audio || a->scene != APP_SCENE_SIDE)
+        return;
+    double f = speed / 900.0 * (480.0 / a->o.h);
+    f = f > 1 ? 1 : f;
+    int radius = 2 + (int)(10 * f);
+    int weight = 120 + (int)(900 * f);
+    app_audio_drip(a, (int)x, (int)y, radius, weight);
+}
+
 int app_side_start(app_t *a, char **err)
 {
     if (a->side)
@@ -70,6 +84,7 @@ int app_side_start(app_t *a, char **err)
         return -1;
     }
     side_scene_set_autoplay(a->side, a->auto_on || a->o.headless);
+    side_scene_set_splash_hook(a->side, on_splash, a);
     return 0;
 }
 

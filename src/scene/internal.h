@@ -89,6 +89,8 @@ struct side_scene {
     uint32_t *work;        /* art with the bodies: what the water refracts */
     float *surf;           /* the surfaces sampled per column, w per water */
     char err[160];
+    side_splash_fn on_splash; /* told about every splash; NULL: none */
+    void *splash_user;
 };
 
 /* A seeded generator (splitmix64): the scene's only randomness. */

@@ -495,8 +495,12 @@ static void crossings(side_scene_t *s)
                 continue;
             rpl_water_impact(s->water[k], x, vy, NULL);
             double speed = fabs(vy) * (c > 0 ? 1.0 : 0.5);
-            if (speed > slow)
-                rpl_splash_emit(s->splash, x, rpl_water_height(s->water[k], x), speed);
+            if (speed > slow) {
+                double y = rpl_water_height(s->water[k], x);
+                rpl_splash_emit(s->splash, x, y, speed);
+                if (s->on_splash)
+                    s->on_splash(s->splash_user, x, y, speed);
+            }
         }
     }
 }
@@ -650,6 +654,14 @@ void side_scene_set_autoplay(side_scene_t *s, int on)
     if (on && !s->autoplay)
         s->next_drop = s->steps + 60;
     s->autoplay = on != 0;
+}
+
+void side_scene_set_splash_hook(side_scene_t *s, side_splash_fn fn, void *user)
+{
+    if (!s)
+        return;
+    s->on_splash = fn;
+    s->splash_user = user;
 }
 
 double side_scene_rise_max(const side_scene_t *s)

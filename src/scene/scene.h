@@ -76,6 +76,12 @@ const uint32_t *side_scene_palette(const side_scene_t *s);
 /* Why the last render failed ("" if none). */
 const char *side_scene_error(const side_scene_t *s);
 
+/* Called for every splash (a body going in or coming out fast enough),
+ * with where and how fast (pixels, pixels per second): for the sound.
+ * NULL turns it off. */
+typedef void (*side_splash_fn)(void *user, double x, double y, double speed);
+void side_scene_set_splash_hook(side_scene_t *s, side_splash_fn fn, void *user);
+
 typedef struct side_stats {
     int bodies;        /* rigid bodies in the level */
     int floating;      /* of which touching water */
