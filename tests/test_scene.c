@@ -481,6 +481,73 @@ static void test_bad_config_and_calls(void **state)
     assert_true(strlen(side_scene_error(NULL)) > 0);
 }
 
+/* ---- what changed ------------------------------------------------------------ */
+
+/* The rectangles side_scene_changed lists cover every pixel that differs
+ * from the frame before, frame after frame, with bodies falling, splashing
+ * and floating; the first render, and the one after an invalidate, are
+ * the whole frame; and they are not the whole frame while little moves. */
+static void test_changed_rectangles(void **state)
+{
+    (void)state;
+    for (int f = 0; f < 3; f++) {
+        rpl_format fmt = (rpl_format)f;
+        int bytes = rpl_format_bytes(fmt);
+        side_scene_t *s = new_scene(W, H, fmt, 11, 1);
+        size_t len = (size_t)W * H * (size_t)bytes;
+        unsigned char *prev = malloc(len), *cur = malloc(len);
+        uint8_t *covered = malloc((size_t)W * H);
+        assert_non_null(prev);
+        assert_non_null(cur);
+        assert_non_null(covered);
+        rpl_rect_t r[64];
+        assert_int_equal(side_scene_render(s, prev, (ptrdiff_t)W * bytes), 0);
+        assert_int_equal(side_scene_changed(s, r, 64), 1);
+        assert_true(r[0].x == 0 && r[0].y == 0 && r[0].w == W && r[0].h == H);
+        long partial = 0, differing = 0;
+        for (int frame = 0; frame < 400; frame++) {
+            steps(s, 2);
+            if (frame == 200)
+                side_scene_invalidate(s);
+            assert_int_equal(side_scene_render(s, cur, (ptrdiff_t)W * bytes), 0);
+            int n = side_scene_changed(s, r, 64);
+            assert_true(n >= 1 && n <= 64);
+            memset(covered, 0, (size_t)W * H);
+            long area = 0;
+            for (int i = 0; i < n; i++) {
+                assert_true(r[i].x >= 0 && r[i].y >= 0 && r[i].w > 0 && r[i].h > 0);
+                assert_true(r[i].x + r[i].w <= W && r[i].y + r[i].h <= H);
+                for (int y = r[i].y; y < r[i].y + r[i].h; y++)
+                    for (int x = r[i].x; x < r[i].x + r[i].w; x++)
+                        area += !covered[y * W + x], covered[y * W + x] = 1;
+            }
+            if (frame == 200)
+                assert_int_equal(area, (long)W * H);
+            else if (area < (long)W * H / 2)
+                partial++;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    size_t o = ((size_t)y * W + (size_t)x) * (size_t)bytes;
+                    if (memcmp(prev + o, cur + o, (size_t)bytes) != 0) {
+                        differing++;
+                        if (!covered[y * W + x])
+                            fail_msg("format %d frame %d: pixel %d,%d changed outside the "
+                                     "rectangles", f, frame, x, y);
+                    }
+                }
+            memcpy(prev, cur, len);
+        }
+        assert_true(differing > 0);      /* things did move */
+        assert_true(partial > 300);      /* and the rectangles were not the whole frame */
+        free(prev);
+        free(cur);
+        free(covered);
+        side_scene_destroy(s);
+    }
+    rpl_rect_t r[1];
+    assert_int_equal(side_scene_changed(NULL, r, 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_autoplay_bounded),
         cmocka_unit_test(test_render_every_format),
         cmocka_unit_test(test_bad_config_and_calls),
+        cmocka_unit_test(test_changed_rectangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,6 +104,8 @@ void app_side_show(app_t *a, int scene)
      * it, every tile is drawn again */
     if (scene == APP_SCENE_POOL)
         rpl_renderer_invalidate(a->water);
+    else
+        side_scene_invalidate(a->side);
     app_note(a, scene == APP_SCENE_SIDE ? "side view: click to drop, K chooses what"
                                         : "the pool from above");
 }

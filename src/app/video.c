@@ -285,10 +285,12 @@ static void present_surface(app_t *a, double *ms_refract)
         SDL_FillRect(ws, NULL, 0); /* the margins around a centred frame */
         a->last_ws = ws, a->last_ws_w = ws->w, a->last_ws_h = ws->h;
         rpl_renderer_invalidate(a->water);
+        side_scene_invalidate(a->side);
         a->ovl_laid_n = 0; /* nothing of it on this surface */
         all = 1;
     } else if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0) {
         rpl_renderer_invalidate(a->water);
+        side_scene_invalidate(a->side);
     }
     if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
         /* a window smaller than the field: the frame and the overlay go
@@ -324,9 +326,8 @@ static void present_surface(app_t *a, double *ms_refract)
     }
     *ms_refract = app_ms_since(t0);
     int n;
-    if (side) { /* the side scene moves everywhere: the whole frame changes */
-        a->changed[0] = (rpl_rect_t){ 0, 0, a->o.w, a->o.h };
-        n = 1;
+    if (side) { /* where bodies, droplets and water are and were */
+        n = side_scene_changed(a->side, a->changed, a->n_tiles);
     } else {
         n = rpl_renderer_changed(a->water, a->changed, a->n_tiles);
     }

@@ -13,6 +13,7 @@
 #define SIDE_AUTOPLAY_BODIES 24 /* autoplay keeps at most this many */
 #define SIDE_SPLASH_CAP 2048
 #define SIDE_BALL_SIDES 16      /* a ball's outline for the water */
+#define SIDE_DIRTY_MAX 48       /* rectangles of what moves; more: one around them all */
 #define SIDE_PI 3.14159265358979323846
 
 /* A solid block of stone, [x0, x1) x [y0, y1) in whole pixels. */
@@ -89,6 +90,13 @@ struct side_scene {
     uint32_t *work;        /* art with the bodies: what the water refracts */
     float *surf;           /* the surfaces sampled per column, w per water */
     char err[160];
+    /* what the last render changed against the one before: where bodies,
+     * droplets and water (whose caustics always move) are now and were */
+    rpl_rect_t drawn[SIDE_DIRTY_MAX];  /* what moves, as the last render drew it */
+    int ndrawn;
+    rpl_rect_t changed[2 * SIDE_DIRTY_MAX];
+    int nchanged;                      /* -1: the whole frame */
+    int all;                           /* the next render changes everything */
     side_splash_fn on_splash; /* told about every splash; NULL: none */
     void *splash_user;
 };

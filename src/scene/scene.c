@@ -316,6 +316,7 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
     s->rise_max = sqrt(2 * s->g * LEAP * s->h);
     s->surface = cfg->surface;
     s->rng = cfg->seed ^ 0x5CE7E5EEDull;
+    s->all = 1; /* the first render draws everything */
     s->autoplay = 1;
     s->next_drop = 30;
     /* the springs' settings, checked as given (at their own step) */
@@ -671,6 +672,77 @@ double side_scene_rise_max(const side_scene_t *s)
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
+/* ---- what changed ------------------------------------------------------------- */
+
+/* Adds the rectangle [x0, x1) x [y0, y1), grown by a margin and clipped
+ * to the frame, to r (n of them); 0 when there is no room. */
+static int add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, double x0, double y0,
+                    double x1, double y1)
+{
+    const double m = 3; /* outlines, the foam's anti-aliased top, rounding */
+    int a = (int)floor(fmax(0, x0 - m)), b = (int)ceil(fmin(s->w, x1 + m));
+    int c = (int)floor(fmax(0, y0 - m)), d = (int)ceil(fmin(s->h, y1 + m));
+    if (a >= b || c >= d)
+        return 1;
+    if (*n >= SIDE_DIRTY_MAX)
+        return 0;
+    r[(*n)++] = (rpl_rect_t){ a, c, b - a, d - c };
+    return 1;
+}
+
+/* After a render: where what moves lies now (each water from its highest
+ * surface point down, for its caustics always move; every body; the
+ * droplets), and what changed since the render before, which is that and
+ * where they lay then.  Everything else is the art, the same bytes. */
+static void note_changes(side_scene_t *s)
+{
+    rpl_rect_t now[SIDE_DIRTY_MAX];
+    int n = 0, ok = 1;
+    for (int k = 0; k < s->nwaters && ok; k++) {
+        const side_basin_t *b = &s->lv.basin[k];
+        const float *surf = s->surf + (size_t)k * s->w;
+        double top = b->level;
+        for (int x = 0; x < b->x1 - b->x0; x++)
+            top = fmin(top, surf[x]);
+        ok = add_rect(s, now, &n, b->x0, top, b->x1, b->floor);
+    }
+    double xy[2 * SIDE_BALL_SIDES];
+    for (int i = 0; i < s->nbodies && ok; i++) {
+        int m = side_body_outline(&s->body[i], xy);
+        double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
+        for (int j = 1; j < m; j++) {
+            x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
+            y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
+        }
+        ok = add_rect(s, now, &n, x0, y0, x1, y1);
+    }
+    int nd = rpl_splash_count(s->splash);
+    const rpl_droplet_t *d = rpl_splash_droplets(s->splash);
+    if (nd > 0 && ok) {
+        double x0 = d[0].x, x1 = d[0].x, y0 = d[0].y, y1 = d[0].y, r = d[0].size;
+        for (int j = 1; j < nd; j++) {
+            x0 = fmin(x0, d[j].x), x1 = fmax(x1, d[j].x);
+            y0 = fmin(y0, d[j].y), y1 = fmax(y1, d[j].y);
+            r = fmax(r, d[j].size);
+        }
+        ok = add_rect(s, now, &n, x0 - r, y0 - r, x1 + r, y1 + r);
+    }
+    if (!ok || s->all || s->ndrawn < 0) {
+        s->nchanged = -1;
+    } else {
+        memcpy(s->changed, now, (size_t)n * sizeof *now);
+        memcpy(s->changed + n, s->drawn, (size_t)s->ndrawn * sizeof *now);
+        s->nchanged = n + s->ndrawn;
+    }
+    s->all = 0;
+    if (ok) {
+        memcpy(s->drawn, now, (size_t)n * sizeof *now);
+        s->ndrawn = n;
+    } else {
+        s->ndrawn = -1; /* too much to list: the next render changes everything too */
+    }
+}
+
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
 {
     if (!s)
@@ -697,7 +769,26 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
         return -1;
     }
+    note_changes(s);
     return 0;
+}
+
+int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max)
+{
+    if (!s || !rects || max < 1)
+        return 0;
+    if (s->nchanged < 0 || s->nchanged > max) {
+        rects[0] = (rpl_rect_t){ 0, 0, s->w, s->h };
+        return 1;
+    }
+    memcpy(rects, s->changed, (size_t)s->nchanged * sizeof *rects);
+    return s->nchanged;
+}
+
+void side_scene_invalidate(side_scene_t *s)
+{
+    if (s)
+        s->all = 1;
 }
 
 const uint32_t *side_scene_palette(const side_scene_t *s)
