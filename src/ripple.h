@@ -1094,6 +1094,14 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  *                          A (1 - t/life)^2 sin(2 pi f (t - s / c)),
  *                        c = f * wavelength, for s <= c t and t < life
  *                        (0 elsewhere); the surface is the sum of the rings.
+ *                        With FREE or REFLECT ends a ring also sends the
+ *                        same wave (amplitude, birth) from its images in
+ *                        the walls, so that waves bounce off them: from
+ *                        2 x0 - x0' and 2 x1 - x0' (reflected once), and
+ *                        from 2 x1 - (2 x0 - x0') and 2 x0 - (2 x1 - x0')
+ *                        (off both walls), in that order after the ring
+ *                        itself; later reflections are left out.  ABSORB:
+ *                        no images, waves leave.
  *
  * Time: a body advances in fixed steps of `step` seconds.  rpl_water_advance
  * adds real time to an accumulator and takes as many whole steps as it
@@ -1115,7 +1123,8 @@ typedef enum rpl_surface_kind {
 /* What the end springs do: FREE ends have one neighbour and move like the
  * others; REFLECT ends are held as if mirrored (a wave bounces back
  * upright); ABSORB ends let a wave leave (a damping band near the ends
- * takes it out with little reflection). */
+ * takes it out with little reflection).  Analytic waves: FREE and REFLECT
+ * both bounce off the walls (image rings, above), ABSORB lets them go. */
 typedef enum rpl_water_ends {
     RPL_ENDS_FREE = 0,
     RPL_ENDS_REFLECT = 1,
@@ -1245,10 +1254,15 @@ rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force);
  * winding, |coordinates| <= 1e9) under the surface, above the floor and
  * within [x0, x1], with the surface taken piecewise linear between the
  * samples at every spring (or, for waves, evenly at most 4 units apart,
- * at most 65536 intervals across): its area, centroid and extent across,
+ * at most 65536 intervals across: x0 + k (x1 - x0) / m, k = 0..m, m =
+ * min(ceil((x1 - x0) / 4), 65536)): its area, centroid and extent across,
  * exact for that surface; all 0 when it is dry.  A simple non-convex
  * polygon is handled exactly too (even-odd), a self-crossing one
- * approximately. */
+ * approximately.  For waves the heights at those samples are kept in the
+ * body until its surface changes (they are what rpl_water_height says
+ * there, bit for bit), so rpl_water_submerged, rpl_water_forces and
+ * rpl_water_crossing write to the body: call them on one body from one
+ * thread at a time. */
 typedef struct rpl_submerged {
     double area;
     double cx, cy;

@@ -1,4 +1,4 @@
-/* test_buoyancy.c - side water meets bodies: submerged area and centroid (by hand and against a column-integration reference), forces, caps, sweep crossings, splash droplets (cmocka). */
+/* test_buoyancy.c - side water meets bodies: submerged area and centroid (by hand and against a column-integration reference), forces, caps, sweep crossings, the waves surface's cache, splash droplets (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -719,6 +719,154 @@ static void test_crossing_curved(void **state)
     }
 }
 
+/* ---- the waves surface's cache ------------------------------------------------ */
+
+/* The samples of a waves surface as ripple.h gives them: x0 + k (x1 - x0)
+ * / m, k = 0..m, m = min(ceil((x1 - x0) / 4), 65536). */
+static long grid_m(const rpl_water_params_t *p)
+{
+    double m = ceil((p->x1 - p->x0) / 4);
+    return m < 1 ? 1 : m > 65536 ? 65536 : (long)m;
+}
+
+static double grid_x(const rpl_water_params_t *p, long k, long m)
+{
+    return k >= m ? p->x1 : p->x0 + (double)k * ((p->x1 - p->x0) / (double)m);
+}
+
+/* The coupling's surface at every sample (but the last) against
+ * rpl_water_height there, bit for bit: a vertical path from h, on the
+ * surface and so out, to the next double down into the water crosses
+ * only if the coupling's height there is h exactly (there is no double
+ * between).  Then the area of a box from sample a to sample b, reaching
+ * from above every crest to below every trough, against the trapezoids
+ * of those heights. */
+static void check_cache(const rpl_water_t *w, uint64_t *r)
+{
+    const rpl_water_params_t *p = rpl_water_params(w);
+    long m = grid_m(p);
+    double *hs = xmalloc((size_t)(m + 1) * sizeof *hs);
+    for (long k = 0; k <= m; k++) {
+        double x = grid_x(p, k, m), h = rpl_water_height(w, x), at = -1;
+        hs[k] = h;
+        if (k < m && (rpl_water_crossing(w, x, h, x, nextafter(h, INFINITY), &at) != 1 || at != x))
+            fail_msg("sample %ld of %ld at x %.17g: the coupling's surface is not rpl_water_height "
+                     "%.17g there", k, m, x, h);
+    }
+    long a = rnd_range(r, 0, (int)m - 1), b = rnd_range(r, (int)a + 1, (int)m);
+    double top = p->level - 60, bot = p->level + 60, want = 0;
+    for (long k = a; k < b; k++) {
+        assert_true(hs[k] > top && hs[k] < bot);
+        want += (grid_x(p, k + 1, m) - grid_x(p, k, m)) * (bot - 0.5 * (hs[k] + hs[k + 1]));
+    }
+    double box[8] = {grid_x(p, a, m), top, grid_x(p, b, m), top, grid_x(p, b, m), bot,
+                     grid_x(p, a, m), bot};
+    free(hs);
+    rpl_submerged_t got = sub_of(w, box, 4);
+    assert_near(got.area, want, 1e-10 * want);
+}
+
+/* The heights kept for the coupling are the surface's own after every
+ * kind of change: steps, new rings (one ring, or so many that the oldest
+ * go), a ring made stronger a few steps after it started, a reset, new
+ * ends or width.  With reflecting ends, so the walls' images count. */
+static void test_waves_cache(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    p.wavelength = 20; /* c = 40 units a second; rings merge within 5 units */
+    p.ends = RPL_ENDS_REFLECT;
+    p.x1 = 160; /* 40 samples: quick to check */
+    rpl_water_t *w = new_water(&p);
+    uint64_t r = 2024;
+    int merges = 0, evictions = 0;
+    check_cache(w, &r);
+    for (int round = 0; round < 40; round++) {
+        int act = rnd_range(&r, 0, 9);
+        double x1 = rpl_water_params(w)->x1; /* 160 or 140 */
+        if (act <= 3) {
+            for (int i = rnd_range(&r, 1, 40); i > 0; i--)
+                rpl_water_step(w);
+        } else if (act <= 5) {
+            for (int i = rnd_range(&r, 1, 20); i > 0; i--)
+                assert_int_equal(rpl_water_disturb(w, rnd_range(&r, 0, 6000) / 6000.0 * x1,
+                                                   rnd_range(&r, -100, 100) / 200.0), RPL_OK);
+        } else if (act == 6) {
+            /* a ring, read, five steps on (4 units, a sample apart),
+             * read, then made stronger */
+            double x = rnd_range(&r, 0, (int)x1);
+            rpl_water_disturb(w, x, 0.4);
+            int n = rpl_water_rings(w);
+            for (int i = 0; i < 5; i++) {
+                rpl_water_step(w);
+                check_cache(w, &r);
+            }
+            rpl_water_disturb(w, fmin(x1, x + 2), 0.3);
+            merges += rpl_water_rings(w) == n;
+        } else if (act == 7) {
+            /* 276 or more rings in twelve batches 7 steps apart (too late to
+             * merge), 6 units apart in each (those past x1 are refused):
+             * the oldest make room */
+            for (int j = 0; j < 12; j++) {
+                for (int i = 0; i < 26; i++)
+                    rpl_water_disturb(w, 3 + 6 * i + (j & 1), (i % 7 - 3) / 20.0);
+                if (j % 3 == 2)
+                    check_cache(w, &r);
+                for (int i = 0; i < 7; i++)
+                    rpl_water_step(w);
+            }
+            evictions += rpl_water_rings(w) == RPL_WAVES_MAX;
+        } else if (act == 8) {
+            rpl_water_params_t q = *rpl_water_params(w);
+            int what = rnd_range(&r, 0, 2);
+            if (what == 0)
+                q.ends = (rpl_water_ends)((q.ends + 1) % 3);
+            else if (what == 1)
+                q.x1 = q.x1 == 160 ? 140 : 160; /* fewer samples, rings beyond the end */
+            if (what == 2)
+                rpl_water_reset(w);
+            else
+                assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+        }
+        check_cache(w, &r);
+    }
+    assert_true(merges >= 2);
+    assert_true(evictions >= 1);
+
+    /* other ends while a ring's echo is on the surface: it goes */
+    rpl_water_reset(w);
+    p.x1 = 640;
+    assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
+    assert_int_equal(rpl_water_disturb(w, 10, 0.5), RPL_OK);
+    for (int i = 0; i < 30; i++)
+        rpl_water_step(w);
+    check_cache(w, &r);
+    rpl_water_params_t q = p;
+    q.ends = RPL_ENDS_ABSORB;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    check_cache(w, &r);
+    /* a ring left past a narrowed end, made stronger from inside 2 steps
+     * after it started: with c = 160 it has gone 5.3 units, so samples
+     * 145..147 (x 580..588) are reached by its image in that end (at 585)
+     * only, the ring itself (at 615) reaching none of them */
+    q.ends = RPL_ENDS_REFLECT;
+    q.wavelength = 80; /* rings merge within 20 units */
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    rpl_water_reset(w);
+    assert_int_equal(rpl_water_disturb(w, 615, 0.5), RPL_OK);
+    for (int i = 0; i < 2; i++)
+        rpl_water_step(w);
+    q.x1 = 600;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    check_cache(w, &r);
+    assert_int_equal(rpl_water_disturb(w, 600, 0.5), RPL_OK);
+    assert_int_equal(rpl_water_rings(w), 1);
+    check_cache(w, &r);
+    rpl_water_destroy(w);
+}
+
 /* ---- splashes ----------------------------------------------------------------- */
 
 static rpl_splash_t *new_splash(int cap, uint64_t seed)
@@ -1000,6 +1148,7 @@ int main(void)
         cmocka_unit_test(test_forces_bad_args),
         cmocka_unit_test(test_crossing_flat),
         cmocka_unit_test(test_crossing_curved),
+        cmocka_unit_test(test_waves_cache),
         cmocka_unit_test(test_splash_grows),
         cmocka_unit_test(test_splash_deterministic),
         cmocka_unit_test(test_splash_capacity),

@@ -1,4 +1,4 @@
-/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, and the polygon and circle fills (cmocka). */
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, and the polygon and circle fills (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -421,6 +421,196 @@ static void test_droplets(void **state)
     rpl_side_renderer_destroy(r);
 }
 
+/* ---- frames made in parts -------------------------------------------------------- */
+
+/* The renderer draws the water in blocks, deep rows apart from those
+ * near the surface, and copies or converts the scene only where no water
+ * will cover it.  Whatever the parts: a frame does not depend on what
+ * the framebuffer held before nor on the frame drawn before; the scene
+ * shows unchanged wherever neither water nor a droplet is; RGB565 is the
+ * XRGB8888 frame converted and INDEX8 maps equal colours to equal
+ * indices.  Bodies here: one wider than the frame with deep rows, one
+ * overlapping it, one with a dry column, one so steep that its surface
+ * lies far off its mean. */
+#define FW 200
+#define FH 160
+
+typedef struct frame_case {
+    float s0[FW + 20], s1[60], s2[40], s3[50];
+    rpl_side_water_t wb[4];
+    rpl_droplet_t dr[4];
+} frame_case_t;
+
+static void make_case(frame_case_t *fc, double phase)
+{
+    for (int i = 0; i < FW + 20; i++)
+        fc->s0[i] = (float)(40.0 + 3.0 * sin((i - 10) * 0.2 + phase) + 1.5 * sin((i - 10) * 0.77));
+    for (int i = 0; i < 60; i++)
+        fc->s1[i] = (float)(70.0 + 2.0 * cos((120 + i) * 0.3 + phase));
+    for (int i = 0; i < 40; i++)
+        fc->s2[i] = i == 10 ? 200.0f : (float)(20.0 + 4.0 * sin(i * 0.5));
+    for (int i = 0; i < 50; i++)
+        fc->s3[i] = (float)(10.0 + 1.5 * i);
+    fc->wb[0] = (rpl_side_water_t){-10, FW + 10, fc->s0, 150.0f, 1};
+    fc->wb[1] = (rpl_side_water_t){120, 180, fc->s1, 130.0f, 1};
+    fc->wb[2] = (rpl_side_water_t){20, 60, fc->s2, 100.0f, 1};
+    fc->wb[3] = (rpl_side_water_t){60, 110, fc->s3, 159.0f, 1};
+    fc->dr[0] = (rpl_droplet_t){50.5f, 38.0f, 0, 0, 0.1f, 1, 2};
+    fc->dr[1] = (rpl_droplet_t){1.0f, 150.0f, 0, 0, 0, 1, 3};
+    fc->dr[2] = (rpl_droplet_t){199.0f, 5.0f, 0, 0, 0.2f, 1, 2.5f};
+    fc->dr[3] = (rpl_droplet_t){140.0f, 100.0f, 0, 0, 0.5f, 1, 1.5f};
+}
+
+/* Is (x, y) under some body's surface, or near a droplet? */
+static int touched(const frame_case_t *fc, int x, int y)
+{
+    for (int k = 0; k < 4; k++) {
+        const rpl_side_water_t *b = &fc->wb[k];
+        if (x >= b->x0 && x < b->x1 && y >= (int)floor(b->surface[x - b->x0]) && y < b->bottom)
+            return 1;
+    }
+    for (int k = 0; k < 4; k++) {
+        double dx = x + 0.5 - fc->dr[k].x, dy = y + 0.5 - fc->dr[k].y, r = fc->dr[k].size + 2;
+        if (dx * dx + dy * dy <= r * r)
+            return 1;
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_frame_parts(void **state)
+{
+    (void)state;
+    uint32_t *scene = random_bg(FW, FH, 11);
+    frame_case_t *a = xmalloc(sizeof *a), *b = xmalloc(sizeof *b);
+    make_case(a, 0.0);
+    make_case(b, 2.0);
+    b->wb[0].x0 = 0; /* another frame: fewer bodies, elsewhere */
+    b->wb[0].x1 = FW;
+    const int pad = 3;
+    uint32_t *fx = NULL;
+    for (int f = 0; f < 3; f++) {
+        rpl_format fmt = all_formats[f];
+        int bytes = rpl_format_bytes(fmt);
+        ptrdiff_t pitch = (ptrdiff_t)(FW + pad) * bytes;
+        size_t n = (size_t)pitch * FH;
+        unsigned char *f0 = xmalloc(n), *f1 = xmalloc(n), *f2 = xmalloc(n);
+        rpl_status st = RPL_ENOMEM;
+        rpl_side_renderer_t *r = rpl_side_renderer_create(scene, FW, FH, fmt, &st);
+        rpl_side_renderer_t *r2 = rpl_side_renderer_create(scene, FW, FH, fmt, &st);
+        assert_non_null(r);
+        assert_non_null(r2);
+        memset(f0, 0x00, n);
+        memset(f1, 0xFF, n);
+        assert_int_equal(rpl_side_render(r, scene, FW * 4, a->wb, 4, a->dr, 4, 1.5, f0, pitch), RPL_OK);
+        assert_int_equal(rpl_side_render(r, scene, FW * 4, b->wb, 2, b->dr, 1, 7.0, f2, pitch), RPL_OK);
+        assert_int_equal(rpl_side_render(r, scene, FW * 4, a->wb, 4, a->dr, 4, 1.5, f1, pitch), RPL_OK);
+        memset(f2, 0x5A, n);
+        assert_int_equal(rpl_side_render(r2, scene, FW * 4, a->wb, 4, a->dr, 4, 1.5, f2, pitch), RPL_OK);
+        for (int y = 0; y < FH; y++) {
+            const unsigned char *r0 = f0 + y * pitch, *r1 = f1 + y * pitch, *rr = f2 + y * pitch;
+            assert_memory_equal(r0, r1, (size_t)FW * bytes);
+            assert_memory_equal(r0, rr, (size_t)FW * bytes);
+            for (int i = FW * bytes; i < (FW + pad) * bytes; i++) {
+                /* the padding is never written */
+                assert_int_equal(r0[i], 0x00);
+                assert_int_equal(r1[i], 0xFF);
+                assert_int_equal(rr[i], 0x5A);
+            }
+        }
+        if (fmt == RPL_XRGB8888) {
+            fx = xmalloc((size_t)FW * FH * 4);
+            int water = 0;
+            for (int y = 0; y < FH; y++)
+                for (int x = 0; x < FW; x++) {
+                    uint32_t c = ((const uint32_t *)(const void *)(f0 + y * pitch))[x];
+                    fx[y * FW + x] = c;
+                    if (!touched(a, x, y))
+                        assert_int_equal(c, scene[y * FW + x]);
+                    else if (c != scene[y * FW + x])
+                        water++;
+                }
+            assert_true(water > FW * FH / 2); /* most of the frame is water */
+        } else if (fmt == RPL_RGB565) {
+            for (int y = 0; y < FH; y++)
+                for (int x = 0; x < FW; x++)
+                    assert_int_equal(((const uint16_t *)(const void *)(f0 + y * pitch))[x],
+                                     ref565(fx[y * FW + x]));
+        } else {
+            /* the index is a function of the colour: sorted by colour,
+             * equal colours sit side by side with equal indices */
+            uint64_t *ci = xmalloc((size_t)FW * FH * sizeof *ci);
+            for (int y = 0; y < FH; y++)
+                for (int x = 0; x < FW; x++)
+                    ci[y * FW + x] = (uint64_t)(fx[y * FW + x] & 0xFFFFFFu) << 8 | f0[y * pitch + x];
+            qsort(ci, (size_t)FW * FH, sizeof *ci, cmp_u64);
+            for (int i = 1; i < FW * FH; i++)
+                if (ci[i] >> 8 == ci[i - 1] >> 8)
+                    assert_int_equal(ci[i] & 0xFF, ci[i - 1] & 0xFF);
+            free(ci);
+        }
+        rpl_side_renderer_destroy(r);
+        rpl_side_renderer_destroy(r2);
+        free(f0);
+        free(f1);
+        free(f2);
+    }
+    free(fx);
+    free(a);
+    free(b);
+    free(scene);
+}
+
+/* Where the blocks fall does not change a pixel.  A wavy body whose
+ * surface stays within one pixel row (so its mean level and the top of
+ * its gradient stay put), drawn from column 0, then from column 3 and 5
+ * on, and then with its last column dry (which makes the renderer take
+ * its general path on every row): on the columns whose slopes are the
+ * same in both (four from a body's end), every pixel agrees, though the
+ * blocks of 16 pixels, the pixels done one by one, the columns near the
+ * frame's side and the rows drawn as deep water fall differently: near
+ * the surface (foam, darkening of the slope), a little deeper (the
+ * refraction's weight varying with depth) and deep down. */
+static void test_blocks_agree(void **state)
+{
+    (void)state;
+    uint32_t *scene = random_bg(FW, FH, 12);
+    float wavy[100], dry[100];
+    for (int i = 0; i < 100; i++)
+        wavy[i] = dry[i] = (float)(40.45 + 0.45 * sin(i * 0.3));
+    dry[99] = 1000.0f;
+    uint32_t *fa = xmalloc((size_t)FW * FH * 4), *fb = xmalloc((size_t)FW * FH * 4);
+    rpl_status st = RPL_ENOMEM;
+    rpl_side_renderer_t *r = rpl_side_renderer_create(scene, FW, FH, RPL_XRGB8888, &st);
+    assert_non_null(r);
+    rpl_side_water_t wa = {0, 100, wavy, 150.0f, 1};
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wa, 1, NULL, 0, 3.25, fa, FW * 4), RPL_OK);
+    for (int from = 3; from <= 5; from += 2) {
+        rpl_side_water_t wb = {from, 100, wavy + from, 150.0f, 1};
+        assert_int_equal(rpl_side_render(r, scene, FW * 4, &wb, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
+        for (int y = 0; y < FH; y++) {
+            assert_memory_equal(fa + y * FW + from + 4, fb + y * FW + from + 4,
+                                (size_t)(100 - from - 4) * 4);
+            assert_memory_equal(fb + y * FW, scene + y * FW, (size_t)from * 4);
+        }
+    }
+    rpl_side_water_t wc = {0, 100, dry, 150.0f, 1};
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wc, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
+    for (int y = 0; y < FH; y++) {
+        assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
+        assert_int_equal(fb[y * FW + 99], scene[y * FW + 99]); /* the dry column */
+    }
+    rpl_side_renderer_destroy(r);
+    free(fa);
+    free(fb);
+    free(scene);
+}
+
 /* ---- polygons and circles ------------------------------------------------------- */
 
 #define BG 0x11223344u
@@ -600,6 +790,8 @@ int main(void)
         cmocka_unit_test(test_water_region),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_droplets),
+        cmocka_unit_test(test_frame_parts),
+        cmocka_unit_test(test_blocks_agree),
         cmocka_unit_test(test_polygon),
         cmocka_unit_test(test_circle),
     };

@@ -1,4 +1,4 @@
-/* test_water.c - side-view water: defaults and refusals, the spread's stability limit against a reference chain, the spring rule, the spline, symmetry, sleeping, frame-rate independence, the step cap, analytic rings, ends and parameter changes (cmocka). */
+/* test_water.c - side-view water: defaults and refusals, the spread's stability limit against a reference chain, the spring rule, the spline, symmetry, sleeping, frame-rate independence, the step cap, analytic rings and their echoes off the walls, ends and parameter changes (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -755,6 +755,7 @@ static void test_waves(void **state)
     p.frequency = 2;
     p.wavelength = 60; /* c = 120 units a second: 2 per step */
     p.life = 4;
+    p.ends = RPL_ENDS_ABSORB; /* the rings alone: the walls' images are tested below */
     rpl_water_t *w = new_water(&p);
     assert_null(rpl_water_spring_y(w));
     assert_null(rpl_water_spring_v(w));
@@ -824,6 +825,132 @@ static void test_waves(void **state)
     assert_int_equal(rpl_water_awake(w), 1);
     rpl_water_step(w);
     assert_int_equal(rpl_water_awake(w), 0);
+    rpl_water_destroy(w);
+}
+
+/* |got - want| <= tol in double (cmocka's assert_float_equal compares
+ * floats), naming both on failure. */
+static void near_at(double got, double want, double tol, const char *what, int line)
+{
+    if (!(fabs(got - want) <= tol))
+        fail_msg("line %d: %s = %.17g, want %.17g (tolerance %g)", line, what, got, want, tol);
+}
+#define assert_near(got, want, tol) near_at((got), (want), (tol), #got, __LINE__)
+
+/* The sum ripple.h describes for one ring at xr with FREE or REFLECT
+ * ends: the ring and its four images, each the ring's own wave. */
+static double ring_images_ref(double amp, double xr, double age, double x,
+                              const rpl_water_params_t *p)
+{
+    double left = 2 * p->x0 - xr, right = 2 * p->x1 - xr;
+    const double src[5] = {xr, left, right, 2 * p->x1 - left, 2 * p->x0 - right};
+    double h = 0;
+    for (int i = 0; i < 5; i++)
+        h += ring_ref(amp, src[i], age, x, p);
+    return h;
+}
+
+/* A ring near the left wall of [0, 640], c = 120 units a second (2 a
+ * step): its echo from the wall is a ring from the image at -30. */
+static void test_waves_reflect(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    p.frequency = 2;
+    p.wavelength = 60;
+    p.life = 4;
+    rpl_water_t *w[3];
+    for (int e = 0; e < 3; e++) {
+        p.ends = (rpl_water_ends)e;
+        w[e] = new_water(&p);
+        assert_int_equal(rpl_water_disturb(w[e], 30, 3), RPL_OK);
+    }
+    rpl_water_t *fr = w[RPL_ENDS_FREE], *re = w[RPL_ENDS_REFLECT], *ab = w[RPL_ENDS_ABSORB];
+    for (int t = 1; t <= 150; t++) {
+        for (int e = 0; e < 3; e++)
+            rpl_water_step(w[e]);
+        double age = t / 60.0;
+        /* x = 100 is 70 from the ring and 130 from its image: the echo
+         * arrives after 65 steps; until then the walls change nothing */
+        double x = 100, direct = ring_ref(3, 30, age, x, &p), image = ring_ref(3, -30, age, x, &p);
+        double hr = rpl_water_height(re, x), ha = rpl_water_height(ab, x);
+        if (t < 65) {
+            assert_true(hr == ha);
+            assert_true(image == 0);
+        }
+        if (t > 70)
+            assert_true(fabs(image) > 1e-3 || fabs(sin(2 * PI * 2 * (age - 130.0 / 120))) < 0.01);
+        /* ABSORB: the ring alone; REFLECT: plus exactly its image's wave */
+        assert_near(ha, p.level + direct, 1e-9);
+        assert_near(hr - ha, image, 1e-9);
+        /* FREE is REFLECT, bit for bit */
+        assert_true(rpl_water_height(fr, x) == hr);
+        assert_true(rpl_water_velocity(fr, x) == rpl_water_velocity(re, x));
+        assert_true(rpl_water_slope(fr, x) == rpl_water_slope(re, x));
+        /* on the wall the ring and its image meet in phase: twice the
+         * height and, their slopes opposite, none at all */
+        if (t > 15) {
+            double d0 = rpl_water_height(ab, 0) - p.level;
+            assert_near(rpl_water_height(re, 0) - p.level, 2 * d0, 1e-9);
+            /* (0 exactly where doubles are doubles; x87 keeps one term longer) */
+            assert_true(fabs(rpl_water_slope(re, 0)) <= 1e-12);
+            if (fabs(d0) < 1e-6 * 3) /* at a zero of the sine the slope is steepest */
+                assert_true(fabs(rpl_water_slope(ab, 0)) > 1e-3);
+        }
+    }
+    /* the whole surface against the documented sum, velocity and slope
+     * against differences */
+    for (double x = 0; x <= 640; x += 13) {
+        double age = 150 / 60.0;
+        assert_near(rpl_water_height(re, x), p.level + ring_images_ref(3, 30, age, x, &p), 1e-9);
+        assert_near(rpl_water_height(ab, x), p.level + ring_ref(3, 30, age, x, &p), 1e-9);
+    }
+    {
+        double x = 110, e = 1e-3;
+        double sl = rpl_water_slope(re, x);
+        assert_near(sl, (rpl_water_height(re, x + e) - rpl_water_height(re, x - e)) / (2 * e), 1e-4);
+        double h0 = rpl_water_height(re, x);
+        rpl_water_step(re);
+        double v = rpl_water_velocity(re, x);
+        rpl_water_step(re);
+        double h2 = rpl_water_height(re, x);
+        assert_near(v, (h2 - h0) / (2 * p.step), 0.05 * fabs(v) + 0.05);
+        assert_true(fabs(v) > 0.1);
+    }
+    for (int e = 0; e < 3; e++)
+        rpl_water_destroy(w[e]);
+}
+
+/* A basin 100 wide: the waves cross it within their life, so the images
+ * off both walls arrive too. */
+static void test_waves_reflect_twice(void **state)
+{
+    (void)state;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    p.x0 = 0;
+    p.x1 = 100;
+    p.frequency = 2;
+    p.wavelength = 60; /* c = 120: the farthest image, 2 x1 - (2 x0 - 30) = 230, in 2 s */
+    p.life = 4;
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_disturb(w, 30, 2), RPL_OK);
+    int second = 0; /* points where an image off both walls counts */
+    for (int t = 1; t <= 200; t++) {
+        rpl_water_step(w);
+        if (t % 7)
+            continue;
+        double age = t / 60.0;
+        for (double x = 0; x <= 100; x += 3.25) {
+            assert_near(rpl_water_height(w, x), p.level + ring_images_ref(2, 30, age, x, &p), 1e-9);
+            double two = ring_ref(2, 230, age, x, &p) + ring_ref(2, -170, age, x, &p);
+            second += fabs(two) > 1e-3;
+        }
+    }
+    assert_true(second > 50);
     rpl_water_destroy(w);
 }
 
@@ -1059,6 +1186,8 @@ int main(void)
         cmocka_unit_test(test_frame_rate_independent),
         cmocka_unit_test(test_step_cap),
         cmocka_unit_test(test_waves),
+        cmocka_unit_test(test_waves_reflect),
+        cmocka_unit_test(test_waves_reflect_twice),
         cmocka_unit_test(test_waves_oldest_dropped),
         cmocka_unit_test(test_waves_merge),
         cmocka_unit_test(test_impact_force),

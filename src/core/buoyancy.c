@@ -4,23 +4,25 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "core/water.h"
 
 #define COORD_MAX 1e9        /* coordinates beyond this are refused, as in water.c */
-#define WAVE_SPACING 4.0     /* world units between samples of a waves surface */
-#define WAVE_SAMPLES_MAX 65536L /* at most this many intervals across a waves body */
 #define POLY_MAX 64
 
 /* ---- the surface as the coupling sees it ---------------------------------
  *
  * Piecewise linear between samples k = 0..last at x0 + k * dx (the last one
  * exactly at x1): the springs' own positions, where the spline passes
- * through the springs, or for waves evenly at most 4 units apart.  Between
- * two samples the surface is a straight line, which is what makes the
- * integrals below exact. */
+ * through the springs, or for waves evenly at most 4 units apart (the grid
+ * of core/water.h, whose heights the water keeps for the step: every body
+ * reads the same samples, and a waves sample sums up to 256 rings).
+ * Between two samples the surface is a straight line, which is what makes
+ * the integrals below exact. */
 typedef struct surf {
     const rpl_water_t *w;
     double x0, x1, dx;
     long last; /* >= 1 */
+    int waves;
 } surf_t;
 
 static void surf_init(surf_t *s, const rpl_water_t *w, const rpl_water_params_t *p)
@@ -28,16 +30,17 @@ static void surf_init(surf_t *s, const rpl_water_t *w, const rpl_water_params_t 
     s->w = w;
     s->x0 = p->x0;
     s->x1 = p->x1;
-    if (p->kind == RPL_SURFACE_SPRINGS) {
+    s->waves = p->kind == RPL_SURFACE_WAVES;
+    if (!s->waves) {
         int n = rpl_water_springs(w);
         s->last = n >= 2 ? n - 1 : 1;
     } else {
-        double m = ceil((p->x1 - p->x0) / WAVE_SPACING);
-        s->last = m < 1 ? 1 : m > (double)WAVE_SAMPLES_MAX ? WAVE_SAMPLES_MAX : (long)m;
+        s->last = rpl_wave_grid_last(p->x0, p->x1);
     }
     s->dx = (s->x1 - s->x0) / (double)s->last;
 }
 
+/* (rpl_wave_grid_x's formula, which the cache's samples are taken at) */
 static double surf_x(const surf_t *s, long k)
 {
     return k >= s->last ? s->x1 : s->x0 + (double)k * s->dx;
@@ -45,6 +48,8 @@ static double surf_x(const surf_t *s, long k)
 
 static double surf_h(const surf_t *s, long k)
 {
+    if (s->waves)
+        return rpl_water_grid_height(s->w, k);
     return rpl_water_height(s->w, surf_x(s, k));
 }
 

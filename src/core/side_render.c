@@ -1,4 +1,5 @@
 /* core/side_render.c - the side-view water renderer (refraction, depth gradient, caustics, foam, droplets) and the polygon and circle fills for a side scene's bodies. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,16 +9,19 @@
 #include "core/internal.h"
 
 /*
- * Everything is drawn into an XRGB8888 frame kept in the renderer and
- * converted to the framebuffer's format at the end, so that the water is
+ * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,
+ * else into a frame kept in the renderer, only where water or droplets
+ * reach, the rest converted from the scene), so that the water is
  * computed once whatever the format, and an INDEX8 frame is the XRGB8888
  * one mapped through a palette made for the scene.
  *
  * The water of a column is shaded from tables: a depth table made per
  * body and frame (colour, opacity, caustic light, refraction and
  * darkening by the depth under the surface), and per column the slope and
- * curvature of the surface (refraction, darkening, foam).  The inner loop
- * is then integer arithmetic on one pixel of the scene.
+ * curvature of the surface (refraction, darkening, foam).  The shading is
+ * integer arithmetic on one pixel of the scene, done for most pixels in
+ * blocks (shade_block); deep water, where only the colour varies with
+ * depth, has loops of its own.
  */
 
 #define CAUS_BITS 8
@@ -32,6 +36,7 @@
 #define PAL_ART_H 192
 #define PAL_WATER_H 128
 #define SEED 0x51DE5EEDu
+#define BLOCK 16                   /* pixels of water shaded together (see shade_block) */
 
 /* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
  * caustic light caus/256 of the pattern, refraction refr/256 of the
@@ -40,6 +45,7 @@
 typedef struct depth_entry {
     int32_t inva;
     int32_t pr, pg, pb;
+    uint32_t prb;   /* pr << 16 | pb: red and blue blended in one multiply */
     int32_t caus;
     int32_t refr;
     int32_t dk;
@@ -55,7 +61,11 @@ typedef struct columns {
     int32_t *dcol;   /* darkening of steep water, 1/256 */
     int32_t *fwq;    /* foam width, 1/256 px */
     int32_t *shift;  /* how far the surface lies under the body's mean there */
+    int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
+    int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
 } columns_t;
+
+#define COLUMN_ARRAYS 8
 
 struct rpl_side_renderer {
     int w, h;
@@ -64,7 +74,7 @@ struct rpl_side_renderer {
     uint8_t *caustic;           /* CAUS*CAUS, tileable light network */
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
-    uint16_t c565[3][256];      /* RGB565: each channel's level, in place */
+    int32_t *span;              /* not XRGB8888: per row, the columns [x0, x1) drawn in the frame */
     depth_entry_t depth[DEPTHS];
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
@@ -185,12 +195,36 @@ static void make_caustic(uint8_t *out)
 
 /* ---- the depth table ---------------------------------------------------- */
 
+/* The depth from which on a pixel is "deep water": no foam, no
+ * darkening of steep water, the gradient's depth not scaled (d >= 16),
+ * the shimmer's weight that of the table's last entry and, with
+ * refr_too, the refraction's: then only the gradient's entry varies with
+ * depth.  DEPTHS: nowhere. */
+static int deep_from(const depth_entry_t *tab, int refr_too)
+{
+    const depth_entry_t *last = &tab[DEPTHS - 1];
+    if (last->dk != 0)
+        return DEPTHS;
+    int d = DEPTHS - 1;
+    while (d > 0 && (!refr_too || tab[d - 1].refr == last->refr) && tab[d - 1].wob == last->wob &&
+           tab[d - 1].dk == 0)
+        d--;
+    return d > 16 ? d : 16;
+}
+
 /* Shading by depth for a body whose gradient spans `span` pixels. */
 static void make_depths(depth_entry_t *tab, double span)
 {
     /* shallow teal to deep blue */
     static const double top[3] = {70, 196, 206}, mid[3] = {28, 120, 168}, deep[3] = {10, 34, 84};
     for (int d = 0; d < DEPTHS; d++) {
+        /* past the gradient's span and the refraction's (60 px) every
+         * entry is the one before: copied rather than worked out again
+         * with pow() (most of the table, every frame) */
+        if (d > 60 && (d - 1 + 0.5) / span >= 1.0) {
+            tab[d] = tab[d - 1];
+            continue;
+        }
         double t = clampd((d + 0.5) / span, 0.0, 1.0);
         double c[3];
         for (int k = 0; k < 3; k++)
@@ -203,6 +237,7 @@ static void make_depths(depth_entry_t *tab, double span)
         e->pr = (int32_t)lrint(c[0] * a * 256.0);
         e->pg = (int32_t)lrint(c[1] * a * 256.0);
         e->pb = (int32_t)lrint(c[2] * a * 256.0);
+        e->prb = (uint32_t)e->pr << 16 | (uint32_t)e->pb;
         e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 256.0);
         /* the refraction is strongest just under the surface and settles
          * deeper, where it would smear the scene into streaks */
@@ -219,7 +254,7 @@ static void make_depths(depth_entry_t *tab, double span)
 typedef struct anim {
     int ox1, oy1, ox2, oy2;    /* the two caustic layers' scroll */
     int8_t warp[256];          /* caustic lines' sideways warp, by row */
-    int8_t warpv[256];         /* and their up-and-down warp, by column */
+    int8_t warpv[256 + BLOCK]; /* and their up-and-down warp, by column (& 255, + BLOCK - 1) */
     int16_t wob[256];          /* shimmer in 1/256 px, by (x + 2y) */
 } anim_t;
 
@@ -238,6 +273,7 @@ static void make_anim(anim_t *a, double time)
         a->warpv[i] = (int8_t)lrint(5.0 * sin(3.0 * ph - t * 1.1) + 2.0 * sin(7.0 * ph + t * 1.7));
         a->wob[i] = (int16_t)lrint(256.0 * (0.6 * sin(3.0 * ph + t * 2.4) + 0.4 * sin(7.0 * ph - t * 3.1)));
     }
+    memcpy(a->warpv + 256, a->warpv, BLOCK);
 }
 
 static inline uint32_t pack(int r, int g, int b)
@@ -246,10 +282,303 @@ static inline uint32_t pack(int r, int g, int b)
            (uint32_t)clampi(b, 0, 255);
 }
 
+/*
+ * Most of the water is shaded in blocks of BLOCK pixels: first what each
+ * pixel reads is gathered (the scene's pixel through the refraction, the
+ * two caustic texels, the gradient's entry), then one loop of a fixed
+ * count does the arithmetic, which compilers turn into vector code.  It
+ * is the arithmetic of the general path (water_pixel) for a pixel
+ * without foam, the same values to the bit, in 16 bits: scene * inva +
+ * pre stays under 65536 (checked by fast_ok), the caustics' c1 * c2 is at
+ * most 255 * 255, their light at most (254 + 127) * caus / 256 with caus
+ * <= 128, so 190, and 190 * 230 fits too; a channel then stays under 512,
+ * and darkening it by k/256 (k <= 256) is the high half of (c << 7) *
+ * (k << 1), both factors under 65536 (and no change for k = 256).
+ */
+typedef struct shade_in {
+    uint32_t src[BLOCK];                 /* the scene's pixel */
+    uint8_t c1[BLOCK], c2[BLOCK];        /* the caustic texels */
+    uint16_t inva[BLOCK], pr[BLOCK], pg[BLOCK], pb[BLOCK], caus[BLOCK]; /* the gradient's entry */
+    uint16_t k[BLOCK];                   /* 256 less the darkening of steep water */
+} shade_in_t;
+
+static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
+{
+    for (int i = 0; i < BLOCK; i++) {
+        uint32_t src = in->src[i];
+        uint16_t r = (uint16_t)(src >> 16 & 0xFF), g = (uint16_t)(src >> 8 & 0xFF);
+        uint16_t b = (uint16_t)(src & 0xFF), a1 = in->c1[i], a2 = in->c2[i], ia = in->inva[i];
+        uint16_t light = (uint16_t)(((uint16_t)(a1 * a2) >> 8) + ((a1 + a2) >> 2));
+        uint16_t add = (uint16_t)((uint16_t)(light * in->caus[i]) >> 8);
+        r = (uint16_t)(((uint16_t)(r * ia + in->pr[i]) >> 8) + ((uint16_t)(add * 200) >> 8));
+        g = (uint16_t)(((uint16_t)(g * ia + in->pg[i]) >> 8) + add);
+        b = (uint16_t)(((uint16_t)(b * ia + in->pb[i]) >> 8) + ((uint16_t)(add * 230) >> 8));
+        uint16_t k2 = (uint16_t)(in->k[i] << 1);
+        r = (uint16_t)((uint32_t)(uint16_t)(r << 7) * k2 >> 16);
+        g = (uint16_t)((uint32_t)(uint16_t)(g << 7) * k2 >> 16);
+        b = (uint16_t)((uint32_t)(uint16_t)(b << 7) * k2 >> 16);
+        r = r > 255 ? 255 : r;
+        g = g > 255 ? 255 : g;
+        b = b > 255 ? 255 : b;
+        out[i] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+    }
+}
+
+/* Whether the blocks' 16-bit arithmetic holds for every entry of a
+ * depth table (it does for make_depths' colours; checked so that other
+ * colours could never overflow silently). */
+static int fast_ok(const depth_entry_t *tab)
+{
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &tab[d];
+        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
+        pm = pm > e->pb ? pm : e->pb;
+        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256)
+            return 0;
+    }
+    return 1;
+}
+
+static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
+{
+    in->inva[i] = (uint16_t)e->inva;
+    in->pr[i] = (uint16_t)e->pr;
+    in->pg[i] = (uint16_t)e->pg;
+    in->pb[i] = (uint16_t)e->pb;
+    in->caus[i] = (uint16_t)e->caus;
+}
+
+/* What drawing a body's water reads: its columns and tables for the
+ * frame, and the row being drawn. */
+typedef struct water_ctx {
+    const columns_t *col;
+    const depth_entry_t *dep;
+    const uint8_t *caus;
+    const anim_t *an;
+    const int32_t *wdeep;   /* the shimmer in deep water by (x + 2y) & 255, periodic */
+    int w;
+    int fast;               /* fast_ok of the depth table */
+    /* the row */
+    int y;
+    const uint32_t *srow;   /* the scene's */
+    uint32_t *frow;         /* the frame's */
+    int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
+} water_ctx_t;
+
+#define CAUS_AT(row, col) \
+    caus[((unsigned)(row) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(col) & (CAUS - 1))]
+
+/* One pixel of water at depth d >= 0 under its surface, column x: the
+ * general path, whatever the depth. */
+static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
+{
+    const columns_t *col = c->col;
+    const depth_entry_t *dep = c->dep;
+    const uint8_t *caus = c->caus;
+    const int y = c->y, w = c->w;
+    const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
+    int dg = d < 16 ? d + (col->shift[x] * d >> 4) : y - col->gbase[x];
+    const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+    int dx = (col->sfx[x] * e->refr + c->an->wob[(x + 2 * y) & 255] * e->wob) >> 16;
+    int sx = x + dx;
+    sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
+    uint32_t src = c->srow[sx];
+    /* every step below keeps the channels >= 0 (blends of values
+     * >= 0, darkening by less than all): only 255 needs a clamp */
+    int r = (int)(((src >> 16 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pr) >> 8);
+    int g = (int)(((src >> 8 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pg) >> 8);
+    int b = (int)(((src & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pb) >> 8);
+    int v = c->an->warpv[x & 255];
+    int c1 = CAUS_AT(c->c1y + v, x + c->c1x), c2 = CAUS_AT(c->c2y - v, (x * 3 >> 2) + c->c2x);
+    int add = ((c1 * c2 >> 8) + ((c1 + c2) >> 2)) * eg->caus >> 8;
+    r += add * 200 >> 8;
+    g += add;
+    b += add * 230 >> 8;
+    int k = 256 - (col->dcol[x] * e->dk >> 8);
+    r = r * k >> 8;
+    g = g * k >> 8;
+    b = b * k >> 8;
+    if (d < 5) {
+        /* foam, fading out over its last pixel */
+        int fa = clampi(col->fwq[x] - d * 256, 0, 256) * 220 >> 8;
+        if (d == 0)
+            fa = fa + ((256 - fa) * 60 >> 8); /* the very line is brightest */
+        int sp = c1 >> 3;                     /* a little sparkle along it */
+        r += (236 + sp - r) * fa >> 8;
+        g += (250 + sp - g) * fa >> 8;
+        b += (255 - b) * fa >> 8;
+        if (d == 0 && col->cov[x] < 256) {
+            /* anti-aliased top: the pixel is partly above the surface */
+            uint32_t o = c->srow[x];
+            int cv = col->cov[x];
+            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + (r > 255 ? 255 : r) * cv) >> 8;
+            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + (g > 255 ? 255 : g) * cv) >> 8;
+            b = ((int)(o & 0xFF) * (256 - cv) + (b > 255 ? 255 : b) * cv) >> 8;
+        }
+    }
+    return 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 | (uint32_t)(g > 255 ? 255 : g) << 8 |
+           (uint32_t)(b > 255 ? 255 : b);
+}
+
+/* Columns x0..x1-1 of a row, whatever their depth (above the surface
+ * left alone): in blocks where the depth table allows, the foam's pixels
+ * and a row's last few done one by one. */
+static void mixed_run(const water_ctx_t *c, int x0, int x1)
+{
+    const columns_t *col = c->col;
+    const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx, *restrict cdk = col->dcol;
+    const int32_t *restrict csh = col->shift, *restrict cgb = col->gbase;
+    const depth_entry_t *restrict dep = c->dep;
+    const int16_t *restrict wob = c->an->wob;
+    const int8_t *restrict wv = c->an->warpv;
+    const uint8_t *restrict caus = c->caus;
+    const uint32_t *restrict srow = c->srow;
+    uint32_t *restrict frow = c->frow;
+    const int y = c->y, w = c->w;
+    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y;
+    int x = x0;
+    if (c->fast)
+        for (; x + BLOCK <= x1; x += BLOCK) {
+            shade_in_t in;
+            uint32_t out[BLOCK];
+            signed char kind[BLOCK]; /* -1 above the surface, 0 the block's, 1 foam: one by one */
+            for (int i = 0; i < BLOCK; i++) {
+                int xx = x + i, d = y - cys[xx];
+                const depth_entry_t *e = &dep[d < 0 ? 0 : d < DEPTHS ? d : DEPTHS - 1];
+                int dg = d < 16 ? d + (csh[xx] * d >> 4) : y - cgb[xx];
+                const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+                int sx = xx + ((csfx[xx] * e->refr + wob[(xx + 2 * y) & 255] * e->wob) >> 16);
+                sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
+                int v = wv[xx & 255];
+                in.src[i] = srow[sx];
+                in.c1[i] = CAUS_AT(c1y + v, xx + c1x);
+                in.c2[i] = CAUS_AT(c2y - v, (xx * 3 >> 2) + c2x);
+                take_entry(&in, i, eg);
+                in.k[i] = (uint16_t)(256 - (cdk[xx] * e->dk >> 8));
+                kind[i] = (signed char)(d < 0 ? -1 : d < 5 ? 1 : 0);
+            }
+            shade_block(out, &in);
+            for (int i = 0; i < BLOCK; i++)
+                if (kind[i] == 0)
+                    frow[x + i] = out[i];
+                else if (kind[i] > 0)
+                    frow[x + i] = water_pixel(c, x + i, y - cys[x + i]);
+        }
+    for (; x < x1; x++) {
+        int d = y - cys[x];
+        if (d >= 0)
+            frow[x] = water_pixel(c, x, d);
+    }
+}
+
+/* Columns x0..x1-1 of a row that is deep water in all of them (see
+ * deep_from): the gradient's entry eg for all, or (eg NULL) by column;
+ * the refraction's weight by depth (by_depth, for water deep from
+ * deep_from(, 0) on) or the deepest's (from deep_from(, 1) on); the
+ * scene read without clamping, so the columns must lie within the
+ * refraction's reach of the frame's sides.  Needs c->fast. */
+static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *eg, int by_depth)
+{
+    const uint32_t *restrict srow = c->srow;
+    const uint8_t *restrict caus = c->caus;
+    const int32_t *restrict wd = c->wdeep + (2 * c->y & 255), *restrict crd = c->col->rdeep;
+    const int32_t *restrict gbase = c->col->gbase, *restrict cys = c->col->ys;
+    const int32_t *restrict csfx = c->col->sfx;
+    const depth_entry_t *restrict dep = c->dep;
+    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y, y = c->y;
+    shade_in_t in;
+    for (int i = 0; i < BLOCK; i++) {
+        in.k[i] = 256;
+        if (eg)
+            take_entry(&in, i, eg);
+    }
+    int x = x0;
+    for (; x + BLOCK <= x1; x += BLOCK) {
+        /* the indices first, a loop of plain arithmetic, then the reads */
+        int32_t sx[BLOCK];
+        uint32_t i1[BLOCK], i2[BLOCK];
+        const int32_t *restrict wdx = wd + (x & 255);
+        const int8_t *restrict wvx = c->an->warpv + (x & 255);
+        if (by_depth)
+            for (int i = 0; i < BLOCK; i++) {
+                int xx = x + i, d = y - cys[xx];
+                sx[i] = xx + ((csfx[xx] * dep[d < DEPTHS ? d : DEPTHS - 1].refr + wdx[i]) >> 16);
+            }
+        else
+            for (int i = 0; i < BLOCK; i++)
+                sx[i] = x + i + ((crd[x + i] + wdx[i]) >> 16);
+        for (int i = 0; i < BLOCK; i++) {
+            int xx = x + i, v = wvx[i];
+            i1[i] = ((unsigned)(c1y + v) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(xx + c1x) & (CAUS - 1));
+            i2[i] = ((unsigned)(c2y - v) & (CAUS - 1)) << CAUS_BITS |
+                    ((unsigned)((xx * 3 >> 2) + c2x) & (CAUS - 1));
+        }
+        for (int i = 0; i < BLOCK; i++) {
+            in.src[i] = srow[sx[i]];
+            in.c1[i] = caus[i1[i]];
+            in.c2[i] = caus[i2[i]];
+        }
+        if (!eg)
+            for (int i = 0; i < BLOCK; i++) {
+                int dg = y - gbase[x + i];
+                take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
+            }
+        shade_block(c->frow + x, &in);
+    }
+    mixed_run(c, x, x1);
+}
+
+/* Where a body's water goes this frame, known before anything is drawn:
+ * its columns clipped to the frame, the rows any of them is drawn in, and
+ * the rows from which on all of them are (there the water covers the
+ * scene wholly, which then need not be copied first). */
+typedef struct body_rows {
+    int x0, x1;  /* columns */
+    int y0, y1;  /* rows drawn in; y0 >= y1: none */
+    int yfull;   /* rows yfull .. y1-1: every column is water */
+} body_rows_t;
+
+/* As draw_water finds them: the same clipping, the same wet test and the
+ * same surface rows (a column is drawn from its surface row down). */
+static void body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
+{
+    br->x0 = br->x1 = br->y0 = br->y1 = 0;
+    br->yfull = INT_MAX;
+    long long n = (long long)wb->x1 - wb->x0;
+    int cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
+    int cx1 = (int)(wb->x1 > w ? w : wb->x1);
+    if (n <= 0 || cx0 >= cx1)
+        return;
+    const float *sf = wb->surface;
+    const long long base = wb->x0;
+    double bottom = clampd(wb->bottom, -1.0, h + 1.0);
+    int yb = (int)ceil(bottom);
+    int lo = INT_MAX, hi = INT_MIN, dry = 0;
+    for (int x = cx0; x < cx1; x++) {
+        double s = sf[x - base];
+        if (!(s < bottom)) {
+            dry = 1;
+            continue;
+        }
+        int ys = (int)floor(clampd(s, -(double)DEPTHS, h + 1.0));
+        lo = ys < lo ? ys : lo;
+        hi = ys > hi ? ys : hi;
+    }
+    if (lo == INT_MAX)
+        return;
+    br->x0 = cx0;
+    br->x1 = cx1;
+    br->y0 = lo < 0 ? 0 : lo;
+    br->y1 = yb < h ? yb : h;
+    br->yfull = dry ? INT_MAX : hi;
+}
+
 /* The water of one body over frame (w x h, rows fpitch pixels apart) from
  * the scene (rows spitch pixels apart).  The body's columns are clipped to
  * the frame; every value was checked finite by the caller.  Row by row,
- * for the caches: the columns' surfaces are worked out first. */
+ * for the caches: the columns' surfaces are worked out first.  The water
+ * only writes the frame, never reads it (what it refracts is the scene). */
 static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
                        const anim_t *an, depth_entry_t *depth, const columns_t *col)
@@ -271,11 +600,15 @@ static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene,
     double top = bottom;
     int ytop = h;
     double ysum = 0;
-    int wet = 0;
+    int wet = 0, ymax = INT_MIN;
     for (int x = cx0; x < cx1; x++) {
         double s = sf[x - base];
         if (!(s < bottom)) {
-            col->ys[x] = h; /* dry: no row reaches it */
+            /* dry: no row reaches it (the rest set all the same, since a
+             * block of pixels reads its columns whatever their depth) */
+            col->ys[x] = h;
+            col->cov[x] = 256;
+            col->sfx[x] = col->dcol[x] = col->fwq[x] = 0;
             continue;
         }
         if (s < top)
@@ -306,12 +639,15 @@ static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene,
         col->fwq[x] = (int32_t)lrint(256.0 * (2.0 + clampd(asl * 3.0 + fabs(curv) * 3.0, 0.0, 2.5)));
         if (ys < ytop)
             ytop = ys;
+        if (ys > ymax)
+            ymax = ys;
         ysum += ys;
         wet++;
     }
     if (!(top < bottom))
         return;
     make_depths(depth, clampd(bottom - top, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
+    const int dmid = deep_from(depth, 0), dstart = deep_from(depth, 1);
     if (ytop < 0)
         ytop = 0;
     /* The colour's depth is taken from the surface just under it and,
@@ -319,75 +655,66 @@ static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene,
      * otherwise shift its column's whole gradient and show as a streak
      * all the way down. */
     int ymean = (int)lrint(ysum / wet);
-    for (int x = cx0; x < cx1; x++)
+    const int32_t refr_deep = depth[DEPTHS - 1].refr, wob_deep = depth[DEPTHS - 1].wob;
+    /* with `uniform` every column's gradient below 16 px is the mean
+     * level's (no surface 64 px off it, no dry column) */
+    int uniform = wet == cx1 - cx0;
+    int32_t smax = 0;
+    for (int x = cx0; x < cx1; x++) {
         col->shift[x] = clampi(col->ys[x] - ymean, -64, 64);
+        col->gbase[x] = col->ys[x] - col->shift[x];
+        col->rdeep[x] = col->sfx[x] * refr_deep;
+        uniform &= col->gbase[x] == ymean;
+        smax = abs(col->sfx[x]) > smax ? abs(col->sfx[x]) : smax;
+    }
+    /* rows from ymid on are deep water in every column (none dry) but for
+     * the refraction's weight, from yall on wholly */
+    const int none = wet < cx1 - cx0;
+    const int ymid = none || dmid >= DEPTHS ? INT_MAX : ymax + dmid;
+    const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
+    /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
+     * (x & 255) on, over a block */
+    int32_t wdeep[512 + BLOCK];
+    for (int i = 0; i < 512 + BLOCK; i++)
+        wdeep[i] = an->wob[i & 255] * wob_deep;
+    /* there the water moves the scene by less than `reach` pixels:
+     * columns xs0..xs1-1 read their row without clamping */
+    int32_t refr_max = 0;
+    for (int d = dmid; d < DEPTHS; d++)
+        refr_max = abs(depth[d].refr) > refr_max ? abs(depth[d].refr) : refr_max;
+    const int reach = (int)(((long long)smax * refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
+    const int xs0 = clampi(reach, cx0, cx1), xs1 = clampi(w - reach, xs0, cx1);
 
-    /* local restrict pointers: the frame's stores cannot touch the tables,
-     * so the compiler keeps them in registers */
-    const int32_t *restrict cys = col->ys, *restrict ccov = col->cov, *restrict csfx = col->sfx;
-    const int32_t *restrict cdk = col->dcol, *restrict cfw = col->fwq, *restrict csh = col->shift;
-    const depth_entry_t *restrict dep = depth;
-    const int16_t *restrict wob = an->wob;
+    const int fast = fast_ok(depth);
+    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0};
     for (int y = ytop; y < yb; y++) {
-        const uint32_t *restrict srow = scene + (ptrdiff_t)y * spitch;
-        uint32_t *restrict frow = frame + (ptrdiff_t)y * fpitch;
+        c.y = y;
+        c.srow = scene + (ptrdiff_t)y * spitch;
+        c.frow = frame + (ptrdiff_t)y * fpitch;
         int wy = an->warp[y & 255];
-        const int8_t *restrict wv = an->warpv;
-        int c1x = an->ox1 + wy, c2x = an->ox2 - wy;
-        int c1y = y + an->oy1, c2y = (y * 3 >> 2) + an->oy2;
-        for (int x = cx0; x < cx1; x++) {
-            int d = y - cys[x];
-            if (d < 0)
-                continue;
-            const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
-            int dg = d < 16 ? d + (csh[x] * d >> 4) : d + csh[x];
-            const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-            int dx = (csfx[x] * e->refr + wob[(x + 2 * y) & 255] * e->wob) >> 16;
-            int sx = x + dx;
-            sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
-            uint32_t src = srow[sx];
-            /* every step below keeps the channels >= 0 (blends of values
-             * >= 0, darkening by less than all): only 255 needs a clamp */
-            int r = (int)(((src >> 16 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pr) >> 8);
-            int g = (int)(((src >> 8 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pg) >> 8);
-            int b = (int)(((src & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pb) >> 8);
-            int v = wv[x & 255];
-            int c1 = caus[((c1y + v) & (CAUS - 1)) << CAUS_BITS | ((x + c1x) & (CAUS - 1))];
-            int c2 = caus[((c2y - v) & (CAUS - 1)) << CAUS_BITS | (((x * 3 >> 2) + c2x) & (CAUS - 1))];
-            int add = ((c1 * c2 >> 8) + ((c1 + c2) >> 2)) * eg->caus >> 8;
-            r += add * 200 >> 8;
-            g += add;
-            b += add * 230 >> 8;
-            int k = 256 - (cdk[x] * e->dk >> 8);
-            r = r * k >> 8;
-            g = g * k >> 8;
-            b = b * k >> 8;
-            if (d < 5) {
-                /* foam, fading out over its last pixel */
-                int fa = clampi(cfw[x] - d * 256, 0, 256) * 220 >> 8;
-                if (d == 0)
-                    fa = fa + ((256 - fa) * 60 >> 8); /* the very line is brightest */
-                int sp = c1 >> 3;                     /* a little sparkle along it */
-                r += (236 + sp - r) * fa >> 8;
-                g += (250 + sp - g) * fa >> 8;
-                b += (255 - b) * fa >> 8;
-                if (d == 0 && ccov[x] < 256) {
-                    /* anti-aliased top: the pixel is partly above the surface */
-                    uint32_t o = srow[x];
-                    int cv = ccov[x];
-                    r = ((int)(o >> 16 & 0xFF) * (256 - cv) + (r > 255 ? 255 : r) * cv) >> 8;
-                    g = ((int)(o >> 8 & 0xFF) * (256 - cv) + (g > 255 ? 255 : g) * cv) >> 8;
-                    b = ((int)(o & 0xFF) * (256 - cv) + (b > 255 ? 255 : b) * cv) >> 8;
-                }
-            }
-            frow[x] = 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 |
-                      (uint32_t)(g > 255 ? 255 : g) << 8 | (uint32_t)(b > 255 ? 255 : b);
+        c.c1x = an->ox1 + wy;
+        c.c2x = an->ox2 - wy;
+        c.c1y = y + an->oy1;
+        c.c2y = (y * 3 >> 2) + an->oy2;
+        if (y < ymid || !fast) {
+            mixed_run(&c, cx0, cx1);
+            continue;
         }
+        const depth_entry_t *eg = NULL;
+        if (uniform) {
+            int dg = y - ymean;
+            eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+        }
+        mixed_run(&c, cx0, xs0);
+        deep_run(&c, xs0, xs1, eg, y < yall);
+        mixed_run(&c, xs1, cx1);
     }
 }
 
-/* A droplet: a small bright disc, anti-aliased, fading with age. */
-static void draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
+/* A droplet's radius and opacity, and the pixels it may touch
+ * (xa..xb, ya..yb); 0 when it draws nothing. */
+static int drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
+                    int box[4])
 {
     double rad = clampd(dp->size, 0.8, DROP_RADIUS_MAX);
     double fade = 1.0;
@@ -395,12 +722,28 @@ static void draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl
         fade = clampd(1.0 - dp->age / dp->life, 0.0, 1.0);
     int alpha = (int)lrint(235.0 * sqrt(fade));
     if (alpha <= 0)
-        return;
+        return 0;
     double cx = dp->x, cy = dp->y;
     if (!(cx > -rad - 2 && cx < w + rad + 2 && cy > -rad - 2 && cy < h + rad + 2))
+        return 0;
+    box[0] = clampi((int)floor(cx - rad - 1), 0, w - 1);
+    box[1] = clampi((int)ceil(cx + rad + 1), 0, w - 1);
+    box[2] = clampi((int)floor(cy - rad - 1), 0, h - 1);
+    box[3] = clampi((int)ceil(cy + rad + 1), 0, h - 1);
+    *rad_out = rad;
+    *alpha_out = alpha;
+    return 1;
+}
+
+/* A droplet: a small bright disc, anti-aliased, fading with age. */
+static void draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
+{
+    double rad;
+    int alpha, box[4];
+    if (!drop_box(dp, w, h, &rad, &alpha, box))
         return;
-    int xa = clampi((int)floor(cx - rad - 1), 0, w - 1), xb = clampi((int)ceil(cx + rad + 1), 0, w - 1);
-    int ya = clampi((int)floor(cy - rad - 1), 0, h - 1), yb = clampi((int)ceil(cy + rad + 1), 0, h - 1);
+    double cx = dp->x, cy = dp->y;
+    const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     for (int y = ya; y <= yb; y++)
         for (int x = xa; x <= xb; x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
@@ -553,8 +896,10 @@ rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
     r->caustic = malloc((size_t)CAUS * CAUS);
     size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
-    r->colmem = malloc(6 * ncol * sizeof *r->colmem);
-    if ((format != RPL_XRGB8888 && !r->frame) || !r->caustic || !r->colmem) {
+    r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
+    if (format != RPL_XRGB8888)
+        r->span = malloc(2 * (size_t)h * sizeof *r->span);
+    if ((format != RPL_XRGB8888 && (!r->frame || !r->span)) || !r->caustic || !r->colmem) {
         st = RPL_ENOMEM;
         goto out;
     }
@@ -564,12 +909,9 @@ rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
     r->col.dcol = r->colmem + 3 * ncol;
     r->col.fwq = r->colmem + 4 * ncol;
     r->col.shift = r->colmem + 5 * ncol;
+    r->col.gbase = r->colmem + 6 * ncol;
+    r->col.rdeep = r->colmem + 7 * ncol;
     make_caustic(r->caustic);
-    for (unsigned v = 0; v < 256; v++) {
-        r->c565[0][v] = (uint16_t)(((v * 31 + 127) / 255) << 11);
-        r->c565[1][v] = (uint16_t)(((v * 63 + 127) / 255) << 5);
-        r->c565[2][v] = (uint16_t)((v * 31 + 127) / 255);
-    }
     if (format == RPL_INDEX8)
         st = make_palette(r, art);
 out:
@@ -590,6 +932,7 @@ void rpl_side_renderer_destroy(rpl_side_renderer_t *r)
     free(r->caustic);
     free(r->cube);
     free(r->colmem);
+    free(r->span);
     free(r);
 }
 
@@ -660,6 +1003,91 @@ static rpl_status check_frame(rpl_side_renderer_t *r, const uint32_t *scene, ptr
     return RPL_OK;
 }
 
+/* At most this many bodies have the rows their water covers wholly left
+ * out of the copy of the scene (those of any more are copied, then drawn
+ * over: the same picture). */
+#define SKIP_MAX 8
+
+/* Copies columns x0..x1-1 of a row of the scene into the frame but for
+ * those that the water of a body in sk covers wholly in this row (it
+ * writes them and never reads them). */
+static void copy_row(uint32_t *dst, const uint32_t *src, int x0, int x1, int y,
+                     const body_rows_t *sk, int nsk)
+{
+    int a[SKIP_MAX], b[SKIP_MAX], n = 0;
+    for (int k = 0; k < nsk; k++) {
+        if (y < sk[k].yfull || y >= sk[k].y1)
+            continue;
+        int i = n++; /* sorted by their first column */
+        while (i > 0 && a[i - 1] > sk[k].x0) {
+            a[i] = a[i - 1];
+            b[i] = b[i - 1];
+            i--;
+        }
+        a[i] = sk[k].x0;
+        b[i] = sk[k].x1;
+    }
+    int cur = x0;
+    for (int i = 0; i < n; i++) {
+        int e = a[i] < x1 ? a[i] : x1;
+        if (e > cur)
+            memcpy(dst + cur, src + cur, (size_t)(e - cur) * sizeof *dst);
+        if (b[i] > cur)
+            cur = b[i];
+    }
+    if (cur < x1)
+        memcpy(dst + cur, src + cur, (size_t)(x1 - cur) * sizeof *dst);
+}
+
+/* RGB565 as the backdrop converts: each channel (v * 31 + 127) / 255 (63
+ * for green), the division as (n + 1 + (n >> 8)) >> 8, exact for n below
+ * 65535: plain arithmetic, which compilers do on several pixels at once. */
+static inline uint16_t pixel_565(uint32_t v)
+{
+    uint32_t r = (v >> 16 & 0xFF) * 31 + 127, g = (v >> 8 & 0xFF) * 63 + 127, b = (v & 0xFF) * 31 + 127;
+    r = (r + 1 + (r >> 8)) >> 8;
+    g = (g + 1 + (g >> 8)) >> 8;
+    b = (b + 1 + (b >> 8)) >> 8;
+    return (uint16_t)(r << 11 | g << 5 | b);
+}
+
+/* Pixels x0..x1-1 of a row; in blocks of a fixed count, which a
+ * compiler vectorizes even where it would not for a loop of unknown
+ * length. */
+static void to_565(uint16_t *restrict o, const uint32_t *restrict px, int x0, int x1)
+{
+    int x = x0;
+    for (; x + 16 <= x1; x += 16)
+        for (int i = 0; i < 16; i++)
+            o[x + i] = pixel_565(px[x + i]);
+    for (; x < x1; x++)
+        o[x] = pixel_565(px[x]);
+}
+
+/* The cube's indices of a block first (vectorized), then the lookups. */
+static void to_index8(uint8_t *restrict o, const uint32_t *restrict px, int x0, int x1,
+                      const uint8_t *restrict cube)
+{
+    int x = x0;
+    for (; x + 16 <= x1; x += 16) {
+        uint32_t idx[16];
+        for (int i = 0; i < 16; i++)
+            idx[i] = (uint32_t)cube_index(px[x + i]);
+        for (int i = 0; i < 16; i++)
+            o[x + i] = cube[idx[i]];
+    }
+    for (; x < x1; x++)
+        o[x] = cube[cube_index(px[x])];
+}
+
+/*
+ * XRGB8888 is drawn straight into the framebuffer: the scene copied but
+ * where water will cover it, then the water and the droplets.  The other
+ * formats draw into the frame only the columns of each row that water or
+ * droplets reach (the span), and convert the rest of the row straight
+ * from the scene: every pixel is converted once, and rows without water
+ * are never copied.
+ */
 rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
                            const rpl_side_water_t *waters, int nwaters,
                            const rpl_droplet_t *drops, int ndrops, double time, void *fb,
@@ -673,34 +1101,68 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     r->err[0] = '\0';
     const int w = r->w, h = r->h;
     const ptrdiff_t sp = spitch / 4;
-    /* XRGB8888 is drawn straight into the framebuffer; the others into the
-     * frame, then converted */
-    uint32_t *frame = r->format == RPL_XRGB8888 ? fb : r->frame;
-    ptrdiff_t fp = r->format == RPL_XRGB8888 ? pitch / 4 : w;
-    for (int y = 0; y < h; y++)
-        memcpy(frame + y * fp, scene + y * sp, (size_t)w * 4);
+    const int direct = r->format == RPL_XRGB8888;
+    uint32_t *frame = direct ? fb : r->frame;
+    ptrdiff_t fp = direct ? pitch / 4 : w;
+    int32_t *span0 = r->span, *span1 = r->span + (direct ? 0 : h);
+    if (!direct)
+        for (int y = 0; y < h; y++) {
+            span0[y] = w;
+            span1[y] = 0;
+        }
+    body_rows_t skip[SKIP_MAX];
+    int nskip = 0;
+    for (int k = 0; k < nwaters; k++) {
+        body_rows_t br;
+        body_rows(&waters[k], w, h, &br);
+        if (br.y0 >= br.y1)
+            continue;
+        if (nskip < SKIP_MAX && br.yfull < br.y1)
+            skip[nskip++] = br;
+        if (!direct)
+            for (int y = br.y0; y < br.y1; y++) {
+                span0[y] = br.x0 < span0[y] ? br.x0 : span0[y];
+                span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
+            }
+    }
+    if (!direct)
+        for (int k = 0; k < ndrops; k++) {
+            double rad;
+            int alpha, box[4];
+            if (!drop_box(&drops[k], w, h, &rad, &alpha, box))
+                continue;
+            for (int y = box[2]; y <= box[3]; y++) {
+                span0[y] = box[0] < span0[y] ? box[0] : span0[y];
+                span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
+            }
+        }
+    for (int y = 0; y < h; y++) {
+        int x0 = direct ? 0 : span0[y], x1 = direct ? w : span1[y];
+        if (x0 < x1)
+            copy_row(frame + y * fp, scene + y * sp, x0, x1, y, skip, nskip);
+    }
     anim_t an;
     make_anim(&an, time);
     for (int k = 0; k < nwaters; k++)
         draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth, &r->col);
     for (int k = 0; k < ndrops; k++)
         draw_drop(frame, fp, w, h, &drops[k]);
-    if (r->format == RPL_XRGB8888)
+    if (direct)
         return RPL_OK;
 
-    const uint32_t *f = r->frame;
-    for (int y = 0; y < h; y++, f += w) {
+    for (int y = 0; y < h; y++) {
         unsigned char *row = (unsigned char *)fb + (ptrdiff_t)y * pitch;
+        const uint32_t *srow = scene + y * sp, *frow = r->frame + (ptrdiff_t)y * w;
+        int x0 = span0[y] < span1[y] ? span0[y] : w, x1 = span0[y] < span1[y] ? span1[y] : w;
         if (r->format == RPL_RGB565) {
             uint16_t *o = (uint16_t *)(void *)row;
-            for (int x = 0; x < w; x++) {
-                uint32_t c = f[x];
-                o[x] = (uint16_t)(r->c565[0][c >> 16 & 0xFF] | r->c565[1][c >> 8 & 0xFF] |
-                                  r->c565[2][c & 0xFF]);
-            }
+            to_565(o, srow, 0, x0);
+            to_565(o, frow, x0, x1);
+            to_565(o, srow, x1, w);
         } else {
-            for (int x = 0; x < w; x++)
-                row[x] = r->cube[cube_index(f[x])];
+            to_index8(row, srow, 0, x0, r->cube);
+            to_index8(row, frow, x0, x1, r->cube);
+            to_index8(row, srow, x1, w, r->cube);
         }
     }
     return RPL_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/water.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -32,6 +33,18 @@ struct rpl_water {
     double acc;       /* seconds not yet stepped */
     int awake;
     int calm;         /* steps in a row below sleep_epsilon / without a ring */
+    /* waves: the surface at the coupling's grid (core/water.h), filled in
+     * point by point as buoyancy.c reads it: gh[k] holds while gstamp[k]
+     * == gen.  gen moves on when the whole surface may change (a step, new
+     * parameters, flattening); a disturbance marks stale only the samples
+     * its ring reaches (grid_stale_ring).  So each point is summed over
+     * the rings about once a step instead of once per body (and per
+     * crossing) that reads it.  The arrays are written through a const
+     * rpl_water_t: a cache, not the surface. */
+    long glast;       /* intervals; 0 (and gh NULL) for springs */
+    double *gh;       /* glast + 1 heights, then glast + 1 stamps, one block */
+    uint64_t *gstamp;
+    uint64_t gen;     /* >= 1 once created; stamps start at 0 */
     char err[160];
 };
 
@@ -347,6 +360,31 @@ static uint64_t life_steps(const rpl_water_params_t *p)
     return (uint64_t)ceil(p->life / p->step - 1e-9);
 }
 
+/* Where a ring's waves come from: the ring itself, and with FREE or
+ * REFLECT ends its images in the walls, to second order: mirrored in x0
+ * (the wave once reflected off the left wall), in x1, and the images of
+ * those in the other wall (reflected off both, left then right and right
+ * then left).  An image's wave is the ring's own (same amplitude and
+ * birth) from that place, so on the wall a ring and its image meet in
+ * phase and the surface there has no slope: the upright bounce of a
+ * mirrored spring chain.  Third and later reflections are left out (a
+ * wave that has crossed the basin three times runs on through the wall);
+ * ABSORB has no images, its waves leave. */
+enum { RING_SOURCES_MAX = 5 };
+
+static int ring_sources(const rpl_water_params_t *p, double xr, double *src)
+{
+    src[0] = xr;
+    if (p->ends == RPL_ENDS_ABSORB)
+        return 1;
+    double left = 2 * p->x0 - xr, right = 2 * p->x1 - xr;
+    src[1] = left;
+    src[2] = right;
+    src[3] = 2 * p->x1 - left;  /* off the left wall, then the right */
+    src[4] = 2 * p->x0 - right; /* off the right wall, then the left */
+    return RING_SOURCES_MAX;
+}
+
 /* Displacement, d/dt (per second) and d/dx at x of the rings alive. */
 static void rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
 {
@@ -356,18 +394,26 @@ static void rings_eval(const rpl_water_t *w, double x, double *h, double *dt, do
     uint64_t lives = life_steps(p);
     for (int r = 0; r < w->nrings; r++) {
         const ring_t *g = &w->rings[r];
-        double age = (double)(w->steps - g->born) * p->step;
-        double dist = x - g->x, s = fabs(dist);
-        if (w->steps - g->born >= lives || s > c * age)
+        if (w->steps - g->born >= lives)
             continue;
-        double fade = 1 - age / p->life, env = g->amp * fade * fade;
-        double phase = omega * (age - s / c);
-        double sn = sin(phase), cs = cos(phase);
-        sh += env * sn;
-        if (dt)
-            sdt += g->amp * (-2 / p->life * fade * sn) + env * omega * cs;
-        if (dx)
-            sdx += env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
+        double age = (double)(w->steps - g->born) * p->step;
+        /* a wave has gone c * age from its source: further away it has not
+         * arrived, and that costs a compare, not a sine */
+        double reach = c * age, src[RING_SOURCES_MAX];
+        int ns = ring_sources(p, g->x, src);
+        for (int i = 0; i < ns; i++) {
+            double dist = x - src[i], s = fabs(dist);
+            if (s > reach)
+                continue;
+            double fade = 1 - age / p->life, env = g->amp * fade * fade;
+            double phase = omega * (age - s / c);
+            double sn = sin(phase), cs = cos(phase);
+            sh += env * sn;
+            if (dt)
+                sdt += g->amp * (-2 / p->life * fade * sn) + env * omega * cs;
+            if (dx)
+                sdx += env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
+        }
     }
     *h = sh;
     if (dt)
@@ -410,6 +456,7 @@ static void flatten(rpl_water_t *w)
     w->nrings = 0;
     w->awake = 0;
     w->calm = 0;
+    w->gen++;
 }
 
 /* Arrays for n springs in one block: y, v, d, absorb. */
@@ -429,6 +476,26 @@ static void arrays_attach(rpl_water_t *w, double *block, int n)
         absorb_fill(w->absorb, n);
 }
 
+/* The grid cache's intervals for parameters p: 0 for springs (no cache). */
+static long grid_last(const rpl_water_params_t *p)
+{
+    return p->kind == RPL_SURFACE_WAVES ? rpl_wave_grid_last(p->x0, p->x1) : 0;
+}
+
+/* One block for last + 1 heights and last + 1 stamps, the stamps 0
+ * (stale); NULL when out of memory. */
+static double *grid_alloc(long last)
+{
+    return calloc((size_t)last + 1, sizeof(double) + sizeof(uint64_t));
+}
+
+static void grid_attach(rpl_water_t *w, double *block, long last)
+{
+    w->glast = last;
+    w->gh = block;
+    w->gstamp = block ? (uint64_t *)(block + last + 1) : NULL;
+}
+
 rpl_water_t *rpl_water_create(const rpl_water_params_t *p, rpl_status *status)
 {
     rpl_status st = rpl_water_check(p, NULL, 0);
@@ -439,7 +506,10 @@ rpl_water_t *rpl_water_create(const rpl_water_params_t *p, rpl_status *status)
     }
     rpl_water_t *w = calloc(1, sizeof *w);
     double *block = w ? arrays_alloc(p->springs) : NULL;
-    if (!block) {
+    long glast = grid_last(p);
+    double *grid = block && glast > 0 ? grid_alloc(glast) : NULL;
+    if (!block || (glast > 0 && !grid)) {
+        free(block);
         free(w);
         if (status)
             *status = RPL_ENOMEM;
@@ -447,6 +517,7 @@ rpl_water_t *rpl_water_create(const rpl_water_params_t *p, rpl_status *status)
     }
     w->p = *p;
     arrays_attach(w, block, p->springs);
+    grid_attach(w, grid, glast);
     flatten(w);
     if (status)
         *status = RPL_OK;
@@ -458,6 +529,7 @@ void rpl_water_destroy(rpl_water_t *w)
     if (!w)
         return;
     free(w->y);
+    free(w->gh);
     free(w);
 }
 
@@ -494,13 +566,23 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
         return water_fail(w, RPL_EINVAL, "%s", why);
     if (params_equal(&w->p, p))
         return RPL_OK; /* nothing changes, and a sleeping body sleeps on */
+    long glast = grid_last(p);
+    double *grid = w->gh;
+    if (glast != w->glast) {
+        grid = glast > 0 ? grid_alloc(glast) : NULL;
+        if (glast > 0 && !grid)
+            return water_fail(w, RPL_ENOMEM, "no memory for %ld surface samples", glast + 1);
+    }
     double *block = w->y;
     if (p->springs != w->n) {
         /* Resampled: new spring j takes the old spline at the same share
          * of the width. */
         block = arrays_alloc(p->springs);
-        if (!block)
+        if (!block) {
+            if (grid != w->gh)
+                free(grid);
             return water_fail(w, RPL_ENOMEM, "no memory for %d springs", p->springs);
+        }
         int m = p->springs;
         for (int j = 0; j < m; j++) {
             double u = (double)j / (m - 1) * (w->n - 1);
@@ -518,6 +600,10 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
     int model_changed = p->kind != w->p.kind;
     w->p = *p;
     arrays_attach(w, block, p->springs);
+    if (grid != w->gh)
+        free(w->gh);
+    grid_attach(w, grid, glast);
+    w->gen++; /* anything may have changed: the cache is stale */
     if (model_changed) {
         memset(w->y, 0, (size_t)w->n * sizeof *w->y);
         memset(w->v, 0, (size_t)w->n * sizeof *w->v);
@@ -571,6 +657,7 @@ static void springs_step(rpl_water_t *w)
             v[j] *= 1 - w->absorb[j];
     }
     w->steps++;
+    w->gen++;
 
     double big = 0;
     for (int j = 0; j < n; j++) {
@@ -586,6 +673,7 @@ static void springs_step(rpl_water_t *w)
 static void rings_step(rpl_water_t *w)
 {
     w->steps++;
+    w->gen++; /* every ring is a step older */
     /* All rings live equally long, so the dead ones are the oldest. */
     int dead = 0;
     uint64_t lives = life_steps(&w->p);
@@ -745,6 +833,54 @@ rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n, f
     return RPL_OK;
 }
 
+/* A disturbance changes one ring only (made stronger, started, or
+ * dropped to make room), and where none of its sources reaches, rings_eval
+ * skips it before and after: only the samples it reaches go stale, a few
+ * for a young ring, so the cache outlives the many small rings bodies and
+ * droplets start while the forces on the others are read.  The index range
+ * is widened by a sample and more than the rounding of x0 + k * dx. */
+static void grid_stale_ring(rpl_water_t *w, const ring_t *g)
+{
+    if (!w->gh)
+        return;
+    const rpl_water_params_t *p = &w->p;
+    double reach = p->frequency * p->wavelength * ((double)(w->steps - g->born) * p->step);
+    double span = p->x1 - p->x0, dx = span / (double)w->glast;
+    double slack = dx + 1e-12 * (fabs(p->x0) + fabs(p->x1));
+    double src[RING_SOURCES_MAX];
+    int ns = ring_sources(p, g->x, src);
+    for (int i = 0; i < ns; i++) {
+        double lo = (src[i] - reach - slack - p->x0) / dx, hi = (src[i] + reach + slack - p->x0) / dx;
+        if (!(hi >= 0 && lo <= (double)w->glast))
+            continue; /* off the grid, or not a number: see below */
+        long a = lo <= 0 ? 0 : (long)floor(lo), b = hi >= (double)w->glast ? w->glast : (long)ceil(hi);
+        for (long k = a; k <= b; k++)
+            w->gstamp[k] = 0;
+    }
+    if (!isfinite(reach) || !isfinite(g->amp))
+        w->gen++; /* never expected; the whole cache then, to be safe */
+}
+
+double rpl_water_grid_height(const rpl_water_t *w, long k)
+{
+    if (!w)
+        return 0;
+    const rpl_water_params_t *p = &w->p;
+    if (!w->gh)
+        return rpl_water_height(w, rpl_wave_grid_x(p->x0, p->x1, rpl_wave_grid_last(p->x0, p->x1),
+                                                   k < 0 ? 0 : k));
+    if (k < 0)
+        k = 0;
+    if (k > w->glast)
+        k = w->glast;
+    if (w->gstamp[k] != w->gen) {
+        /* the pointers are const in a const w, what they point to is not */
+        w->gh[k] = rpl_water_height(w, rpl_wave_grid_x(p->x0, p->x1, w->glast, k));
+        w->gstamp[k] = w->gen;
+    }
+    return w->gh[k];
+}
+
 int rpl_water_springs(const rpl_water_t *w)
 {
     return w ? w->n : 0;
@@ -787,16 +923,19 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
                 break; /* older ones are further down: oldest first */
             if (fabs(g->x - x) <= 0.25 * w->p.wavelength) {
                 g->amp += dv;
+                grid_stale_ring(w, g);
                 w->awake = 1;
                 w->calm = 0;
                 return RPL_OK;
             }
         }
         if (w->nrings == RPL_WAVES_MAX) {
+            grid_stale_ring(w, &w->rings[0]);
             memmove(w->rings, w->rings + 1, (RPL_WAVES_MAX - 1) * sizeof *w->rings);
             w->nrings--;
         }
         w->rings[w->nrings++] = (ring_t){x, dv, w->steps};
+        grid_stale_ring(w, &w->rings[w->nrings - 1]);
     } else {
         double t;
         int i = locate(w, x, &t);
