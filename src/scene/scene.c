@@ -672,7 +672,8 @@ double side_scene_rise_max(const side_scene_t *s)
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
-/* The surface of water k at every column of its basin.  Analytic waves
+/* The surface of water k at every column of its basin (asleep, its rest
+ * level, which is what it reads then, without reading).  Analytic waves
  * are a sum of up to 256 rings and their images at each point: they are
  * read every WAVES_SAMPLE_PX columns and joined by straight lines (their
  * wavelength is 15 times that; the renderer reads the slope over 9
@@ -682,6 +683,12 @@ static void sample_surface(side_scene_t *s, int k, float *surf)
 {
     const side_basin_t *b = &s->lv.basin[k];
     int n = b->x1 - b->x0;
+    if (!rpl_water_awake(s->water[k])) { /* asleep it is exactly flat: nothing to read */
+        float level = (float)rpl_water_params(s->water[k])->level;
+        for (int x = 0; x < n; x++)
+            surf[x] = level;
+        return;
+    }
     if (side_scene_surface(s) != RPL_SURFACE_WAVES || n <= 2 * WAVES_SAMPLE_PX) {
         rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, n, surf);
         return;
