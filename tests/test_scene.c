@@ -548,6 +548,43 @@ static void test_changed_rectangles(void **state)
     assert_int_equal(side_scene_changed(NULL, r, 1), 0);
 }
 
+/* A scene drawn every frame (the art put back only where things moved)
+ * and the same scene drawn once at the end (from the whole art) give the
+ * same frame. */
+static void test_redraw_equals_fresh(void **state)
+{
+    (void)state;
+    side_scene_t *a = new_scene(W, H, RPL_XRGB8888, 12, 1);
+    side_scene_t *b[2] = { new_scene(W, H, RPL_XRGB8888, 12, 1),
+                           new_scene(W, H, RPL_XRGB8888, 12, 1) };
+    const int first[2] = { 299, 599 }; /* b[i] is drawn for the first time then */
+    size_t len = (size_t)W * H * 4;
+    uint32_t *fa = malloc(len), *fb = malloc(len);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    for (int frame = 0; frame < 600; frame++) {
+        steps(a, 2);
+        assert_int_equal(side_scene_render(a, fa, W * 4), 0);
+        for (int i = 0; i < 2; i++) {
+            if (frame > first[i])
+                continue;
+            steps(b[i], 2);
+            if (frame == first[i]) {
+                assert_int_equal(side_scene_render(b[i], fb, W * 4), 0);
+                assert_memory_equal(fa, fb, len);
+            }
+        }
+    }
+    side_stats_t st;
+    side_scene_stats(a, &st);
+    assert_true(st.bodies >= 4); /* there were bodies to draw and move */
+    free(fa);
+    free(fb);
+    side_scene_destroy(a);
+    side_scene_destroy(b[0]);
+    side_scene_destroy(b[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_render_every_format),
         cmocka_unit_test(test_bad_config_and_calls),
         cmocka_unit_test(test_changed_rectangles),
+        cmocka_unit_test(test_redraw_equals_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

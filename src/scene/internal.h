@@ -94,6 +94,7 @@ struct side_scene {
      * droplets and water (whose caustics always move) are now and were */
     rpl_rect_t drawn[SIDE_DIRTY_MAX];  /* what moves, as the last render drew it */
     int ndrawn;
+    int work_ready;                    /* work is art plus the bodies in drawn */
     rpl_rect_t changed[2 * SIDE_DIRTY_MAX];
     int nchanged;                      /* -1: the whole frame */
     int all;                           /* the next render changes everything */

@@ -783,8 +783,22 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
                  pitch);
         return -1;
     }
-    memcpy(s->work, s->art, (size_t)s->w * s->h * sizeof *s->work);
+    /* work is the art with the bodies drawn in: the art is put back only
+     * where the last render drew what moves (bodies lie within those
+     * rectangles), not over the whole frame each time */
+    if (s->work_ready && s->ndrawn >= 0) {
+        for (int i = 0; i < s->ndrawn; i++) {
+            const rpl_rect_t *r = &s->drawn[i];
+            for (int y = r->y; y < r->y + r->h; y++) {
+                size_t o = (size_t)y * (size_t)s->w + (size_t)r->x;
+                memcpy(s->work + o, s->art + o, (size_t)r->w * sizeof *s->work);
+            }
+        }
+    } else {
+        memcpy(s->work, s->art, (size_t)s->w * s->h * sizeof *s->work);
+    }
     side_bodies_draw(s);
+    s->work_ready = 0; /* until note_changes has listed where they are */
     rpl_side_water_t sw[SIDE_WATERS_MAX];
     for (int k = 0; k < s->nwaters; k++) {
         const side_basin_t *b = &s->lv.basin[k];
@@ -801,6 +815,7 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         return -1;
     }
     note_changes(s);
+    s->work_ready = 1;
     return 0;
 }
 
