@@ -391,10 +391,15 @@ static void script(rpl_sound_t *s, int16_t *out, int n, int chunk)
     while (done < n) {
         /* drips at every 800th frame, whatever the chunks */
         if (done % 800 == 0)
-            for (int k = rnd_range(&g, 0, 3); k > 0; k--)
-                assert_int_equal(rpl_sound_drip(s, rnd_range(&g, -10, 700), 0,
-                                                rnd_range(&g, 1, 40),
-                                                rnd_range(&g, 10, 2000), FIELD_W), RPL_OK);
+            for (int k = rnd_range(&g, 0, 3); k > 0; k--) {
+                /* one draw a statement: the order of a call's arguments
+                 * is the compiler's; this is the order the pinned
+                 * samples were made with */
+                int weight = rnd_range(&g, 10, 2000);
+                int radius = rnd_range(&g, 1, 40);
+                int x = rnd_range(&g, -10, 700);
+                assert_int_equal(rpl_sound_drip(s, x, 0, radius, weight, FIELD_W), RPL_OK);
+            }
         int upto = (done / 800 + 1) * 800;
         int k = chunk < upto - done ? chunk : upto - done;
         k = k < n - done ? k : n - done;

@@ -168,9 +168,13 @@ static int32_t sine(uint32_t phase)
     return (phase & 0x80000000u) ? -y : y;
 }
 
+/* Two draws, the first the high half: in two statements, since C leaves
+ * the order of the operands of one expression to the compiler. */
 static uint64_t next_u64(rpl_sound_t *s)
 {
-    return (uint64_t)rpl_rng_next(&s->rng) << 32 | rpl_rng_next(&s->rng);
+    uint64_t hi = rpl_rng_next(&s->rng);
+    uint64_t lo = rpl_rng_next(&s->rng);
+    return hi << 32 | lo;
 }
 
 rpl_sound_t *rpl_sound_create(int sample_rate, uint64_t seed, rpl_status *status)
