@@ -3,9 +3,13 @@
 #
 #   make            build ./ripple, bench/ripple-bench and the libraries
 #   make run        build and show the demo
-#   make test       warnings, the include layout, unit, smoke and install
-#                   tests, the scalar-only and 32-bit builds, then the unit
-#                   and headless smoke tests under ASan + UBSan
+#   make check      the day-to-day loop: build, every unit suite, the
+#                   exactness suite on every path, quick smoke checks
+#   make test       all of check, then warnings, the include rules, the full
+#                   smoke suite, install, fuzzing, the scalar-only and 32-bit
+#                   builds, clang's sanitizers and a clang build's bytes;
+#                   both run their stages in parallel (JOBS=n, default every
+#                   core) and end with a table of the stages' times
 #   make bench      build and run the benchmark
 #   make bench-present  presenting's cost under Xvfb, beside xscreensaver's ripples
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
@@ -16,6 +20,7 @@
 #   make SIMD=0     the scalar kernels only
 #   make ARCH=i386  the core, bench and tests as 32-bit x86 (i586) in build/i386
 #   make test-i386  those tests under qemu on Pentium II (no MMX), II and III
+#   make test-unit, test-smoke, test-san, ...  one stage alone
 #   make warnings   every C file under gcc and clang with -Werror
 #   make backdrop   regenerate assets/background.png
 #   make side-art   regenerate assets/side-sky.png and assets/side-stone.png
@@ -57,8 +62,11 @@ MAN6DIR     = $(DATADIR)/man/man6
 # (only as root and without DESTDIR; LDCONFIG=: skips it).
 LDCONFIG   ?= ldconfig
 
+# -ffp-contract=off: a*b+c is never fused into one rounding, so the
+# floating-point code gives the same bytes with every compiler and on
+# every CPU (clang fuses by default where the CPU has FMA, as on ARM).
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-             -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
+             -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
 ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
 CORE_LIBS  = $(ARCH_FLAGS) -pthread -lm
 
@@ -98,10 +106,14 @@ NEEDS_I386  = cmd:pkg-config:pkg-config pc:cmocka:libcmocka-dev pc:libcjson:libc
               file:/usr/lib/i386-linux-gnu/libcmocka.so:libcmocka-dev:i386 \
               file:/usr/lib/i386-linux-gnu/libcjson.so:libcjson-dev:i386 \
               file:/usr/lib/i386-linux-gnu/libchipmunk.so:libchipmunk-dev:i386
+# make check: the unit suites (cmocka) and one window under Xvfb.
+NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:xauth
 # Debian's libFuzzer runtime is only a recommendation of clang, which a
-# --no-install-recommends install leaves out.
-NEEDS_TEST  = $(NEEDS_RUN) $(NEEDS_I386) \
-              cmd:xvfb-run:xvfb cmd:xauth:xauth cmd:xdotool:xdotool cmd:qemu-i386:qemu-user \
+# --no-install-recommends install leaves out; clang also builds the
+# sanitizer stage and the build whose bytes must be gcc's; gdb holds the
+# suites that run once to their rule.
+NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
+              cmd:xdotool:xdotool cmd:qemu-i386:qemu-user \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
 
 # Prints the packages of the needs given that are missing, one per line.
@@ -238,9 +250,11 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SECONDARY:
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run test test-unit test-smoke test-install test-nosimd test-i386 test-san \
-        warnings layout bench bench-present bench-instr bench-instr-i386 clean install uninstall \
-        deps-run deps-test deps-i386 backdrop side-art
+.PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
+        test-i386 test-san test-clang test-rules warnings layout bench bench-present bench-instr \
+        bench-instr-i386 clean install uninstall deps-run deps-check deps-test deps-i386 \
+        backdrop side-art check-stages test-stages unit-runs unit-exact unit-once san-runs \
+        san-suites san-smoke $(TEST_STAGES:%=stage-%) $(CHECK_STAGES:%=stage-%)
 
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS)
@@ -253,6 +267,9 @@ deps-run:
 
 deps-i386:
 	$(call require,$(NEEDS_I386))
+
+deps-check:
+	$(call require,$(NEEDS_CHECK))
 
 deps-test:
 	$(call require,$(NEEDS_TEST))
@@ -376,55 +393,145 @@ bench-instr-i386:
 
 # ---- tests ---------------------------------------------------------------------
 
+# Two commands.  `make check` is the loop of day-to-day work: the native
+# build, every unit suite, the exactness suite on every path this CPU has
+# and the quick smoke checks.  `make test` (what CI runs) is all of that
+# and the rest: warnings, the include rules, the full smoke suite, install,
+# the fuzzers, the scalar-only build, the 32-bit build under qemu, clang's
+# sanitizers and a clang build that must write gcc's bytes.  Both run their
+# stages side by side on every core (JOBS, default: all of them), each
+# stage's output into $(BUILD)/stages/NAME.log, and end with a table of
+# each stage's wall time against its budget in seconds.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+STAGES = $(BUILD)/stages
+# NAME:BUDGET, in the order of the table; the budgets hold on a 2-core
+# machine with both cores busy.  Stages still to come have theirs set
+# already, so that `make test` stays within 20 minutes: the 32-bit demo 90,
+# ARM under qemu 180, the web build in a browser 120.
+CHECK_STAGES = build:60 unit:60 smoke-quick:30
+TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
+               nosimd:120 i386:300 san:300 clang:150
+# A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
+stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
+
+check: deps-check
+	$(Q)sh tests/stage.sh --begin $(STAGES)
+	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k check-stages; rc=$$?; \
+	sh tests/stage.sh --table $(STAGES) $(CHECK_STAGES) || rc=1; exit $$rc
+
 test: deps-test
-	$(Q)$(MAKE) $(SUB) warnings
-	$(Q)$(MAKE) $(SUB) layout
-	$(Q)$(MAKE) $(SUB) test-unit test-smoke
-	$(Q)$(MAKE) $(SUB) test-install
-	$(Q)$(MAKE) $(SUB) fuzz-smoke
-	$(Q)$(MAKE) $(SUB) test-nosimd
-	$(Q)$(MAKE) $(SUB) test-i386
-	$(Q)$(MAKE) $(SUB) test-san
+	$(Q)sh tests/stage.sh --begin $(STAGES)
+	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k test-stages; rc=$$?; \
+	sh tests/stage.sh --table $(STAGES) $(TEST_STAGES) || rc=1; exit $$rc
+
+# The longest stages first: make starts them in this order.
+check-stages: stage-build stage-unit stage-smoke-quick
+test-stages: stage-i386 stage-san stage-build stage-unit stage-smoke stage-rules stage-warnings \
+             stage-fuzz stage-install stage-nosimd stage-clang
+stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang: stage-build
+
+stage-build:
+	$(call stage,build,all $(TESTBINS))
+stage-unit:
+	$(call stage,unit,test-unit)
+stage-smoke-quick:
+	$(call stage,smoke-quick,test-smoke-quick)
+stage-smoke:
+	$(call stage,smoke,test-smoke)
+stage-rules:
+	$(call stage,rules,layout test-rules)
+stage-warnings:
+	$(call stage,warnings,warnings)
+stage-install:
+	$(call stage,install,test-install)
+stage-fuzz:
+	$(call stage,fuzz,fuzz-smoke)
+stage-nosimd:
+	$(call stage,nosimd,test-nosimd)
+stage-i386:
+	$(call stage,i386,test-i386)
+stage-san:
+	$(call stage,san,test-san)
+stage-clang:
+	$(call stage,clang,test-clang)
+
+# Which unit suites run once per kernel path.  The rule: a suite runs on
+# every path this CPU has when its code calls a kernel through the table
+# (it steps the water of either model, refracts or upscales); a suite that
+# calls none runs once per build, since no path can change what it sees.
+# test_paths, the exactness suite, compares every path with the scalar
+# code by itself and runs once.  Every suite not named here runs once, and
+# `make test-rules` holds those to the rule: under gdb, with a breakpoint
+# on every kernel of every path, none may be reached.
+PATH_SUITES = api autopilot backdrop field files kernels render show snapshot step stones walls wave
+ALL_SUITES  = $(TEST_SRC:tests/test_%.c=%)
+ONCE_SUITES = $(filter-out paths $(PATH_SUITES),$(ALL_SUITES))
 
 # tests/test_paths is the exactness suite: every path against the scalar
 # code, and the list of paths this CPU has.
 PATHS_TEST = $(BUILD)/tests/test_paths
-UNIT_TESTS = $(filter-out $(PATHS_TEST),$(TESTBINS))
+UNIT_LOGS  = $(BUILD)/unit
 
-# The exactness suite, then every other unit test once on each path this
-# CPU has (RIPPLE_SIMD forces it).
+# The exactness suite, the suites that call kernels once on each path this
+# CPU has (RIPPLE_SIMD forces it), the others once: side by side.
 test-unit: $(TESTBINS)
-	$(PATHS_TEST)
-	$(Q)for p in $$($(PATHS_TEST) --list); do \
-	  echo "== unit tests on path $$p"; \
-	  for t in $(UNIT_TESTS); do RIPPLE_SIMD=$$p $$t || exit 1; done; \
-	done
+	$(Q)paths=$$($(PATHS_TEST) --list) || { echo "test_paths --list failed"; exit 1; }; \
+	$(MAKE) $(SUB) UNIT_PATHS="$$(echo $$paths)" unit-runs
+unit-runs: unit-exact unit-once $(UNIT_PATHS:%=unit-on-%)
+unit-exact:
+	$(Q)sh tests/suites.sh "exactness (test_paths)" $(UNIT_LOGS)/paths.log $(PATHS_TEST)
+unit-once:
+	$(Q)sh tests/suites.sh "suites without kernels" $(UNIT_LOGS)/once.log \
+	    $(ONCE_SUITES:%=$(BUILD)/tests/test_%)
+unit-on-%:
+	$(Q)RIPPLE_SIMD=$* sh tests/suites.sh "suites with kernels, path $*" $(UNIT_LOGS)/$*.log \
+	    $(PATH_SUITES:%=$(BUILD)/tests/test_%)
+
+# The suites that run once call no kernel (needs gdb).
+test-rules: $(TESTBINS)
+	$(Q)sh tests/kernel-calls.sh $(ONCE_SUITES:%=$(BUILD)/tests/test_%)
 
 test-smoke: $(DEMO) $(BENCH)
 	sh tests/smoke.sh $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
+
+# Flags, files in and out, headless runs and one window under Xvfb.
+test-smoke-quick: $(DEMO) $(BENCH)
+	sh tests/smoke.sh --quick $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
 
 # The include rules of the rooms (src/core, src/kernels, src/app, ...).
 layout:
 	sh tests/layout.sh
 
 # Every source must compile without a warning under gcc and clang (when
-# installed); -Werror only here, so a user's newer compiler never breaks
-# an ordinary build.  The man page must render without a groff warning.
-warnings:
-	$(Q)for cc in gcc clang; do \
-	  command -v $$cc >/dev/null 2>&1 || { echo "warnings: $$cc not installed, skipped"; continue; }; \
-	  for f in $(ALL_SRC); do \
-	    isa=""; case $$f in *_mmx.c) isa="$(ISA_mmx)";; *_sse2.c) isa="$(ISA_sse2)";; *_avx2.c) isa="$(ISA_avx2)";; esac; \
-	    $$cc $(STD_CFLAGS) $$isa -O2 -Werror $(SDL_CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
-	        -c $$f -o /dev/null || exit 1; \
-	  done; \
-	  echo "warnings: $$cc clean on $(words $(ALL_SRC)) files"; \
+# installed), each file a target of its own (side by side, and again only
+# when it or a header it reads changed); -Werror only here, so a user's
+# newer compiler never breaks an ordinary build.  The man page must render
+# without a groff warning.
+WARN_CCS = $(foreach c,gcc clang,$(if $(shell command -v $(c) 2>/dev/null),$(c)))
+WARN_OK  = $(foreach c,$(WARN_CCS),$(ALL_SRC:%.c=$(BUILD)/warn/$(c)/%.ok))
+warnings: $(WARN_OK)
+	$(Q)for c in gcc clang; do \
+	  case " $(WARN_CCS) " in *" $$c "*) echo "warnings: $$c clean on $(words $(ALL_SRC)) files";; \
+	  *) echo "warnings: $$c not installed, skipped";; esac; \
 	done
 	$(Q)if command -v groff >/dev/null 2>&1; then \
 	  out=$$(groff -man -Tutf8 -ww -z src/app/ripple.6 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
 	  echo "warnings: groff clean on src/app/ripple.6"; \
 	else echo "warnings: groff not installed, man page skipped"; fi
+
+define warn-rule
+$(BUILD)/warn/$(1)/%.ok: %.c
+	@mkdir -p $$(@D)
+	$(Q)$(1) $$(STD_CFLAGS) $$(WISA) -O2 -Werror $$(SDL_CFLAGS) $$(CMOCKA_CFLAGS) $$(CJSON_CFLAGS) \
+	    -MMD -MP -MF $$(@:.ok=.d) -MT $$@ -c $$< -o /dev/null && touch $$@
+endef
+$(foreach c,gcc clang,$(eval $(call warn-rule,$(c))))
+$(BUILD)/warn/%_mmx.ok:  WISA = $(ISA_mmx)
+$(BUILD)/warn/%_sse2.ok: WISA = $(ISA_sse2)
+$(BUILD)/warn/%_avx2.ok: WISA = $(ISA_avx2)
+$(WARN_OK): $(STAMP)
+-include $(WARN_OK:.ok=.d)
 
 # Installs into a scratch prefix, builds the example against the installed
 # shared library through pkg-config as a user would and runs it, runs the
@@ -471,32 +578,47 @@ test-install:
 	@echo "test-install: passed"
 
 # The 32-bit build (core, bench, tests) run under qemu-user on a Pentium II
-# without MMX, a Pentium II and a Pentium III: dispatch must pick c, mmx,
-# mmx, and every path must give the same bytes.
+# without MMX, a Pentium II and a Pentium III, side by side: dispatch must
+# pick c, mmx, mmx, and every path must give the same bytes (see
+# tests/i386.sh for what runs on which model).
+I386_MODELS = nommx pentium2 pentium3
 test-i386:
 	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) BENCH=$(I386)/ripple-bench \
 	    deps-i386 $(I386)/ripple-bench $(TEST_SRC:%.c=$(I386)/%)
-	sh tests/i386.sh $(I386)
+	$(Q)$(MAKE) $(SUB) $(I386_MODELS:%=i386-on-%)
+i386-on-%:
+	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" sh tests/i386.sh $(I386) $*
 
 # The scalar build alone (as on a CPU other than x86) passes the same tests.
 test-nosimd:
 	$(Q)$(MAKE) $(SUB) SIMD=0 BUILD=$(BUILD)/nosimd DEMO=$(BUILD)/nosimd/ripple \
 	    BENCH=$(BUILD)/nosimd/ripple-bench test-unit
 
-# The same unit tests and the headless smoke tests, built apart with
-# AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
+# Built apart by clang with AddressSanitizer and UndefinedBehaviorSanitizer,
+# any report failing: every unit suite once on the best path, the exactness
+# suite (every path against the scalar code), the headless smoke tests.
 SAN = $(BUILD)/san
+SAN_CC = clang
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+SAN_VARS = CC=$(SAN_CC) BUILD=$(SAN) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+           DEMO=$(SAN)/ripple BENCH=$(SAN)/ripple-bench
 test-san:
-	$(Q)$(MAKE) $(SUB) BUILD=$(SAN) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-	    DEMO=$(SAN)/ripple BENCH=$(SAN)/ripple-bench \
-	    $(TEST_SRC:%.c=$(SAN)/%) $(SAN)/ripple $(SAN)/ripple-bench
-	$(SAN_ENV) $(SAN)/tests/test_paths
-	$(Q)for t in $(filter-out $(SAN)/tests/test_paths,$(TEST_SRC:%.c=$(SAN)/%)); do \
-	  echo "$(SAN_ENV) $$t"; $(SAN_ENV) $$t || exit 1; \
-	done
-	$(SAN_ENV) sh tests/smoke.sh --headless-only $(SAN)/ripple $(SAN)/ripple-bench
+	$(Q)$(MAKE) $(SUB) $(SAN_VARS) $(TEST_SRC:%.c=$(SAN)/%) $(SAN)/ripple $(SAN)/ripple-bench
+	$(Q)$(MAKE) $(SUB) $(SAN_VARS) san-runs
+san-runs: san-suites san-smoke
+san-suites:
+	$(Q)$(SAN_ENV) sh tests/suites.sh "$(SAN_CC) sanitizers, every suite" $(SAN)/unit.log \
+	    $(TEST_SRC:%.c=$(SAN)/%)
+san-smoke:
+	$(Q)$(SAN_ENV) sh tests/smoke.sh --headless-only $(SAN)/ripple $(SAN)/ripple-bench
+
+# The demo built by clang at -O2 writes gcc's bytes: states of both water
+# models, a side-view screenshot and a WAV (tests/same-bytes.sh).
+CLANG = $(BUILD)/clang
+test-clang: $(DEMO)
+	$(Q)$(MAKE) $(SUB) CC=clang BUILD=$(CLANG) DEMO=$(CLANG)/ripple BENCH=$(CLANG)/ripple-bench $(CLANG)/ripple
+	$(Q)sh tests/same-bytes.sh $(call cmd,$(DEMO)) $(CLANG)/ripple
 
 # ---- installing ----------------------------------------------------------------
 

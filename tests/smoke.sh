@@ -1,15 +1,19 @@
 #!/bin/sh
 # smoke.sh - runs the demo and the bench as a user would: flags, files, headless and in a window under Xvfb.
-# usage: sh tests/smoke.sh [--headless-only] ./ripple ./bench/ripple-bench
+# usage: sh tests/smoke.sh [--headless-only | --quick] ./ripple ./bench/ripple-bench
+#   --headless-only  everything but the window (the sanitizer build)
+#   --quick          flags, files in and out, headless runs and one window
+#                    under Xvfb: the part `make check` runs
 set -u
 
 WINDOW=1
-if [ "${1:-}" = "--headless-only" ]; then
-    WINDOW=0
-    shift
-fi
-RIPPLE=${1:?usage: smoke.sh [--headless-only] RIPPLE BENCH}
-BENCH=${2:?usage: smoke.sh [--headless-only] RIPPLE BENCH}
+QUICK=0
+case ${1:-} in
+    --headless-only) WINDOW=0; shift;;
+    --quick) QUICK=1; shift;;
+esac
+RIPPLE=${1:?usage: smoke.sh [--headless-only | --quick] RIPPLE BENCH}
+BENCH=${2:?usage: smoke.sh [--headless-only | --quick] RIPPLE BENCH}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
@@ -234,6 +238,22 @@ differ "$TMP/s010.bmp" "$TMP/s8.bmp" "seed 010 is not octal"
 # headless there is no window to be too large
 expect 0 "large field scaled, headless" -- "$RIPPLE" $H --size 4200x100 --scale 4 --frames 1
 expect 2 "large field scaled, in a window" -- "$RIPPLE" --size 4200x100 --scale 4 --frames 1
+
+# --- the quick checks end with one window ---------------------------------------------
+if [ "$QUICK" = 1 ]; then
+    if command -v xvfb-run >/dev/null 2>&1; then
+        expect 0 "window under Xvfb" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --size 320x240 --frames 60 --screenshot "$TMP/qwin.bmp"
+        expect 0 "background alone" -- "$RIPPLE" $H --size 320x240 --frames 1 --no-rain --no-autopilot --screenshot "$TMP/qbare.bmp"
+        [ -s "$TMP/qwin.bmp" ] && ok || bad "the window wrote no screenshot"
+        differ "$TMP/qwin.bmp" "$TMP/qbare.bmp" "window frame shows water"
+    else
+        bad "xvfb-run is not installed: cannot test the window"
+    fi
+    echo "smoke (quick): $pass passed, $fail failed"
+    [ "$fail" = 0 ]
+    exit
+fi
 
 # --- sound and recording ------------------------------------------------------------
 # --audio-out: a 16-bit stereo 48 kHz WAV, 800 frames (1/60 s) a step, whose

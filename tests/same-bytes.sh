@@ -1,0 +1,51 @@
+#!/bin/sh
+# same-bytes.sh - two builds of the demo (gcc's and clang's) write the same bytes.
+# usage: sh tests/same-bytes.sh RIPPLE-A RIPPLE-B
+#
+# Each build writes, headless: a snapshot of the classic water and one of
+# the wave model after a few hundred steps of the default show, a BMP of
+# the side scene, and the sound of the pool and of the side scene as WAV.
+# Every file must be byte for byte the same from both, and not trivial.
+set -u
+A=${1:?usage: same-bytes.sh RIPPLE-A RIPPLE-B}
+B=${2:?usage: same-bytes.sh RIPPLE-A RIPPLE-B}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+pass=0
+fail=0
+
+# out NAME FLAGS...: runs both builds with FLAGS, the output file last
+run() {
+    name=$1
+    shift
+    for side in a b; do
+        if [ $side = a ]; then prog=$A; else prog=$B; fi
+        if ! "$prog" --headless "$@" "$TMP/$side-$name" >"$TMP/$side.out" 2>"$TMP/$side.err"; then
+            echo "FAIL: $name: $prog exited with an error: $(head -c 300 "$TMP/$side.err")"
+            fail=$((fail + 1))
+            return
+        fi
+    done
+    if ! [ -s "$TMP/a-$name" ]; then
+        echo "FAIL: $name: nothing written"
+        fail=$((fail + 1))
+    elif cmp -s "$TMP/a-$name" "$TMP/b-$name"; then
+        echo "same: $name ($(wc -c <"$TMP/a-$name") bytes, cksum $(cksum <"$TMP/a-$name" | cut -d' ' -f1))"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name differs: $(cmp "$TMP/a-$name" "$TMP/b-$name" 2>&1 | head -n 1)"
+        fail=$((fail + 1))
+    fi
+}
+
+run classic.rpl --size 320x240 --frames 400 --save-state
+run wave.rpl --size 320x240 --frames 400 --model wave --save-state
+run wave-settings.rpl --size 160x120 --frames 300 --no-show --model wave --speed 40 --viscosity 0.3 \
+    --attenuation 0.995 --save-state
+run side.bmp --size 320x240 --frames 240 --scene side --screenshot
+run side-waves.bmp --size 320x240 --frames 240 --scene side --surface waves --screenshot
+run pool.wav --size 160x120 --frames 300 --audio-out
+run side.wav --size 320x240 --frames 300 --scene side --audio-out
+
+echo "same-bytes: $pass the same, $fail failed ($A and $B)"
+[ "$fail" = 0 ]
