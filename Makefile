@@ -410,7 +410,7 @@ STAGES = $(BUILD)/stages
 # ARM under qemu 180, the web build in a browser 120.
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:300 san:300 clang:150
+               nosimd:120 i386:300 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
@@ -427,7 +427,7 @@ test: deps-test
 # The longest stages first: make starts them in this order.
 check-stages: stage-build stage-unit stage-smoke-quick
 test-stages: stage-i386 stage-san stage-build stage-unit stage-smoke stage-rules stage-warnings \
-             stage-fuzz stage-install stage-nosimd stage-clang
+             stage-san-gcc stage-fuzz stage-install stage-nosimd stage-clang
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang: stage-build
 
 stage-build:
@@ -452,6 +452,8 @@ stage-i386:
 	$(call stage,i386,test-i386)
 stage-san:
 	$(call stage,san,test-san)
+stage-san-gcc:
+	$(call stage,san-gcc,test-san SAN_CC=gcc SAN=$(BUILD)/san-gcc)
 stage-clang:
 	$(call stage,clang,test-clang)
 
@@ -594,14 +596,16 @@ test-nosimd:
 	$(Q)$(MAKE) $(SUB) SIMD=0 BUILD=$(BUILD)/nosimd DEMO=$(BUILD)/nosimd/ripple \
 	    BENCH=$(BUILD)/nosimd/ripple-bench test-unit
 
-# Built apart by clang with AddressSanitizer and UndefinedBehaviorSanitizer,
-# any report failing: every unit suite once on the best path, the exactness
-# suite (every path against the scalar code), the headless smoke tests.
-SAN = $(BUILD)/san
-SAN_CC = clang
+# Built apart by clang (SAN_CC) with AddressSanitizer and
+# UndefinedBehaviorSanitizer, any report failing: every unit suite once on
+# the best path, the exactness suite (every path against the scalar code),
+# the headless smoke tests.  `make test` runs it with gcc too, in
+# $(BUILD)/san-gcc: the two compilers' sanitizers catch different things.
+SAN ?= $(BUILD)/san
+SAN_CC ?= clang
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-SAN_VARS = CC=$(SAN_CC) BUILD=$(SAN) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+SAN_VARS = CC=$(SAN_CC) BUILD=$(SAN) SAN=$(SAN) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
            DEMO=$(SAN)/ripple BENCH=$(SAN)/ripple-bench
 test-san:
 	$(Q)$(MAKE) $(SUB) $(SAN_VARS) $(TEST_SRC:%.c=$(SAN)/%) $(SAN)/ripple $(SAN)/ripple-bench

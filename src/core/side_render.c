@@ -1104,7 +1104,8 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     const int direct = r->format == RPL_XRGB8888;
     uint32_t *frame = direct ? fb : r->frame;
     ptrdiff_t fp = direct ? pitch / 4 : w;
-    int32_t *span0 = r->span, *span1 = r->span + (direct ? 0 : h);
+    /* no spans when drawing straight into the frame (r->span is NULL) */
+    int32_t *span0 = r->span, *span1 = direct ? r->span : r->span + h;
     if (!direct)
         for (int y = 0; y < h; y++) {
             span0[y] = w;
