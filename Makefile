@@ -424,10 +424,11 @@ test: deps-test
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k test-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) $(TEST_STAGES) || rc=1; exit $$rc
 
-# The longest stages first: make starts them in this order.
+# make starts them in this order: the build first (four stages wait for
+# it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-i386 stage-san stage-build stage-unit stage-smoke stage-rules stage-warnings \
-             stage-san-gcc stage-fuzz stage-install stage-nosimd stage-clang
+test-stages: stage-build stage-i386 stage-unit stage-san stage-smoke stage-san-gcc stage-rules \
+             stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang: stage-build
 
 stage-build:
