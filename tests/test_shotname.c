@@ -21,9 +21,14 @@
 
 static char dir[64];
 
+/* In memory where there is such a folder: 9,999 files are made there
+ * in a tenth of a second, on a disk it can take seconds. */
 static int setup(void **state)
 {
     (void)state;
+    snprintf(dir, sizeof dir, "/dev/shm/ripple-shot-XXXXXX");
+    if (mkdtemp(dir))
+        return 0;
     snprintf(dir, sizeof dir, "/tmp/ripple-shot-XXXXXX");
     return mkdtemp(dir) ? 0 : -1;
 }
