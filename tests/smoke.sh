@@ -255,6 +255,10 @@ echo keep >"$TMP/z.rpl"
 ln "$TMP/z.rpl" "$TMP/z2.bmp"
 expect 2 "two outputs, one file by two hard links" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/z.rpl" --screenshot "$TMP/z2.bmp"
 [ "$(cat "$TMP/z.rpl")" = keep ] && ok || bad "a file named twice was written"
+mkdir "$TMP/rec"
+expect 2 "an output among the recorded frames" -- "$RIPPLE" $H --size 32x24 --frames 2 --record "$TMP/rec" --screenshot "$TMP/rec/../rec/frame-000001.png"
+absent "$TMP/rec/frame-000001.png"
+expect 0 "an output beside the recorded frames" -- "$RIPPLE" $H --size 32x24 --frames 2 --record "$TMP/rec" --screenshot "$TMP/rec/frame-1.png"
 expect 0 "two outputs into /dev/null" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state /dev/null --audio-out /dev/null
 
 # write errors on standard output are reported (exit 1, one line)

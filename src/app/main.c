@@ -302,6 +302,24 @@ static int output_identity(const char *path, struct stat *st, char **canon)
     return *canon ? 0 : -1;
 }
 
+/* Whether path names one of --record's frames, DIR/frame-NNNNNN.EXT. */
+static int is_record_frame(const app_t *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t digits = strncmp(base, "frame-", 6) ? 0 : strspn(base + 6, "0123456789");
+    if (digits < 6 || base[6 + digits] != '.' || strcmp(base + 7 + digits, a->o.record_format))
+        return 0;
+    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *rec = realpath(a->o.record, NULL);
+    int same = real && rec && !strcmp(real, rec);
+    free(dir);
+    free(real);
+    free(rec);
+    return same;
+}
+
 /* Two outputs that are one file would overwrite each other: refused
  * before any work (the null device aside). */
 static int same_outputs(const app_t *a, char **err)
@@ -331,6 +349,11 @@ static int same_outputs(const app_t *a, char **err)
         }
     for (int i = 0; i < 3; i++)
         free(canon[i]);
+    for (int i = 0; i < 3 && !rc; i++)
+        if (outs[i] && a->o.record && is_record_frame(a, outs[i])) {
+            *err = app_format("%s '%s' is one of the frames --record writes", flag[i], outs[i]);
+            rc = -1;
+        }
     return rc;
 }
 
