@@ -363,6 +363,43 @@ expect 2 "a name holding a newline" -- "$RIPPLE" $H --frames 1 --save-state "$TM
 such/x.rpl"
 grep -q 'no\\nsuch' "$TMP/err" && ok || bad "newline in a name not escaped: $(cat "$TMP/err")"
 
+# the screenshot key in a window takes a free name and never replaces a
+# file: one it cannot read is passed over, and with all 9,999 names taken
+# nothing is written (the folder in memory where there is one: 9,999 files)
+if command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1; then
+    cat >"$TMP/key-s.sh" <<'EOF2'
+"$@" >/dev/null 2>&1 &
+pid=$!
+wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
+if [ -n "$wid" ] && timeout 10 xdotool windowfocus --sync "$wid" && timeout 10 xdotool key s; then
+    sleep 1
+    timeout 10 xdotool key q
+fi
+sleep 1
+kill "$pid" 2>/dev/null
+wait "$pid"
+EOF2
+    SHOTS=$(mktemp -d /dev/shm/ripple-shots-XXXXXX 2>/dev/null || mktemp -d "$TMP/shots-XXXXXX")
+    key_s() {
+        ( cd "$SHOTS" && timeout 60 xvfb-run -a -s "-screen 0 640x480x24" sh "$TMP/key-s.sh" \
+            "$RIPPLE_ABS" --size 160x120 --frames 1200 --image "$OLDPWD/assets/background.png" )
+    }
+    echo keep >"$SHOTS/ripple-0001.png"
+    chmod 000 "$SHOTS/ripple-0001.png"
+    key_s
+    rc=$?
+    [ "$rc" = 0 ] && ok || bad "screenshot key: the demo ended with exit $rc"
+    chmod 644 "$SHOTS/ripple-0001.png"
+    [ "$(cat "$SHOTS/ripple-0001.png")" = keep ] && ok || bad "the screenshot key replaced an unreadable ripple-0001.png"
+    head -c 4 "$SHOTS/ripple-0002.png" 2>/dev/null | grep -q PNG && ok || bad "the screenshot key wrote no ripple-0002.png: $(ls "$SHOTS" | head -5)"
+    i=3
+    while [ $i -le 9999 ]; do printf 'keep' >"$SHOTS/ripple-$(printf %04d $i).png"; i=$((i + 1)); done
+    key_s
+    [ "$(cat "$SHOTS/ripple-9999.png")" = keep ] && ok || bad "the screenshot key replaced ripple-9999.png with every name taken"
+    [ "$(ls -A "$SHOTS" | wc -l)" = 9999 ] && ok || bad "the screenshot key left $(ls -A "$SHOTS" | wc -l) files, want 9999"
+    rm -rf "$SHOTS"
+fi
+
 # --- the quick checks end with one window ---------------------------------------------
 if [ "$QUICK" = 1 ]; then
     if command -v xvfb-run >/dev/null 2>&1; then
