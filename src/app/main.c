@@ -2,7 +2,6 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,7 +207,6 @@ static void run_headless(app_t *a)
            rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
 }
 
-
 void app_print_error(const char *msg)
 {
     /* "\n", "\t", "\r" or "\xNN" for a control character: one write */
@@ -218,9 +216,8 @@ void app_print_error(const char *msg)
         fprintf(stderr, "ripple: out of memory\n");
         return;
     }
-    size_t n = 0;
-    memcpy(line, "ripple: ", 8);
-    n = 8;
+    size_t n = 8;
+    memcpy(line, "ripple: ", n);
     for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
         int c = *p;
         char name = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : 0;
