@@ -372,10 +372,11 @@ if command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1; th
 pid=$!
 wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
 if [ -n "$wid" ] && timeout 10 xdotool windowfocus --sync "$wid" && timeout 10 xdotool key s; then
-    sleep 1
+    sleep 0.3
     timeout 10 xdotool key q
 fi
-sleep 1
+i=0
+while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 kill "$pid" 2>/dev/null
 wait "$pid"
 EOF2
@@ -392,8 +393,8 @@ EOF2
     chmod 644 "$SHOTS/ripple-0001.png"
     [ "$(cat "$SHOTS/ripple-0001.png")" = keep ] && ok || bad "the screenshot key replaced an unreadable ripple-0001.png"
     head -c 4 "$SHOTS/ripple-0002.png" 2>/dev/null | grep -q PNG && ok || bad "the screenshot key wrote no ripple-0002.png: $(ls "$SHOTS" | head -5)"
-    i=3
-    while [ $i -le 9999 ]; do printf 'keep' >"$SHOTS/ripple-$(printf %04d $i).png"; i=$((i + 1)); done
+    ( cd "$SHOTS" && seq -f 'ripple-%04g.png' 3 9998 | xargs touch )
+    printf keep >"$SHOTS/ripple-9999.png"
     key_s
     [ "$(cat "$SHOTS/ripple-9999.png")" = keep ] && ok || bad "the screenshot key replaced ripple-9999.png with every name taken"
     [ "$(ls -A "$SHOTS" | wc -l)" = 9999 ] && ok || bad "the screenshot key left $(ls -A "$SHOTS" | wc -l) files, want 9999"
