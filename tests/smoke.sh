@@ -366,7 +366,7 @@ grep -q 'no\\nsuch' "$TMP/err" && ok || bad "newline in a name not escaped: $(ca
 # the screenshot key in a window takes a free name and never replaces a
 # file: one it cannot read is passed over, and with all 9,999 names taken
 # nothing is written (the folder in memory where there is one: 9,999 files)
-if command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1; then
+if [ "$WINDOW" = 1 ] && command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1; then
     cat >"$TMP/key-s.sh" <<'EOF2'
 "$@" >/dev/null 2>&1 &
 pid=$!
