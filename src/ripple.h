@@ -703,7 +703,11 @@ rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, i
  *   - a new name or a regular file: the data goes to a temporary file
  *     created exclusively (never through a link) in the target's
  *     directory, is flushed and synced, then renamed over the target (a
- *     replaced file keeps its permissions);
+ *     replaced file keeps its permissions, never a set-uid or set-gid
+ *     bit); a file whose mode bits do not let the user write it (owner,
+ *     group or others as the user is; root too) is not replaced, nor is
+ *     another user's file in a sticky folder unless the user owns the
+ *     folder or is root (both found by rpl_file_open, RPL_FILE_CHECK too);
  *   - a character device or a FIFO (/dev/null, a named pipe), or the
  *     standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
  *     /proc/self/fd/N): written in place, as the user means;

@@ -239,6 +239,168 @@ differ "$TMP/s010.bmp" "$TMP/s8.bmp" "seed 010 is not octal"
 expect 0 "large field scaled, headless" -- "$RIPPLE" $H --size 4200x100 --scale 4 --frames 1
 expect 2 "large field scaled, in a window" -- "$RIPPLE" --size 4200x100 --scale 4 --frames 1
 
+# outputs: standard output by identity, not by name (a link to /dev/stdout
+# while stdout is a pipe carries the data; the report goes to stderr)
+ln -s /dev/stdout "$TMP/to-stdout.rpl"
+"$RIPPLE" $H --size 32x24 --frames 3 --save-state "$TMP/to-stdout.rpl" 2>"$TMP/err" | cat >"$TMP/piped.rpl"
+same "$TMP/piped.rpl" "$TMP/file.rpl" "state written through a link to standard output (a pipe)"
+grep -q "^ripple: 3 frames" "$TMP/err" && ok || bad "the report did not move to stderr: $(head -c 200 "$TMP/err")"
+
+# two outputs that are one file are refused before any work
+expect 2 "two outputs, one name" -- "$RIPPLE" $H --size 32x24 --frames 2 --audio-out "$TMP/x.bmp" --screenshot "$TMP/x.bmp"
+expect 2 "three outputs, one name" -- "$RIPPLE" $H --size 32x24 --frames 2 --audio-out "$TMP/x.bmp" --screenshot "$TMP/x.bmp" --save-state "$TMP/x.bmp"
+expect 2 "two outputs, one file by two paths" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/y.rpl" --screenshot "$TMP/cwd/../y.rpl"
+absent "$TMP/x.bmp" "$TMP/y.rpl"
+echo keep >"$TMP/z.rpl"
+ln "$TMP/z.rpl" "$TMP/z2.bmp"
+expect 2 "two outputs, one file by two hard links" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/z.rpl" --screenshot "$TMP/z2.bmp"
+[ "$(cat "$TMP/z.rpl")" = keep ] && ok || bad "a file named twice was written"
+mkdir "$TMP/rec"
+expect 2 "an output among the recorded frames" -- "$RIPPLE" $H --size 32x24 --frames 2 --record "$TMP/rec" --screenshot "$TMP/rec/../rec/frame-000001.png"
+absent "$TMP/rec/frame-000001.png"
+expect 0 "an output beside the recorded frames" -- "$RIPPLE" $H --size 32x24 --frames 2 --record "$TMP/rec" --screenshot "$TMP/rec/frame-1.png"
+expect 0 "two outputs into /dev/null" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state /dev/null --audio-out /dev/null
+
+# write errors on standard output are reported (exit 1, one line)
+if [ -c /dev/full ]; then
+    "$RIPPLE" --benchmark --json --headless --size 32x24 --frames 2 >/dev/full 2>"$TMP/err"; rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^ripple: .*standard output" "$TMP/err" && ok ||
+        bad "--benchmark --json > /dev/full: exit $rc, stderr: $(head -c 300 "$TMP/err")"
+    "$RIPPLE" $H --size 32x24 --frames 2 >/dev/full 2>"$TMP/err"; rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && ok || bad "report > /dev/full: exit $rc, stderr: $(head -c 300 "$TMP/err")"
+else
+    echo "smoke: no /dev/full here, write errors on stdout skipped"
+fi
+
+# a headless run stopped by a signal removes its temporary files and
+# exits as shells expect (env resets SIGINT, which sh ignores in & jobs)
+for pair in INT:130 TERM:143 HUP:129; do
+    sig=${pair%%:*}; want=${pair#*:}
+    mkdir "$TMP/sig$sig"
+    env --default-signal=INT "$RIPPLE" $H --size 64x48 --frames 1000000 --record "$TMP/sig$sig" \
+        --audio-out "$TMP/sig$sig/a.wav" >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ $i -lt 300 ] && ! ls -A "$TMP/sig$sig" | grep -q 'frame-000005'; do sleep 0.1; i=$((i + 1)); done
+    kill -s "$sig" "$pid"
+    wait "$pid"; rc=$?
+    [ "$rc" = "$want" ] && ok || bad "SIG$sig during a headless run: exit $rc, want $want"
+    left=$(ls -A "$TMP/sig$sig" | grep '\.tmp$')
+    [ -z "$left" ] && ok || bad "SIG$sig left temporary files: $left"
+    [ ! -e "$TMP/sig$sig/a.wav" ] && ok || bad "SIG$sig: an unfinished WAV file was put in place"
+done
+
+# a replaced file never keeps set-uid or set-gid bits
+echo old >"$TMP/suid.rpl"
+chmod 6755 "$TMP/suid.rpl"
+expect 0 "replace a set-uid file" -- "$RIPPLE" $H --size 32x24 --frames 2 --save-state "$TMP/suid.rpl"
+[ "$(stat -c %a "$TMP/suid.rpl")" = 755 ] && ok || bad "a replaced file's mode is $(stat -c %a "$TMP/suid.rpl"), want 755"
+
+# read-only targets and sticky folders, as an unprivileged user
+if [ "$(id -u)" != 0 ]; then
+    AS_USER=""
+elif command -v setpriv >/dev/null 2>&1; then
+    AS_USER="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+elif command -v runuser >/dev/null 2>&1; then
+    AS_USER="runuser -u nobody --"
+else
+    AS_USER=none
+    echo "smoke: neither setpriv nor runuser: read-only and sticky targets skipped"
+fi
+if [ "$AS_USER" != none ]; then
+    # the binary and its picture where that user can reach them
+    U=$(mktemp -d /tmp/ripple-user-XXXXXX)
+    chmod 755 "$U"
+    mkdir "$U/assets" "$U/w" "$U/sticky"
+    cp "$RIPPLE" "$U/ripple"
+    cp assets/background.png "$U/assets/"
+    chmod 755 "$U/ripple" "$U/assets"
+    chmod 644 "$U/assets/background.png"
+    chmod 777 "$U/w"
+    chmod 1777 "$U/sticky"
+    me=$(id -u)
+    echo keep >"$U/w/ro.rpl"
+    chmod 444 "$U/w/ro.rpl"
+    [ "$me" = 0 ] && chown nobody:nogroup "$U/w/ro.rpl"
+    expect 2 "replace a read-only file" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --save-state "$U/w/ro.rpl"
+    grep -q "read-only" "$TMP/err" && ok || bad "read-only target: reason not given: $(head -c 200 "$TMP/err")"
+    [ "$(cat "$U/w/ro.rpl")" = keep ] && ok || bad "a read-only file was replaced"
+    chmod 644 "$U/w/ro.rpl"
+    expect 0 "replace a file of one's own" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --save-state "$U/w/ro.rpl"
+    if [ "$me" = 0 ]; then
+        # another user's file in a folder everyone writes: writable by group only
+        echo keep >"$U/w/other.rpl"
+        chmod 644 "$U/w/other.rpl"
+        expect 2 "replace another user's file" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --screenshot "$U/w/other.rpl"
+        [ "$(cat "$U/w/other.rpl")" = keep ] && ok || bad "another user's read-only file was replaced"
+        chgrp nogroup "$U/w/other.rpl"
+        chmod 664 "$U/w/other.rpl"
+        expect 0 "replace a file writable by one's group" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --save-state "$U/w/other.rpl"
+        # a sticky folder: only the owner of the file or of the folder may replace it
+        echo keep >"$U/sticky/theirs.rpl"
+        chmod 666 "$U/sticky/theirs.rpl"
+        expect 2 "replace another user's file in a sticky folder" -- timeout 10 $AS_USER "$U/ripple" $H --size 32x24 --frames 1000000000 --save-state "$U/sticky/theirs.rpl"
+        grep -q "sticky" "$TMP/err" && ok || bad "sticky folder: reason not given: $(head -c 200 "$TMP/err")"
+        [ "$(cat "$U/sticky/theirs.rpl")" = keep ] && ok || bad "a file in a sticky folder was replaced"
+        expect 0 "a new file in a sticky folder" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --save-state "$U/sticky/mine.rpl"
+        expect 0 "replace one's own file in a sticky folder" -- $AS_USER "$U/ripple" $H --size 32x24 --frames 2 --save-state "$U/sticky/mine.rpl"
+    fi
+    rm -rf "$U"
+fi
+
+# with stderr closed, no output file becomes stderr: a later error
+# message must not end up inside the data
+if [ -c /dev/full ]; then
+    ln -s /dev/full "$TMP/full.png"
+    "$RIPPLE" $H --size 32x24 --frames 3 --audio-out "$TMP/fd2.wav" --screenshot "$TMP/full.png" >/dev/null 2>&-; rc=$?
+    [ "$rc" = 1 ] && ok || bad "a failed screenshot with stderr closed: exit $rc, want 1"
+    grep -q "ripple" "$TMP/fd2.wav" && bad "an error message was written into the WAV file" || ok
+    [ "$(wc -c <"$TMP/fd2.wav")" = 9644 ] && ok || bad "the WAV file is $(wc -c <"$TMP/fd2.wav") bytes, want 9644"
+fi
+
+# control characters in names are escaped: one line stays one line
+expect 2 "a name holding a newline" -- "$RIPPLE" $H --frames 1 --save-state "$TMP/no
+such/x.rpl"
+grep -q 'no\\nsuch' "$TMP/err" && ok || bad "newline in a name not escaped: $(cat "$TMP/err")"
+
+# the screenshot key in a window takes a free name and never replaces a
+# file: one it cannot read is passed over, and with all 9,999 names taken
+# nothing is written (the folder in memory where there is one: 9,999 files)
+if [ "$WINDOW" = 1 ] && command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1; then
+    cat >"$TMP/key-s.sh" <<'EOF2'
+"$@" >/dev/null 2>&1 &
+pid=$!
+wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
+if [ -n "$wid" ] && timeout 10 xdotool windowfocus --sync "$wid" && timeout 10 xdotool key s; then
+    sleep 0.3
+    timeout 10 xdotool key q
+fi
+i=0
+while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill "$pid" 2>/dev/null
+wait "$pid"
+EOF2
+    SHOTS=$(mktemp -d /dev/shm/ripple-shots-XXXXXX 2>/dev/null || mktemp -d "$TMP/shots-XXXXXX")
+    key_s() {
+        ( cd "$SHOTS" && timeout 60 xvfb-run -a -s "-screen 0 640x480x24" sh "$TMP/key-s.sh" \
+            "$RIPPLE_ABS" --size 160x120 --frames 1200 --image "$OLDPWD/assets/background.png" )
+    }
+    echo keep >"$SHOTS/ripple-0001.png"
+    chmod 000 "$SHOTS/ripple-0001.png"
+    key_s
+    rc=$?
+    [ "$rc" = 0 ] && ok || bad "screenshot key: the demo ended with exit $rc"
+    chmod 644 "$SHOTS/ripple-0001.png"
+    [ "$(cat "$SHOTS/ripple-0001.png")" = keep ] && ok || bad "the screenshot key replaced an unreadable ripple-0001.png"
+    head -c 4 "$SHOTS/ripple-0002.png" 2>/dev/null | grep -q PNG && ok || bad "the screenshot key wrote no ripple-0002.png: $(ls "$SHOTS" | head -5)"
+    ( cd "$SHOTS" && seq -f 'ripple-%04g.png' 3 9998 | xargs touch )
+    printf keep >"$SHOTS/ripple-9999.png"
+    key_s
+    [ "$(cat "$SHOTS/ripple-9999.png")" = keep ] && ok || bad "the screenshot key replaced ripple-9999.png with every name taken"
+    [ "$(ls -A "$SHOTS" | wc -l)" = 9999 ] && ok || bad "the screenshot key left $(ls -A "$SHOTS" | wc -l) files, want 9999"
+    rm -rf "$SHOTS"
+fi
+
 # --- the quick checks end with one window ---------------------------------------------
 if [ "$QUICK" = 1 ]; then
     if command -v xvfb-run >/dev/null 2>&1; then

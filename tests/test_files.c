@@ -119,6 +119,47 @@ static void test_replace_keeps_mode(void **state)
     assert_int_equal(st.st_mode & 07777, 0640);
 }
 
+/* A new file never inherits set-uid or set-gid: as root a replaced 6755
+ * file would otherwise become a set-uid root program of new contents. */
+static void test_replace_drops_setuid(void **state)
+{
+    (void)state;
+    write_text("prog", "old contents");
+    assert_int_equal(chmod("prog", 06755), 0);
+    struct stat st;
+    assert_int_equal(stat("prog", &st), 0);
+    if ((st.st_mode & 06000) != 06000)
+        skip(); /* a file system that keeps no such bits */
+    assert_int_equal(save("prog", "new", NULL, 0), RPL_OK);
+    assert_file_is("prog", "new");
+    assert_int_equal(stat("prog", &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0755);
+}
+
+/* A file made read-only is left alone, for root too (by the mode bits,
+ * not by what the system would allow), and the check says so up front. */
+static void test_read_only_refused(void **state)
+{
+    (void)state;
+    write_text("ro.rpl", "precious");
+    assert_int_equal(chmod("ro.rpl", 0444), 0);
+    char why[512];
+    assert_int_equal(save("ro.rpl", "new", why, sizeof why), RPL_EIO);
+    assert_non_null(strstr(why, "'ro.rpl'"));
+    assert_non_null(strstr(why, "read-only"));
+    assert_file_is("ro.rpl", "precious");
+    rpl_file_t *f;
+    assert_int_equal(rpl_file_open("ro.rpl", RPL_FILE_CHECK, &f), RPL_EIO);
+    rpl_file_close(f);
+    /* writable again by its owner: replaced */
+    assert_int_equal(chmod("ro.rpl", 0644), 0);
+    assert_int_equal(save("ro.rpl", "new", NULL, 0), RPL_OK);
+    assert_file_is("ro.rpl", "new");
+    char names[256];
+    listing(names, sizeof names);
+    assert_string_equal(names, "ro.rpl ");
+}
+
 static void test_abandoned_write(void **state)
 {
     (void)state;
@@ -458,6 +499,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bare_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replace_keeps_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replace_drops_setuid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_only_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_abandoned_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink_target_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_planted_temporary_links, setup, teardown),

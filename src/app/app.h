@@ -106,6 +106,7 @@ typedef struct app {
     app_audio_t *audio;  /* NULL: no sound */
     long recorded;       /* --record: frames saved */
     char *run_err;       /* a failure that ends the run (exit 1) */
+    int report_to_stderr; /* an output is standard output: the report goes to stderr */
     /* walls.c: the backdrop with the walls drawn in, and what it shows */
     const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
     uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
@@ -116,6 +117,16 @@ typedef struct app {
     int side_shape;                 /* what a click drops: SIDE_KIND_* */
     int side_drawn;                 /* fb holds the side scene (the pool must redraw) */
 } app_t;
+
+/* main.c: prints "ripple: msg" as one line on stderr, control characters
+ * escaped (\n, \t, \r, \xNN) so a file name cannot break the line. */
+void app_print_error(const char *msg);
+/* Where the end-of-run report goes: stdout, or stderr when an output is
+ * standard output. */
+FILE *app_report_stream(const app_t *a);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
+ * 0 if none: the loops end, the temporary files are removed. */
+int app_stop_signal(void);
 
 /* A message in a new allocation, never cut short (NULL if memory ran out). */
 char *app_format(const char *fmt, ...)

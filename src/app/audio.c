@@ -41,8 +41,8 @@ struct app_audio {
 static int quiet_begin(void)
 {
     fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    int null = open("/dev/null", O_WRONLY);
+    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (saved >= 0 && null >= 0)
         dup2(null, STDERR_FILENO);
     if (null >= 0)

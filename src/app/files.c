@@ -10,6 +10,7 @@
 #include <SDL_image.h>
 
 #include "app/app.h"
+#include "app/shotname.h"
 
 #ifndef RIPPLE_DATADIR
 #define RIPPLE_DATADIR "/usr/local/share/ripple"
@@ -113,8 +114,8 @@ static SDL_Surface *decode_quietly(const unsigned char *data, size_t len, const 
     if (!rw)
         return NULL;
     fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    int null = open("/dev/null", O_WRONLY);
+    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (saved >= 0 && null >= 0)
         dup2(null, STDERR_FILENO);
     SDL_Surface *img = IMG_LoadTyped_RW(rw, 1, type);
@@ -271,13 +272,23 @@ int app_screenshot(app_t *a, const char *path, char **err)
     return save_picture(a->fb_surf, path, err);
 }
 
+/* The screenshot key: the picture goes to the first free ripple-NNNN.png
+ * of the working directory, taken empty with O_EXCL and then written
+ * over through rpl_file; an existing file is never replaced. */
 void app_take_screenshot(app_t *a)
 {
     char path[64];
-    for (int i = 1; i < 10000; i++) {
-        snprintf(path, sizeof path, "ripple-%04d.png", i);
-        if (!file_exists(path))
-            break;
+    int e = app_shot_take("", path, sizeof path);
+    if (e == EEXIST) {
+        app_note(a, "no free name for a screenshot: ripple-0001.png to ripple-9999.png "
+                    "all exist");
+        return;
+    }
+    if (e != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "cannot save '%s': %s", path, strerror(e));
+        app_note(a, msg);
+        return;
     }
     char *err = NULL;
     if (app_screenshot(a, path, &err) == 0) {
@@ -285,6 +296,7 @@ void app_take_screenshot(app_t *a)
         snprintf(msg, sizeof msg, "saved %s", path);
         app_note(a, msg);
     } else {
+        app_shot_release(path);
         app_note(a, err ? err : "cannot save the screenshot");
         free(err);
     }

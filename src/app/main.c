@@ -1,7 +1,13 @@
 /* app/main.c - the demo's start: options, the field and its picture, then the window loop or a headless run. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/app.h"
 
@@ -105,23 +111,76 @@ static void run_window(app_t *a)
     }
 }
 
-/* The end-of-run report goes to stdout, unless an output was asked to go
- * there: then stdout carries data and the report goes to stderr. */
-static FILE *report_stream(const app_t *a)
+/* The signal that asked a headless run to stop.  The one mutable global:
+ * a signal handler can reach nothing else, and all it does is set this. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
 {
-    static const char *const names[] = { "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1" };
-    const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
-    for (int i = 0; i < 3; i++)
-        for (size_t k = 0; outs[i] && k < sizeof names / sizeof names[0]; k++)
-            if (!strcmp(outs[i], names[k]))
-                return stderr;
-    return stdout;
+    stop_signal = sig;
+}
+
+int app_stop_signal(void)
+{
+    return stop_signal;
+}
+
+/* A headless run has no window to close: SIGINT, SIGTERM and SIGHUP end
+ * it between frames, its temporary files are removed, and it then dies of
+ * the signal (130, 143, 129 in a shell).  A signal ignored from the start
+ * (nohup, a background job) stays ignored. */
+static void catch_stop_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0; /* no SA_RESTART: a write blocked on a pipe gives up */
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Dies of the signal that stopped the run, once everything is cleaned up. */
+static int die_of_signal(int sig)
+{
+    fflush(stdout);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig; /* if it did not kill after all */
+}
+
+/* The null device: any number of outputs may go there. */
+static int is_null_device(const struct stat *st)
+{
+    struct stat null;
+    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           st->st_rdev == null.st_rdev;
+}
+
+/* The end-of-run report goes to stdout, unless an output goes there by
+ * whatever name (a link, /dev/fd/1, a FIFO stdout is open on): what the
+ * name reaches is compared with what fd 1 is, device and inode.  Then
+ * stdout carries data and the report goes to stderr. */
+static int output_is_stdout(const char *path)
+{
+    struct stat out, so;
+    return path && fstat(STDOUT_FILENO, &so) == 0 && stat(path, &out) == 0 &&
+           out.st_dev == so.st_dev && out.st_ino == so.st_ino && !is_null_device(&out);
+}
+
+FILE *app_report_stream(const app_t *a)
+{
+    return a->report_to_stderr ? stderr : stdout;
 }
 
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    for (long i = 0; i < a->o.frames && !a->run_err; i++) {
+    for (long i = 0; i < a->o.frames && !a->run_err && !stop_signal; i++) {
         if (a->scene == APP_SCENE_SIDE) {
             app_side_frame(a, 0, 1); /* 1/60 s a frame */
             app_audio_step(a);
@@ -133,24 +192,51 @@ static void run_headless(app_t *a)
         a->frame++;
     }
     double s = app_ms_since(t0) / 1000.0;
+    if (stop_signal)
+        return;
     if (a->scene == APP_SCENE_SIDE) {
         side_stats_t st;
         side_scene_stats(a->side, &st);
-        fprintf(report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
+        fprintf(app_report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
                 "(%.1f fps), %d bodies, %d of %d waters awake\n", a->frame, a->o.w, a->o.h, s,
                 s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
         return;
     }
-    fprintf(report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
+    fprintf(app_report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
            a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
            rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
 }
 
+void app_print_error(const char *msg)
+{
+    /* "\n", "\t", "\r" or "\xNN" for a control character: one write */
+    size_t len = strlen(msg);
+    char *line = malloc(len * 4 + 10);
+    if (!line) {
+        fprintf(stderr, "ripple: out of memory\n");
+        return;
+    }
+    size_t n = 8;
+    memcpy(line, "ripple: ", n);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        int c = *p;
+        char name = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : 0;
+        if (name)
+            n += (size_t)sprintf(line + n, "\\%c", name);
+        else if (c < 0x20 || c == 0x7f)
+            n += (size_t)sprintf(line + n, "\\x%02x", (unsigned)c);
+        else
+            line[n++] = (char)c;
+    }
+    line[n++] = '\n';
+    fwrite(line, 1, n, stderr);
+    free(line);
+}
 
 /* Prints one line and gives the exit status; frees msg. */
 static int die(int status, char *msg)
 {
-    fprintf(stderr, "ripple: %s\n", msg ? msg : "out of memory");
+    app_print_error(msg ? msg : "out of memory");
     free(msg);
     return status;
 }
@@ -196,6 +282,78 @@ static void start_state(app_t *a)
     a->overlay_on = a->o.overlay;
 }
 
+/* What an output's name reaches: the file it names if there is one
+ * (through links, as a device or a FIFO is written), else its folder's
+ * canonical path and its own name in *canon (a new allocation). */
+static int output_identity(const char *path, struct stat *st, char **canon)
+{
+    *canon = NULL;
+    if (stat(path, st) == 0)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    *canon = real ? app_format("%s/%s", real, slash ? slash + 1 : path) : NULL;
+    free(dir);
+    free(real);
+    return *canon ? 0 : -1;
+}
+
+/* Whether path names one of --record's frames, DIR/frame-NNNNNN.EXT. */
+static int is_record_frame(const app_t *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t digits = strncmp(base, "frame-", 6) ? 0 : strspn(base + 6, "0123456789");
+    if (digits < 6 || base[6 + digits] != '.' || strcmp(base + 7 + digits, a->o.record_format))
+        return 0;
+    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *rec = realpath(a->o.record, NULL);
+    int same = real && rec && !strcmp(real, rec);
+    free(dir);
+    free(real);
+    free(rec);
+    return same;
+}
+
+/* Two outputs that are one file would overwrite each other: refused
+ * before any work (the null device aside). */
+static int same_outputs(const app_t *a, char **err)
+{
+    const char *flag[3] = { "--save-state", "--screenshot", "--audio-out" };
+    const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
+    struct stat st[3];
+    char *canon[3] = { NULL, NULL, NULL };
+    int ok[3] = { 0, 0, 0 }, rc = 0;
+    for (int i = 0; i < 3; i++)
+        ok[i] = outs[i] && output_identity(outs[i], &st[i], &canon[i]) == 0;
+    for (int i = 0; i < 3 && !rc; i++)
+        for (int k = i + 1; k < 3 && !rc; k++) {
+            if (!ok[i] || !ok[k] || !canon[i] != !canon[k])
+                continue;
+            int same = canon[i] ? !strcmp(canon[i], canon[k])
+                                : st[i].st_dev == st[k].st_dev && st[i].st_ino == st[k].st_ino &&
+                                      !is_null_device(&st[i]);
+            if (same) {
+                *err = !strcmp(outs[i], outs[k])
+                           ? app_format("%s and %s name the same file '%s': one would overwrite "
+                                        "the other", flag[i], flag[k], outs[i])
+                           : app_format("%s '%s' and %s '%s' are the same file: one would "
+                                        "overwrite the other", flag[i], outs[i], flag[k], outs[k]);
+                rc = -1;
+            }
+        }
+    for (int i = 0; i < 3; i++)
+        free(canon[i]);
+    for (int i = 0; i < 3 && !rc; i++)
+        if (outs[i] && a->o.record && is_record_frame(a, outs[i])) {
+            *err = app_format("%s '%s' is one of the frames --record writes", flag[i], outs[i]);
+            rc = -1;
+        }
+    return rc;
+}
+
 /* Everything that can be wrong with the command line is found here,
  * before any work: exit 2 with one line. */
 static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **kern)
@@ -224,6 +382,11 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     for (int i = 0; i < 3; i++)
         if (outs[i] && app_check_target(outs[i], &err) != 0)
             return die(EXIT_USAGE, err);
+    if (same_outputs(a, &err) != 0)
+        return die(EXIT_USAGE, err);
+    for (int i = 0; i < 3; i++)
+        if (output_is_stdout(outs[i]))
+            a->report_to_stderr = 1;
     if (a->o.record && app_record_check(a, &err) != 0)
         return die(EXIT_USAGE, err);
     if (app_show_open(a, &err) != 0)
@@ -309,6 +472,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         a->scene = APP_SCENE_SIDE;
         app_side_show(a, APP_SCENE_SIDE);
     }
+    if (a->o.headless)
+        catch_stop_signals(); /* from the first temporary file on */
     if (app_audio_open(a, &err) != 0)
         return die(1, err);
 
@@ -331,26 +496,61 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         if (bad)
             return die(1, err);
     }
+    if (stop_signal)
+        return 128 + stop_signal; /* no outputs; the temporary files go in main */
     if (a->run_err)
         return die(1, a->run_err);
     int out = write_outputs(a);
     return status ? status : out;
 }
 
+/* fds 0, 1 and 2 open before anything else is: a missing one points at
+ * /dev/null, so no file of ours becomes stderr and takes its messages. */
+static int standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (n != fd) {
+            if (n >= 0)
+                close(n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* What went to stdout (a report, --help) reached it, or one line says why. */
+static int flush_stdout(int status)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    bad |= ferror(stdout) != 0;
+    if (!bad)
+        return status;
+    fprintf(stderr, "ripple: cannot write to standard output: %s\n",
+            e ? strerror(e) : "write error");
+    return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
     app_t a;
     char *err = NULL;
+    if (standard_fds() != 0)
+        return 1;
     memset(&a, 0, sizeof a);
     if (app_parse_args(argc, argv, &a.o, &err) != 0)
         return die(EXIT_USAGE, err);
     if (a.o.help) {
         fputs(app_usage(), stdout);
-        return 0;
+        return flush_stdout(0);
     }
     if (a.o.version) {
         printf("ripple %s\n", RPL_VERSION);
-        return 0;
+        return flush_stdout(0);
     }
     if (a.o.benchmark)
         a.o.seed = TIMEDEMO_SEED;
@@ -372,5 +572,7 @@ int main(int argc, char **argv)
     free(a.ovl_runs);
     rpl_renderer_destroy(a.water);
     rpl_sim_destroy(a.sim);
-    return status;
+    if (stop_signal)
+        return die_of_signal(stop_signal);
+    return flush_stdout(status);
 }

@@ -28,7 +28,9 @@ static uint32_t *asset(const char *name, int *w, int *h)
     }
     uint32_t *px = app_load_image(path, w, h, &err);
     if (!px) {
-        fprintf(stderr, "ripple: %s; the side scene goes without it\n", err ? err : name);
+        char *msg = app_format("%s; the side scene goes without it", err ? err : name);
+        app_print_error(msg ? msg : "out of memory");
+        free(msg);
         free(err);
     }
     return px;

@@ -55,7 +55,7 @@ static uint32_t water_crc(const rpl_sim_t *sim)
 static void cpu_model(char *buf, size_t len)
 {
     snprintf(buf, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    FILE *f = fopen("/proc/cpuinfo", "re"); /* e: O_CLOEXEC */
     char line[512];
     while (f && fgets(line, sizeof line, f)) {
         char *colon = strchr(line, ':');
@@ -123,19 +123,20 @@ static const char *present_mode(const app_t *a, char *buf, size_t len)
 
 static void report_text(const app_t *a, const timedemo_t *t, const char *cpu, const char *mode)
 {
+    FILE *out = app_report_stream(a);
     double n = (double)t->frames, ms = t->seconds * 1000.0;
     double rest = ms - t->stones - t->step - t->refract - t->present;
-    printf("ripple %s benchmark, scene %s\n", RPL_VERSION, TIMEDEMO_SCENE);
-    printf("cpu       %s\n", cpu);
-    printf("field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h, a->o.bpp,
+    fprintf(out, "ripple %s benchmark, scene %s\n", RPL_VERSION, TIMEDEMO_SCENE);
+    fprintf(out, "cpu       %s\n", cpu);
+    fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h, a->o.bpp,
            a->o.scale, rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
            rpl_sim_threads(a->sim) > 1 ? "s" : "");
-    printf("present   %s\n", mode);
-    printf("frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames, t->seconds,
+    fprintf(out, "present   %s\n", mode);
+    fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames, t->seconds,
            n / t->seconds, low_1pct(t));
-    printf("ms/frame  stones %.4f  step %.4f  refract %.4f  present %.4f  rest %.4f  total %.4f\n",
+    fprintf(out, "ms/frame  stones %.4f  step %.4f  refract %.4f  present %.4f  rest %.4f  total %.4f\n",
            t->stones / n, t->step / n, t->refract / n, t->present / n, rest / n, ms / n);
-    printf("water     crc32 %08x\n", (unsigned)water_crc(a->sim));
+    fprintf(out, "water     crc32 %08x\n", (unsigned)water_crc(a->sim));
 }
 
 static int report_json(const app_t *a, const timedemo_t *t, const char *cpu, const char *mode)
@@ -176,7 +177,9 @@ static int report_json(const app_t *a, const timedemo_t *t, const char *cpu, con
     cJSON_Delete(j);
     if (!text)
         return -1;
-    puts(text);
+    FILE *out = app_report_stream(a);
+    fputs(text, out);
+    fputc('\n', out);
     cJSON_free(text);
     return 0;
 }
@@ -192,12 +195,14 @@ int app_timedemo(app_t *a)
     }
     int done = 1;
     uint64_t t0 = SDL_GetPerformanceCounter();
-    for (; t.frames < a->o.frames; t.frames++)
+    for (; t.frames < a->o.frames && !app_stop_signal(); t.frames++)
         if (!(done = play_frame(a, &t)))
             break;
     t.seconds = app_ms_since(t0) / 1000.0;
     int status = 0;
-    if (!done) {
+    if (app_stop_signal()) {
+        status = 1; /* stopped by a signal: no report, no word */
+    } else if (!done) {
         fprintf(stderr, "ripple: benchmark stopped after %ld of %ld frames: no report\n",
                 t.frames, a->o.frames);
         status = 1;

@@ -1,4 +1,5 @@
 /* core/file.c - writing files safely: a unique temporary beside the target, fsync, rename; devices and FIFOs written in place; nothing else replaced. */
+#define _XOPEN_SOURCE 700 /* S_ISVTX */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -40,6 +41,20 @@ static rpl_status fail(rpl_file_t *f, rpl_status st, const char *fmt, ...)
     f->err = rpl_vformat(fmt, ap);
     va_end(ap);
     return st;
+}
+
+FILE *rpl_open_read(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
 }
 
 /* A name nobody else is likely to pick, made fresh on every try. */
@@ -131,8 +146,9 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
         return fail(f, RPL_EIO, "cannot write '%s': cannot create a file in %s%.*s: %s",
                     f->path, dirlen ? "" : ".", (int)dirlen, f->path, strerror(e));
     }
-    /* a replaced file keeps its permissions */
-    if (old && fchmod(fd, old->st_mode & 07777) != 0) {
+    /* a replaced file keeps its permissions, but never set-uid, set-gid
+     * or sticky bits: the new contents are not what they were given to */
+    if (old && fchmod(fd, old->st_mode & 0777) != 0) {
         int e = errno;
         close(fd);
         unlink(f->tmp);
@@ -151,6 +167,65 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
     }
     f->mode = MODE_RENAME;
     return RPL_OK;
+}
+
+/* Whether the effective group or a supplementary group is gid. */
+static int in_group(gid_t gid)
+{
+    if (getegid() == gid)
+        return 1;
+    int n = getgroups(0, NULL);
+    gid_t *list = n > 0 ? malloc((size_t)n * sizeof *list) : NULL;
+    int found = 0;
+    if (list) {
+        n = getgroups(n, list);
+        for (int i = 0; i < n && !found; i++)
+            found = list[i] == gid;
+    }
+    free(list);
+    return found;
+}
+
+/* A regular file the user may write, by its mode bits for the class the
+ * user falls in (owner, group, others), as ls -l shows them: a file made
+ * read-only is not replaced, even by root (as cp -i and editors warn). */
+static int writable_to_user(const struct stat *st)
+{
+    if (geteuid() == st->st_uid)
+        return (st->st_mode & S_IWUSR) != 0;
+    if (in_group(st->st_gid))
+        return (st->st_mode & S_IWGRP) != 0;
+    return (st->st_mode & S_IWOTH) != 0;
+}
+
+/* The checks made before a regular file is replaced, so that a long run
+ * is not wasted on a rename the system will refuse at the end. */
+static rpl_status check_replace(rpl_file_t *f, const struct stat *st)
+{
+    if (!writable_to_user(st))
+        return fail(f, RPL_EIO, "cannot write '%s': it is read-only to you (not replaced; make "
+                    "it writable or remove it first)", f->path);
+    /* in a sticky folder (/tmp) only the owner of the file or of the
+     * folder, or root, may rename over it */
+    const char *slash = strrchr(f->path, '/');
+    size_t dlen = !slash ? 1 : slash == f->path ? 1 : (size_t)(slash - f->path);
+    char *dir = malloc(dlen + 1);
+    if (dir) {
+        memcpy(dir, slash ? f->path : ".", dlen);
+        dir[dlen] = '\0';
+    }
+    if (!dir)
+        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+    struct stat ds;
+    uid_t me = geteuid();
+    int refused = stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && me != 0 &&
+                  me != st->st_uid && me != ds.st_uid;
+    rpl_status r = refused ? fail(f, RPL_EIO, "cannot write '%s': it belongs to another user in "
+                                  "the sticky folder '%s', where only they may replace it",
+                                  f->path, dir)
+                           : RPL_OK;
+    free(dir);
+    return r;
 }
 
 rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
@@ -183,8 +258,10 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
             return fail(f, RPL_EIO, "cannot write '%s': %s", path, strerror(errno));
         return open_temp(f, NULL, check);
     }
-    if (S_ISREG(st.st_mode))
-        return open_temp(f, &st, check);
+    if (S_ISREG(st.st_mode)) {
+        rpl_status r = check_replace(f, &st);
+        return r != RPL_OK ? r : open_temp(f, &st, check);
+    }
     if (S_ISLNK(st.st_mode)) {
         /* A link to a device or a FIFO is written through (/dev has many);
          * a link to anything else is left alone, neither replaced nor

@@ -218,8 +218,8 @@ static void add_static(side_scene_t *s, cpShape *sh)
 static cpSpace *space_new_quietly(void)
 {
     fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    int null = saved >= 0 ? open("/dev/null", O_WRONLY) : -1;
+    int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    int null = saved >= 0 ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
     int moved = null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
     cpSpace *space = cpSpaceNew();
     fflush(stdout);
