@@ -1,4 +1,4 @@
-/* fuzz_parse.c - libFuzzer target: the strict number and size parsers the picture header probe and the whole-file check on any input. */
+/* fuzz_parse.c - libFuzzer target: the strict number and size parsers, the picture header probe and the whole-file check on any input. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
