@@ -201,6 +201,34 @@ for small in 159x120 160x119 3x3; do
 done
 "$RIPPLE" --help | grep -q "at least 160x120" && ok || bad "--help does not give the side scene's smallest size"
 
+# running out of memory while decoding a picture is a run-time failure,
+# exit 1 as every other: under an address-space limit just over what a run
+# with a small picture needs (found here, in 32 MB steps), a 6000x6000 BMP
+# (108 MB, sparse) is read but its decoding (108 MB, then 144 MB to
+# convert) finds no memory.  Sanitizer builds reserve too much address
+# space for any limit: there the check is skipped.
+bmp_head 6000 6000 >"$TMP/vast.bmp"
+truncate -s $((54 + 6000 * 18000)) "$TMP/vast.bmp"
+lim=
+kb=65536
+while [ "$kb" -le 1048576 ]; do
+    if (ulimit -v "$kb" && exec "$RIPPLE" $H --size 64x48 --frames 1 --threads 1 --image "$TMP/dot.bmp") >/dev/null 2>&1; then
+        lim=$kb
+        break
+    fi
+    kb=$((kb + 32768))
+done
+if [ -n "$lim" ]; then
+    (ulimit -v $((lim + 122880)) && exec "$RIPPLE" $H --size 64x48 --frames 1 --threads 1 --image "$TMP/vast.bmp") >/dev/null 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+        grep -q "^ripple: cannot load image '$TMP/vast.bmp': out of memory for 6000x6000 pixels$" "$TMP/err" &&
+        ok || bad "out of memory decoding a picture (limit $((lim + 122880)) kB): exit $rc: $(head -c 300 "$TMP/err")"
+else
+    echo "smoke: no address-space limit lets ripple start (a sanitizer build?): out-of-memory check skipped"
+fi
+rm -f "$TMP/vast.bmp"
+
 # --- bad snapshots ------------------------------------------------------------
 expect 2 "missing snapshot" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/nope.rpl" --save-state "$TMP/b.rpl"
 printf 'RPL1\003\000\000\000' >"$TMP/short.rpl"
