@@ -229,6 +229,32 @@ else
 fi
 rm -f "$TMP/vast.bmp"
 
+# the files read are opened close-on-exec: each reader is held on a FIFO
+# with nothing in it yet, and its descriptor's flags in /proc must have
+# O_CLOEXEC (02000000)
+if [ -d /proc/self/fdinfo ]; then
+    mkfifo "$TMP/held"
+    for flag in --image --load-state --show; do
+        "$RIPPLE" $H --size 64x48 --frames 1 $flag "$TMP/held" >/dev/null 2>&1 &
+        pid=$!
+        exec 4>"$TMP/held"
+        flags=
+        tries=0
+        while [ -z "$flags" ] && [ "$tries" -lt 50 ]; do
+            for fd in /proc/$pid/fd/*; do
+                [ "$(readlink "$fd" 2>/dev/null)" = "$TMP/held" ] &&
+                    flags=$(awk '/^flags:/ { print $2 }' "/proc/$pid/fdinfo/${fd##*/}" 2>/dev/null)
+            done
+            [ -n "$flags" ] || { sleep 0.1; tries=$((tries + 1)); }
+        done
+        exec 4>&-
+        wait "$pid"
+        [ -n "$flags" ] && [ $((0$flags & 02000000)) != 0 ] && ok ||
+            bad "$flag opens its file without close-on-exec (flags ${flags:-not seen})"
+    done
+    rm -f "$TMP/held"
+fi
+
 # --- bad snapshots ------------------------------------------------------------
 expect 2 "missing snapshot" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/nope.rpl" --save-state "$TMP/b.rpl"
 printf 'RPL1\003\000\000\000' >"$TMP/short.rpl"

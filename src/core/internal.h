@@ -3,6 +3,7 @@
 #define RPL_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "ripple.h"
 #include "kernels/kernels.h"
@@ -12,6 +13,10 @@ struct rpl_pool;
 /* The formatted message in a new allocation (NULL when memory runs out):
  * error details keep their whole text, however long a path in them. */
 char *rpl_vformat(const char *fmt, va_list ap);
+
+/* fopen(path, "rb") with the descriptor closed across exec (core/read.c);
+ * NULL with errno. */
+FILE *rpl_open_read(const char *path);
 
 /* A background prepared for one format (core/backdrop.c; opaque in ripple.h). */
 struct rpl_backdrop {

@@ -935,7 +935,7 @@ rpl_status rpl_show_read(const char *path, rpl_show_t **out)
         set_err(s, format("no show file (%s)", path ? "an empty name" : "NULL"));
         return RPL_EINVAL;
     }
-    FILE *f = fopen(path, "rb");
+    FILE *f = rpl_open_read(path);
     char *buf = NULL;
     size_t n = 0, cap = 0;
     rpl_status st = RPL_OK;

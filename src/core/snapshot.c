@@ -556,7 +556,7 @@ rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out)
     if (!path || !*path)
         return snap_fail(s, RPL_EINVAL, "snapshot: no file name");
     /* One open, read front to back: a pipe or a FIFO reads like a file. */
-    FILE *f = fopen(path, "rb");
+    FILE *f = rpl_open_read(path);
     if (!f)
         return snap_fail(s, RPL_EIO, "%s: %s", path, strerror(errno));
     src_t in = {f, NULL, 0, path, 0};
