@@ -71,9 +71,9 @@ const char *app_default_image(char *buf, size_t len)
  * regular file larger than that is refused before a byte is read, and a
  * stream when it passes max (the buffer grows only up to max + 1 bytes,
  * the size checked before each growth).  What does not start like a PNG,
- * JPEG or BMP file is refused after its first bytes, so /dev/zero or a
- * log costs nothing.  0, or the exit status with *err: EXIT_USAGE for
- * the file, EXIT_FAILURE when memory ran out. */
+ * JPEG or BMP file is refused after its first few kilobytes are read, so
+ * /dev/zero or a large log costs nothing.  0, or the exit status with
+ * *err: EXIT_USAGE for the file, EXIT_FAILURE when memory ran out. */
 static int read_all(const char *path, unsigned char **out, size_t *len, size_t max, char **err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -116,7 +116,9 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
             buf = grown;
             cap = more;
         }
-        ssize_t got = read(fd, buf + n, cap - n);
+        /* the first bytes alone until they show what the file is */
+        size_t want = !sniffed && cap - n > 4096 ? 4096 : cap - n;
+        ssize_t got = read(fd, buf + n, want);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
