@@ -242,7 +242,7 @@ if [ -d /proc/self/fdinfo ]; then
     for flag in --image --load-state --show; do
         "$RIPPLE" $H --size 64x48 --frames 1 $flag "$TMP/held" >/dev/null 2>&1 &
         pid=$!
-        exec 4>"$TMP/held"
+        exec 4<>"$TMP/held" # read-write: never blocks, even if ripple is gone
         flags=
         tries=0
         while [ -z "$flags" ] && [ "$tries" -lt 50 ]; do
