@@ -67,6 +67,12 @@ const char *app_default_image(char *buf, size_t len)
     return app_find_asset("background.png", buf, len);
 }
 
+static char *too_large(const char *path)
+{
+    return app_format("cannot load image '%s': larger than the %s limit for pictures", path,
+                      PICTURE_FILE_WORDS);
+}
+
 /* Reads a whole file once (a pipe or a FIFO too), up to max bytes: a
  * regular file larger than that is refused before a byte is read, and a
  * stream when it passes max (the buffer grows only up to max + 1 bytes,
@@ -80,8 +86,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
     if (fd < 0) {
         int e = errno;
         *err = e == EOVERFLOW /* a 32-bit build without large files */
-                   ? app_format("cannot load image '%s': larger than the %s limit for pictures",
-                                path, PICTURE_FILE_WORDS)
+                   ? too_large(path)
                    : app_format("cannot load image '%s': %s", path, strerror(e));
         return EXIT_USAGE;
     }
@@ -90,8 +95,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
     int status = 0, sniffed = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         if ((uintmax_t)st.st_size > max) {
-            *err = app_format("cannot load image '%s': larger than the %s limit for pictures",
-                              path, PICTURE_FILE_WORDS);
+            *err = too_large(path);
             close(fd);
             return EXIT_USAGE;
         }
@@ -101,8 +105,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
     while (buf) {
         if (n == cap) {
             if (cap > max) {
-                *err = app_format("cannot load image '%s': larger than the %s limit for pictures",
-                                  path, PICTURE_FILE_WORDS);
+                *err = too_large(path);
                 status = EXIT_USAGE;
                 break;
             }
