@@ -666,7 +666,9 @@ void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats);
 
 /* Fits an XRGB8888 picture of any size to dw x dh by scaling it to cover
  * the target (aspect kept) and cropping the centre: box-filtered when
- * shrinking, bilinear when enlarging.  Output top bytes are 0xFF.
+ * shrinking, bilinear when enlarging.  However thin the picture (a
+ * 100000x1 line), its short side fills the target and the crop keeps the
+ * middle of its long side.  Output top bytes are 0xFF; dw, dh 1..65536.
  * spitch is in bytes, a multiple of 4 of at least sw pixels; src and dst
  * aligned for uint32_t.  RPL_EINVAL for anything else. */
 rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
@@ -694,6 +696,15 @@ typedef enum rpl_image_kind {
  * RPL_EFORMAT: not one of these, or a damaged or truncated header;
  * RPL_EINVAL: a NULL argument.  Never reads past len. */
 rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, int *w, int *h);
+
+/* Whether a whole picture file reaches its end, without decoding it: a
+ * JPEG must reach its end-of-image marker through its segments and scans
+ * (a decoder shows a JPEG cut short as a picture with a grey end, with
+ * only a warning); PNG and BMP decoders refuse a truncated file
+ * themselves, so for them only the signature is checked.  RPL_OK, or
+ * RPL_EFORMAT (cut short, or not a PNG, JPEG or BMP file at all);
+ * RPL_EINVAL: data NULL.  Never reads past len. */
+rpl_status rpl_image_complete(const void *data, size_t len);
 
 /* ---- writing files ---------------------------------------------------- */
 

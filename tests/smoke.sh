@@ -96,6 +96,170 @@ expect 2 "truncated PNG" -- "$RIPPLE" $H --frames 1 --image "$TMP/trunc.png" --s
 expect 2 "directory as image" -- "$RIPPLE" $H --frames 1 --image "$TMP" --screenshot "$TMP/a.png"
 absent "$TMP/a.png"
 
+# pictures cut short: a JPEG decoder shows the missing part grey and only
+# warns, so the file must reach its end-of-image marker.  The JPEG is made
+# here with SDL_image, a noisy gradient so that its scan data is long.
+cat >"$TMP/mkjpeg.c" <<'CEOF'
+#define SDL_MAIN_HANDLED
+#include <SDL.h>
+#include <SDL_image.h>
+int main(int argc, char **argv)
+{
+    (void)argc;
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 256, 192, 32, SDL_PIXELFORMAT_RGB888);
+    if (!s)
+        return 1;
+    Uint32 h = 1;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) {
+            h = h * 1103515245u + 12345u;
+            ((Uint32 *)((char *)s->pixels + y * s->pitch))[x] =
+                (Uint32)x << 16 | (Uint32)y << 8 | (h >> 24);
+        }
+    return IMG_SaveJPG(s, argv[1], 90) != 0;
+}
+CEOF
+if ${CC:-cc} -o "$TMP/mkjpeg" "$TMP/mkjpeg.c" $(pkg-config --cflags --libs sdl2 SDL2_image) 2>"$TMP/err" &&
+    "$TMP/mkjpeg" "$TMP/real.jpg"; then
+    expect 0 "a whole JPEG" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/real.jpg"
+    head -c 300 "$TMP/real.jpg" >"$TMP/cut300.jpg"
+    expect 2 "the first 300 bytes of a JPEG" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/cut300.jpg" --screenshot "$TMP/a.png"
+    grep -q "truncated JPEG" "$TMP/err" && ok || bad "JPEG of 300 bytes: $(head -c 300 "$TMP/err")"
+    # half the file is well inside the scan data: its headers end within
+    # the first kilobyte
+    jsize=$(wc -c <"$TMP/real.jpg")
+    head -c $((jsize / 2)) "$TMP/real.jpg" >"$TMP/cuthalf.jpg"
+    [ "$jsize" -gt 4000 ] && ok || bad "the JPEG made for the test is only $jsize bytes"
+    expect 2 "a JPEG cut in its scan data" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/cuthalf.jpg" --screenshot "$TMP/a.png"
+    grep -q "truncated JPEG" "$TMP/err" && ok || bad "JPEG cut in half: $(head -c 300 "$TMP/err")"
+    printf 'ripple-show 1\npicture cuthalf.jpg\n' >"$TMP/cut.show"
+    expect 2 "a show's JPEG cut short" -- "$RIPPLE" $H --size 64x48 --frames 1 --show "$TMP/cut.show"
+    expect 2 "walls from a JPEG cut short" -- "$RIPPLE" $H --size 64x48 --frames 1 --walls "$TMP/cuthalf.jpg"
+    # bytes after the end-of-image marker do no harm
+    cat "$TMP/real.jpg" "$TMP/cut300.jpg" >"$TMP/tail.jpg"
+    expect 0 "a JPEG with bytes after its end" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/tail.jpg"
+else
+    bad "cannot make a JPEG with SDL_image: $(head -c 300 "$TMP/err")"
+fi
+absent "$TMP/a.png"
+
+# a 24-bit BMP header: bmp_head W H (bottom-up, 54 bytes, no compression)
+le32() { printf "\\$(printf %03o $(($1 & 255)))\\$(printf %03o $(($1 >> 8 & 255)))\\$(printf %03o $(($1 >> 16 & 255)))\\$(printf %03o $(($1 >> 24 & 255)))"; }
+bmp_head() {
+    row=$((($1 * 3 + 3) / 4 * 4))
+    printf 'BM'; le32 $((54 + row * $2)); le32 0; le32 54
+    le32 40; le32 "$1"; le32 "$2"; printf '\001\000\030\000'; le32 0; le32 $((row * $2))
+    le32 2835; le32 2835; le32 0; le32 0
+}
+# bytes of one value: bytes N OCTAL
+bytes() { head -c "$1" /dev/zero | tr '\000' "\\$2"; }
+
+# pictures far longer than wide are fitted by cropping: a 100000x1 line,
+# light with a dark band at its middle, fills the field with the band
+# (the same as a 1x1 dark picture), and so does the line standing
+{ bmp_head 1 1; bytes 4 001; } >"$TMP/dot.bmp"
+{ bmp_head 100000 1; bytes $((49990 * 3)) 376; bytes $((20 * 3)) 001; bytes $((49990 * 3)) 376; } >"$TMP/line.bmp"
+{ bmp_head 1 100000; bytes $((49990 * 4)) 376; bytes $((20 * 4)) 001; bytes $((49990 * 4)) 376; } >"$TMP/pole.bmp"
+expect 0 "a 1x1 picture" -- "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --image "$TMP/dot.bmp" --screenshot "$TMP/dot-s.bmp"
+expect 0 "a 100000x1 picture" -- "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --image "$TMP/line.bmp" --screenshot "$TMP/line-s.bmp"
+same "$TMP/dot-s.bmp" "$TMP/line-s.bmp" "a 100000x1 picture keeps its middle"
+expect 0 "a 1x100000 picture" -- "$RIPPLE" $H --size 64x48 --frames 1 --no-rain --no-autopilot --image "$TMP/pole.bmp" --screenshot "$TMP/pole-s.bmp"
+same "$TMP/dot-s.bmp" "$TMP/pole-s.bmp" "a 1x100000 picture keeps its middle"
+
+# reading stops at the 1 GiB cap: a file over it is refused for its size
+# without being read (a sparse one here), a stream over it as soon as it
+# passes the cap, and what does not start like a picture at once
+{ bmp_head 2 2; bytes 16 001; } >"$TMP/over.bmp"
+truncate -s $((1024 * 1024 * 1024 + 1)) "$TMP/over.bmp"
+expect 2 "a picture over 1 GiB" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/over.bmp"
+grep -q "over.bmp': larger than the 1 GiB limit for pictures$" "$TMP/err" && ok || bad "1 GiB + 1 byte: $(head -c 300 "$TMP/err")"
+expect 2 "walls over 1 GiB" -- "$RIPPLE" $H --size 64x48 --frames 1 --walls "$TMP/over.bmp"
+grep -q "1 GiB limit" "$TMP/err" && ok || bad "walls of 1 GiB + 1 byte: $(head -c 300 "$TMP/err")"
+printf 'ripple-show 1\npicture over.bmp\n' >"$TMP/over.show"
+expect 2 "a show's picture over 1 GiB" -- "$RIPPLE" $H --size 64x48 --frames 1 --show "$TMP/over.show"
+grep -q "1 GiB limit" "$TMP/err" && ok || bad "show's picture of 1 GiB + 1 byte: $(head -c 300 "$TMP/err")"
+expect 2 "/dev/zero as a picture" -- "$RIPPLE" $H --size 64x48 --frames 1 --image /dev/zero
+grep -q "^ripple: cannot load image '/dev/zero': not a PNG, JPEG or BMP picture$" "$TMP/err" && ok || bad "/dev/zero: $(head -c 300 "$TMP/err")"
+if [ "$QUICK" = 0 ]; then
+    # these two read 1 GiB each
+    truncate -s $((1024 * 1024 * 1024)) "$TMP/over.bmp"
+    expect 0 "a picture of exactly 1 GiB is read" -- "$RIPPLE" $H --size 64x48 --frames 1 --image "$TMP/over.bmp"
+    { printf '\211PNG\r\n\032\n'; cat /dev/zero; } 2>/dev/null |
+        "$RIPPLE" $H --size 64x48 --frames 1 --image /dev/stdin >/dev/null 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+        grep -q "^ripple: cannot load image '/dev/stdin': larger than the 1 GiB limit for pictures$" "$TMP/err" &&
+        ok || bad "an endless PNG stream: exit $rc: $(head -c 300 "$TMP/err")"
+fi
+rm -f "$TMP/over.bmp"
+
+# the side scene's smallest field is checked with the other flags, before
+# the picture is even looked for
+for small in 159x120 160x119 3x3; do
+    expect 2 "side scene at $small" -- "$RIPPLE" $H --frames 1 --scene side --size $small --image "$TMP/nope.png"
+    grep -q -- "--scene side needs a field of at least 160x120" "$TMP/err" && ok || bad "side scene at $small: $(head -c 300 "$TMP/err")"
+done
+"$RIPPLE" --help | grep -q "at least 160x120" && ok || bad "--help does not give the side scene's smallest size"
+
+# running out of memory while decoding a picture is a run-time failure,
+# exit 1 as every other: under an address-space limit just over what a run
+# with a small picture needs (found here, in 32 MB steps), a 6000x6000 BMP
+# (108 MB, sparse) is read but its decoding (108 MB, then 144 MB to
+# convert) finds no memory.  Sanitizer builds reserve too much address
+# space for any limit: there the check is skipped.
+bmp_head 6000 6000 >"$TMP/vast.bmp"
+truncate -s $((54 + 6000 * 18000)) "$TMP/vast.bmp"
+# a run with a small picture under a limit in kB (a shell between, so a
+# sanitizer's abort is not reported)
+starts() { sh -c 'ulimit -v "$0" && "$@"' "$1" "$RIPPLE" $H --size 64x48 --frames 1 --threads 1 --image "$TMP/dot.bmp" >/dev/null 2>&1; }
+lim=
+kb=65536
+if starts 1048576; then
+    while [ "$kb" -le 1048576 ]; do
+        if starts "$kb"; then
+            lim=$kb
+            break
+        fi
+        kb=$((kb + 32768))
+    done
+fi
+if [ -n "$lim" ]; then
+    (ulimit -v $((lim + 122880)) && exec "$RIPPLE" $H --size 64x48 --frames 1 --threads 1 --image "$TMP/vast.bmp") >/dev/null 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+        grep -q "^ripple: cannot load image '$TMP/vast.bmp': out of memory for 6000x6000 pixels$" "$TMP/err" &&
+        ok || bad "out of memory decoding a picture (limit $((lim + 122880)) kB): exit $rc: $(head -c 300 "$TMP/err")"
+else
+    echo "smoke: no address-space limit lets ripple start (a sanitizer build?): out-of-memory check skipped"
+fi
+rm -f "$TMP/vast.bmp"
+
+# the files read are opened close-on-exec: each reader is held on a FIFO
+# with nothing in it yet, and its descriptor's flags in /proc must have
+# O_CLOEXEC (02000000)
+if [ -d /proc/self/fdinfo ]; then
+    mkfifo "$TMP/held"
+    for flag in --image --load-state --show; do
+        "$RIPPLE" $H --size 64x48 --frames 1 $flag "$TMP/held" >/dev/null 2>&1 &
+        pid=$!
+        exec 4<>"$TMP/held" # read-write: never blocks, even if ripple is gone
+        flags=
+        tries=0
+        while [ -z "$flags" ] && [ "$tries" -lt 50 ]; do
+            for fd in /proc/$pid/fd/*; do
+                [ "$(readlink "$fd" 2>/dev/null)" = "$TMP/held" ] &&
+                    flags=$(awk '/^flags:/ { print $2 }' "/proc/$pid/fdinfo/${fd##*/}" 2>/dev/null)
+            done
+            [ -n "$flags" ] || { sleep 0.1; tries=$((tries + 1)); }
+        done
+        exec 4>&-
+        wait "$pid"
+        [ -n "$flags" ] && [ $((0$flags & 02000000)) != 0 ] && ok ||
+            bad "$flag opens its file without close-on-exec (flags ${flags:-not seen})"
+    done
+    rm -f "$TMP/held"
+fi
+
 # --- bad snapshots ------------------------------------------------------------
 expect 2 "missing snapshot" -- "$RIPPLE" $H --frames 1 --load-state "$TMP/nope.rpl" --save-state "$TMP/b.rpl"
 printf 'RPL1\003\000\000\000' >"$TMP/short.rpl"

@@ -122,6 +122,49 @@ static void test_image_fit_enlarge_uniform(void **state)
     free(dst);
 }
 
+/* Pictures far longer than the field is wide: the cover scale makes the
+ * short side fill the field and the crop keeps a sliver from the middle of
+ * the long side, never a side of zero pixels. */
+static void test_image_fit_thin(void **state)
+{
+    (void)state;
+    /* 100000x1 -> 64x48: scale 48, the crop is 64/48 = 1.33 texels about
+     * x = 50000; bilinear reads at most texels 49998..50001 (by hand: the
+     * footprint starts at 49999.33, centres run 49998.85 .. 50000.16), so
+     * with 49990..50009 green and the rest red every pixel is green. */
+    const int n = 100000;
+    uint32_t *line = malloc((size_t)n * 4), *dst = malloc(64 * 48 * 4);
+    assert_non_null(line);
+    assert_non_null(dst);
+    for (int x = 0; x < n; x++)
+        line[x] = x >= 49990 && x < 50010 ? 0x0000FF00u : 0x00FF0000u;
+    assert_int_equal(rpl_image_fit(line, n, 1, (ptrdiff_t)n * 4, dst, 64, 48), RPL_OK);
+    for (int i = 0; i < 64 * 48; i++)
+        assert_int_equal(dst[i], 0xFF00FF00u);
+    /* the same line standing: 1x100000 -> 48x64, a pitch of one pixel */
+    assert_int_equal(rpl_image_fit(line, 1, n, 4, dst, 48, 64), RPL_OK);
+    for (int i = 0; i < 48 * 64; i++)
+        assert_int_equal(dst[i], 0xFF00FF00u);
+    free(line);
+
+    /* shrinking a wide one: 140000x4 -> 2x2 is a 2x box over the centre
+     * 4x4 texels, columns 69998..70001; four 2x2 blocks of four colours
+     * there come out as the four pixels */
+    const int w = 140000;
+    uint32_t *wide = malloc((size_t)w * 4 * 4);
+    assert_non_null(wide);
+    static const uint32_t quad[4] = { 0x00112233u, 0x00445566u, 0x00778899u, 0x00AABBCCu };
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < w; x++)
+            wide[(size_t)y * w + x] = x >= 69998 && x < 70002
+                                          ? quad[(y / 2) * 2 + (x - 69998) / 2] : 0x00FFFFFFu;
+    assert_int_equal(rpl_image_fit(wide, w, 4, (ptrdiff_t)w * 4, dst, 2, 2), RPL_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(dst[i], quad[i] | 0xFF000000u);
+    free(wide);
+    free(dst);
+}
+
 static void test_image_fit_rejects(void **state)
 {
     (void)state;
@@ -151,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_image_fit_downscale_blocks),
         cmocka_unit_test(test_image_fit_crop_centre),
         cmocka_unit_test(test_image_fit_enlarge_uniform),
+        cmocka_unit_test(test_image_fit_thin),
         cmocka_unit_test(test_image_fit_rejects),
     };
     return cmocka_run_group_tests_name("image", tests, NULL, NULL);

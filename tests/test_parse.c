@@ -254,6 +254,76 @@ static void test_probe_other(void **state)
     assert_int_equal(rpl_image_probe(text, 0, &k, &w, &h), RPL_EFORMAT);
 }
 
+/* A small JPEG's structure (no real pictures in it: the check reads the
+ * markers, not the pixels): SOI; an Exif APP1 holding a thumbnail with its
+ * own SOI and EOI; DQT; SOF0; DHT; a scan whose data has a stuffed FF 00,
+ * a restart marker and fill bytes; a second scan after a DHT, as a
+ * progressive file has; EOI.  *eoi is where the final EOI starts. */
+static size_t jpeg_file(unsigned char *p, size_t *eoi)
+{
+    static const unsigned char parts[] = {
+        0xFF, 0xD8,
+        0xFF, 0xE1, 0, 12, 'E', 'x', 'i', 'f', 0, 0, 0xFF, 0xD8, 0xFF, 0xD9,
+        0xFF, 0xDB, 0, 4, 0, 0,
+        0xFF, 0xC0, 0, 11, 8, 0, 16, 0, 16, 1, 1, 0x11, 0,
+        0xFF, 0xC4, 0, 4, 0, 0,
+        0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0,
+        0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD3, 0x78, 0xFF, 0xFF, 0x00, 0x9A,
+        0xFF, 0xFF, 0xC4, 0, 4, 0, 0,
+        0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0,
+        0xBC, 0xFF, 0x00, 0xDE,
+    };
+    memcpy(p, parts, sizeof parts);
+    *eoi = sizeof parts;
+    p[sizeof parts] = 0xFF;
+    p[sizeof parts + 1] = 0xD9;
+    return sizeof parts + 2;
+}
+
+static void test_complete_jpeg(void **state)
+{
+    (void)state;
+    unsigned char p[128];
+    size_t eoi, n = jpeg_file(p, &eoi);
+    assert_int_equal(rpl_image_complete(p, n), RPL_OK);
+    /* every cut before the end-of-image marker is a truncated file: in
+     * the headers, in the thumbnail (its EOI is not the file's), in either
+     * scan's data, between the two bytes of the marker */
+    for (size_t len = 0; len < n; len++)
+        if (rpl_image_complete(p, len) != RPL_EFORMAT)
+            fail_msg("a JPEG cut to %zu of %zu bytes passes", len, n);
+    /* bytes after the end are no harm (cameras append some) */
+    memset(p + n, 0x55, 8);
+    assert_int_equal(rpl_image_complete(p, n + 8), RPL_OK);
+    /* a stray byte before a marker is skipped, as the decoder does */
+    size_t m = jpeg_file(p, &eoi);
+    memmove(p + 23, p + 22, m - 22);
+    p[22] = 0x42; /* between the DQT and the SOF */
+    assert_int_equal(rpl_image_complete(p, m + 1), RPL_OK);
+    assert_int_equal(rpl_image_complete(p, m), RPL_EFORMAT);
+    /* a segment whose length runs past the end */
+    unsigned char r[8] = { 0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0xFF, 0xD9 };
+    assert_int_equal(rpl_image_complete(r, sizeof r), RPL_EFORMAT);
+    /* a scan that never ends */
+    unsigned char q[16] = { 0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 1, 2, 3, 0xFF, 0, 0xFF, 0xD0, 4, 5, 0xFF };
+    assert_int_equal(rpl_image_complete(q, sizeof q), RPL_EFORMAT);
+}
+
+static void test_complete_other(void **state)
+{
+    (void)state;
+    /* PNG and BMP decoders find their own truncation: only the kind is
+     * checked; what is no picture is not complete */
+    unsigned char p[64];
+    size_t n = png_header(p, 5, 5);
+    assert_int_equal(rpl_image_complete(p, n), RPL_OK);
+    unsigned char b[54] = { 'B', 'M' };
+    assert_int_equal(rpl_image_complete(b, sizeof b), RPL_OK);
+    assert_int_equal(rpl_image_complete("text", 4), RPL_EFORMAT);
+    assert_int_equal(rpl_image_complete(p, 0), RPL_EFORMAT);
+    assert_int_equal(rpl_image_complete(NULL, 4), RPL_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +336,8 @@ int main(void)
         cmocka_unit_test(test_probe_jpeg),
         cmocka_unit_test(test_probe_bmp),
         cmocka_unit_test(test_probe_other),
+        cmocka_unit_test(test_complete_jpeg),
+        cmocka_unit_test(test_complete_other),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

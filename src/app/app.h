@@ -144,7 +144,9 @@ void app_smooth(double *avg, double v);
 void app_note(app_t *a, const char *msg);
 
 /* files.c: the background picture, saved pictures.  Functions that can
- * fail return 0, or -1 with a one-line message in *err (free it). */
+ * fail return 0, or -1 with a one-line message in *err (free it); the
+ * picture loaders return the exit status instead: EXIT_USAGE for the
+ * file, EXIT_FAILURE (1, as everywhere) when memory ran out. */
 const char *app_default_image(char *buf, size_t len);
 /* The path of a file of assets/ (beside the binary, here, or installed), NULL if none. */
 const char *app_find_asset(const char *name, char *buf, size_t len);
@@ -156,7 +158,8 @@ int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err
 
 /* walls.c: --walls and --edges applied to the field, and the walls drawn
  * into the backdrop whenever they (or the picture) change: call
- * app_walls_update after anything that may change them, before drawing. */
+ * app_walls_update after anything that may change them, before drawing.
+ * app_walls_start: 0, or the exit status with *err (as the loaders). */
 int app_walls_start(app_t *a, char **err);
 
 /* model.c: --model and the wave settings applied to the field (after a
@@ -228,7 +231,8 @@ int app_record_step(app_t *a, char **err);
 
 /* play.c: the show.  app_show_open reads --show FILE or the default show
  * (none found: the autopilot plays) and app_show_check loads every
- * picture it names (0, or -1 with *err: "FILE:LINE:COLUMN: message");
+ * picture it names (0, or the exit status with *err, EXIT_USAGE or
+ * EXIT_FAILURE when memory ran out: "FILE:LINE:COLUMN: message");
  * app_show_start makes its player; app_show_tick plays one step and
  * hands the show's light, strength, stone size, rain and picture to the
  * demo; app_show_free frees it all. */

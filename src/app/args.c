@@ -5,6 +5,7 @@
 
 #include "app/args.h"
 #include "ripple.h"
+#include "scene/scene.h"
 
 const char *app_usage(void)
 {
@@ -30,7 +31,7 @@ const char *app_usage(void)
            "  --attenuation A    what each step keeps, 0 < A <= 1 (default 0.985)\n"
            "  --scene S          pool (default: the top-down water) or side (a 2D game's\n"
            "                     water seen from the side, crates and balls floating in\n"
-           "                     it); Tab switches\n"
+           "                     it; a field of at least 160x120); Tab switches\n"
            "  --surface M        the side scene's surface: springs (default) or waves\n"
            "                     (analytic decaying rings)\n"
            "  --stiffness K      the springs' pull to rest per step (default 0.02)\n"
@@ -351,6 +352,12 @@ int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
                           : NULL;
         if (clash)
             return fail(err, "%s does not go with --scene side: it is the pool's%s", clash, "");
+        if (o->w < SIDE_W_MIN || o->h < SIDE_H_MIN) {
+            char a[64], b[32];
+            snprintf(a, sizeof a, "%dx%d", SIDE_W_MIN, SIDE_H_MIN);
+            snprintf(b, sizeof b, "%dx%d", o->w, o->h);
+            return fail(err, "--scene side needs a field of at least %s (--size is %s)", a, b);
+        }
     }
     if (o->record_format && !o->record)
         return fail(err, "--record-format goes with --record%s%s", "", "");

@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <SDL_image.h>
@@ -17,8 +19,10 @@
 #endif
 
 /* No picture file this large is worth reading: 100 megapixels as an
- * uncompressed 32-bit BMP is 400 MB. */
-#define PICTURE_FILE_MAX (1L << 30)
+ * uncompressed 32-bit BMP is 400 MB.  In size_t, so it holds on 32-bit
+ * systems too; PICTURE_FILE_WORDS is the same in a message. */
+#define PICTURE_FILE_MAX ((size_t)1 << 30)
+#define PICTURE_FILE_WORDS "1 GiB"
 
 char *app_format(const char *fmt, ...)
 {
@@ -64,46 +68,94 @@ const char *app_default_image(char *buf, size_t len)
     return app_find_asset("background.png", buf, len);
 }
 
-/* Reads a whole file once (a pipe or a FIFO too), up to max bytes. */
-static int read_all(const char *path, unsigned char **out, size_t *len, long max, char **err)
+static char *too_large(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *err = app_format("cannot load image '%s': %s", path, strerror(errno));
-        return -1;
+    return app_format("cannot load image '%s': larger than the %s limit for pictures", path,
+                      PICTURE_FILE_WORDS);
+}
+
+/* Reads a whole file once (a pipe or a FIFO too), up to max bytes: a
+ * regular file larger than that is refused before a byte is read, and a
+ * stream when it passes max (the buffer grows only up to max + 1 bytes,
+ * the size checked before each growth).  What does not start like a PNG,
+ * JPEG or BMP file is refused after its first few kilobytes are read, so
+ * /dev/zero or a large log costs nothing.  0, or the exit status with
+ * *err: EXIT_USAGE for the file, EXIT_FAILURE when memory ran out. */
+static int read_all(const char *path, unsigned char **out, size_t *len, size_t max, char **err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        *err = e == EOVERFLOW /* a 32-bit build without large files */
+                   ? too_large(path)
+                   : app_format("cannot load image '%s': %s", path, strerror(e));
+        return EXIT_USAGE;
     }
-    size_t cap = 1 << 16, n = 0;
+    struct stat st;
+    size_t cap = (size_t)1 << 16, n = 0;
+    int status = 0, sniffed = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        if ((uintmax_t)st.st_size > max) {
+            *err = too_large(path);
+            close(fd);
+            return EXIT_USAGE;
+        }
+        cap = (size_t)st.st_size + 1; /* all of it, and the end seen in one more read */
+    }
     unsigned char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            *err = app_format("cannot load image '%s': out of memory", path);
-            break;
+    while (buf) {
+        if (n == cap) {
+            if (cap > max) {
+                *err = too_large(path);
+                status = EXIT_USAGE;
+                break;
+            }
+            size_t more = cap > max / 2 ? max + 1 : cap * 2;
+            unsigned char *grown = realloc(buf, more);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+            cap = more;
         }
-        n += fread(buf + n, 1, cap - n, f);
-        if (ferror(f)) {
+        /* the first bytes alone until they show what the file is */
+        size_t want = !sniffed && cap - n > 4096 ? 4096 : cap - n;
+        ssize_t got = read(fd, buf + n, want);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
             *err = app_format("cannot load image '%s': %s", path, strerror(errno));
+            status = EXIT_USAGE;
             break;
         }
-        if (n < cap) { /* the end */
-            fclose(f);
+        n += (size_t)got;
+        if (!sniffed && (n >= 8 || got == 0)) {
+            rpl_image_kind kind;
+            int w, h;
+            rpl_image_probe(buf, n, &kind, &w, &h);
+            if (kind == RPL_IMAGE_UNKNOWN) {
+                *err = app_format("cannot load image '%s': not a PNG, JPEG or BMP picture", path);
+                status = EXIT_USAGE;
+                break;
+            }
+            sniffed = 1;
+        }
+        if (got == 0) { /* the end */
+            close(fd);
             *out = buf;
             *len = n;
             return 0;
         }
-        if ((long)cap > max) {
-            *err = app_format("image '%s' is larger than %ld MB: not a picture to use", path,
-                              max >> 20);
-            break;
-        }
-        cap *= 2;
-        unsigned char *more = realloc(buf, cap);
-        if (!more)
-            free(buf);
-        buf = more;
+    }
+    if (!buf) {
+        *err = app_format("cannot load image '%s': out of memory", path);
+        status = EXIT_FAILURE;
     }
     free(buf);
-    fclose(f);
-    return -1;
+    close(fd);
+    return status;
 }
 
 /* Some image decoders print their own complaints to stderr; the user gets
@@ -129,7 +181,7 @@ static SDL_Surface *decode_quietly(const unsigned char *data, size_t len, const 
     return img;
 }
 
-static SDL_Surface *load_rgb(const char *path, char **err);
+static SDL_Surface *load_rgb(const char *path, char **err, int *status);
 
 /* The size is read from the header and checked against the pixel budget
  * before a byte is decoded, so a small file claiming a huge picture costs
@@ -141,23 +193,25 @@ int app_load_background(app_t *a, const char *path, char **err)
 
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err)
 {
-    SDL_Surface *rgb = load_rgb(path, err);
+    int status;
+    SDL_Surface *rgb = load_rgb(path, err, &status);
     if (!rgb)
-        return -1;
+        return status;
     SDL_LockSurface(rgb);
     rpl_status st = rpl_image_fit(rgb->pixels, rgb->w, rgb->h, rgb->pitch, dst, a->o.w, a->o.h);
     SDL_UnlockSurface(rgb);
     SDL_FreeSurface(rgb);
     if (st != RPL_OK) {
         *err = app_format("cannot fit image '%s': %s", path, rpl_strerror(st));
-        return -1;
+        return EXIT_USAGE;
     }
     return 0;
 }
 
 uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
 {
-    SDL_Surface *rgb = load_rgb(path, err);
+    int status;
+    SDL_Surface *rgb = load_rgb(path, err, &status);
     if (!rgb)
         return NULL;
     uint32_t *px = malloc((size_t)rgb->w * (size_t)rgb->h * 4);
@@ -176,13 +230,24 @@ uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
     return px;
 }
 
-/* A picture file decoded into XRGB8888 at its own size (NULL, *err). */
-static SDL_Surface *load_rgb(const char *path, char **err)
+/* SDL's own words when an allocation fails (SDL_OutOfMemory), which
+ * SDL_image passes on when the decoded picture finds no memory. */
+static int sdl_out_of_memory(void)
+{
+    return strcmp(SDL_GetError(), "Out of memory") == 0;
+}
+
+/* A picture file decoded into XRGB8888 at its own size; NULL with *err
+ * and *status (EXIT_USAGE for the file, EXIT_FAILURE when memory ran
+ * out). */
+static SDL_Surface *load_rgb(const char *path, char **err, int *status)
 {
     unsigned char *data;
     size_t len;
-    if (read_all(path, &data, &len, PICTURE_FILE_MAX, err) != 0)
+    *status = read_all(path, &data, &len, PICTURE_FILE_MAX, err);
+    if (*status != 0)
         return NULL;
+    *status = EXIT_USAGE;
     rpl_image_kind kind;
     int w, h;
     rpl_status st = rpl_image_probe(data, len, &kind, &w, &h);
@@ -201,11 +266,25 @@ static SDL_Surface *load_rgb(const char *path, char **err)
         free(data);
         return NULL;
     }
+    /* the JPEG decoder shows a file cut short with a grey end and only a
+     * warning nobody sees: the file must reach its end-of-image marker */
+    if (rpl_image_complete(data, len) != RPL_OK) {
+        *err = app_format("cannot load image '%s': truncated JPEG: the file ends before the "
+                          "picture does", path);
+        free(data);
+        return NULL;
+    }
     static const char *const types[] = { "", "PNG", "JPG", "BMP" };
+    SDL_ClearError();
     SDL_Surface *img = decode_quietly(data, len, types[kind]);
     free(data);
     if (!img) {
-        *err = app_format("cannot load image '%s': %s", path, IMG_GetError());
+        if (sdl_out_of_memory()) {
+            *err = app_format("cannot load image '%s': out of memory for %dx%d pixels", path, w, h);
+            *status = EXIT_FAILURE;
+        } else {
+            *err = app_format("cannot load image '%s': %s", path, IMG_GetError());
+        }
         return NULL;
     }
     if ((long long)img->w * img->h > RPL_IMAGE_MAX_PIXELS) { /* a header that lied */
@@ -214,12 +293,18 @@ static SDL_Surface *load_rgb(const char *path, char **err)
         SDL_FreeSurface(img);
         return NULL;
     }
+    SDL_ClearError();
     SDL_Surface *rgb = SDL_ConvertSurfaceFormat(img, SDL_PIXELFORMAT_RGB888, 0);
     SDL_FreeSurface(img);
     if (!rgb) {
-        *err = app_format("cannot convert image '%s': %s", path, SDL_GetError());
+        *status = sdl_out_of_memory() ? EXIT_FAILURE : EXIT_USAGE;
+        *err = *status == EXIT_FAILURE
+                   ? app_format("cannot load image '%s': out of memory for %dx%d pixels", path,
+                                w, h)
+                   : app_format("cannot convert image '%s': %s", path, SDL_GetError());
         return NULL;
     }
+    *status = 0;
     return rgb;
 }
 

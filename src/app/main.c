@@ -363,8 +363,8 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
         /* read once, whole: the snapshot decides the size unless --size does */
         rpl_status st = rpl_snapshot_read(a->o.load_state, snap);
         if (st != RPL_OK)
-            return die(EXIT_USAGE, app_format("%s", *snap ? rpl_snapshot_error(*snap)
-                                                          : rpl_strerror(st)));
+            return die(st == RPL_ENOMEM ? 1 : EXIT_USAGE,
+                       app_format("%s", *snap ? rpl_snapshot_error(*snap) : rpl_strerror(st)));
         int w, h;
         rpl_snapshot_size(*snap, &w, &h);
         if (a->o.size_set && (w != a->o.w || h != a->o.h))
@@ -389,8 +389,9 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
             a->report_to_stderr = 1;
     if (a->o.record && app_record_check(a, &err) != 0)
         return die(EXIT_USAGE, err);
-    if (app_show_open(a, &err) != 0)
-        return die(EXIT_USAGE, err);
+    int show_status = app_show_open(a, &err);
+    if (show_status != 0)
+        return die(show_status, err);
     if (a->o.audio_out && a->o.headless && (uint64_t)a->o.frames > app_audio_max_steps())
         return die(EXIT_USAGE, app_format("--audio-out: %ld frames of sound do not fit in a WAV "
                                           "file (at most %llu)", a->o.frames,
@@ -453,16 +454,20 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (!image)
         return die(EXIT_USAGE,
                    app_format("cannot find assets/background.png (give one with --image)"));
-    if (app_load_background(a, image, &err) != 0)
-        return die(EXIT_USAGE, err);
-    if (app_show_check(a, image, &err) != 0)
-        return die(EXIT_USAGE, err);
+    /* the loaders give the exit status: EXIT_USAGE for a file, 1 when
+     * memory ran out */
+    int load_status = app_load_background(a, image, &err);
+    if (load_status == 0)
+        load_status = app_show_check(a, image, &err);
+    if (load_status != 0)
+        return die(load_status, err);
     if (prepare_frame(a) != 0)
         return die(1, app_format("cannot prepare the framebuffer"));
     if (snap && rpl_sim_set_snapshot(a->sim, snap) != RPL_OK)
         return die(EXIT_USAGE, app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));
-    if (app_walls_start(a, &err) != 0) /* --walls and --edges over the snapshot's */
-        return die(EXIT_USAGE, err);
+    load_status = app_walls_start(a, &err); /* --walls and --edges over the snapshot's */
+    if (load_status != 0)
+        return die(load_status, err);
     if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
         return die(EXIT_USAGE, err);
     start_state(a);

@@ -38,12 +38,12 @@ int app_show_open(app_t *a, char **err)
     rpl_status st = rpl_show_read(path, &a->show);
     if (st != RPL_OK) {
         *err = app_format("%s", a->show ? rpl_show_error(a->show) : rpl_strerror(st));
-        return -1;
+        return st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
     }
     a->show_path = strdup(path);
     if (!a->show_path) {
         *err = NULL;
-        return -1;
+        return EXIT_FAILURE;
     }
     return 0;
 }
@@ -62,22 +62,28 @@ static char *picture_path(const app_t *a, const char *name)
     return app_format("%.*s%s", dir, a->show_path, name);
 }
 
-/* Loads a picture into a new backdrop; a->bg then holds it. */
-static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, char **err)
+/* Loads a picture into a new backdrop; a->bg then holds it.  NULL with
+ * *err (NULL: out of memory) and *status, the exit status it is worth. */
+static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, char **err,
+                                    int *status)
 {
     char *path = picture_path(a, name);
     uint32_t *px = malloc((size_t)a->o.w * (size_t)a->o.h * 4);
     uint32_t *keep = a->bg;
     rpl_backdrop_t *bd = NULL;
+    *status = EXIT_FAILURE;
     if (!path || !px) {
         *err = NULL;
     } else {
         a->bg = px; /* app_load_background fills a->bg */
-        if (app_load_background(a, path, err) == 0) {
+        *status = app_load_background(a, path, err);
+        if (*status == 0) {
             rpl_status st;
             bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->fmt, &st);
-            if (!bd)
+            if (!bd) {
+                *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
                 *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
+            }
         }
         a->bg = keep;
     }
@@ -97,7 +103,7 @@ int app_show_check(app_t *a, const char *image, char **err)
     a->image_path = strdup(image);
     if (!a->image_path) {
         *err = NULL;
-        return -1;
+        return EXIT_FAILURE;
     }
     /* every picture the show names must load, before anything plays */
     for (int i = 0; i < rpl_show_pictures(a->show); i++) {
@@ -110,12 +116,13 @@ int app_show_check(app_t *a, const char *image, char **err)
             continue;
         char *why = NULL;
         uint32_t *px = NULL;
-        rpl_backdrop_t *bd = load_picture(a, name, &px, &why);
+        int status;
+        rpl_backdrop_t *bd = load_picture(a, name, &px, &why, &status);
         if (!bd) {
             *err = app_format("%s:%d:%d: picture '%s': %s", a->show_path, line, col, name,
                               why ? why : "out of memory");
             free(why);
-            return -1;
+            return status;
         }
         rpl_backdrop_destroy(bd);
         free(px);
@@ -143,7 +150,8 @@ static void set_picture(app_t *a, const char *name)
         return;
     char *err = NULL;
     uint32_t *px = NULL;
-    rpl_backdrop_t *bd = load_picture(a, name, &px, &err);
+    int status;
+    rpl_backdrop_t *bd = load_picture(a, name, &px, &err, &status);
     if (!bd) {
         char *msg = app_format("picture '%s': %s", name, err ? err : "out of memory");
         app_note(a, msg ? msg : "picture: out of memory");

@@ -18,31 +18,31 @@ int app_walls_start(app_t *a, char **err)
         size_t n = (size_t)a->o.w * (size_t)a->o.h;
         uint32_t *px = malloc(n * 4);
         uint8_t *mask = malloc(n);
-        int rc = -1;
+        int rc = EXIT_FAILURE;
         char *why = NULL;
         if (!px || !mask) {
             *err = app_format("--walls: out of memory for a %dx%d mask", a->o.w, a->o.h);
-        } else if (app_load_picture(a, a->o.walls, px, &why) != 0) {
+        } else if ((rc = app_load_picture(a, a->o.walls, px, &why)) != 0) {
             *err = app_format("--walls: %s", why ? why : "out of memory");
         } else {
             for (size_t i = 0; i < n; i++)
                 mask[i] = (uint8_t)dark(px[i]);
-            if (rpl_sim_set_walls(a->sim, mask) == RPL_OK)
-                rc = 0;
-            else
+            rpl_status st = rpl_sim_set_walls(a->sim, mask);
+            rc = st == RPL_OK ? 0 : st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+            if (rc)
                 *err = app_format("--walls: %s", rpl_sim_error(a->sim));
         }
         free(why);
         free(px);
         free(mask);
         if (rc != 0)
-            return -1;
+            return rc;
     }
     if (a->o.edges &&
         rpl_sim_set_edges(a->sim, strcmp(a->o.edges, "absorb") ? RPL_EDGES_REFLECT
                                                                 : RPL_EDGES_ABSORB) != RPL_OK) {
         *err = app_format("--edges: %s", rpl_sim_error(a->sim));
-        return -1;
+        return EXIT_USAGE;
     }
     app_walls_update(a);
     return 0;

@@ -28,8 +28,12 @@ static inline int clampi(int v, int lo, int hi)
 rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
                          uint32_t *dst, int dw, int dh)
 {
+    /* The source may be any size (a 100000x1 line too: the cover scale
+     * makes its short side fill the target and the crop keeps a sliver of
+     * the long one); in 16.16 its sides stay under 2^47, and the pitch is
+     * compared in 64 bits so 32-bit ptrdiff_t cannot overflow. */
     if (!src || !dst || sw <= 0 || sh <= 0 || dw <= 0 || dh <= 0 ||
-        sw > 65536 || sh > 65536 || dw > 65536 || dh > 65536 || spitch < (ptrdiff_t)sw * 4 ||
+        dw > 65536 || dh > 65536 || spitch <= 0 || (int64_t)spitch < (int64_t)sw * 4 ||
         spitch % 4 || (uintptr_t)src % 4 || (uintptr_t)dst % 4)
         return RPL_EINVAL;
     /* step = source texels per target pixel = 1/s, in 16.16 */
@@ -205,4 +209,68 @@ rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, i
     *w = (int)pw;
     *h = (int)ph;
     return RPL_OK;
+}
+
+/* ---- whole files ----------------------------------------------------------- */
+
+/* JPEG: the marker segments by their lengths (so an EOI inside one, such
+ * as an Exif thumbnail's, is not the file's), each scan's entropy-coded
+ * data to the first marker that is neither a stuffed FF 00 nor a restart,
+ * up to the end-of-image marker.  Stray bytes between segments are
+ * skipped to the next FF, as libjpeg does. */
+static rpl_status jpeg_complete(const unsigned char *p, size_t len)
+{
+    size_t i = 2;
+    for (;;) {
+        while (i < len && p[i] != 0xFF)
+            i++;
+        while (i < len && p[i] == 0xFF) /* fill bytes before a marker */
+            i++;
+        if (i >= len)
+            return RPL_EFORMAT;
+        unsigned m = p[i++];
+        if (m == 0xD9)
+            return RPL_OK;
+        if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8))
+            continue; /* no length: stray, TEM, restarts, SOI */
+        if (len - i < 2)
+            return RPL_EFORMAT;
+        size_t seg = be16(p + i);
+        if (seg < 2 || seg > len - i)
+            return RPL_EFORMAT;
+        i += seg;
+        if (m != 0xDA)
+            continue;
+        /* a scan's data: FF 00 is a data byte, FF D0..D7 a restart (fill
+         * FFs may come first); any other FF xx ends it */
+        for (;;) {
+            const unsigned char *ff = memchr(p + i, 0xFF, len - i);
+            if (!ff)
+                return RPL_EFORMAT;
+            size_t j = (size_t)(ff - p);
+            while (j < len && p[j] == 0xFF)
+                j++;
+            if (j >= len)
+                return RPL_EFORMAT;
+            if (p[j] == 0x00 || (p[j] >= 0xD0 && p[j] <= 0xD7)) {
+                i = j + 1;
+                continue;
+            }
+            i = j - 1; /* the marker's FF */
+            break;
+        }
+    }
+}
+
+rpl_status rpl_image_complete(const void *data, size_t len)
+{
+    if (!data)
+        return RPL_EINVAL;
+    const unsigned char *p = data;
+    rpl_image_kind k;
+    int w, h;
+    rpl_image_probe(data, len, &k, &w, &h);
+    if (k == RPL_IMAGE_UNKNOWN)
+        return RPL_EFORMAT;
+    return k == RPL_IMAGE_JPEG ? jpeg_complete(p, len) : RPL_OK;
 }

@@ -10,9 +10,6 @@
 
 #include "scene/internal.h"
 
-#define SIDE_W_MIN 160
-#define SIDE_H_MIN 120
-#define SIDE_DIM_MAX 8192
 #define SPRING_PX 10.0      /* one spring per this many pixels of water */
 #define GRAVITY 900.0       /* pixels / s^2 at 640x480 */
 #define LEAP 0.12           /* a body rising at the cap leaves the water by this

@@ -18,6 +18,10 @@
 #define SIDE_STEP (1.0 / 120.0)
 #define SIDE_MAX_STEPS 12
 #define SIDE_BODIES_MAX 400
+/* The scene's smallest and largest framebuffer, each side. */
+#define SIDE_W_MIN 160
+#define SIDE_H_MIN 120
+#define SIDE_DIM_MAX 8192
 
 typedef enum side_shape {
     SIDE_CRATE = 0,
