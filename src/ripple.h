@@ -871,7 +871,9 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  * touched: every command costs RPL_SHOW_WORK_COMMAND for each step it
  * runs (one laying stones: every step from its start to the end of its
  * last repeat, or to `loop` or `end`, as much as at its heaviest step;
- * a trail RPL_SHOW_WORK_POINT more a point); a stone of radius R (cells,
+ * a trail RPL_SHOW_WORK_POINT more a point, and all its stones,
+ * RPL_SHOW_STONES_MAX, unless its points and spacing are all fractions or
+ * all px); a stone of radius R (cells,
  * 1..RPL_RADIUS_MAX) (2R+1)^2 + RPL_SHOW_WORK_STONE; `wall rect`, `open`
  * and `line` the cells of the rectangle around them widened by a tile
  * (RPL_TILE_W x RPL_TILE_H) on every side; `cut` and `picture` the cells

@@ -1562,6 +1562,11 @@ static uint64_t action_cost(const rpl_show_t *s, const ev_t *e)
         pp = &pa;
         r = len_wh(e->c[0], BW, BH);
         extra = RPL_SHOW_WORK_POINT * (uint64_t)e->n; /* the path, found again each step */
+        /* points and spacing in different units: on another field the
+         * path may hold more spacings than here, so count its most */
+        for (size_t i = 0; i < 2 * e->n; i++)
+            if (s->pts[e->first + i].px != e->c[1].px)
+                pa.segs = RPL_SHOW_STONES_MAX - 1;
         break;
     }
     uint64_t span = e->over > 1 ? e->over : 1, n = stone_count(e, pp);
