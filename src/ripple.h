@@ -871,9 +871,10 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  * touched: every command costs RPL_SHOW_WORK_COMMAND for each step it
  * runs (one laying stones: every step from its start to the end of its
  * last repeat, or to `loop` or `end`, as much as at its heaviest step;
- * a trail RPL_SHOW_WORK_POINT more a point, and all its stones,
- * RPL_SHOW_STONES_MAX, unless its points and spacing are all fractions or
- * all px); a stone of radius R (cells,
+ * a trail RPL_SHOW_WORK_POINT more a point, and, with its spacing in
+ * fractions, a stone a cell along its path, or all RPL_SHOW_STONES_MAX
+ * when its points and spacing are not all fractions or all px); a stone
+ * of radius R (cells,
  * 1..RPL_RADIUS_MAX) (2R+1)^2 + RPL_SHOW_WORK_STONE; `wall rect`, `open`
  * and `line` the cells of the rectangle around them widened by a tile
  * (RPL_TILE_W x RPL_TILE_H) on every side; `cut` and `picture` the cells
@@ -884,8 +885,8 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  * RPL_DIM_MAX a side).  So on a field of up to 960x540 no step touches
  * more than RPL_SHOW_WORK_MAX cells, whatever the show; on a wider or
  * taller field what is given in fractions grows with the field, as the
- * field's own step does (by W/960 times H/540 at most, a side under
- * those counting as them: 4 at 1920x1080).
+ * field's own step does: by s^2 at most, s the larger of W/960 and H/540
+ * (4 at 1920x1080).
  */
 #define RPL_SHOW_VERSION 1
 #define RPL_SHOW_BYTES_MAX (1L << 20)

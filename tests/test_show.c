@@ -1207,6 +1207,13 @@ static void test_budget(void **state)
     /* 999 cells at most 1 apart: 1000 stones; and 8 a point */
     budget_edge("trail 1px 1 1px 0px 0px 999px 0px\n", WC + 2 * RPL_SHOW_WORK_POINT +
                 1000 * (9 + WS), 0, "");
+    /* a spacing in fractions counts as a cell: 960 cells across, 961
+     * stones (radius 0.002 of 540: 1) */
+    budget_edge("trail 0.002 1 0.05 0 0.5 1 0.5\n", WC + 2 * RPL_SHOW_WORK_POINT +
+                961 * (9 + WS), 0, "");
+    /* points and spacing in different units: all 4096 stones */
+    budget_edge("trail 1px 1 0.05 0px 0px 10px 0px\n", WC + 2 * RPL_SHOW_WORK_POINT +
+                4096 * (9 + WS), 0, "");
 
     char want[400];
     /* the issue's shows: 256 commands of 4096 stones every step (radius
@@ -1319,6 +1326,21 @@ static void test_budget_worst(void **state)
     memset(&tl, 0, sizeof tl);
     assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
     assert_int_equal(tl.units + 8 * WC, rpl_show_work(s, NULL));
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+
+    /* a trail in fractions on a narrow field: its spacing (0.05 of 5
+     * cells) is a cell there, so it lays a stone a cell, as counted */
+    s = parse_ok(H "trail 0.002 1 0.05 0 0.5 1 0.5\n");
+    sim = rpl_sim_create(960, 5, 1, NULL);
+    assert_non_null(sim);
+    rpl_sim_set_drop_hook(sim, tally_drop, &tl);
+    p = player_of(s, 1);
+    memset(&tl, 0, sizeof tl);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_true(tl.stones > 900); /* not the 36 of a 960x540 field */
+    assert_true(tl.units + WC + 2 * RPL_SHOW_WORK_POINT <= rpl_show_work(s, NULL));
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
     rpl_show_free(s);

@@ -1557,17 +1557,23 @@ static uint64_t action_cost(const rpl_show_t *s, const ev_t *e)
     case C_DROP: r = len_wh(e->c[2], BW, BH); break;
     case C_RING: r = len_wh(e->c[3], BW, BH); break;
     case C_TEXT: r = len_wh(e->radius, BW, BH); break;
-    case C_TRAIL:
-        trail_path(s, e, BW, BH, &pa);
+    case C_TRAIL: {
+        /* A spacing in fractions of the shorter side is as short as a
+         * cell on a narrow field, where a path in fractions is no longer
+         * than here: count the stones a cell apart.  Points and spacing
+         * in different units: count its most. */
+        ev_t one = *e;
+        if (!e->c[1].px)
+            one.c[1] = (coord_t){ 1.0, 1 };
+        trail_path(s, &one, BW, BH, &pa);
         pp = &pa;
         r = len_wh(e->c[0], BW, BH);
         extra = RPL_SHOW_WORK_POINT * (uint64_t)e->n; /* the path, found again each step */
-        /* points and spacing in different units: on another field the
-         * path may hold more spacings than here, so count its most */
         for (size_t i = 0; i < 2 * e->n; i++)
             if (s->pts[e->first + i].px != e->c[1].px)
                 pa.segs = RPL_SHOW_STONES_MAX - 1;
         break;
+    }
     }
     uint64_t span = e->over > 1 ? e->over : 1, n = stone_count(e, pp);
     return UNIT + extra + (n + span - 1) / span * stone_cost(r);
