@@ -933,6 +933,8 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
             free(s->ev), free(s->pts), free(s->dots), free(s->strs);
             s->ev = NULL, s->pts = NULL, s->dots = NULL, s->strs = NULL;
             s->n = s->npts = s->ndots = s->nstrs = s->npics = 0;
+            s->length = s->work = s->work_step = 0;
+            s->ending = 0;
             set_err(s, NULL);
             return RPL_ENOMEM;
         }
@@ -1469,9 +1471,10 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
 /*
  * What a show's steps cost, counted once when it is read (RPL_SHOW_WORK_*
  * in ripple.h): every command RPL_SHOW_WORK_COMMAND units for each step it
- * runs, a stone the (2R+1)^2 cells of the square around it, a wall the
- * cells of its rectangle and of the tiles it recounts, a cut or a picture
- * the field; fractions on the budget's field, cells in px as they are.
+ * runs, a stone the (2R+1)^2 cells of the square around it and
+ * RPL_SHOW_WORK_STONE for laying it, a wall the cells of its rectangle and
+ * of the tiles it recounts, a cut or a picture the field, the rain its
+ * most stones a step; fractions on the budget's field, px as they are.
  * The heaviest step is at a step where a command is written (between
  * them, commands laying stones only stop and the rain stays as it is), so
  * the commands are played through in order, twice for a show that loops:
