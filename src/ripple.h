@@ -879,6 +879,29 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  * bytes of text per "text", RPL_SHOW_POINTS_MAX points per trail,
  * RPL_SHOW_ACTIVE_MAX commands laying stones at once, times up to
  * RPL_SHOW_STEPS_MAX.
+ *
+ * The work budget: no step of a show may cost more than RPL_SHOW_WORK_MAX
+ * units (the cells of one 1920x1080 field), or it is refused when read,
+ * naming the command that takes its step over.  A unit is about a cell
+ * touched: every command costs RPL_SHOW_WORK_COMMAND for each step it
+ * runs (one laying stones: every step from its start to the end of its
+ * last repeat, or to `loop` or `end`, as much as at its heaviest step;
+ * a trail RPL_SHOW_WORK_POINT more a point, and, with its spacing in
+ * fractions, a stone a cell along its path, or all RPL_SHOW_STONES_MAX
+ * when its points and spacing are not all fractions or all px); a stone
+ * of radius R (cells,
+ * 1..RPL_RADIUS_MAX) (2R+1)^2 + RPL_SHOW_WORK_STONE; `wall rect`, `open`
+ * and `line` the cells of the rectangle around them widened by a tile
+ * (RPL_TILE_W x RPL_TILE_H) on every side; `cut` and `picture` the cells
+ * of the whole field; the rain, each step it is on, its most stones a
+ * step at its largest radius.  Positions and lengths given as fractions
+ * of the field are counted on a field of RPL_SHOW_WORK_W x
+ * RPL_SHOW_WORK_H cells, those in "px" as the cells they are (at most
+ * RPL_DIM_MAX a side).  So on a field of up to 960x540 no step touches
+ * more than RPL_SHOW_WORK_MAX cells, whatever the show; on a wider or
+ * taller field what is given in fractions grows with the field, as the
+ * field's own step does: by s^2 at most, s the larger of W/960 and H/540
+ * (4 at 1920x1080).
  */
 #define RPL_SHOW_VERSION 1
 #define RPL_SHOW_BYTES_MAX (1L << 20)
@@ -890,6 +913,14 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
 #define RPL_SHOW_STEPS_MAX 100000000L
 /* Most stones one command lays in one repetition (more are spread out). */
 #define RPL_SHOW_STONES_MAX 4096
+/* The work budget (above): units a step, a command's own cost, and the
+ * field on which fractions are counted. */
+#define RPL_SHOW_WORK_MAX 2073600L
+#define RPL_SHOW_WORK_COMMAND 64
+#define RPL_SHOW_WORK_STONE 48
+#define RPL_SHOW_WORK_POINT 8
+#define RPL_SHOW_WORK_W 960
+#define RPL_SHOW_WORK_H 540
 
 typedef struct rpl_show rpl_show_t;
 
@@ -915,6 +946,10 @@ int rpl_show_events(const rpl_show_t *show);
 uint64_t rpl_show_length(const rpl_show_t *show);
 /* 1 if the show ends in `loop`. */
 int rpl_show_loops(const rpl_show_t *show);
+/* The work of its heaviest step in units of the budget (above), at most
+ * RPL_SHOW_WORK_MAX, and that step into *step (if not NULL; after a `loop`
+ * the step it plays as step 0 counts as 0); 0 for a failed show or NULL. */
+uint64_t rpl_show_work(const rpl_show_t *show, uint64_t *step);
 /* Its `picture` commands, in order: how many, and the i-th one's name
  * (NULL past the end), with where it was written (line, column; either
  * pointer may be NULL), so a front end can check every picture before it

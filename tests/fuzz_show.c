@@ -1,4 +1,4 @@
-/* fuzz_show.c - libFuzzer target: any bytes through the show parser, and a valid show played into a small field. */
+/* fuzz_show.c - libFuzzer target: any bytes through the show parser (with its work budget), and a valid show played into a small field within it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,6 +10,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Steps played of a valid show: enough to reach most shows' loops on a
  * field small enough that a step costs next to nothing. */
 #define TICKS_MAX 400
+
+/* The stones a tick lays, counted as the work budget counts them. */
+static void tally(void *user, int x, int y, int r, int w)
+{
+    (void)x, (void)y, (void)w;
+    *(uint64_t *)user += (uint64_t)(2 * r + 1) * (uint64_t)(2 * r + 1) + RPL_SHOW_WORK_STONE;
+}
 
 static void check_field(const rpl_sim_t *sim)
 {
@@ -42,6 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (err[0] != '\0')
         __builtin_trap();
+    /* a valid show is within the work budget */
+    uint64_t work = rpl_show_work(show, NULL);
+    if (work > (uint64_t)RPL_SHOW_WORK_MAX || (rpl_show_events(show) > 0 && work == 0))
+        __builtin_trap();
     for (int i = 0; i < rpl_show_pictures(show); i++) {
         int line = 0, col = 0;
         const char *name = rpl_show_picture(show, i, &line, &col);
@@ -55,9 +66,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rpl_show_player_t *p = rpl_show_player_create(show, 7, NULL);
     if (sim && p) {
         rpl_sim_set_threads(sim, 1);
-        uint64_t len = rpl_show_length(show);
+        uint64_t len = rpl_show_length(show), laid = 0;
+        rpl_sim_set_drop_hook(sim, tally, &laid);
         for (int i = 0; i < TICKS_MAX; i++) {
+            laid = 0;
             rpl_show_player_tick(p, sim);
+            /* a tick's stones (on this field smaller than on the budget's,
+             * or as large in px) are no more than the budget counted */
+            if (laid > work)
+                __builtin_trap();
             const rpl_show_view_t *v = rpl_show_player_view(p);
             if (v->strength < 0 || v->strength > RPL_STRENGTH_MAX || (v->light != 0 && v->light != 1) ||
                 v->stone < 0 || v->stone > RPL_RADIUS_MAX || !v->picture)

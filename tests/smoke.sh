@@ -705,6 +705,7 @@ printf 'ripple-show 1\n@5 drop 0.5 0.5 0.05 9000\n' >"$S/weight.show"
 printf 'ripple-show 1\n@9 cut\n@3 cut\n' >"$S/time.show"
 printf 'ripple-show 1\ntext "RIPPLE 0.5 0.5 0.02 100\n' >"$S/string.show"
 printf 'ripple-show 1\n@1 picture nope.png\n' >"$S/picture.show"
+printf 'ripple-show 1\ncut\ncut\ncut\ncut\n' >"$S/budget.show"
 show_err() { # show_err FILE WANT: the one line names FILE and says WANT
     expect 2 "bad show $(basename "$1")" -- "$RIPPLE" $H --frames 1 --show "$1"
     grep -qxF "ripple: $1$2" "$TMP/err" && ok || bad "bad show $1: $(head -c 300 "$TMP/err")"
@@ -715,9 +716,26 @@ show_err "$S/header.show" ":2:1: expected \"ripple-show 1\" first (the format an
 show_err "$S/weight.show" ":2:22: bad WEIGHT '9000': want a whole number -8192..8192"
 show_err "$S/time.show" ":3:1: @3 goes back in time: the line before is at step 9"
 show_err "$S/string.show" ":2:6: the string is not closed (a '\"' is missing)"
+# four cuts in a step: 4 x (64 + 960 x 540) units, over the work budget
+show_err "$S/budget.show" ":5:1: step 0 would cost 2073856 units of work, over the budget of 2073600 a step (stones, walls, cuts and commands: README, \"Shows\")"
 expect 2 "show naming a missing picture" -- "$RIPPLE" $H --frames 1 --show "$S/picture.show"
 grep -q "^ripple: $S/picture.show:2:4: picture 'nope.png': cannot load image '$S/nope.png'" "$TMP/err" &&
     ok || bad "show's missing picture: $(head -c 300 "$TMP/err")"
+# 8000 pictures of different names (links to one), each loaded once at
+# start-up, then a missing one; and a missing name given twice is named
+# where it first comes
+mkdir "$S/pics"
+expect 0 "a small picture" -- "$RIPPLE" $H --size 8x8 --frames 1 --screenshot "$S/pics/p.png"
+awk 'BEGIN { print "ripple-show 1"; for (i = 1; i <= 8000; i++) print "+1 picture p" i ".png";
+             print "+1 picture nope.png" }' >"$S/pics/many.show"
+(cd "$S/pics" && i=1 && while [ $i -le 8000 ]; do ln -s p.png "p$i.png"; i=$((i + 1)); done)
+expect 2 "8000 pictures and a missing one" -- "$RIPPLE" $H --size 8x8 --frames 1 --show "$S/pics/many.show"
+grep -q "^ripple: $S/pics/many.show:8002:4: picture 'nope.png': cannot load" "$TMP/err" &&
+    ok || bad "8000 pictures: $(head -c 300 "$TMP/err")"
+printf 'ripple-show 1\n@1 picture p.png\n+1 picture nope.png\n+1 picture p.png\n+1 picture nope.png\n' >"$S/pics/twice.show"
+expect 2 "a missing picture twice" -- "$RIPPLE" $H --size 8x8 --frames 1 --show "$S/pics/twice.show"
+grep -q "^ripple: $S/pics/twice.show:3:4: picture 'nope.png': cannot load" "$TMP/err" &&
+    ok || bad "missing picture twice: $(head -c 300 "$TMP/err")"
 show_err "$S/none.show" ": No such file or directory"
 show_err "$S" ": Is a directory"
 expect 2 "empty --show" -- "$RIPPLE" $H --frames 1 --show ""

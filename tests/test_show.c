@@ -398,10 +398,11 @@ static void test_limits(void **state)
     memcpy(t + strlen(H) + 4096, " \n", 3);
     bad(t, "t:2:4097: the line is longer than 4096 bytes");
 
-    /* 65536 commands are fine, one more is not */
+    /* 65536 commands are fine, one more is not (a step apart: at one step
+     * they would be over the work budget, test_budget) */
     size_t n = strlen(strcpy(t, H));
     for (int i = 0; i < 65536; i++)
-        n += (size_t)sprintf(t + n, "cut\n");
+        n += (size_t)sprintf(t + n, "+1 cut\n");
     s = parse_ok(t);
     assert_int_equal(rpl_show_events(s), 65536);
     rpl_show_free(s);
@@ -1110,6 +1111,264 @@ static void test_default_show(void **state)
     free(text);
 }
 
+/* ---- the work budget ---------------------------------------------------- */
+
+#define WB RPL_SHOW_WORK_MAX
+#define WC RPL_SHOW_WORK_COMMAND
+#define WS RPL_SHOW_WORK_STONE
+
+/* The header, k copies of line, then tail: a new allocation. */
+static char *repeated(const char *head, const char *line, uint64_t k, const char *tail)
+{
+    size_t hl = strlen(head), ll = strlen(line), tl = strlen(tail);
+    char *t = xmalloc(strlen(H) + hl + ll * k + tl + 1), *p = t;
+    memcpy(p, H, strlen(H)), p += strlen(H);
+    memcpy(p, head, hl), p += hl;
+    for (uint64_t i = 0; i < k; i++)
+        memcpy(p, line, ll), p += ll;
+    memcpy(p, tail, tl + 1);
+    return t;
+}
+
+static void over_msg(char *out, size_t len, int line, int col, uint64_t step, int again,
+                     uint64_t units)
+{
+    snprintf(out, len, "t:%d:%d: step %llu%s would cost %llu units of work, over the budget of "
+                       "2073600 a step (stones, walls, cuts and commands: README, \"Shows\")",
+             line, col, (unsigned long long)step, again ? " (after the loop)" : "",
+             (unsigned long long)units);
+}
+
+/* As many copies of line (each `cost` units in its step, worked out by
+ * hand from the rules) as fit in step 0 with `extra` more (a `loop` at
+ * step 1 costs its 64 again in the tick that plays step 0): valid, with
+ * that work; one copy more is refused, on its own line. */
+static void budget_edge(const char *line, uint64_t cost, uint64_t extra, const char *tail)
+{
+    uint64_t k = ((uint64_t)WB - extra) / cost;
+    char *t = repeated("", line, k, tail);
+    rpl_show_t *s = parse_ok(t);
+    uint64_t at = 99;
+    assert_int_equal(rpl_show_work(s, &at), k * cost + extra);
+    assert_int_equal(at, 0);
+    rpl_show_free(s);
+    free(t);
+    t = repeated("", line, k + 1, tail);
+    char want[400];
+    if ((k + 1) * cost > (uint64_t)WB)
+        over_msg(want, sizeof want, (int)k + 2, 1, 0, 0, (k + 1) * cost);
+    else
+        over_msg(want, sizeof want, (int)k + 2, 1, 0, 1, (k + 1) * cost + extra);
+    bad(t, want);
+    free(t);
+}
+
+/* The stones a tick lays, counted as the budget counts them. */
+typedef struct tally {
+    uint64_t stones, units;
+} tally_t;
+
+static void tally_drop(void *user, int x, int y, int r, int w)
+{
+    (void)x, (void)y, (void)w;
+    tally_t *t = user;
+    t->stones++;
+    t->units += (uint64_t)(2 * r + 1) * (uint64_t)(2 * r + 1) + WS;
+}
+
+/* Each kind of work, just under and just over the budget. */
+static void test_budget(void **state)
+{
+    (void)state;
+    /* bare commands: 64 each, 32400 of them are the budget exactly */
+    budget_edge("light on\n", WC, 0, "");
+    /* a cut, a picture and a wall over the whole field: the 960x540
+     * cells of the budget's field */
+    budget_edge("cut\n", WC + 960 * 540, 0, "");
+    budget_edge("picture p.png\n", WC + 960 * 540, 0, "");
+    budget_edge("wall rect 0 0 1 1\n", WC + 960 * 540, WC, "@1 loop\n");
+    /* a quarter of each side: 240 cells (and one for rounding) and a
+     * 64-cell tile each way; 135 (and one) and a 32-cell tile each way */
+    budget_edge("wall open 0.25 0.25 0.5 0.5\n", WC + (241 + 128) * (136 + 64), 0, "");
+    /* a cell in px: (1 + 1 + 128) x (1 + 1 + 64) */
+    budget_edge("wall rect 10px 10px 11px 11px\n", WC + 130 * 66, WC, "@1 loop\n");
+    /* a line 1000 cells long, 10 thick: its 1001 cells, 7 each way (half
+     * the thickness, and 2 for rounding), and a tile each way */
+    budget_edge("wall line 0px 0px 1000px 0px 10px\n", WC + (1001 + 14 + 128) * (1 + 14 + 64), 0,
+                "");
+    /* the largest stone, 513x513, every third step: counted every step */
+    budget_edge("drop 0.5 0.5 256px 1 every=3\n", WC + 513 * 513 + WS, 0, "");
+    /* 4096 stones of radius 1 over 4 steps: 1024 a step */
+    budget_edge("ring 0.5 0.5 0.2 1px 1 count=4096 over=4\n", WC + 1024 * (9 + WS), 0, "");
+    /* 64 eights of 17 dots */
+    budget_edge("text \"8888888888888888888888888888888888888888888888888888888888888888\" "
+                "0.5 0.5 1px 1 radius=1px every=20\n",
+                WC + 64 * 17 * (9 + WS), 0, "");
+    /* 999 cells at most 1 apart: 1000 stones; and 8 a point */
+    budget_edge("trail 1px 1 1px 0px 0px 999px 0px\n", WC + 2 * RPL_SHOW_WORK_POINT +
+                1000 * (9 + WS), 0, "");
+    /* a spacing in fractions counts as a cell: 960 cells across, 961
+     * stones (radius 0.002 of 540: 1) */
+    budget_edge("trail 0.002 1 0.05 0 0.5 1 0.5\n", WC + 2 * RPL_SHOW_WORK_POINT +
+                961 * (9 + WS), 0, "");
+    /* points and spacing in different units: all 4096 stones */
+    budget_edge("trail 1px 1 0.05 0px 0px 10px 0px\n", WC + 2 * RPL_SHOW_WORK_POINT +
+                4096 * (9 + WS), 0, "");
+
+    char want[400];
+    /* the issue's shows: 256 commands of 4096 stones every step (radius
+     * 0.01 of 540: 5), refused at the third */
+    char *t = repeated("", "ring 0.5 0.5 0.2 0.01 300 count=4096 every=1\n", 256, "");
+    over_msg(want, sizeof want, 4, 1, 0, 0, 3 * (WC + 4096 * (121 + WS)));
+    bad(t, want);
+    free(t);
+    /* 58000 walls over the whole field, then a loop; 65535 cuts */
+    t = repeated("", "wall rect 0 0 1 1\n", 58000, "@1 loop\n");
+    over_msg(want, sizeof want, 5, 1, 0, 0, 4 * (WC + 960 * 540));
+    bad(t, want);
+    free(t);
+    t = repeated("", "cut\n", 65535, "");
+    over_msg(want, sizeof want, 5, 1, 0, 0, 4 * (WC + 960 * 540));
+    bad(t, want);
+    free(t);
+
+    /* commands laying stones count from their start to their last repeat:
+     * 4 drops every 10 steps, 3 times, run over steps 0..20 */
+    const uint64_t big = WC + 513 * 513 + WS;
+    t = repeated("", "drop 0.5 0.5 256px 1 every=10 times=3\n", 4,
+                 "@20 drop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\n"
+                 "drop 0.5 0.5 256px 1\n");
+    over_msg(want, sizeof want, 9, 1, 20, 0, 8 * big);
+    bad(t, want);
+    free(t);
+    t = repeated("", "drop 0.5 0.5 256px 1 every=10 times=3\n", 4,
+                 "@21 drop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\n"
+                 "drop 0.5 0.5 256px 1\n");
+    rpl_show_t *s = parse_ok(t);
+    assert_int_equal(rpl_show_work(s, NULL), 4 * big);
+    rpl_show_free(s);
+    free(t);
+    /* without times=, until the loop */
+    t = repeated("", "drop 0.5 0.5 256px 1 every=5\n", 4,
+                 "@100 drop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\ndrop 0.5 0.5 256px 1\n"
+                 "drop 0.5 0.5 256px 1\n@200 loop\n");
+    over_msg(want, sizeof want, 9, 1, 100, 0, 8 * big);
+    bad(t, want);
+    free(t);
+
+    /* the tick of `loop` plays step 0 too: 2 cuts there and 2 at step 0 */
+    bad(H "cut\ncut\n@1 cut\ncut\nloop\n", (over_msg(want, sizeof want, 3, 1, 0, 1,
+                                                     5 * WC + 4 * 960 * 540), want));
+    /* rain: 17 stones a step at 1000 a second; the largest alone is over */
+    bad(H "rain 1000 256px 256px 1 1\n",
+        (over_msg(want, sizeof want, 2, 1, 0, 0, WC + 17 * (513 * 513 + WS)), want));
+    /* rain still falling at the loop falls on in step 0 */
+    const uint64_t rain = 17 * (201 * 201 + WS);
+    bad(H "wall rect 0 0 1 1\nwall rect 0 0 1 1\nwall rect 0 0 1 1\n"
+          "@5 rain 1000 100px 100px 1 1\n@10 loop\n",
+        (over_msg(want, sizeof want, 4, 1, 0, 1, WC + rain + 3 * (WC + 960 * 540)), want));
+    s = parse_ok(H "wall rect 0 0 1 1\nwall rect 0 0 1 1\nwall rect 0 0 1 1\n"
+                   "@5 rain 1000 100px 100px 1 1\n@9 rain off\n@10 loop\n");
+    assert_int_equal(rpl_show_work(s, NULL), WC + 3 * (WC + 960 * 540));
+    rpl_show_free(s);
+    /* `rain on` before any settings: the default rain, 1 stone of radius
+     * up to 4 (2 * 540 / 240) */
+    s = parse_ok(H "rain on\n@5 end\n");
+    assert_int_equal(rpl_show_work(s, NULL), WC + 81 + WS);
+    rpl_show_free(s);
+    /* the default show is well within it */
+    rpl_show_t *d = NULL;
+    assert_int_equal(rpl_show_read("assets/shows/default.show", &d), RPL_OK);
+    assert_true(rpl_show_work(d, NULL) > 0);
+    assert_true(rpl_show_work(d, NULL) < (uint64_t)WB / 2);
+    rpl_show_free(d);
+    assert_int_equal(rpl_show_work(NULL, NULL), 0);
+}
+
+/* The worst legal show of stones: 8 rings of 4096 stones of radius 1
+ * every step, 1868288 units (a ninth is over); played on a field, each
+ * tick lays exactly the stones counted. */
+static void test_budget_worst(void **state)
+{
+    (void)state;
+    const uint64_t ring = WC + 4096 * (9 + WS);
+    char *t = repeated("", "ring 0.5 0.5 0.2 1px 1 count=4096 every=1\n", 8, "");
+    rpl_show_t *s = parse_ok(t);
+    free(t);
+    assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
+    assert_true(8 * ring <= (uint64_t)WB && 9 * ring > (uint64_t)WB);
+    rpl_sim_t *sim = rpl_sim_create(640, 480, 1, NULL);
+    assert_non_null(sim);
+    tally_t tl;
+    rpl_sim_set_drop_hook(sim, tally_drop, &tl);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int i = 0; i < 5; i++) {
+        memset(&tl, 0, sizeof tl);
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        assert_int_equal(tl.stones, 8 * 4096);
+        /* the stones' units and the 8 commands' own */
+        assert_int_equal(tl.units + 8 * WC, rpl_show_work(s, NULL));
+        rpl_sim_step(sim);
+    }
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+
+    /* the same in fractions on the budget's field: 0.002 of 540 is 1 */
+    t = repeated("", "ring 0.5 0.5 0.2 0.002 1 count=4096 every=1\n", 8, "");
+    s = parse_ok(t);
+    free(t);
+    assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
+    sim = rpl_sim_create(RPL_SHOW_WORK_W, RPL_SHOW_WORK_H, 1, NULL);
+    assert_non_null(sim);
+    rpl_sim_set_drop_hook(sim, tally_drop, &tl);
+    p = player_of(s, 1);
+    memset(&tl, 0, sizeof tl);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_int_equal(tl.units + 8 * WC, rpl_show_work(s, NULL));
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+
+    /* a trail in fractions on a narrow field: its spacing (0.05 of 5
+     * cells) is a cell there, so it lays a stone a cell, as counted */
+    s = parse_ok(H "trail 0.002 1 0.05 0 0.5 1 0.5\n");
+    sim = rpl_sim_create(960, 5, 1, NULL);
+    assert_non_null(sim);
+    rpl_sim_set_drop_hook(sim, tally_drop, &tl);
+    p = player_of(s, 1);
+    memset(&tl, 0, sizeof tl);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_true(tl.stones > 900); /* not the 36 of a 960x540 field */
+    assert_true(tl.units + WC + 2 * RPL_SHOW_WORK_POINT <= rpl_show_work(s, NULL));
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+}
+
+/* 8000 pictures of 8000 names: each found at once, in order. */
+static void test_many_pictures(void **state)
+{
+    (void)state;
+    char *t = xmalloc(8000 * 32 + 64), *p = t;
+    p += sprintf(p, H);
+    for (int i = 0; i < 8000; i++)
+        p += sprintf(p, "+1 picture p%d.png\n", i);
+    rpl_show_t *s = parse_ok(t);
+    free(t);
+    assert_int_equal(rpl_show_pictures(s), 8000);
+    for (int i = 0; i < 8000; i++) {
+        char name[32];
+        int line = 0, col = 0;
+        snprintf(name, sizeof name, "p%d.png", i);
+        assert_string_equal(rpl_show_picture(s, i, &line, &col), name);
+        assert_int_equal(line, i + 2);
+        assert_int_equal(col, 4);
+    }
+    assert_null(rpl_show_picture(s, 8000, NULL, NULL));
+    rpl_show_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1131,6 +1390,9 @@ int main(void)
         cmocka_unit_test(test_cut_walls_edges),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
+        cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_budget_worst),
+        cmocka_unit_test(test_many_pictures),
     };
     return cmocka_run_group_tests_name("show", tests, NULL, NULL);
 }

@@ -96,6 +96,19 @@ static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, c
     return bd;
 }
 
+/* A picture command's name and place, to sort by name and then place. */
+typedef struct pic {
+    const char *name;
+    int i;
+} pic_t;
+
+static int pic_cmp(const void *pa, const void *pb)
+{
+    const pic_t *x = pa, *y = pb;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 int app_show_check(app_t *a, const char *image, char **err)
 {
     if (!a->show)
@@ -105,14 +118,28 @@ int app_show_check(app_t *a, const char *image, char **err)
         *err = NULL;
         return EXIT_FAILURE;
     }
+    /* each name once (sorted, n log n): the first command naming it */
+    int n = rpl_show_pictures(a->show);
+    pic_t *pics = malloc((n ? (size_t)n : 1) * sizeof *pics);
+    unsigned char *again = calloc(n ? (size_t)n : 1, 1);
+    if (!pics || !again) {
+        free(pics);
+        free(again);
+        *err = NULL;
+        return EXIT_FAILURE;
+    }
+    for (int i = 0; i < n; i++)
+        pics[i] = (pic_t){ rpl_show_picture(a->show, i, NULL, NULL), i };
+    qsort(pics, (size_t)n, sizeof *pics, pic_cmp);
+    for (int k = 1; k < n; k++)
+        if (!strcmp(pics[k].name, pics[k - 1].name))
+            again[pics[k].i] = 1;
+    free(pics);
     /* every picture the show names must load, before anything plays */
-    for (int i = 0; i < rpl_show_pictures(a->show); i++) {
+    for (int i = 0; i < n; i++) {
         int line, col;
         const char *name = rpl_show_picture(a->show, i, &line, &col);
-        int seen = 0;
-        for (int k = 0; k < i && !seen; k++)
-            seen = !strcmp(rpl_show_picture(a->show, k, NULL, NULL), name);
-        if (seen || !strcmp(name, "default"))
+        if (again[i] || !strcmp(name, "default"))
             continue;
         char *why = NULL;
         uint32_t *px = NULL;
@@ -122,11 +149,13 @@ int app_show_check(app_t *a, const char *image, char **err)
             *err = app_format("%s:%d:%d: picture '%s': %s", a->show_path, line, col, name,
                               why ? why : "out of memory");
             free(why);
+            free(again);
             return status;
         }
         rpl_backdrop_destroy(bd);
         free(px);
     }
+    free(again);
     return 0;
 }
 

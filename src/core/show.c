@@ -57,7 +57,10 @@ struct rpl_show {
     size_t ndots, cap_dots;
     char *strs;           /* pictures' names, each ending in a NUL */
     size_t nstrs, cap_strs;
+    size_t *pics;         /* the picture commands' places in ev, in order */
+    size_t npics;
     uint64_t length;
+    uint64_t work, work_step; /* the heaviest step's work (the budget) */
     int ending;           /* 0, C_END or C_LOOP */
     int ok;
     char *err;
@@ -868,6 +871,8 @@ static rpl_status parse_all(parser_t *ps, const char *text, size_t len)
     return RPL_OK;
 }
 
+static rpl_status check_budget(parser_t *ps);
+
 rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_show_t **out)
 {
     if (!out)
@@ -894,6 +899,8 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
         st = perr(ps, 1, "the show is larger than %ld bytes", RPL_SHOW_BYTES_MAX);
     } else {
         st = parse_all(ps, text ? text : "", len);
+        if (st == RPL_OK)
+            st = check_budget(ps);
     }
     free(ps);
     if (st == RPL_ENOMEM && !s->err)
@@ -917,6 +924,25 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
     s->cap_pts = s->npts;
     s->cap_dots = 2 * s->ndots;
     s->cap_strs = s->nstrs;
+    /* where each picture command is, so the i-th is found at once */
+    for (size_t i = 0; i < s->n; i++)
+        s->npics += s->ev[i].cmd == C_PICTURE;
+    if (s->npics) {
+        s->pics = malloc(s->npics * sizeof *s->pics);
+        if (!s->pics) {
+            free(s->ev), free(s->pts), free(s->dots), free(s->strs);
+            s->ev = NULL, s->pts = NULL, s->dots = NULL, s->strs = NULL;
+            s->n = s->npts = s->ndots = s->nstrs = s->npics = 0;
+            s->length = s->work = s->work_step = 0;
+            s->ending = 0;
+            set_err(s, NULL);
+            return RPL_ENOMEM;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->ev[i].cmd == C_PICTURE)
+                s->pics[k++] = i;
+    }
     s->ok = 1;
     return RPL_OK;
 }
@@ -998,6 +1024,7 @@ void rpl_show_free(rpl_show_t *show)
     free(show->pts);
     free(show->dots);
     free(show->strs);
+    free(show->pics);
     free(show->err);
     free(show);
 }
@@ -1017,27 +1044,28 @@ int rpl_show_loops(const rpl_show_t *show)
     return show && show->ok && show->ending == C_LOOP;
 }
 
+uint64_t rpl_show_work(const rpl_show_t *show, uint64_t *step)
+{
+    if (step)
+        *step = show && show->ok ? show->work_step : 0;
+    return show && show->ok ? show->work : 0;
+}
+
 int rpl_show_pictures(const rpl_show_t *show)
 {
-    int k = 0;
-    for (size_t i = 0; show && show->ok && i < show->n; i++)
-        k += show->ev[i].cmd == C_PICTURE;
-    return k;
+    return show && show->ok ? (int)show->npics : 0;
 }
 
 const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *column)
 {
-    for (size_t k = 0; show && show->ok && i >= 0 && k < show->n; k++) {
-        const ev_t *e = &show->ev[k];
-        if (e->cmd != C_PICTURE || i-- > 0)
-            continue;
-        if (line)
-            *line = e->line;
-        if (column)
-            *column = e->col;
-        return show->strs + e->first;
-    }
-    return NULL;
+    if (!show || !show->ok || i < 0 || (size_t)i >= show->npics)
+        return NULL;
+    const ev_t *e = &show->ev[show->pics[i]];
+    if (line)
+        *line = e->line;
+    if (column)
+        *column = e->col;
+    return show->strs + e->first;
 }
 
 /* ---- the player ------------------------------------------------------- */
@@ -1148,9 +1176,14 @@ static double pos(coord_t c, int n)
     return c.px ? c.v : c.v * n;
 }
 
+static double len_wh(coord_t c, int w, int h)
+{
+    return c.px ? c.v : c.v * (w < h ? w : h);
+}
+
 static double len_of(coord_t c, const rpl_sim_t *sim)
 {
-    return c.px ? c.v : c.v * (sim->w < sim->h ? sim->w : sim->h);
+    return len_wh(c, sim->w, sim->h);
 }
 
 static int cell(double v)
@@ -1176,16 +1209,16 @@ typedef struct path {
     int segs; /* stone gaps along it: the stones are segs + 1 */
 } path_t;
 
-static void trail_path(const rpl_show_t *s, const ev_t *e, const rpl_sim_t *sim, path_t *pa)
+static void trail_path(const rpl_show_t *s, const ev_t *e, int w, int h, path_t *pa)
 {
     pa->n = e->n;
     for (size_t i = 0; i < e->n; i++) {
-        pa->x[i] = pos(s->pts[e->first + 2 * i], sim->w);
-        pa->y[i] = pos(s->pts[e->first + 2 * i + 1], sim->h);
+        pa->x[i] = pos(s->pts[e->first + 2 * i], w);
+        pa->y[i] = pos(s->pts[e->first + 2 * i + 1], h);
         pa->at[i] = i ? pa->at[i - 1] + hypot(pa->x[i] - pa->x[i - 1], pa->y[i] - pa->y[i - 1])
                       : 0;
     }
-    double spacing = len_of(e->c[1], sim), total = pa->at[e->n - 1];
+    double spacing = len_wh(e->c[1], w, h), total = pa->at[e->n - 1];
     if (spacing < 1)
         spacing = 1;
     double segs = ceil(total / spacing - 1e-9);
@@ -1274,7 +1307,7 @@ static int run_action(rpl_show_player_t *p, active_t *a, rpl_sim_t *sim, rpl_sta
         path_t pa;
         const path_t *pp = &none;
         if (e->cmd == C_TRAIL) {
-            trail_path(s, e, sim, &pa);
+            trail_path(s, e, sim->w, sim->h, &pa);
             pp = &pa;
         }
         /* stone i is laid at step floor(i * span / n) of the repetition */
@@ -1430,5 +1463,261 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
                 st = d;
         }
     }
+    return st;
+}
+
+/* ---- the work budget ---------------------------------------------------- */
+
+/*
+ * What a show's steps cost, counted once when it is read (RPL_SHOW_WORK_*
+ * in ripple.h): every command RPL_SHOW_WORK_COMMAND units for each step it
+ * runs, a stone the (2R+1)^2 cells of the square around it and
+ * RPL_SHOW_WORK_STONE for laying it, a wall the cells of its rectangle and
+ * of the tiles it recounts, a cut or a picture the field, the rain its
+ * most stones a step; fractions on the budget's field, px as they are.
+ * The heaviest step is at a step where a command is written (between
+ * them, commands laying stones only stop and the rain stays as it is), so
+ * the commands are played through in order, twice for a show that loops:
+ * the second pass starts with what the first left (the rain; the commands
+ * at the step of `loop`, which play in the same tick as step 0).
+ */
+#define BW RPL_SHOW_WORK_W
+#define BH RPL_SHOW_WORK_H
+#define UNIT ((uint64_t)RPL_SHOW_WORK_COMMAND)
+
+typedef struct budget {
+    uint64_t end[RPL_SHOW_ACTIVE_MAX], cost[RPL_SHOW_ACTIVE_MAX];
+    int nact;
+    uint64_t act;       /* the running commands' cost a step */
+    uint64_t step;      /* the step counted */
+    uint64_t inst;      /* the other commands' cost at it */
+    uint64_t acts_now;  /* commands laying stones written at it */
+    int rain_on;
+    uint64_t rain;      /* the rain's cost a step with its settings */
+    uint64_t rain_step; /* the most rain in the step counted */
+    uint64_t worst, worst_step;
+} budget_t;
+
+static uint64_t stone_cost(double r)
+{
+    uint64_t d = 2 * (uint64_t)radius(r) + 1;
+    return d * d + RPL_SHOW_WORK_STONE;
+}
+
+/* Cells from a to b along a side of n cells on the budget's field (at
+ * most RPL_DIM_MAX in px), rounded ends included, and the most the side
+ * can have: n when both are fractions. */
+static double side_cells(coord_t a, coord_t b, int n, double *cap)
+{
+    double hi;
+    double fa = a.px ? a.v : a.v * n, fb = b.px ? b.v : b.v * n;
+    double ca = a.px ? RPL_DIM_MAX : n, cb = b.px ? RPL_DIM_MAX : n;
+    fa = fa < 0 ? 0 : fa > ca ? ca : fa;
+    fb = fb < 0 ? 0 : fb > cb ? cb : fb;
+    if (a.px == b.px)
+        hi = fabs(fa - fb);
+    else /* the fraction's end moves with the field: either end may be 0 */
+        hi = fa > fb ? fa : fb;
+    *cap = a.px || b.px ? RPL_DIM_MAX : n;
+    return floor(hi) + 1;
+}
+
+/* A wall's cells: its box (grown by `grow` cells on each side), then one
+ * tile more each way, within the most its sides can have. */
+static uint64_t wall_cost(const ev_t *e, double grow, int px_grow)
+{
+    double capx, capy;
+    double wx = side_cells(e->c[0], e->c[2], BW, &capx) + 2 * grow;
+    double wy = side_cells(e->c[1], e->c[3], BH, &capy) + 2 * grow;
+    if (px_grow)
+        capx = capy = RPL_DIM_MAX;
+    wx += 2 * RPL_TILE_W;
+    wy += 2 * RPL_TILE_H;
+    wx = wx > capx ? capx : wx;
+    wy = wy > capy ? capy : wy;
+    return (uint64_t)wx * (uint64_t)wy;
+}
+
+/* The rain's cost a step with e's settings (NULL: the default rain). */
+static uint64_t rain_cost(const ev_t *e)
+{
+    if (!e) /* the default: 120 a kilostep, radius up to 2 * side / 240 */
+        return stone_cost(2.0 * (BH / 240));
+    uint64_t n = ((uint64_t)e->count + 999) / 1000;
+    int r0 = radius(len_wh(e->c[0], BW, BH)), r1 = radius(len_wh(e->c[1], BW, BH));
+    return n * stone_cost(r1 > r0 ? r1 : r0);
+}
+
+/* What a command laying stones costs each step it runs. */
+static uint64_t action_cost(const rpl_show_t *s, const ev_t *e)
+{
+    static const path_t none;
+    path_t pa;
+    const path_t *pp = &none;
+    double r = 1;
+    uint64_t extra = 0;
+    switch (e->cmd) {
+    case C_DROP: r = len_wh(e->c[2], BW, BH); break;
+    case C_RING: r = len_wh(e->c[3], BW, BH); break;
+    case C_TEXT: r = len_wh(e->radius, BW, BH); break;
+    case C_TRAIL: {
+        /* A spacing in fractions of the shorter side is as short as a
+         * cell on a narrow field, where a path in fractions is no longer
+         * than here: count the stones a cell apart.  Points and spacing
+         * in different units: count its most. */
+        ev_t one = *e;
+        if (!e->c[1].px)
+            one.c[1] = (coord_t){ 1.0, 1 };
+        trail_path(s, &one, BW, BH, &pa);
+        pp = &pa;
+        r = len_wh(e->c[0], BW, BH);
+        extra = RPL_SHOW_WORK_POINT * (uint64_t)e->n; /* the path, found again each step */
+        for (size_t i = 0; i < 2 * e->n; i++)
+            if (s->pts[e->first + i].px != e->c[1].px)
+                pa.segs = RPL_SHOW_STONES_MAX - 1;
+        break;
+    }
+    }
+    uint64_t span = e->over > 1 ? e->over : 1, n = stone_count(e, pp);
+    return UNIT + extra + (n + span - 1) / span * stone_cost(r);
+}
+
+/* What any other command costs in its step. */
+static uint64_t command_cost(const ev_t *e)
+{
+    switch (e->cmd) {
+    case C_WALL_RECT:
+    case C_WALL_OPEN:
+        return UNIT + wall_cost(e, 0, 0);
+    case C_WALL_LINE: {
+        /* the thickness as played, within 1..w+h; the box reaches
+         * thickness/2 + 1 cells past the ends, and a cell more */
+        double th = len_wh(e->c[4], BW, BH);
+        double most = e->c[4].px ? 2.0 * RPL_DIM_MAX : BW + BH;
+        th = cell(th) < 1 ? 1 : cell(th) > most ? most : cell(th);
+        return UNIT + wall_cost(e, floor(th / 2) + 2, e->c[4].px);
+    }
+    case C_CUT:
+    case C_PICTURE:
+        return UNIT + (uint64_t)BW * BH;
+    default:
+        return UNIT;
+    }
+}
+
+static rpl_status over_budget(parser_t *ps, const ev_t *e, const budget_t *b, uint64_t total,
+                              int again)
+{
+    ps->line = e->line;
+    return perr(ps, e->col, "step %llu%s would cost %llu units of work, over the budget of "
+                            "%ld a step (stones, walls, cuts and commands: README, \"Shows\")",
+                (unsigned long long)b->step, again ? " (after the loop)" : "",
+                (unsigned long long)total, RPL_SHOW_WORK_MAX);
+}
+
+/* Counts the step so far; a message at e if it is over the budget. */
+static rpl_status count_step(parser_t *ps, const ev_t *e, budget_t *b, int again)
+{
+    uint64_t total = b->inst + b->act + b->rain_step;
+    if (total > (uint64_t)RPL_SHOW_WORK_MAX)
+        return over_budget(ps, e, b, total, again);
+    if (total > b->worst) {
+        b->worst = total;
+        b->worst_step = b->step;
+    }
+    return RPL_OK;
+}
+
+/* Moves the count on to step t. */
+static void next_step(budget_t *b, uint64_t t)
+{
+    int k = 0;
+    b->act = 0;
+    for (int i = 0; i < b->nact; i++)
+        if (b->end[i] > t) {
+            b->end[k] = b->end[i];
+            b->cost[k] = b->cost[i];
+            b->act += b->cost[k++];
+        }
+    b->nact = k;
+    b->step = t;
+    b->inst = 0;
+    b->acts_now = 0;
+    b->rain_step = b->rain_on ? b->rain : 0;
+}
+
+/* One pass through the commands; *carry: what the step of `loop` costs
+ * besides the commands laying stones (which it stops), for the next pass
+ * to start with. */
+static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *carry)
+{
+    const rpl_show_t *s = ps->s;
+    b->nact = 0;
+    next_step(b, 0);
+    if (again) {
+        b->inst = *carry;
+        rpl_status st = count_step(ps, &s->ev[s->n - 1], b, again);
+        if (st != RPL_OK)
+            return st;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const ev_t *e = &s->ev[i];
+        if (e->at != b->step)
+            next_step(b, e->at);
+        if (is_action(e->cmd)) {
+            uint64_t span = e->over > 1 ? e->over : 1, end;
+            if (!e->every)
+                end = e->at + span;
+            else if (!e->times)
+                end = UINT64_MAX;
+            else
+                end = e->at + (e->times - 1) * e->every + span;
+            if (b->nact < RPL_SHOW_ACTIVE_MAX) { /* always: the parser counted them */
+                b->end[b->nact] = end;
+                b->cost[b->nact++] = action_cost(s, e);
+                b->act += b->cost[b->nact - 1];
+            }
+            b->acts_now++;
+        } else {
+            b->inst += command_cost(e);
+            if (e->cmd == C_RAIN_SET)
+                b->rain = rain_cost(e);
+            if (e->cmd == C_RAIN_SET || e->cmd == C_RAIN_ON)
+                b->rain_on = 1;
+            else if (e->cmd == C_RAIN_OFF)
+                b->rain_on = 0;
+            if (b->rain_on && b->rain > b->rain_step)
+                b->rain_step = b->rain;
+        }
+        rpl_status st = count_step(ps, e, b, again);
+        if (st != RPL_OK)
+            return st;
+        if (e->cmd == C_LOOP)
+            *carry = b->inst + b->acts_now * UNIT;
+    }
+    return RPL_OK;
+}
+
+static rpl_status check_budget(parser_t *ps)
+{
+    rpl_show_t *s = ps->s;
+    budget_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return RPL_ENOMEM;
+    b->rain = rain_cost(NULL);
+    uint64_t carry = 0;
+    rpl_status st = budget_pass(ps, b, 0, &carry);
+    if (st == RPL_OK && s->ending == C_LOOP) {
+        uint64_t worst = b->worst, at = b->worst_step;
+        b->worst = 0;
+        st = budget_pass(ps, b, 1, &carry);
+        if (b->worst < worst) {
+            b->worst = worst;
+            b->worst_step = at;
+        }
+    }
+    s->work = b->worst;
+    s->work_step = b->worst_step;
+    free(b);
     return st;
 }
