@@ -346,8 +346,12 @@ $(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(LIB)
 
 $(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL_OBJ) $(SCENE_OBJ) $(LIB) $(CMOCKA_LIBS) \
-	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(LIB) \
+	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
+
+# A suite that tests one of the demo's SDL-free files links its object.
+$(BUILD)/tests/test_shotname: TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
+$(BUILD)/tests/test_shotname: $(BUILD)/src/app/shotname.o
 
 # ---- fuzz targets --------------------------------------------------------------
 

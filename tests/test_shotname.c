@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-/* The naming code is the demo's own (src/app links SDL, this file does
- * not), compiled in here as it is. */
-#include "app/shotname.c"
+/* The naming code is the demo's own, free of SDL: the Makefile links
+ * its object into this suite. */
+#include "app/shotname.h"
 
 static char dir[64];
 
