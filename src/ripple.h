@@ -840,7 +840,7 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  * A show is a timed script read from text: stones, trails, rings, text
  * written in stones, rain, walls, edges, cuts, and settings for the front
  * end (light, refraction strength, the user's stone size, the picture).
- * The format, "ripple-show 1", in short (README.md, "Shows", has it all):
+ * The format, "ripple-show 1", in short (docs/shows.md has it all):
  *
  *   ripple-show 1                     the first line that is not blank or a comment
  *   # a comment (also after a command)

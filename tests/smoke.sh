@@ -717,7 +717,7 @@ show_err "$S/weight.show" ":2:22: bad WEIGHT '9000': want a whole number -8192..
 show_err "$S/time.show" ":3:1: @3 goes back in time: the line before is at step 9"
 show_err "$S/string.show" ":2:6: the string is not closed (a '\"' is missing)"
 # four cuts in a step: 4 x (64 + 960 x 540) units, over the work budget
-show_err "$S/budget.show" ":5:1: step 0 would cost 2073856 units of work, over the budget of 2073600 a step (stones, walls, cuts and commands: README, \"Shows\")"
+show_err "$S/budget.show" ":5:1: step 0 would cost 2073856 units of work, over the budget of 2073600 a step (stones, walls, cuts and commands: docs/shows.md)"
 expect 2 "show naming a missing picture" -- "$RIPPLE" $H --frames 1 --show "$S/picture.show"
 grep -q "^ripple: $S/picture.show:2:4: picture 'nope.png': cannot load image '$S/nope.png'" "$TMP/err" &&
     ok || bad "show's missing picture: $(head -c 300 "$TMP/err")"

@@ -1134,7 +1134,7 @@ static void over_msg(char *out, size_t len, int line, int col, uint64_t step, in
                      uint64_t units)
 {
     snprintf(out, len, "t:%d:%d: step %llu%s would cost %llu units of work, over the budget of "
-                       "2073600 a step (stones, walls, cuts and commands: README, \"Shows\")",
+                       "2073600 a step (stones, walls, cuts and commands: docs/shows.md)",
              line, col, (unsigned long long)step, again ? " (after the loop)" : "",
              (unsigned long long)units);
 }

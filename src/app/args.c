@@ -46,7 +46,7 @@ const char *app_usage(void)
            "                     (default 100 frames)\n"
            "  --no-rain          start with the rain off\n"
            "  --no-autopilot     start with the scripted drops (show or autopilot) off\n"
-           "  --show FILE        play this show (see README, Shows) instead of the default\n"
+           "  --show FILE        play this show (see docs/shows.md) instead of the default\n"
            "  --no-show          the autopilot's random scenes instead of a show\n"
            "  --load-state FILE  start from a saved state (its size unless --size is given)\n"
            "  --save-state FILE  save the state after the last frame\n"

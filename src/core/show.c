@@ -1610,7 +1610,7 @@ static rpl_status over_budget(parser_t *ps, const ev_t *e, const budget_t *b, ui
 {
     ps->line = e->line;
     return perr(ps, e->col, "step %llu%s would cost %llu units of work, over the budget of "
-                            "%ld a step (stones, walls, cuts and commands: README, \"Shows\")",
+                            "%ld a step (stones, walls, cuts and commands: docs/shows.md)",
                 (unsigned long long)b->step, again ? " (after the loop)" : "",
                 (unsigned long long)total, RPL_SHOW_WORK_MAX);
 }
