@@ -435,13 +435,14 @@ void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user);
  * `path`, synced and renamed over it (a FIFO or a character device, such
  * as /dev/stdout, is written in place; a directory, a symbolic link to a
  * regular file or a file the user may not write is refused and left as it
- * is), so `path` is either the old file or the whole new one.  Loading checks everything (magic, version, every
- * section's tag and length against what it can hold, size, height range,
- * zero border, the runs) before it touches the field, reading one pass
- * front to back and never allocating more than the size in HGHT needs: on
- * any failure the field is unchanged and rpl_sim_error tells why.  A
- * loaded snapshot replaces the heights, the walls, the edges and the model
- * together (heights under walls are zeroed: walls win).
+ * is), so `path` is either the old file or the whole new one.  Loading
+ * checks everything (magic, version, every section's tag and length
+ * against what it can hold, size, height range, zero border, the runs)
+ * before it touches the field, reading one pass front to back and never
+ * allocating more than the size in HGHT needs: on any failure the field
+ * is unchanged and rpl_sim_error tells why.  A loaded snapshot replaces
+ * the heights, the walls, the edges and the model together (heights under
+ * walls are zeroed: walls win).
  */
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
 rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
