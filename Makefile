@@ -309,13 +309,16 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-# The shared library exports the functions the public header declares and
-# nothing else: the kernels, the thread pool and the helpers shared between
-# the core's files stay internal, so no program can come to depend on them.
-$(SYMMAP): src/ripple.h
+# The shared library exports the functions of the public header and nothing
+# else: src/libripple.sym lists them, one a line, sorted, and test-install
+# holds the header, the list and the built library to each other.  The
+# kernels, the thread pool, the helpers shared between the core's files and
+# the front ends' helpers (src/ripple_support.h) stay internal, so no
+# program can come to depend on them; libripple.a still has them all.
+SYMLIST = src/libripple.sym
+$(SYMMAP): $(SYMLIST)
 	@$(if $(Q),echo "  GEN     $@")
-	$(Q){ echo '{'; echo '  global:'; \
-	  grep -o 'rpl_[a-z0-9_]*(' src/ripple.h | tr -d '(' | sort -u | sed 's/.*/    &;/'; \
+	$(Q){ echo '{'; echo '  global:'; sed 's/.*/    &;/' $(SYMLIST); \
 	  echo '  local: *;'; echo '};'; } >$@.tmp && mv $@.tmp $@
 
 # -z defs: the library names everything it needs (libm, pthreads); left out
@@ -541,11 +544,14 @@ $(WARN_OK): $(STAMP)
 -include $(WARN_OK:.ok=.d)
 
 # Installs into a scratch prefix, builds the example against the installed
-# shared library through pkg-config as a user would and runs it, runs the
-# installed demo away from the source tree (it must find its picture under
-# the prefix), then uninstalls and checks that nothing is left; the same
-# with DESTDIR.  In a build directory of its own, since the prefix is
-# compiled into the demo.
+# shared library through pkg-config as a user would and runs it; checks
+# that the library exports exactly the names of $(SYMLIST), that the
+# installed ripple.h compiles alone as C99 (-pedantic -Werror) and declares
+# exactly those functions, and that none is a helper of ripple_support.h;
+# runs the installed demo away from the source tree (it must find its
+# picture under the prefix), then uninstalls and checks that nothing is
+# left; the same with DESTDIR.  In a build directory of its own, since the
+# prefix is compiled into the demo.
 INST = $(BUILD)/inst
 STAGE = $(abspath $(INST)/stage)
 INSTALLED = ./bin/ripple ./include/ripple.h ./lib/libripple.a ./lib/libripple.so \
@@ -566,9 +572,21 @@ test-install:
 	readelf -d $(INST)/water | grep -q 'NEEDED.*\[$(SONAME)\]' || fail "the example does not need $(SONAME)"; \
 	SDL_VIDEODRIVER=dummy LD_LIBRARY_PATH=$(STAGE)/lib $(INST)/water --frames 20 || fail "the example failed"; \
 	LD_LIBRARY_PATH=$(STAGE)/lib ldd $(INST)/water | grep -q '$(SONAME) => $(STAGE)/lib/' || fail "the example does not load $(STAGE)/lib/$(SONAME)"; \
-	for s in $$(nm -D --defined-only $(STAGE)/lib/libripple.so | awk '$$2 == "T" { print $$3 }'); do \
-	  grep -q "$$s(" src/ripple.h || fail "libripple.so exports $$s, which ripple.h does not declare"; \
-	done; \
+	LC_ALL=C sort -c -u $(SYMLIST) 2>/dev/null || fail "$(SYMLIST) is not one name a line, sorted"; \
+	nm -D --defined-only $(STAGE)/lib/$(SONAME) | awk '{ print $$NF }' | LC_ALL=C sort -u >$(INST)/exported; \
+	x=$$(LC_ALL=C comm -23 $(INST)/exported $(SYMLIST) | tr '\n' ' '); \
+	test -z "$$x" || fail "$(SONAME) exports $$x, which $(SYMLIST) does not list"; \
+	x=$$(LC_ALL=C comm -13 $(INST)/exported $(SYMLIST) | tr '\n' ' '); \
+	test -z "$$x" || fail "$(SONAME) does not export $$x, which $(SYMLIST) lists"; \
+	echo '#include <ripple.h>' >$(INST)/alone.c; \
+	$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $$(pkg-config --cflags ripple) -c $(INST)/alone.c \
+	    -o $(INST)/alone.o || fail "the installed ripple.h does not compile alone as C99"; \
+	decls() { $(CC) -E -P "$$@" | grep -o '\brpl_[a-z0-9_]* *(' | tr -d '( ' | LC_ALL=C sort -u; }; \
+	decls $$(pkg-config --cflags ripple) $(INST)/alone.c >$(INST)/declared; \
+	x=$$(LC_ALL=C comm -3 $(INST)/declared $(SYMLIST) | tr -d '\t' | tr '\n' ' '); \
+	test -z "$$x" || fail "the installed ripple.h and $(SYMLIST) differ in $$x"; \
+	x=$$(decls -DRIPPLE_H src/ripple_support.h | LC_ALL=C comm -12 - $(SYMLIST) | tr '\n' ' '); \
+	test -z "$$x" || fail "$(SYMLIST) lists $$x of src/ripple_support.h"; \
 	(cd / && $(STAGE)/bin/ripple --headless --frames 2) || fail "the installed demo does not run away from the source tree"; \
 	msg=$$(cd / && $(STAGE)/bin/ripple --headless --frames 2 --scene side 2>&1 >/dev/null) || fail "the installed demo's side scene does not run"; \
 	test -z "$$msg" || fail "the installed demo's side scene: $$msg"; \

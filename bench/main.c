@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "ripple_support.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>

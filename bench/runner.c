@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "ripple_support.h"
 
 const char *const stage_names[ST_COUNT] = { "sim", "refract", "frame", "calm-sleep",
                                             "calm-full", "wave" };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

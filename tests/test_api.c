@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 #include "util.h"
 
 /* What buffers a failed call must not touch are filled with. */

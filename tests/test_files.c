@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 /* Each test runs in a fresh temporary directory, as the working directory,
  * so bare file names are tried the way people type them. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 #include "util.h"
 
 static void test_kernels_and_strings(void **state)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 static void test_int_accepts_decimal(void **state)
 {

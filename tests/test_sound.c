@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 #include "util.h"
 
 #define RATE 48000

@@ -5,6 +5,7 @@
 
 #include "app/args.h"
 #include "ripple.h"
+#include "ripple_support.h"
 #include "scene/scene.h"
 
 const char *app_usage(void)

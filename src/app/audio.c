@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "ripple_support.h"
 
 #define AUDIO_RATE 48000
 #define PER_STEP (AUDIO_RATE / STEP_HZ) /* 800 frames of sound a step */

@@ -13,6 +13,7 @@
 
 #include "app/app.h"
 #include "app/shotname.h"
+#include "ripple_support.h"
 
 #ifndef RIPPLE_DATADIR
 #define RIPPLE_DATADIR "/usr/local/share/ripple"

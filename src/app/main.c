@@ -464,7 +464,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (prepare_frame(a) != 0)
         return die(1, app_format("cannot prepare the framebuffer"));
     if (snap) {
-        rpl_status st = rpl_sim_set_snapshot(a->sim, snap);
+        st = rpl_sim_set_snapshot(a->sim, snap);
         if (st != RPL_OK) /* a state that does not fit, or no memory for it */
             return die(st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE,
                        app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));

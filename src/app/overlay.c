@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "ripple_support.h"
 
 void app_note(app_t *a, const char *msg)
 {

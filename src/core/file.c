@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "ripple_support.h"
 
 enum { MODE_NONE, MODE_RENAME, MODE_IN_PLACE };
 

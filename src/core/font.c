@@ -1,5 +1,6 @@
 /* core/font.c - built-in 5x7 bitmap font with descenders, text drawing and translucent panels on XRGB8888. */
 #include "core/internal.h"
+#include "ripple_support.h"
 
 #include <limits.h>
 #include <stdint.h>

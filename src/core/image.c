@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 /*
  * Fixed point with 16 fraction bits throughout.  The source is scaled by

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 static int is_digit(char c)
 {

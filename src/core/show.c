@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "ripple_support.h"
 
 #define TAU 6.283185307179586
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "ripple_support.h"
 
 /*
  * The layout is documented in ripple.h ("snapshots").  In short:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "ripple_support.h"
 
 /*
  * Fixed point, used throughout (no floating point anywhere, so the samples

@@ -4,6 +4,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/x86/simd.h"
+#include "ripple_support.h"
 
 /* One row per path, in ascending order of preference: "auto" takes the
  * last one this CPU runs.  A path joins the table only in builds that

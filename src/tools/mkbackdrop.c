@@ -5,6 +5,7 @@
 #include <SDL_image.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,192 @@
+/* ripple_support.h - helpers for ripple's front ends: in libripple, not in its public API. */
+#ifndef RIPPLE_SUPPORT_H
+#define RIPPLE_SUPPORT_H
+
+/*
+ * Not part of the public API.  These helpers serve ripple's own front
+ * ends (the demo in src/app, the bench, the tools, the tests, and front
+ * ends to come) so that each accepts the same spellings and writes files
+ * the same way.  The core implements them and they are in libripple.a,
+ * but libripple.so does not export them (src/libripple.sym lists what it
+ * exports) and this header is not installed: they may change in any
+ * release.  The conventions of ripple.h hold here too; every function
+ * below may be called from any thread (a file handle by one at a time).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ripple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parsing text ----------------------------------------------------- */
+
+/*
+ * Strict parsers for numbers and sizes written as text (command-line
+ * flags, show files), so every front end accepts the same spellings.
+ * The whole string must be the number: no white space, no sign other
+ * than a leading '-' where the range allows negatives, no '+', no hex or
+ * octal ("010" is ten).  Out of range, empty, NULL or anything else:
+ * RPL_EINVAL and *out untouched.
+ */
+/* A decimal integer in [lo, hi]. */
+rpl_status rpl_parse_int(const char *s, long long lo, long long hi, long long *out);
+/* A decimal integer in [0, 2^64 - 1] (seeds). */
+rpl_status rpl_parse_u64(const char *s, uint64_t *out);
+/* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+|-]digits]
+ * (a leading or trailing '.' is fine, "1.", ".5"); no hex floats, inf or
+ * nan. */
+rpl_status rpl_parse_real(const char *s, double lo, double hi, double *out);
+/* "WxH" (or "WXH"), each side a decimal integer in [lo, hi], 0 <= lo. */
+rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
+
+/* ---- writing files ---------------------------------------------------- */
+
+/*
+ * Every file ripple writes goes through here, so a reader of the target
+ * never sees half a file and nothing but what was asked for is replaced:
+ *   - a new name or a regular file: the data goes to a temporary file
+ *     created exclusively (never through a link) in the target's
+ *     directory, is flushed and synced, then renamed over the target (a
+ *     replaced file keeps its permissions, never a set-uid or set-gid
+ *     bit); a file whose mode bits do not let the user write it (owner,
+ *     group or others as the user is; root too) is not replaced, nor is
+ *     another user's file in a sticky folder unless the user owns the
+ *     folder or is root (both found by rpl_file_open, RPL_FILE_CHECK too);
+ *   - a character device or a FIFO (/dev/null, a named pipe), or the
+ *     standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *     /proc/self/fd/N): written in place, as the user means;
+ *   - anything else (a directory, a block device, a socket, a symbolic
+ *     link to a regular file) is refused and left as it is.
+ * Like sqlite3_open, rpl_file_open gives a handle even when it fails (NULL
+ * only when memory runs out: RPL_ENOMEM), so that rpl_file_error can say
+ * why in one line; always finish with rpl_file_close.  A handle is used
+ * by one thread at a time.
+ */
+typedef struct rpl_file rpl_file_t;
+
+/* Only check that the target could be written, without writing it (for
+ * a check before a long run): a temporary file is created and removed. */
+#define RPL_FILE_CHECK 1u
+
+/* Opens path for writing (flags 0 or RPL_FILE_CHECK).  RPL_EIO for a
+ * target that is not to be replaced or that the system refuses, RPL_EINVAL
+ * for a NULL or empty path or unknown flags, RPL_ENOMEM. */
+rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out);
+/* Where to write the contents (NULL if the file is not open). */
+FILE *rpl_file_stream(rpl_file_t *f);
+/* Flushes, syncs and puts the file in place.  On failure (RPL_EIO, or
+ * RPL_EINVAL if nothing is open) the target is as it was. */
+rpl_status rpl_file_commit(rpl_file_t *f);
+/* The last failure in one line, naming the file and the reason ("" if
+ * none); valid until the next call on f. */
+const char *rpl_file_error(const rpl_file_t *f);
+/* Frees f; a file not committed is abandoned (its temporary removed).
+ * NULL is fine. */
+void rpl_file_close(rpl_file_t *f);
+
+/* ---- probing pictures ------------------------------------------------- */
+
+/* Pictures larger than this many pixels are refused before decoding: a
+ * decoded picture costs about 4 bytes a pixel twice over (as loaded and
+ * converted), so 100 megapixels is about 0.8 GB. */
+#define RPL_IMAGE_MAX_PIXELS 100000000L
+
+/* The picture formats whose size rpl_image_probe reads. */
+typedef enum rpl_image_kind {
+    RPL_IMAGE_UNKNOWN = 0,
+    RPL_IMAGE_PNG,
+    RPL_IMAGE_JPEG,
+    RPL_IMAGE_BMP
+} rpl_image_kind;
+
+/* Reads a picture's size from the first len bytes of its file, without
+ * decoding it: the PNG IHDR, the JPEG start of frame (walking the marker
+ * segments before it, so pass enough of the file to reach it: the whole
+ * file is safest), the BMP info header (OS/2 and Windows; a negative
+ * height is a top-down picture).  *kind is set to what the signature says
+ * (RPL_IMAGE_UNKNOWN if none); *w, *h, each >= 1, only on success.
+ * RPL_EFORMAT: not one of these, or a damaged or truncated header;
+ * RPL_EINVAL: a NULL argument.  Never reads past len. */
+rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, int *w, int *h);
+
+/* Whether a whole picture file reaches its end, without decoding it: a
+ * JPEG must reach its end-of-image marker through its segments and scans
+ * (a decoder shows a JPEG cut short as a picture with a grey end, with
+ * only a warning); PNG and BMP decoders refuse a truncated file
+ * themselves, so for them only the signature is checked.  RPL_OK, or
+ * RPL_EFORMAT (cut short, or not a PNG, JPEG or BMP file at all);
+ * RPL_EINVAL: data NULL.  Never reads past len. */
+rpl_status rpl_image_complete(const void *data, size_t len);
+
+/* ---- built-in font ---------------------------------------------------- */
+
+/* A 5x7 bitmap font with descenders, for overlays and text drawn on
+ * XRGB8888 framebuffers. */
+/* Advance per character in pixels at scale 1 (glyph 5 wide + 1 gap, which
+ * also holds the drop shadow). */
+#define RPL_FONT_CELL_W 6
+/* Line height at scale 1: 7 rows of cap height, 2 rows of descenders and
+ * 1 row for the shadow / line gap.  A text's whole ink, shadow included,
+ * lies inside rpl_font_text_width() x rpl_font_text_height(). */
+#define RPL_FONT_CELL_H 10
+
+/* Width in pixels of the longest line of `text` ('\n' starts a new line) at
+ * `scale` (>=1; smaller counts as 1).  NULL or "" gives 0; saturates at
+ * INT_MAX. */
+int rpl_font_text_width(const char *text, int scale);
+
+/* Number of lines times line height.  A non-empty text has one line more
+ * than it has '\n' (so a trailing '\n' counts an empty line); NULL or ""
+ * gives 0.  Saturates at INT_MAX. */
+int rpl_font_text_height(const char *text, int scale);
+
+/* Draws text with its top-left at (x, y) into an XRGB8888 framebuffer of
+ * fbw x fbh pixels whose rows are `pitch` BYTES apart; color is 0x00RRGGBB
+ * (top byte written as 0xFF); '\n' starts a new line at x; characters
+ * outside 32..126 (bytes, so each byte of a UTF-8 sequence) draw as a small
+ * box; everything is clipped to the framebuffer (x, y may be negative or
+ * past the edge).  scale >= 1 makes each font pixel scale x scale (smaller
+ * counts as 1).  A 1-pixel black drop shadow (offset +1,+1 at scale 1,
+ * scaled) makes text read on any background.  A NULL fb or text, a pitch
+ * that is not a multiple of 4 of at least fbw pixels, or an fb not aligned
+ * for uint32_t draws nothing. */
+void rpl_font_draw(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
+                   const char *text, uint32_t color, int scale);
+
+/* Darkens a rectangle (clipped) to make a translucent panel: each R,G,B
+ * byte becomes (c * keep) >> 8, keep in 0..256 (clamped); the top byte is
+ * left as it is.  w or h <= 0, or fb and pitch as rpl_font_draw refuses,
+ * draws nothing. */
+void rpl_font_panel(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int y,
+                    int w, int h, int keep);
+
+/* ---- WAV files -------------------------------------------------------- */
+
+#define RPL_SOUND_WAV_HEADER 44 /* bytes of rpl_sound_wav_header */
+
+/* Fills the RPL_SOUND_WAV_HEADER bytes of a canonical WAV file (RIFF,
+ * PCM, 2 channels, 16 bits) of `frames` frames at `rate`, whose samples
+ * follow as rpl_sound_mix writes them, in little-endian byte order.  A
+ * file whose data would pass 4 GB (more than 0xFFFFFFFF - 36 bytes) gets
+ * 0xFFFFFFFF in both size fields: "length unknown", as streams use.
+ * RPL_EINVAL for a NULL hdr or a rate out of range. */
+rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
+
+/* ---- kernels, for the bench ------------------------------------------- */
+
+/* 1 if kernel tables a and b render `format` with the same refraction
+ * kernel (a path without its own kernel of a format uses another path's,
+ * so timing both would measure one piece of code twice); 0 otherwise, and
+ * for a NULL table or a value that is no format. */
+int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
