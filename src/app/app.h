@@ -118,30 +118,33 @@ typedef struct app {
     int side_drawn;                 /* fb holds the side scene (the pool must redraw) */
 } app_t;
 
-/* main.c: prints "ripple: msg" as one line on stderr, control characters
+/* util.c: the small helpers every file of the demo may use, and that
+ * use no other file of it.
+ *
+ * Prints "ripple: msg" as one line on stderr, control characters
  * escaped (\n, \t, \r, \xNN) so a file name cannot break the line. */
 void app_print_error(const char *msg);
-/* Where the end-of-run report goes: stdout, or stderr when an output is
- * standard output. */
-FILE *app_report_stream(const app_t *a);
-/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
- * 0 if none: the loops end, the temporary files are removed. */
-int app_stop_signal(void);
-
 /* A message in a new allocation, never cut short (NULL if memory ran out). */
 char *app_format(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-
-/* video.c: milliseconds since a performance-counter reading, and a
- * running average of timings (what the overlay shows). */
-double app_ms_since(uint64_t t0);
-void app_smooth(double *avg, double v);
-
 /* Shows msg on screen for a few seconds. */
 void app_note(app_t *a, const char *msg);
+/* Where the end-of-run report goes: stdout, or stderr when an output is
+ * standard output. */
+FILE *app_report_stream(const app_t *a);
+/* Milliseconds since a performance-counter reading, and a running
+ * average of timings (what the overlay shows). */
+double app_ms_since(uint64_t t0);
+void app_smooth(double *avg, double v);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
+ * 0 if none: the loops end, the temporary files are removed.
+ * app_catch_stop_signals starts listening for them (a signal ignored
+ * from the start stays ignored). */
+int app_stop_signal(void);
+void app_catch_stop_signals(void);
 
 /* files.c: the background picture, saved pictures.  Functions that can
  * fail return 0, or -1 with a one-line message in *err (free it); the
@@ -174,8 +177,14 @@ void app_model_key(app_t *a, int key);
 void app_walls_update(app_t *a);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);
+/* Saves a surface as PNG or BMP (by the name's extension), as the screen
+ * shows it, through the safe writer (0, or -1 with *err). */
+int app_save_picture(SDL_Surface *s, const char *path, char **err);
+
+/* screenshot.c: the water as it is now, without the overlay, drawn and
+ * saved (0, or -1 with *err); S / F12: the next free ripple-NNNN.png in
+ * the working directory, the outcome in a note. */
 int app_screenshot(app_t *a, const char *path, char **err);
-/* S / F12: the next free ripple-NNNN.png in the working directory. */
 void app_take_screenshot(app_t *a);
 
 /* overlay.c: redraws the overlay when what it shows has changed;

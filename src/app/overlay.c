@@ -5,12 +5,6 @@
 
 #include "app/app.h"
 
-void app_note(app_t *a, const char *msg)
-{
-    snprintf(a->note, sizeof a->note, "%s", msg);
-    a->note_until = SDL_GetTicks() + 3000;
-}
-
 static const char *const pool_help_text =
     "ripple " RPL_VERSION "\n"
     "\n"

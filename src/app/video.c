@@ -4,17 +4,6 @@
 
 #include "app/app.h"
 
-double app_ms_since(uint64_t t0)
-{
-    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
-           (double)SDL_GetPerformanceFrequency();
-}
-
-void app_smooth(double *avg, double v)
-{
-    *avg = *avg == 0 ? v : *avg * 0.95 + v * 0.05;
-}
-
 /* Draws the water into fb in its format, redrawing only changed tiles. */
 void app_refract(app_t *a)
 {
