@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ripple.h"
 
@@ -61,7 +62,8 @@ enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
  * (a new allocation, NULL if memory ran out). */
 int app_parse_args(int argc, char **argv, app_opts_t *o, char **err);
 
-/* The --help text. */
-const char *app_usage(void);
+/* Prints the --help text, made from the table of flags that the parser
+ * reads. */
+void app_print_usage(FILE *to);
 
 #endif

@@ -490,7 +490,7 @@ int main(int argc, char **argv)
     if (app_parse_args(argc, argv, &a.o, &err) != 0)
         return die(EXIT_USAGE, err);
     if (a.o.help) {
-        fputs(app_usage(), stdout);
+        app_print_usage(stdout);
         return flush_stdout(0);
     }
     if (a.o.version) {
