@@ -56,9 +56,7 @@ typedef struct app {
     rpl_rain_t rain;
     uint32_t *bg;   /* background fitted to the field, XRGB8888 */
     rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
-    rpl_format fmt;
-    int bytes;      /* per framebuffer pixel */
-    void *fb;       /* the water frame, kept between frames: only changed tiles are redrawn */
+    void *fb;       /* the water frame in o.fmt, kept between frames: only changed tiles are redrawn */
     SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
@@ -193,6 +191,11 @@ int app_draw_overlay(app_t *a);
 /* Lays the overlay straight over w x h XRGB8888 pixels that show the
  * field scaled s times: darkened panels and text, no blending pass. */
 void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s);
+
+/* palette.c: the one place that sets the 8-bit framebuffer's palette:
+ * the side scene's while it is shown, else the backdrop's; called
+ * whenever either changes (nothing to do in other formats). */
+void app_show_palette(app_t *a);
 
 /* video.c: the window, and a frame drawn into it. */
 int app_video_open(app_t *a, char **err);

@@ -179,7 +179,7 @@ static int take_bpp(app_opts_t *o, const char *name, const char *val, char **err
     (void)name;
     if (strcmp(val, "8") && strcmp(val, "16") && strcmp(val, "32"))
         return fail(err, "bad --bpp '%s': want 8, 16 or 32", val, "");
-    o->bpp = atoi(val);
+    o->fmt = !strcmp(val, "8") ? RPL_INDEX8 : !strcmp(val, "16") ? RPL_RGB565 : RPL_XRGB8888;
     return 0;
 }
 
@@ -476,7 +476,7 @@ static void set_defaults(app_opts_t *o)
     o->rain = 1;
     o->autopilot = 1;
     o->vsync = 1;
-    o->bpp = 32;
+    o->fmt = RPL_XRGB8888;
     o->overlay = 1;
     o->model = RPL_MODEL_CLASSIC;
     o->wave = (rpl_wave_params_t)APP_WAVE_DEFAULTS;

@@ -26,7 +26,8 @@ typedef struct app_opts {
     int overlay;       /* show the overlay from the start */
     const char *simd;  /* kernel path, NULL for auto */
     int threads;       /* 0 for one per processor */
-    int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
+    rpl_format fmt;    /* --bpp: the framebuffer's pixels, 32 (RPL_XRGB8888,
+                        * default), 16 (RPL_RGB565) or 8 (RPL_INDEX8) */
     int help, version;
     int benchmark;     /* --benchmark: the timedemo */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */

@@ -182,23 +182,19 @@ static int die(int status, char *msg)
 static int prepare_frame(app_t *a)
 {
     rpl_status st;
-    a->bd = rpl_backdrop_create(a->bg, a->o.w, a->o.h, a->fmt, &st);
+    a->bd = rpl_backdrop_create(a->bg, a->o.w, a->o.h, a->o.fmt, &st);
     static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
                                       SDL_PIXELFORMAT_INDEX8 };
-    a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, a->o.bpp,
-                                                    a->o.w * a->bytes, sdl_fmt[a->fmt]);
-    if (a->fmt == RPL_INDEX8) {
+    int bytes = rpl_format_bytes(a->o.fmt);
+    a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, 8 * bytes,
+                                                    a->o.w * bytes, sdl_fmt[a->o.fmt]);
+    if (a->o.fmt == RPL_INDEX8) {
         a->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                       SDL_PIXELFORMAT_RGB888);
-        if (a->bd && a->fb_surf) {
-            SDL_Color pal[256];
-            const uint32_t *p = rpl_backdrop_palette(a->bd);
-            for (int i = 0; i < 256; i++)
-                pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
-            SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
-        }
+        if (a->bd)
+            app_show_palette(a);
     }
-    return a->bd && a->fb_surf && (a->fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
+    return a->bd && a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
 }
 
 /* How the demo starts: rain, autopilot, light and stones for this size. */
@@ -378,10 +374,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (rpl_sim_set_threads(a->sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
     size_t npx = (size_t)a->o.w * (size_t)a->o.h;
-    a->fmt = a->o.bpp == 8 ? RPL_INDEX8 : a->o.bpp == 16 ? RPL_RGB565 : RPL_XRGB8888;
-    a->bytes = rpl_format_bytes(a->fmt);
     a->bg = malloc(npx * 4);
-    a->fb = calloc(npx, (size_t)a->bytes);
+    a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
     a->ovl = calloc(npx, 4);
     if (!a->bg || !a->fb || !a->ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
