@@ -60,6 +60,29 @@ grep -q "^ripple [0-9]" "$TMP/out" && ok || bad "--version prints no version"
 expect 0 "--help" -- "$RIPPLE" --help
 grep -q -- "--size" "$TMP/out" && ok || bad "--help does not list --size"
 
+# The flags agree: --help (made from the parser's table), the man page's
+# OPTIONS and its SYNOPSIS list the same long flags, and the parser takes
+# each of them (--flag= is refused for its value, never as unknown).
+MAN=$(dirname "$0")/../src/app/ripple.6
+flags_of() { grep -o -- '--[a-z][a-z-]*' | sort -u; }
+sed -n 's/^  \(--[a-z-]*\).*/\1/p' "$TMP/out" | flags_of >"$TMP/flags.help"
+sed 's/\\-/-/g' "$MAN" | awk '/^\.SH/ { sec = $2 }
+    sec == "OPTIONS" && (prev == ".TP" || prev == ".TQ") && /^\.B[IR]? --/ { print $2 }
+    { prev = $1 }' | flags_of >"$TMP/flags.OPTIONS"
+sed 's/\\-/-/g' "$MAN" | awk '/^\.SH/ { sec = $2 } sec == "SYNOPSIS" && /^\.(OP|B) --/' |
+    flags_of >"$TMP/flags.SYNOPSIS"
+[ -s "$TMP/flags.help" ] && ok || bad "no flags found in --help"
+for list in OPTIONS SYNOPSIS; do
+    if cmp -s "$TMP/flags.help" "$TMP/flags.$list"; then ok; else
+        bad "--help and the man page's $list list different flags:" \
+            "$(diff "$TMP/flags.help" "$TMP/flags.$list" | grep '^[<>]' | tr '\n' ' ')"
+    fi
+done
+for f in $(cat "$TMP/flags.help" "$TMP/flags.OPTIONS" "$TMP/flags.SYNOPSIS" | sort -u); do
+    "$RIPPLE" "$f=" >/dev/null 2>"$TMP/err"
+    if grep -q "unknown option" "$TMP/err"; then bad "the parser does not take $f"; else ok; fi
+done
+
 # --- bad flags and sizes ----------------------------------------------------
 expect 2 "unknown flag" -- "$RIPPLE" --bogus
 expect 2 "stray argument" -- "$RIPPLE" picture.png

@@ -56,9 +56,7 @@ typedef struct app {
     rpl_rain_t rain;
     uint32_t *bg;   /* background fitted to the field, XRGB8888 */
     rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
-    rpl_format fmt;
-    int bytes;      /* per framebuffer pixel */
-    void *fb;       /* the water frame, kept between frames: only changed tiles are redrawn */
+    void *fb;       /* the water frame in o.fmt, kept between frames: only changed tiles are redrawn */
     SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
@@ -118,30 +116,33 @@ typedef struct app {
     int side_drawn;                 /* fb holds the side scene (the pool must redraw) */
 } app_t;
 
-/* main.c: prints "ripple: msg" as one line on stderr, control characters
+/* util.c: the small helpers every file of the demo may use, and that
+ * use no other file of it.
+ *
+ * Prints "ripple: msg" as one line on stderr, control characters
  * escaped (\n, \t, \r, \xNN) so a file name cannot break the line. */
 void app_print_error(const char *msg);
-/* Where the end-of-run report goes: stdout, or stderr when an output is
- * standard output. */
-FILE *app_report_stream(const app_t *a);
-/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
- * 0 if none: the loops end, the temporary files are removed. */
-int app_stop_signal(void);
-
 /* A message in a new allocation, never cut short (NULL if memory ran out). */
 char *app_format(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-
-/* video.c: milliseconds since a performance-counter reading, and a
- * running average of timings (what the overlay shows). */
-double app_ms_since(uint64_t t0);
-void app_smooth(double *avg, double v);
-
 /* Shows msg on screen for a few seconds. */
 void app_note(app_t *a, const char *msg);
+/* Where the end-of-run report goes: stdout, or stderr when an output is
+ * standard output. */
+FILE *app_report_stream(const app_t *a);
+/* Milliseconds since a performance-counter reading, and a running
+ * average of timings (what the overlay shows). */
+double app_ms_since(uint64_t t0);
+void app_smooth(double *avg, double v);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
+ * 0 if none: the loops end, the temporary files are removed.
+ * app_catch_stop_signals starts listening for them (a signal ignored
+ * from the start stays ignored). */
+int app_stop_signal(void);
+void app_catch_stop_signals(void);
 
 /* files.c: the background picture, saved pictures.  Functions that can
  * fail return 0, or -1 with a one-line message in *err (free it); the
@@ -174,8 +175,14 @@ void app_model_key(app_t *a, int key);
 void app_walls_update(app_t *a);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);
+/* Saves a surface as PNG or BMP (by the name's extension), as the screen
+ * shows it, through the safe writer (0, or -1 with *err). */
+int app_save_picture(SDL_Surface *s, const char *path, char **err);
+
+/* screenshot.c: the water as it is now, without the overlay, drawn and
+ * saved (0, or -1 with *err); S / F12: the next free ripple-NNNN.png in
+ * the working directory, the outcome in a note. */
 int app_screenshot(app_t *a, const char *path, char **err);
-/* S / F12: the next free ripple-NNNN.png in the working directory. */
 void app_take_screenshot(app_t *a);
 
 /* overlay.c: redraws the overlay when what it shows has changed;
@@ -184,6 +191,11 @@ int app_draw_overlay(app_t *a);
 /* Lays the overlay straight over w x h XRGB8888 pixels that show the
  * field scaled s times: darkened panels and text, no blending pass. */
 void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s);
+
+/* palette.c: the one place that sets the 8-bit framebuffer's palette:
+ * the side scene's while it is shown, else the backdrop's; called
+ * whenever either changes (nothing to do in other formats). */
+void app_show_palette(app_t *a);
 
 /* video.c: the window, and a frame drawn into it. */
 int app_video_open(app_t *a, char **err);

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ripple.h"
 
@@ -25,7 +26,8 @@ typedef struct app_opts {
     int overlay;       /* show the overlay from the start */
     const char *simd;  /* kernel path, NULL for auto */
     int threads;       /* 0 for one per processor */
-    int bpp;           /* framebuffer bits per pixel: 8, 16 or 32 */
+    rpl_format fmt;    /* --bpp: the framebuffer's pixels, 32 (RPL_XRGB8888,
+                        * default), 16 (RPL_RGB565) or 8 (RPL_INDEX8) */
     int help, version;
     int benchmark;     /* --benchmark: the timedemo */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
@@ -61,7 +63,8 @@ enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
  * (a new allocation, NULL if memory ran out). */
 int app_parse_args(int argc, char **argv, app_opts_t *o, char **err);
 
-/* The --help text. */
-const char *app_usage(void);
+/* Prints the --help text, made from the table of flags that the parser
+ * reads. */
+void app_print_usage(FILE *to);
 
 #endif

@@ -1,7 +1,6 @@
 /* app/files.c - the demo's files: the background picture (size checked before decoding), screenshots, output targets. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,6 @@
 #include <SDL_image.h>
 
 #include "app/app.h"
-#include "app/shotname.h"
 #include "ripple_support.h"
 
 #ifndef RIPPLE_DATADIR
@@ -24,21 +22,6 @@
  * systems too; PICTURE_FILE_WORDS is the same in a message. */
 #define PICTURE_FILE_MAX ((size_t)1 << 30)
 #define PICTURE_FILE_WORDS "1 GiB"
-
-char *app_format(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s) {
-        va_start(ap, fmt);
-        vsnprintf(s, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
 
 static int file_exists(const char *p)
 {
@@ -321,7 +304,7 @@ int app_check_target(const char *path, char **err)
 
 /* Saves a surface as PNG or BMP (by extension) through rpl_file, so the
  * target never holds half a picture and nothing else is replaced. */
-static int save_picture(SDL_Surface *s, const char *path, char **err)
+int app_save_picture(SDL_Surface *s, const char *path, char **err)
 {
     size_t n = strlen(path);
     int png = n > 4 && SDL_strcasecmp(path + n - 4, ".png") == 0;
@@ -349,41 +332,4 @@ static int save_picture(SDL_Surface *s, const char *path, char **err)
     rpl_file_close(f);
     SDL_FreeSurface(rgb);
     return st == RPL_OK ? 0 : -1;
-}
-
-/* Saves the water as it is now, without the overlay. */
-int app_screenshot(app_t *a, const char *path, char **err)
-{
-    app_refract(a);
-    return save_picture(a->fb_surf, path, err);
-}
-
-/* The screenshot key: the picture goes to the first free ripple-NNNN.png
- * of the working directory, taken empty with O_EXCL and then written
- * over through rpl_file; an existing file is never replaced. */
-void app_take_screenshot(app_t *a)
-{
-    char path[64];
-    int e = app_shot_take("", path, sizeof path);
-    if (e == EEXIST) {
-        app_note(a, "no free name for a screenshot: ripple-0001.png to ripple-9999.png "
-                    "all exist");
-        return;
-    }
-    if (e != 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "cannot save '%s': %s", path, strerror(e));
-        app_note(a, msg);
-        return;
-    }
-    char *err = NULL;
-    if (app_screenshot(a, path, &err) == 0) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "saved %s", path);
-        app_note(a, msg);
-    } else {
-        app_shot_release(path);
-        app_note(a, err ? err : "cannot save the screenshot");
-        free(err);
-    }
 }

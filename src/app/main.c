@@ -111,39 +111,6 @@ static void run_window(app_t *a)
     }
 }
 
-/* The signal that asked a headless run to stop.  The one mutable global:
- * a signal handler can reach nothing else, and all it does is set this. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-int app_stop_signal(void)
-{
-    return stop_signal;
-}
-
-/* A headless run has no window to close: SIGINT, SIGTERM and SIGHUP end
- * it between frames, its temporary files are removed, and it then dies of
- * the signal (130, 143, 129 in a shell).  A signal ignored from the start
- * (nohup, a background job) stays ignored. */
-static void catch_stop_signals(void)
-{
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old, sa;
-        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_stop_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = 0; /* no SA_RESTART: a write blocked on a pipe gives up */
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
-
 /* Dies of the signal that stopped the run, once everything is cleaned up. */
 static int die_of_signal(int sig)
 {
@@ -172,15 +139,10 @@ static int output_is_stdout(const char *path)
            out.st_dev == so.st_dev && out.st_ino == so.st_ino && !is_null_device(&out);
 }
 
-FILE *app_report_stream(const app_t *a)
-{
-    return a->report_to_stderr ? stderr : stdout;
-}
-
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    for (long i = 0; i < a->o.frames && !a->run_err && !stop_signal; i++) {
+    for (long i = 0; i < a->o.frames && !a->run_err && !app_stop_signal(); i++) {
         if (a->scene == APP_SCENE_SIDE) {
             app_side_frame(a, 0, 1); /* 1/60 s a frame */
             app_audio_step(a);
@@ -192,7 +154,7 @@ static void run_headless(app_t *a)
         a->frame++;
     }
     double s = app_ms_since(t0) / 1000.0;
-    if (stop_signal)
+    if (app_stop_signal())
         return;
     if (a->scene == APP_SCENE_SIDE) {
         side_stats_t st;
@@ -205,32 +167,6 @@ static void run_headless(app_t *a)
     fprintf(app_report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
            a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
            rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
-}
-
-void app_print_error(const char *msg)
-{
-    /* "\n", "\t", "\r" or "\xNN" for a control character: one write */
-    size_t len = strlen(msg);
-    char *line = malloc(len * 4 + 10);
-    if (!line) {
-        fprintf(stderr, "ripple: out of memory\n");
-        return;
-    }
-    size_t n = 8;
-    memcpy(line, "ripple: ", n);
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-        int c = *p;
-        char name = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : 0;
-        if (name)
-            n += (size_t)sprintf(line + n, "\\%c", name);
-        else if (c < 0x20 || c == 0x7f)
-            n += (size_t)sprintf(line + n, "\\x%02x", (unsigned)c);
-        else
-            line[n++] = (char)c;
-    }
-    line[n++] = '\n';
-    fwrite(line, 1, n, stderr);
-    free(line);
 }
 
 /* Prints one line and gives the exit status; frees msg. */
@@ -246,23 +182,19 @@ static int die(int status, char *msg)
 static int prepare_frame(app_t *a)
 {
     rpl_status st;
-    a->bd = rpl_backdrop_create(a->bg, a->o.w, a->o.h, a->fmt, &st);
+    a->bd = rpl_backdrop_create(a->bg, a->o.w, a->o.h, a->o.fmt, &st);
     static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
                                       SDL_PIXELFORMAT_INDEX8 };
-    a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, a->o.bpp,
-                                                    a->o.w * a->bytes, sdl_fmt[a->fmt]);
-    if (a->fmt == RPL_INDEX8) {
+    int bytes = rpl_format_bytes(a->o.fmt);
+    a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, 8 * bytes,
+                                                    a->o.w * bytes, sdl_fmt[a->o.fmt]);
+    if (a->o.fmt == RPL_INDEX8) {
         a->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                       SDL_PIXELFORMAT_RGB888);
-        if (a->bd && a->fb_surf) {
-            SDL_Color pal[256];
-            const uint32_t *p = rpl_backdrop_palette(a->bd);
-            for (int i = 0; i < 256; i++)
-                pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
-            SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
-        }
+        if (a->bd)
+            app_show_palette(a);
     }
-    return a->bd && a->fb_surf && (a->fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
+    return a->bd && a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
 }
 
 /* How the demo starts: rain, autopilot, light and stones for this size. */
@@ -442,10 +374,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (rpl_sim_set_threads(a->sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
     size_t npx = (size_t)a->o.w * (size_t)a->o.h;
-    a->fmt = a->o.bpp == 8 ? RPL_INDEX8 : a->o.bpp == 16 ? RPL_RGB565 : RPL_XRGB8888;
-    a->bytes = rpl_format_bytes(a->fmt);
     a->bg = malloc(npx * 4);
-    a->fb = calloc(npx, (size_t)a->bytes);
+    a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
     a->ovl = calloc(npx, 4);
     if (!a->bg || !a->fb || !a->ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
@@ -482,7 +412,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         app_side_show(a, APP_SCENE_SIDE);
     }
     if (a->o.headless)
-        catch_stop_signals(); /* from the first temporary file on */
+        app_catch_stop_signals(); /* from the first temporary file on */
     if (app_audio_open(a, &err) != 0)
         return die(1, err);
 
@@ -505,8 +435,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         if (bad)
             return die(1, err);
     }
-    if (stop_signal)
-        return 128 + stop_signal; /* no outputs; the temporary files go in main */
+    if (app_stop_signal())
+        return 128 + app_stop_signal(); /* no outputs; the temporary files go in main */
     if (a->run_err)
         return die(1, a->run_err);
     int out = write_outputs(a);
@@ -554,7 +484,7 @@ int main(int argc, char **argv)
     if (app_parse_args(argc, argv, &a.o, &err) != 0)
         return die(EXIT_USAGE, err);
     if (a.o.help) {
-        fputs(app_usage(), stdout);
+        app_print_usage(stdout);
         return flush_stdout(0);
     }
     if (a.o.version) {
@@ -581,7 +511,7 @@ int main(int argc, char **argv)
     free(a.ovl_runs);
     rpl_renderer_destroy(a.water);
     rpl_sim_destroy(a.sim);
-    if (stop_signal)
-        return die_of_signal(stop_signal);
+    if (app_stop_signal())
+        return die_of_signal(app_stop_signal());
     return flush_stdout(status);
 }

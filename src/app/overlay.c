@@ -6,12 +6,6 @@
 #include "app/app.h"
 #include "ripple_support.h"
 
-void app_note(app_t *a, const char *msg)
-{
-    snprintf(a->note, sizeof a->note, "%s", msg);
-    a->note_until = SDL_GetTicks() + 3000;
-}
-
 static const char *const pool_help_text =
     "ripple " RPL_VERSION "\n"
     "\n"
@@ -172,7 +166,8 @@ int app_draw_overlay(app_t *a)
         app_side_text(a, line, sizeof line);
         snprintf(a->stats, sizeof a->stats,
                  "%.0f fps  %.2f ms\nsim %.2f  draw %.2f  pres %.2f\n%dx%dx%d %s\n%s  ", fps,
-                 a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h, a->o.bpp,
+                 a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
+                 8 * rpl_format_bytes(a->o.fmt),
                  a->present == PRESENT_SURFACE ? "surface" : "texture", line);
         a->stats_next_ms = now + 250;
     } else if (SDL_TICKS_PASSED(now, a->stats_next_ms)) {
@@ -182,7 +177,8 @@ int app_draw_overlay(app_t *a)
         snprintf(a->stats, sizeof a->stats,
                  "%.0f fps  %.2f ms\nsim %.2f  refr %.2f  pres %.2f\n"
                  "%dx%dx%d %s x%d  awake %u%%\n%s  ",
-                 fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h, a->o.bpp,
+                 fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
+                 8 * rpl_format_bytes(a->o.fmt),
                  rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
                  st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
                  a->present == PRESENT_SURFACE ? "surface" : "texture");

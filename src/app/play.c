@@ -79,7 +79,7 @@ static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, c
         *status = app_load_background(a, path, err);
         if (*status == 0) {
             rpl_status st;
-            bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->fmt, &st);
+            bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
             if (!bd) {
                 *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
                 *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
@@ -193,13 +193,7 @@ static void set_picture(app_t *a, const char *name)
     a->bd = bd;
     a->bg = px;
     snprintf(a->picture, sizeof a->picture, "%s", name);
-    if (a->fmt == RPL_INDEX8 && a->fb_surf) {
-        SDL_Color pal[256];
-        const uint32_t *p = rpl_backdrop_palette(bd);
-        for (int i = 0; i < 256; i++)
-            pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
-        SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
-    }
+    app_show_palette(a);
     rpl_renderer_invalidate(a->water);
 }
 

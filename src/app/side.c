@@ -36,21 +36,6 @@ static uint32_t *asset(const char *name, int *w, int *h)
     return px;
 }
 
-/* The INDEX8 framebuffer's palette: the scene's or the backdrop's. */
-static void set_palette(app_t *a)
-{
-    if (a->fmt != RPL_INDEX8 || !a->fb_surf)
-        return;
-    const uint32_t *p = a->scene == APP_SCENE_SIDE ? side_scene_palette(a->side)
-                                                   : rpl_backdrop_palette(a->bd);
-    if (!p)
-        return;
-    SDL_Color pal[256];
-    for (int i = 0; i < 256; i++)
-        pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
-    SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
-}
-
 /* A splash sounds like a drip of a stone its size: bigger and louder the
  * faster the body went in (the sound's scale is the pool's stones). */
 static void on_splash(void *user, double x, double y, double speed)
@@ -70,7 +55,7 @@ int app_side_start(app_t *a, char **err)
     if (a->side)
         return 0;
     side_config_t cfg = {
-        .w = a->o.w, .h = a->o.h, .format = a->fmt, .surface = a->o.surface,
+        .w = a->o.w, .h = a->o.h, .format = a->o.fmt, .surface = a->o.surface,
         .springs = &a->o.springs, .seed = a->o.seed,
     };
     uint32_t *sky = asset("side-sky.png", &cfg.sky_w, &cfg.sky_h);
@@ -101,7 +86,7 @@ void app_side_show(app_t *a, int scene)
         }
     }
     a->scene = scene;
-    set_palette(a);
+    app_show_palette(a);
     /* the pool's renderer keeps its frame: after the side scene drew over
      * it, every tile is drawn again */
     if (scene == APP_SCENE_POOL)

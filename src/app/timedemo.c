@@ -128,7 +128,8 @@ static void report_text(const app_t *a, const timedemo_t *t, const char *cpu, co
     double rest = ms - t->stones - t->step - t->refract - t->present;
     fprintf(out, "ripple %s benchmark, scene %s\n", RPL_VERSION, TIMEDEMO_SCENE);
     fprintf(out, "cpu       %s\n", cpu);
-    fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h, a->o.bpp,
+    fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h,
+           8 * rpl_format_bytes(a->o.fmt),
            a->o.scale, rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
            rpl_sim_threads(a->sim) > 1 ? "s" : "");
     fprintf(out, "present   %s\n", mode);
@@ -156,7 +157,7 @@ static int report_json(const app_t *a, const timedemo_t *t, const char *cpu, con
     cJSON_AddStringToObject(j, "cpu", cpu);
     cJSON_AddNumberToObject(j, "width", a->o.w);
     cJSON_AddNumberToObject(j, "height", a->o.h);
-    cJSON_AddNumberToObject(j, "bpp", a->o.bpp);
+    cJSON_AddNumberToObject(j, "bpp", 8 * rpl_format_bytes(a->o.fmt));
     cJSON_AddNumberToObject(j, "scale", a->o.scale);
     cJSON_AddStringToObject(j, "path", rpl_kernels_name(rpl_sim_kernels(a->sim)));
     cJSON_AddNumberToObject(j, "threads", rpl_sim_threads(a->sim));

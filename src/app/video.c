@@ -4,24 +4,13 @@
 
 #include "app/app.h"
 
-double app_ms_since(uint64_t t0)
-{
-    return (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 /
-           (double)SDL_GetPerformanceFrequency();
-}
-
-void app_smooth(double *avg, double v)
-{
-    *avg = *avg == 0 ? v : *avg * 0.95 + v * 0.05;
-}
-
 /* Draws the water into fb in its format, redrawing only changed tiles. */
 void app_refract(app_t *a)
 {
     if (a->scene == APP_SCENE_SIDE)
-        app_side_draw(a, a->fb, (ptrdiff_t)a->o.w * a->bytes);
+        app_side_draw(a, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt));
     else
-        rpl_renderer_draw(a->water, a->bd, a->fb, (ptrdiff_t)a->o.w * a->bytes, &a->view);
+        rpl_renderer_draw(a->water, a->bd, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt), &a->view);
 }
 
 /* The OpenGL renderer's name (GL_RENDERER) in the current context. */
@@ -81,7 +70,7 @@ static int open_texture(app_t *a, char **err)
     SDL_RenderSetLogicalSize(a->ren, a->o.w, a->o.h);
     SDL_RenderSetIntegerScale(a->ren, SDL_TRUE);
     a->tex = SDL_CreateTexture(a->ren,
-                               a->fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
+                               a->o.fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
                                SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
     a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
                                    SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
@@ -187,9 +176,9 @@ void app_window_to_field(const app_t *a, int *x, int *y)
 static int same_format(const app_t *a, const SDL_Surface *ws)
 {
     Uint32 f = ws->format->format;
-    if (a->fmt == RPL_XRGB8888) /* the top byte is never shown */
+    if (a->o.fmt == RPL_XRGB8888) /* the top byte is never shown */
         return f == SDL_PIXELFORMAT_RGB888 || f == SDL_PIXELFORMAT_ARGB8888;
-    return a->fmt == RPL_RGB565 && f == SDL_PIXELFORMAT_RGB565;
+    return a->o.fmt == RPL_RGB565 && f == SDL_PIXELFORMAT_RGB565;
 }
 
 /* The field's rectangle r on the window surface, placed at d scaled s. */
@@ -316,7 +305,7 @@ static void present_surface(app_t *a, double *ms_refract)
     uint64_t t0 = SDL_GetPerformanceCounter();
     int side = a->scene == APP_SCENE_SIDE;
     if (direct) {
-        char *at = (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch + (ptrdiff_t)d.x * a->bytes;
+        char *at = (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch + (ptrdiff_t)d.x * rpl_format_bytes(a->o.fmt);
         if (side)
             app_side_draw(a, at, ws->pitch);
         else
@@ -386,12 +375,12 @@ static void present_surface(app_t *a, double *ms_refract)
  * (only) blended over it from a second texture, presented. */
 static void present_texture(app_t *a)
 {
-    if (a->fmt == RPL_INDEX8) {
+    if (a->o.fmt == RPL_INDEX8) {
         /* no GPU takes 8-bit pixels: SDL looks them up in the palette */
         SDL_BlitSurface(a->fb_surf, NULL, a->show_surf, NULL);
         SDL_UpdateTexture(a->tex, NULL, a->show_surf->pixels, a->show_surf->pitch);
     } else {
-        SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * a->bytes);
+        SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * rpl_format_bytes(a->o.fmt));
     }
     if (app_draw_overlay(a))
         for (int i = 0; i < a->ovl_n; i++) {

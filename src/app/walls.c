@@ -127,7 +127,7 @@ void app_walls_update(app_t *a)
         memcpy(px, a->bg, n * 4);
         if (m)
             paint(px, m, a->o.w, a->o.h);
-        bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->fmt, &st);
+        bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
         free(px);
     }
     /* whatever happens, not again until the next change */
@@ -143,12 +143,6 @@ void app_walls_update(app_t *a)
     a->bd = bd;
     a->walls_bd = bd;
     a->walls_drawn = m != NULL;
-    if (a->fmt == RPL_INDEX8 && a->fb_surf) {
-        SDL_Color pal[256];
-        const uint32_t *p = rpl_backdrop_palette(bd);
-        for (int i = 0; i < 256; i++)
-            pal[i] = (SDL_Color){ (Uint8)(p[i] >> 16), (Uint8)(p[i] >> 8), (Uint8)p[i], 255 };
-        SDL_SetPaletteColors(a->fb_surf->format->palette, pal, 0, 256);
-    }
+    app_show_palette(a);
     rpl_renderer_invalidate(a->water);
 }
