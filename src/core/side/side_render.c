@@ -1,4 +1,4 @@
-/* core/side_render.c - the side-view water renderer (refraction, depth gradient, caustics, foam, droplets) and the polygon and circle fills for a side scene's bodies. */
+/* core/side/side_render.c - the side-view water renderer (refraction, depth gradient, caustics, foam, droplets) and the polygon and circle fills for a side scene's bodies. */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/base.h"
 
 /*
  * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,

@@ -1,12 +1,12 @@
-/* core/water.c - side-view water for 2D games: a chain of springs (or analytic rings) under a moving surface, stepped at a fixed rate. */
+/* core/side/water.c - side-view water for 2D games: a chain of springs (or analytic rings) under a moving surface, stepped at a fixed rate. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/water.h"
+#include "core/base/base.h"
+#include "core/side/water.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -33,7 +33,7 @@ struct rpl_water {
     double acc;       /* seconds not yet stepped */
     int awake;
     int calm;         /* steps in a row below sleep_epsilon / without a ring */
-    /* waves: the surface at the coupling's grid (core/water.h), filled in
+    /* waves: the surface at the coupling's grid (core/side/water.h), filled in
      * point by point as buoyancy.c reads it: gh[k] holds while gstamp[k]
      * == gen.  gen moves on when the whole surface may change (a step, new
      * parameters, flattening); a disturbance marks stale only the samples

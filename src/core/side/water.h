@@ -1,4 +1,4 @@
-/* core/water.h - side-view water's internals shared by water.c and buoyancy.c: the grid a waves surface is sampled on, and its cached heights. */
+/* core/side/water.h - side-view water's internals shared by water.c and buoyancy.c: the grid a waves surface is sampled on, and its cached heights. */
 #ifndef RPL_CORE_WATER_H
 #define RPL_CORE_WATER_H
 
