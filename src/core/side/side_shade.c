@@ -1,0 +1,651 @@
+/* core/side/side_shade.c - shading side-view water: the caustic pattern, the depth table, the water's columns and pixels, droplets. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/side/side_render.h"
+
+/* xorshift32, the state kept by the caller. */
+static uint32_t next_rand(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
+/* ---- the caustic pattern ------------------------------------------------- */
+
+/*
+ * A tileable Voronoi network: one jittered point per grid cell, and at
+ * each texel the distances to the nearest (F1) and the second nearest
+ * (F2) point, wrapping around.  F2 - F1 is small along the cells'
+ * borders; light gathers there, so the pattern is bright on thin lines
+ * that fade into dark cells, as sunlight focused by waves looks on a floor.
+ */
+/* floor(sqrt(v)), bit by bit. */
+static uint32_t isqrt(uint32_t v)
+{
+    uint32_t root = 0, bit = 1u << 30;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= root + bit) {
+            v -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    return root;
+}
+
+/* All integer (positions in 1/16 px) but for the small table of the
+ * brightness by F2 - F1: the pattern is the same bytes everywhere and
+ * cheap to make even where floating point is slow. */
+void rpl_side_make_caustic(uint8_t *out)
+{
+    enum { SUB = 16, CELL = CAUS / CAUS_GRID * SUB, SPAN = CAUS * SUB, LEVELS = 512 };
+    int px[CAUS_GRID][CAUS_GRID], py[CAUS_GRID][CAUS_GRID];
+    uint32_t s = SEED;
+    for (int j = 0; j < CAUS_GRID; j++)
+        for (int i = 0; i < CAUS_GRID; i++) {
+            /* jittered within the middle 70% of its cell */
+            px[j][i] = i * CELL + CELL * 15 / 100 + (int)(next_rand(&s) % (CELL * 70 / 100));
+            py[j][i] = j * CELL + CELL * 15 / 100 + (int)(next_rand(&s) % (CELL * 70 / 100));
+        }
+    /* brightness by F2 - F1 in 1/16 px: bright thin lines along the
+     * borders, and a wider soft glow about them */
+    uint8_t lut[LEVELS];
+    for (int k = 0; k < LEVELS; k++) {
+        double dd = (double)k / SUB;
+        double e = clampd(1.0 - dd / 9.0, 0.0, 1.0);
+        double g = clampd(1.0 - dd / 26.0, 0.0, 1.0);
+        double v = pow(e, 3.5) * 0.8 + g * g * g * 0.2;
+        lut[k] = (uint8_t)lrint(clampd(v, 0.0, 1.0) * 255.0);
+    }
+    for (int y = 0; y < CAUS; y++)
+        for (int x = 0; x < CAUS; x++) {
+            int cx = x * SUB + SUB / 2, cy = y * SUB + SUB / 2;
+            int ci = cx / CELL, cj = cy / CELL;
+            uint32_t f1 = UINT32_MAX, f2 = UINT32_MAX; /* squared */
+            for (int dj = -1; dj <= 1; dj++)
+                for (int di = -1; di <= 1; di++) {
+                    int i = ci + di, j = cj + dj;
+                    /* the neighbour across the wrap, moved next to this texel */
+                    int ox = i < 0 ? -SPAN : i >= CAUS_GRID ? SPAN : 0;
+                    int oy = j < 0 ? -SPAN : j >= CAUS_GRID ? SPAN : 0;
+                    i = (i + CAUS_GRID) % CAUS_GRID;
+                    j = (j + CAUS_GRID) % CAUS_GRID;
+                    int dx = px[j][i] + ox - cx, dy = py[j][i] + oy - cy;
+                    uint32_t d = (uint32_t)(dx * dx) + (uint32_t)(dy * dy);
+                    if (d < f1) {
+                        f2 = f1;
+                        f1 = d;
+                    } else if (d < f2) {
+                        f2 = d;
+                    }
+                }
+            uint32_t k = isqrt(f2) - isqrt(f1);
+            out[y * CAUS + x] = lut[k < LEVELS ? k : LEVELS - 1];
+        }
+}
+
+/* ---- the depth table ---------------------------------------------------- */
+
+/* The depth from which on a pixel is "deep water": no foam, no
+ * darkening of steep water, the gradient's depth not scaled (d >= 16),
+ * the shimmer's weight that of the table's last entry and, with
+ * refr_too, the refraction's: then only the gradient's entry varies with
+ * depth.  DEPTHS: nowhere. */
+static int deep_from(const depth_entry_t *tab, int refr_too)
+{
+    const depth_entry_t *last = &tab[DEPTHS - 1];
+    if (last->dk != 0)
+        return DEPTHS;
+    int d = DEPTHS - 1;
+    while (d > 0 && (!refr_too || tab[d - 1].refr == last->refr) && tab[d - 1].wob == last->wob &&
+           tab[d - 1].dk == 0)
+        d--;
+    return d > 16 ? d : 16;
+}
+
+/* Shading by depth for a body whose gradient spans `span` pixels. */
+static void make_depths(depth_entry_t *tab, double span)
+{
+    /* shallow teal to deep blue */
+    static const double top[3] = {70, 196, 206}, mid[3] = {28, 120, 168}, deep[3] = {10, 34, 84};
+    for (int d = 0; d < DEPTHS; d++) {
+        /* past the gradient's span and the refraction's (60 px) every
+         * entry is the one before: copied rather than worked out again
+         * with pow() (most of the table, every frame) */
+        if (d > 60 && (d - 1 + 0.5) / span >= 1.0) {
+            tab[d] = tab[d - 1];
+            continue;
+        }
+        double t = clampd((d + 0.5) / span, 0.0, 1.0);
+        double c[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = t < 0.45 ? top[k] + (mid[k] - top[k]) * (t / 0.45)
+                            : mid[k] + (deep[k] - mid[k]) * ((t - 0.45) / 0.55);
+        double a = 0.32 + 0.56 * pow(t, 0.65);
+        double u = 1.0 - t;
+        depth_entry_t *e = &tab[d];
+        e->inva = (int32_t)lrint((1.0 - a) * 256.0);
+        e->pr = (int32_t)lrint(c[0] * a * 256.0);
+        e->pg = (int32_t)lrint(c[1] * a * 256.0);
+        e->pb = (int32_t)lrint(c[2] * a * 256.0);
+        e->prb = (uint32_t)e->pr << 16 | (uint32_t)e->pb;
+        e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 256.0);
+        /* the refraction is strongest just under the surface and settles
+         * deeper, where it would smear the scene into streaks */
+        e->refr = (int32_t)lrint((1.0 + 4.0 * clampd(1.0 - d / 60.0, 0.0, 1.0)) * 256.0);
+        double f = clampd(1.0 - d / 32.0, 0.0, 1.0);
+        e->dk = (int32_t)lrint(256.0 * f * f);
+        e->wob = (int32_t)lrint(256.0 * 1.6 * clampd(d / 24.0, 0.0, 1.0));
+    }
+}
+
+/* ---- drawing the water -------------------------------------------------- */
+
+
+void rpl_side_make_anim(anim_t *a, double time)
+{
+    /* wrapped into one period of the pattern before anything else, so long
+     * running times keep their precision */
+    double t = fmod(time, 4096.0);
+    a->ox1 = (int)floor(fmod(t * 13.0, CAUS));
+    a->oy1 = (int)floor(fmod(t * 5.0, CAUS));
+    a->ox2 = (int)floor(fmod(-t * 9.0 + 4096.0 * CAUS, CAUS));
+    a->oy2 = (int)floor(fmod(t * 8.0, CAUS));
+    for (int i = 0; i < 256; i++) {
+        double ph = 6.283185307179586 * i / 256.0;
+        a->warp[i] = (int8_t)lrint(6.0 * sin(2.0 * ph + t * 1.3) + 2.5 * sin(5.0 * ph - t * 2.1));
+        a->warpv[i] = (int8_t)lrint(5.0 * sin(3.0 * ph - t * 1.1) + 2.0 * sin(7.0 * ph + t * 1.7));
+        a->wob[i] = (int16_t)lrint(256.0 * (0.6 * sin(3.0 * ph + t * 2.4) + 0.4 * sin(7.0 * ph - t * 3.1)));
+    }
+    memcpy(a->warpv + 256, a->warpv, BLOCK);
+}
+
+static inline uint32_t pack(int r, int g, int b)
+{
+    return 0xFF000000u | (uint32_t)clampi(r, 0, 255) << 16 | (uint32_t)clampi(g, 0, 255) << 8 |
+           (uint32_t)clampi(b, 0, 255);
+}
+
+/*
+ * Most of the water is shaded in blocks of BLOCK pixels: first what each
+ * pixel reads is gathered (the scene's pixel through the refraction, the
+ * two caustic texels, the gradient's entry), then one loop of a fixed
+ * count does the arithmetic, which compilers turn into vector code.  It
+ * is the arithmetic of the general path (water_pixel) for a pixel
+ * without foam, the same values to the bit, in 16 bits: scene * inva +
+ * pre stays under 65536 (checked by fast_ok), the caustics' c1 * c2 is at
+ * most 255 * 255, their light at most (254 + 127) * caus / 256 with caus
+ * <= 128, so 190, and 190 * 230 fits too; a channel then stays under 512,
+ * and darkening it by k/256 (k <= 256) is the high half of (c << 7) *
+ * (k << 1), both factors under 65536 (and no change for k = 256).
+ */
+typedef struct shade_in {
+    uint32_t src[BLOCK];                 /* the scene's pixel */
+    uint8_t c1[BLOCK], c2[BLOCK];        /* the caustic texels */
+    uint16_t inva[BLOCK], pr[BLOCK], pg[BLOCK], pb[BLOCK], caus[BLOCK]; /* the gradient's entry */
+    uint16_t k[BLOCK];                   /* 256 less the darkening of steep water */
+} shade_in_t;
+
+static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
+{
+    for (int i = 0; i < BLOCK; i++) {
+        uint32_t src = in->src[i];
+        uint16_t r = (uint16_t)(src >> 16 & 0xFF), g = (uint16_t)(src >> 8 & 0xFF);
+        uint16_t b = (uint16_t)(src & 0xFF), a1 = in->c1[i], a2 = in->c2[i], ia = in->inva[i];
+        uint16_t light = (uint16_t)(((uint16_t)(a1 * a2) >> 8) + ((a1 + a2) >> 2));
+        uint16_t add = (uint16_t)((uint16_t)(light * in->caus[i]) >> 8);
+        r = (uint16_t)(((uint16_t)(r * ia + in->pr[i]) >> 8) + ((uint16_t)(add * 200) >> 8));
+        g = (uint16_t)(((uint16_t)(g * ia + in->pg[i]) >> 8) + add);
+        b = (uint16_t)(((uint16_t)(b * ia + in->pb[i]) >> 8) + ((uint16_t)(add * 230) >> 8));
+        uint16_t k2 = (uint16_t)(in->k[i] << 1);
+        r = (uint16_t)((uint32_t)(uint16_t)(r << 7) * k2 >> 16);
+        g = (uint16_t)((uint32_t)(uint16_t)(g << 7) * k2 >> 16);
+        b = (uint16_t)((uint32_t)(uint16_t)(b << 7) * k2 >> 16);
+        r = r > 255 ? 255 : r;
+        g = g > 255 ? 255 : g;
+        b = b > 255 ? 255 : b;
+        out[i] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+    }
+}
+
+/* Whether the blocks' 16-bit arithmetic holds for every entry of a
+ * depth table (it does for make_depths' colours; checked so that other
+ * colours could never overflow silently). */
+static int fast_ok(const depth_entry_t *tab)
+{
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &tab[d];
+        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
+        pm = pm > e->pb ? pm : e->pb;
+        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256)
+            return 0;
+    }
+    return 1;
+}
+
+static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
+{
+    in->inva[i] = (uint16_t)e->inva;
+    in->pr[i] = (uint16_t)e->pr;
+    in->pg[i] = (uint16_t)e->pg;
+    in->pb[i] = (uint16_t)e->pb;
+    in->caus[i] = (uint16_t)e->caus;
+}
+
+/* What drawing a body's water reads: its columns and tables for the
+ * frame, and the row being drawn. */
+typedef struct water_ctx {
+    const columns_t *col;
+    const depth_entry_t *dep;
+    const uint8_t *caus;
+    const anim_t *an;
+    const int32_t *wdeep;   /* the shimmer in deep water by (x + 2y) & 255, periodic */
+    int w;
+    int fast;               /* fast_ok of the depth table */
+    /* the row */
+    int y;
+    const uint32_t *srow;   /* the scene's */
+    uint32_t *frow;         /* the frame's */
+    int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
+} water_ctx_t;
+
+#define CAUS_AT(row, col) \
+    caus[((unsigned)(row) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(col) & (CAUS - 1))]
+
+/* One pixel of water at depth d >= 0 under its surface, column x: the
+ * general path, whatever the depth. */
+static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
+{
+    const columns_t *col = c->col;
+    const depth_entry_t *dep = c->dep;
+    const uint8_t *caus = c->caus;
+    const int y = c->y, w = c->w;
+    const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
+    int dg = d < 16 ? d + (col->shift[x] * d >> 4) : y - col->gbase[x];
+    const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+    int dx = (col->sfx[x] * e->refr + c->an->wob[(x + 2 * y) & 255] * e->wob) >> 16;
+    int sx = x + dx;
+    sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
+    uint32_t src = c->srow[sx];
+    /* every step below keeps the channels >= 0 (blends of values
+     * >= 0, darkening by less than all): only 255 needs a clamp */
+    int r = (int)(((src >> 16 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pr) >> 8);
+    int g = (int)(((src >> 8 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pg) >> 8);
+    int b = (int)(((src & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pb) >> 8);
+    int v = c->an->warpv[x & 255];
+    int c1 = CAUS_AT(c->c1y + v, x + c->c1x), c2 = CAUS_AT(c->c2y - v, (x * 3 >> 2) + c->c2x);
+    int add = ((c1 * c2 >> 8) + ((c1 + c2) >> 2)) * eg->caus >> 8;
+    r += add * 200 >> 8;
+    g += add;
+    b += add * 230 >> 8;
+    int k = 256 - (col->dcol[x] * e->dk >> 8);
+    r = r * k >> 8;
+    g = g * k >> 8;
+    b = b * k >> 8;
+    if (d < 5) {
+        /* foam, fading out over its last pixel */
+        int fa = clampi(col->fwq[x] - d * 256, 0, 256) * 220 >> 8;
+        if (d == 0)
+            fa = fa + ((256 - fa) * 60 >> 8); /* the very line is brightest */
+        int sp = c1 >> 3;                     /* a little sparkle along it */
+        r += (236 + sp - r) * fa >> 8;
+        g += (250 + sp - g) * fa >> 8;
+        b += (255 - b) * fa >> 8;
+        if (d == 0 && col->cov[x] < 256) {
+            /* anti-aliased top: the pixel is partly above the surface */
+            uint32_t o = c->srow[x];
+            int cv = col->cov[x];
+            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + (r > 255 ? 255 : r) * cv) >> 8;
+            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + (g > 255 ? 255 : g) * cv) >> 8;
+            b = ((int)(o & 0xFF) * (256 - cv) + (b > 255 ? 255 : b) * cv) >> 8;
+        }
+    }
+    return 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 | (uint32_t)(g > 255 ? 255 : g) << 8 |
+           (uint32_t)(b > 255 ? 255 : b);
+}
+
+/* Columns x0..x1-1 of a row, whatever their depth (above the surface
+ * left alone): in blocks where the depth table allows, the foam's pixels
+ * and a row's last few done one by one. */
+static void mixed_run(const water_ctx_t *c, int x0, int x1)
+{
+    const columns_t *col = c->col;
+    const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx, *restrict cdk = col->dcol;
+    const int32_t *restrict csh = col->shift, *restrict cgb = col->gbase;
+    const depth_entry_t *restrict dep = c->dep;
+    const int16_t *restrict wob = c->an->wob;
+    const int8_t *restrict wv = c->an->warpv;
+    const uint8_t *restrict caus = c->caus;
+    const uint32_t *restrict srow = c->srow;
+    uint32_t *restrict frow = c->frow;
+    const int y = c->y, w = c->w;
+    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y;
+    int x = x0;
+    if (c->fast)
+        for (; x + BLOCK <= x1; x += BLOCK) {
+            shade_in_t in;
+            uint32_t out[BLOCK];
+            signed char kind[BLOCK]; /* -1 above the surface, 0 the block's, 1 foam: one by one */
+            for (int i = 0; i < BLOCK; i++) {
+                int xx = x + i, d = y - cys[xx];
+                const depth_entry_t *e = &dep[d < 0 ? 0 : d < DEPTHS ? d : DEPTHS - 1];
+                int dg = d < 16 ? d + (csh[xx] * d >> 4) : y - cgb[xx];
+                const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+                int sx = xx + ((csfx[xx] * e->refr + wob[(xx + 2 * y) & 255] * e->wob) >> 16);
+                sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
+                int v = wv[xx & 255];
+                in.src[i] = srow[sx];
+                in.c1[i] = CAUS_AT(c1y + v, xx + c1x);
+                in.c2[i] = CAUS_AT(c2y - v, (xx * 3 >> 2) + c2x);
+                take_entry(&in, i, eg);
+                in.k[i] = (uint16_t)(256 - (cdk[xx] * e->dk >> 8));
+                kind[i] = (signed char)(d < 0 ? -1 : d < 5 ? 1 : 0);
+            }
+            shade_block(out, &in);
+            for (int i = 0; i < BLOCK; i++)
+                if (kind[i] == 0)
+                    frow[x + i] = out[i];
+                else if (kind[i] > 0)
+                    frow[x + i] = water_pixel(c, x + i, y - cys[x + i]);
+        }
+    for (; x < x1; x++) {
+        int d = y - cys[x];
+        if (d >= 0)
+            frow[x] = water_pixel(c, x, d);
+    }
+}
+
+/* Columns x0..x1-1 of a row that is deep water in all of them (see
+ * deep_from): the gradient's entry eg for all, or (eg NULL) by column;
+ * the refraction's weight by depth (by_depth, for water deep from
+ * deep_from(, 0) on) or the deepest's (from deep_from(, 1) on); the
+ * scene read without clamping, so the columns must lie within the
+ * refraction's reach of the frame's sides.  Needs c->fast. */
+static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *eg, int by_depth)
+{
+    const uint32_t *restrict srow = c->srow;
+    const uint8_t *restrict caus = c->caus;
+    const int32_t *restrict wd = c->wdeep + (2 * c->y & 255), *restrict crd = c->col->rdeep;
+    const int32_t *restrict gbase = c->col->gbase, *restrict cys = c->col->ys;
+    const int32_t *restrict csfx = c->col->sfx;
+    const depth_entry_t *restrict dep = c->dep;
+    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y, y = c->y;
+    shade_in_t in;
+    for (int i = 0; i < BLOCK; i++) {
+        in.k[i] = 256;
+        if (eg)
+            take_entry(&in, i, eg);
+    }
+    int x = x0;
+    for (; x + BLOCK <= x1; x += BLOCK) {
+        /* the indices first, a loop of plain arithmetic, then the reads */
+        int32_t sx[BLOCK];
+        uint32_t i1[BLOCK], i2[BLOCK];
+        const int32_t *restrict wdx = wd + (x & 255);
+        const int8_t *restrict wvx = c->an->warpv + (x & 255);
+        if (by_depth)
+            for (int i = 0; i < BLOCK; i++) {
+                int xx = x + i, d = y - cys[xx];
+                sx[i] = xx + ((csfx[xx] * dep[d < DEPTHS ? d : DEPTHS - 1].refr + wdx[i]) >> 16);
+            }
+        else
+            for (int i = 0; i < BLOCK; i++)
+                sx[i] = x + i + ((crd[x + i] + wdx[i]) >> 16);
+        for (int i = 0; i < BLOCK; i++) {
+            int xx = x + i, v = wvx[i];
+            i1[i] = ((unsigned)(c1y + v) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(xx + c1x) & (CAUS - 1));
+            i2[i] = ((unsigned)(c2y - v) & (CAUS - 1)) << CAUS_BITS |
+                    ((unsigned)((xx * 3 >> 2) + c2x) & (CAUS - 1));
+        }
+        for (int i = 0; i < BLOCK; i++) {
+            in.src[i] = srow[sx[i]];
+            in.c1[i] = caus[i1[i]];
+            in.c2[i] = caus[i2[i]];
+        }
+        if (!eg)
+            for (int i = 0; i < BLOCK; i++) {
+                int dg = y - gbase[x + i];
+                take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
+            }
+        shade_block(c->frow + x, &in);
+    }
+    mixed_run(c, x, x1);
+}
+
+
+/* As draw_water finds them: the same clipping, the same wet test and the
+ * same surface rows (a column is drawn from its surface row down). */
+void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
+{
+    br->x0 = br->x1 = br->y0 = br->y1 = 0;
+    br->yfull = INT_MAX;
+    long long n = (long long)wb->x1 - wb->x0;
+    int cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
+    int cx1 = (int)(wb->x1 > w ? w : wb->x1);
+    if (n <= 0 || cx0 >= cx1)
+        return;
+    const float *sf = wb->surface;
+    const long long base = wb->x0;
+    double bottom = clampd(wb->bottom, -1.0, h + 1.0);
+    int yb = (int)ceil(bottom);
+    int lo = INT_MAX, hi = INT_MIN, dry = 0;
+    for (int x = cx0; x < cx1; x++) {
+        double s = sf[x - base];
+        if (!(s < bottom)) {
+            dry = 1;
+            continue;
+        }
+        int ys = (int)floor(clampd(s, -(double)DEPTHS, h + 1.0));
+        lo = ys < lo ? ys : lo;
+        hi = ys > hi ? ys : hi;
+    }
+    if (lo == INT_MAX)
+        return;
+    br->x0 = cx0;
+    br->x1 = cx1;
+    br->y0 = lo < 0 ? 0 : lo;
+    br->y1 = yb < h ? yb : h;
+    br->yfull = dry ? INT_MAX : hi;
+}
+
+/* The water of one body over frame (w x h, rows fpitch pixels apart) from
+ * the scene (rows spitch pixels apart).  The body's columns are clipped to
+ * the frame; every value was checked finite by the caller.  Row by row,
+ * for the caches: the columns' surfaces are worked out first.  The water
+ * only writes the frame, never reads it (what it refracts is the scene). */
+void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
+                       int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
+                       const anim_t *an, depth_entry_t *depth, const columns_t *col)
+{
+    long long n = (long long)wb->x1 - wb->x0;
+    int cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
+    int cx1 = (int)(wb->x1 > w ? w : wb->x1);
+    if (n <= 0 || cx0 >= cx1)
+        return;
+    /* the surface at column x is sf[x - base] (no pointer moved out of
+     * the array, which C leaves undefined) */
+    const float *sf = wb->surface;
+    const long long base = wb->x0;
+    double bottom = clampd(wb->bottom, -1.0, h + 1.0);
+    int yb = (int)ceil(bottom);
+    if (yb > h)
+        yb = h;
+    /* the gradient spans the body's depth under its highest visible point */
+    double top = bottom;
+    int ytop = h;
+    double ysum = 0;
+    int wet = 0, ymax = INT_MIN;
+    for (int x = cx0; x < cx1; x++) {
+        double s = sf[x - base];
+        if (!(s < bottom)) {
+            /* dry: no row reaches it (the rest set all the same, since a
+             * block of pixels reads its columns whatever their depth) */
+            col->ys[x] = h;
+            col->cov[x] = 256;
+            col->sfx[x] = col->dcol[x] = col->fwq[x] = 0;
+            continue;
+        }
+        if (s < top)
+            top = s;
+        double sl = 0, slr = 0, curv = 0;
+        if (wb->awake) {
+            /* the slope over two pixels each side (foam), and over four
+             * for the refraction and the darkening, which a sharp crest
+             * would otherwise tear into streaks */
+            int xl = x - 1 >= wb->x0 ? x - 1 : wb->x0, xr = x + 1 < wb->x1 ? x + 1 : wb->x1 - 1;
+            double l1 = sf[xl - base], r1 = sf[xr - base];
+            xl = x - 2 >= wb->x0 ? x - 2 : wb->x0;
+            xr = x + 2 < wb->x1 ? x + 2 : wb->x1 - 1;
+            sl = clampd((sf[xr - base] - sf[xl - base]) / (xr - xl > 0 ? xr - xl : 1), -1.5, 1.5);
+            xl = x - 4 >= wb->x0 ? x - 4 : wb->x0;
+            xr = x + 4 < wb->x1 ? x + 4 : wb->x1 - 1;
+            slr = clampd((sf[xr - base] - sf[xl - base]) / (xr - xl > 0 ? xr - xl : 1), -1.5, 1.5);
+            curv = clampd(l1 - 2.0 * s + r1, -4.0, 4.0);
+        }
+        double sc = clampd(s, -(double)DEPTHS, h + 1.0);
+        int ys = (int)floor(sc);
+        col->ys[x] = ys;
+        col->cov[x] = (int32_t)lrint((ys + 1 - sc) * 256.0);
+        col->sfx[x] = (int32_t)lrint(-slr * 256.0);
+        double asl = fabs(sl);
+        col->dcol[x] = (int32_t)lrint(clampd(fabs(slr) * 200.0, 0.0, 110.0));
+        /* foam: 2 px on calm water, up to 4.5 where it is steep or cresting */
+        col->fwq[x] = (int32_t)lrint(256.0 * (2.0 + clampd(asl * 3.0 + fabs(curv) * 3.0, 0.0, 2.5)));
+        if (ys < ytop)
+            ytop = ys;
+        if (ys > ymax)
+            ymax = ys;
+        ysum += ys;
+        wet++;
+    }
+    if (!(top < bottom))
+        return;
+    make_depths(depth, clampd(bottom - top, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
+    const int dmid = deep_from(depth, 0), dstart = deep_from(depth, 1);
+    if (ytop < 0)
+        ytop = 0;
+    /* The colour's depth is taken from the surface just under it and,
+     * deeper down, from the body's mean level: a trough or a crest would
+     * otherwise shift its column's whole gradient and show as a streak
+     * all the way down. */
+    int ymean = (int)lrint(ysum / wet);
+    const int32_t refr_deep = depth[DEPTHS - 1].refr, wob_deep = depth[DEPTHS - 1].wob;
+    /* with `uniform` every column's gradient below 16 px is the mean
+     * level's (no surface 64 px off it, no dry column) */
+    int uniform = wet == cx1 - cx0;
+    int32_t smax = 0;
+    for (int x = cx0; x < cx1; x++) {
+        col->shift[x] = clampi(col->ys[x] - ymean, -64, 64);
+        col->gbase[x] = col->ys[x] - col->shift[x];
+        col->rdeep[x] = col->sfx[x] * refr_deep;
+        uniform &= col->gbase[x] == ymean;
+        smax = abs(col->sfx[x]) > smax ? abs(col->sfx[x]) : smax;
+    }
+    /* rows from ymid on are deep water in every column (none dry) but for
+     * the refraction's weight, from yall on wholly */
+    const int none = wet < cx1 - cx0;
+    const int ymid = none || dmid >= DEPTHS ? INT_MAX : ymax + dmid;
+    const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
+    /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
+     * (x & 255) on, over a block */
+    int32_t wdeep[512 + BLOCK];
+    for (int i = 0; i < 512 + BLOCK; i++)
+        wdeep[i] = an->wob[i & 255] * wob_deep;
+    /* there the water moves the scene by less than `reach` pixels:
+     * columns xs0..xs1-1 read their row without clamping */
+    int32_t refr_max = 0;
+    for (int d = dmid; d < DEPTHS; d++)
+        refr_max = abs(depth[d].refr) > refr_max ? abs(depth[d].refr) : refr_max;
+    const int reach = (int)(((long long)smax * refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
+    const int xs0 = clampi(reach, cx0, cx1), xs1 = clampi(w - reach, xs0, cx1);
+
+    const int fast = fast_ok(depth);
+    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0};
+    for (int y = ytop; y < yb; y++) {
+        c.y = y;
+        c.srow = scene + (ptrdiff_t)y * spitch;
+        c.frow = frame + (ptrdiff_t)y * fpitch;
+        int wy = an->warp[y & 255];
+        c.c1x = an->ox1 + wy;
+        c.c2x = an->ox2 - wy;
+        c.c1y = y + an->oy1;
+        c.c2y = (y * 3 >> 2) + an->oy2;
+        if (y < ymid || !fast) {
+            mixed_run(&c, cx0, cx1);
+            continue;
+        }
+        const depth_entry_t *eg = NULL;
+        if (uniform) {
+            int dg = y - ymean;
+            eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+        }
+        mixed_run(&c, cx0, xs0);
+        deep_run(&c, xs0, xs1, eg, y < yall);
+        mixed_run(&c, xs1, cx1);
+    }
+}
+
+/* A droplet's radius and opacity, and the pixels it may touch
+ * (xa..xb, ya..yb); 0 when it draws nothing. */
+int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
+                    int box[4])
+{
+    double rad = clampd(dp->size, 0.8, DROP_RADIUS_MAX);
+    double fade = 1.0;
+    if (dp->life > 0)
+        fade = clampd(1.0 - dp->age / dp->life, 0.0, 1.0);
+    int alpha = (int)lrint(235.0 * sqrt(fade));
+    if (alpha <= 0)
+        return 0;
+    double cx = dp->x, cy = dp->y;
+    if (!(cx > -rad - 2 && cx < w + rad + 2 && cy > -rad - 2 && cy < h + rad + 2))
+        return 0;
+    box[0] = clampi((int)floor(cx - rad - 1), 0, w - 1);
+    box[1] = clampi((int)ceil(cx + rad + 1), 0, w - 1);
+    box[2] = clampi((int)floor(cy - rad - 1), 0, h - 1);
+    box[3] = clampi((int)ceil(cy + rad + 1), 0, h - 1);
+    *rad_out = rad;
+    *alpha_out = alpha;
+    return 1;
+}
+
+/* A droplet: a small bright disc, anti-aliased, fading with age. */
+void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
+{
+    double rad;
+    int alpha, box[4];
+    if (!rpl_side_drop_box(dp, w, h, &rad, &alpha, box))
+        return;
+    double cx = dp->x, cy = dp->y;
+    const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
+    for (int y = ya; y <= yb; y++)
+        for (int x = xa; x <= xb; x++) {
+            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            double dist = sqrt(dx * dx + dy * dy);
+            double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
+            if (cv <= 0)
+                continue;
+            /* light from the top left: a white highlight, a blue rim */
+            double hl = clampd(1.0 - sqrt((dx + rad * 0.35) * (dx + rad * 0.35) +
+                                          (dy + rad * 0.35) * (dy + rad * 0.35)) / rad, 0.0, 1.0);
+            int cr = (int)(150 + 105 * hl), cg = (int)(214 + 41 * hl), cb = 255;
+            int a = (int)(alpha * cv);
+            uint32_t o = frame[(ptrdiff_t)y * fpitch + x];
+            int r = (int)(o >> 16 & 0xFF), g = (int)(o >> 8 & 0xFF), b = (int)(o & 0xFF);
+            r += (cr - r) * a >> 8;
+            g += (cg - g) * a >> 8;
+            b += (cb - b) * a >> 8;
+            frame[(ptrdiff_t)y * fpitch + x] = pack(r, g, b);
+        }
+}
