@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/side/side_render.h"
+#include "core/side/side_renderer.h"
 
 /* ---- INDEX8: the palette and its lookup cube ------------------------------ */
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/side/side_render.h"
+#include "core/side/side_renderer.h"
 
 /* xorshift32, the state kept by the caller. */
 static uint32_t next_rand(uint32_t *s)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
-#include "core/side/water.h"
+#include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
 static rpl_status water_fail(rpl_water_t *w, rpl_status st, const char *fmt, ...)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/side/water.h"
+#include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
 /* The grid cache's intervals for parameters p: 0 for springs (no cache). */

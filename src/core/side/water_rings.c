@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/side/water.h"
+#include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
 /* A ring lives while its age in whole steps is below life / step, counted

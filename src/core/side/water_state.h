@@ -33,7 +33,7 @@ struct rpl_water {
     double acc;       /* seconds not yet stepped */
     int awake;
     int calm;         /* steps in a row below sleep_epsilon / without a ring */
-    /* waves: the surface at the coupling's grid (core/side/water.h), filled in
+    /* waves: the surface at the coupling's grid (core/side/water_grid.h), filled in
      * point by point as buoyancy.c reads it: gh[k] holds while gstamp[k]
      * == gen.  gen moves on when the whole surface may change (a step, new
      * parameters, flattening); a disturbance marks stale only the samples

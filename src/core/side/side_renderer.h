@@ -1,8 +1,8 @@
-/* core/side/side_render.h - the side-view renderer's insides shared by its
+/* core/side/side_renderer.h - the side-view renderer's insides shared by its
  * files: the renderer (side_render.c), its shading of the water
  * (side_shade.c) and its 8-bit palette (side_palette.c); not part of the API. */
-#ifndef RPL_CORE_SIDE_RENDER_H
-#define RPL_CORE_SIDE_RENDER_H
+#ifndef RPL_CORE_SIDE_RENDERER_H
+#define RPL_CORE_SIDE_RENDERER_H
 
 #include <stdarg.h>
 #include <stddef.h>
