@@ -161,7 +161,7 @@ CHIPMUNK_LIBS = -lchipmunk
 
 # By wildcard, so that a new file in a room is built without a change here.
 X86_DIR   = src/kernels/x86
-CORE_SRC  = $(sort $(wildcard src/core/*.c src/kernels/*.c) $(X86_DIR)/cpu.c)
+CORE_SRC  = $(sort $(wildcard src/core/*/*.c src/kernels/*.c) $(X86_DIR)/cpu.c)
 SIMD_SRC  = $(sort $(filter-out $(X86_DIR)/cpu.c,$(wildcard $(X86_DIR)/*.c)))
 APP_SRC   = $(sort $(wildcard src/app/*.c))
 # The side scene: the water of the core joined to Chipmunk2D's rigid
@@ -508,9 +508,11 @@ test-smoke: $(DEMO) $(BENCH)
 test-smoke-quick: $(DEMO) $(BENCH)
 	sh tests/smoke.sh --quick $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
 
-# The include rules of the rooms (src/core, src/kernels, src/app, ...).
-layout:
-	sh tests/layout.sh
+# The include rules of the rooms (src/core/*, src/kernels, src/app, ...), and
+# no loop of files in src/core or (beyond the known one) in src/app, read from
+# the objects' symbols.
+layout: $(LIB_OBJ) $(APP_OBJ)
+	sh tests/layout.sh $(BUILD)
 
 # Every source must compile without a warning under gcc and clang (when
 # installed), each file a target of its own (side by side, and again only

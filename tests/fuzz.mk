@@ -16,7 +16,7 @@ FUZZ_NAMES   = snapshot parse show
 FUZZ_DIR     = $(BUILD)/fuzz
 FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 # the scalar core: the fuzzers test parsing, not the SIMD kernels
-FUZZ_CORE    = $(wildcard src/core/*.c) $(wildcard src/kernels/*.c) src/kernels/x86/cpu.c
+FUZZ_CORE    = $(wildcard src/core/*/*.c) $(wildcard src/kernels/*.c) src/kernels/x86/cpu.c
 # The core is compiled once for the three targets, with libFuzzer's
 # coverage hooks (fuzzer-no-link); each target links it with its harness.
 FUZZ_SAN     = address,undefined -fno-sanitize-recover=all

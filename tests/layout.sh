@@ -1,6 +1,10 @@
 #!/bin/sh
-# layout.sh - checks the include rules of the rooms by reading every #include line.
-# usage: sh tests/layout.sh   (prints one line per violation, exits 1 if any)
+# layout.sh - checks the include rules of the rooms by reading every #include
+# line, and that no files of src/core or of src/app call each other in a
+# loop, by reading the built objects' symbols.
+# usage: sh tests/layout.sh [BUILD]   (prints one line per violation, exits 1
+#        if any; BUILD, default build, holds the objects: `make layout`
+#        builds them first)
 #
 # The rooms and which of the project's own headers each may include (system
 # headers are free, except SDL's in the platform-free core):
@@ -10,8 +14,14 @@
 #                  probing, the font, the WAV header, bench checks): in
 #                  libripple but not exported by libripple.so nor installed;
 #                  ripple.h only
-#   src/core       ripple.h, ripple_support.h (the core implements it),
-#                  src/core/*, kernels/kernels.h, kernels/scalar.h
+#   src/core/ROOM  the library in rooms (base, field, render, show, sound,
+#                  side): ripple.h, ripple_support.h (the core implements
+#                  it), core/base/ (the helpers every room leans on) and its
+#                  own room's headers; the field, render and side rooms also
+#                  kernels/kernels.h, render also kernels/scalar.h and
+#                  core/field/field.h (the renderer draws the field's
+#                  tiles).  No other room's header: the field and the side
+#                  engine never include each other.
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
 #   src/scene      ripple.h and src/scene/* (and Chipmunk2D's headers; no SDL)
 #   src/app, src/tools, bench, tests
@@ -41,7 +51,7 @@ room_of() {
     case $1 in
         src/ripple.h) echo public;;
         src/ripple_support.h) echo support;;
-        src/core/*) echo core;;
+        src/core/*/*) r=${1#src/core/}; echo "core/${r%%/*}";;
         src/kernels/*) echo kernels;;
         src/app/*) echo app;;
         src/scene/*) echo scene;;
@@ -56,10 +66,14 @@ room_of() {
 # allowed ROOM HEADER: may a file of ROOM include HEADER (a path in the tree)?
 allowed() {
     case $2 in src/ripple.h) [ "$1" != public ]; return;; esac
+    case $1 in core/*) case $2 in "src/$1"/*) return 0;; esac;; esac
     case $1:$2 in
-        core:src/ripple_support.h|app:src/ripple_support.h|tools:src/ripple_support.h) return 0;;
+        app:src/ripple_support.h|tools:src/ripple_support.h) return 0;;
         bench:src/ripple_support.h|tests:src/ripple_support.h) return 0;;
-        core:src/core/*|core:src/kernels/kernels.h|core:src/kernels/scalar.h) return 0;;
+        core/*:src/ripple_support.h|core/*:src/core/base/*) return 0;;
+        core/field:src/kernels/kernels.h|core/side:src/kernels/kernels.h) return 0;;
+        core/render:src/kernels/kernels.h|core/render:src/kernels/scalar.h) return 0;;
+        core/render:src/core/field/field.h) return 0;;
         kernels:src/kernels/*) return 0;;
         app:src/app/*|examples:src/examples/*|tools:src/tools/*) return 0;;
         scene:src/scene/*) return 0;;
@@ -73,7 +87,7 @@ rule() {
     case $1 in
         public) echo "the public header includes no project header";;
         support) echo "ripple_support.h may include only ripple.h";;
-        core) echo "src/core may include ripple.h, ripple_support.h, core/ headers, kernels/kernels.h and kernels/scalar.h";;
+        core/*) echo "src/$1 may include ripple.h, ripple_support.h, core/base/ and $1/ headers (and the kernels' or the field's where the rules above say)";;
         kernels) echo "src/kernels may include ripple.h and kernels/ headers only";;
         bench|tests) echo "$1/ may include only ripple.h, ripple_support.h and $1/ headers";;
         app|tools) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
@@ -84,7 +98,7 @@ rule() {
 files=$(find src bench tests -name '*.[ch]' | LC_ALL=C sort)
 for f in $files; do
     if [ "$(room_of "$f")" = none ]; then
-        echo "layout: $f: in no room (src/core, src/kernels, src/scene, src/app, src/examples, src/tools, bench, tests)"
+        echo "layout: $f: in no room (src/core/ROOM, src/kernels, src/scene, src/app, src/examples, src/tools, bench, tests)"
         violations=$((violations + 1))
     fi
 done
@@ -101,7 +115,7 @@ while read -r f line quote name; do
     room=$(room_of "$f")
     case $name in
         SDL.h|SDL_*.h|SDL2/*)
-            case $room in core|kernels|public|scene)
+            case $room in core/*|kernels|public|scene)
                 bad "$f" "$line" "<$name>" "no SDL header in the platform-free core";;
             esac
             continue;;
@@ -120,5 +134,50 @@ done <<END
 $includes
 END
 
-echo "layout: $(echo "$files" | wc -l) files, $violations violations"
-[ "$violations" = 0 ]
+echo "layout: $(echo "$files" | wc -l) files, $violations include violations"
+
+# ---- loops of files ----------------------------------------------------------
+# File A "calls" file B when A's object needs a symbol (U) that B's object
+# defines; a loop is two or more files that reach each other that way.
+
+build=${1:-build}
+loops=0
+# loops_in DIR...: prints "loop: FILE FILE..." per loop among the objects of the
+# sources in DIR(s); 2 when an object is missing.
+loops_in() {
+    objs=
+    for src in $(for d in "$@"; do ls "$d"/*.c; done); do
+        o="$build/${src%.c}.o"
+        if [ ! -f "$o" ]; then echo "layout: $o: not built (make layout builds it)"; return 2; fi
+        objs="$objs $o"
+    done
+    nm -A $objs | awk -v b="$build/" '
+        { f = $1; sub(/:.*/, "", f); sub("^" b, "", f); sub(/\.o$/, ".c", f)
+          if (!(f in id)) { id[f] = n; name[n++] = f }
+          t = $(NF - 1); s = $NF
+          if (t == "U") need[id[f], s] = 1
+          else if (t ~ /^[TDBRGSVWC]$/) def[s] = id[f] }
+        END {
+            for (k in need) { split(k, p, SUBSEP); if ((p[2] in def) && def[p[2]] != p[1]) r[p[1], def[p[2]]] = 1 }
+            for (k = 0; k < n; k++) for (i = 0; i < n; i++) if ((i, k) in r)
+                for (j = 0; j < n; j++) if ((k, j) in r) r[i, j] = 1
+            for (i = 0; i < n; i++) if (!(i in done) && ((i, i) in r)) {
+                line = name[i]; done[i] = 1
+                for (j = i + 1; j < n; j++) if (((i, j) in r) && ((j, i) in r)) { line = line " " name[j]; done[j] = 1 }
+                print "loop: " line
+            }
+        }'
+}
+
+core=$(loops_in src/core/*) || exit 2
+if [ -n "$core" ]; then
+    echo "$core" | sed 's/^/layout: src\/core: /'
+    loops=$((loops + $(echo "$core" | wc -l)))
+fi
+app=$(loops_in src/app) || exit 2
+if [ -n "$app" ]; then
+    echo "$app" | sed 's/^/layout: src\/app: /'
+    loops=$((loops + $(echo "$app" | wc -l)))
+fi
+echo "layout: loops of files: src/core $(echo "$core" | grep -c '^loop'), src/app $(echo "$app" | grep -c '^loop')"
+[ "$violations" = 0 ] && [ "$loops" = 0 ]

@@ -11,14 +11,14 @@
  * then an attenuation factor alpha on the result.  A + B + 4C = 1: a level
  * pool stays level.
  *
- * Fixed point (rpl_wave_info in core/wave.c makes the coefficients): the
+ * Fixed point (rpl_wave_info in core/field/wave.c makes the coefficients): the
  * heights stay int16; a, b, c are A, B, C in units of 2^-RPL_WAVE_SHIFT
  * and m is 1 - alpha in 256ths.  One int32 sum, with a rounding term (rp
  * when the sum is positive, rn otherwise), one arithmetic shift (floor,
  * like the classic rule's >> 1: with a = 0, b = -2^13, c = 2^12 and no
  * rounding term the shift gives exactly ((l + r + u + d) >> 1) - prev),
  * then n -= (n * m) >> 8 (m = 8 is the classic n -= n >> 5), then the
- * clamp into the height contract.  core/wave.c says how the rounding
+ * clamp into the height contract.  core/field/wave.c says how the rounding
  * terms bring calm water to exactly 0.
  */
 int rpl_step_wave_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,

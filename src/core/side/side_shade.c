@@ -1,109 +1,10 @@
-/* core/side_render.c - the side-view water renderer (refraction, depth gradient, caustics, foam, droplets) and the polygon and circle fills for a side scene's bodies. */
+/* core/side/side_shade.c - shading side-view water: the caustic pattern, the depth table, the water's columns and pixels, droplets. */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-
-/*
- * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,
- * else into a frame kept in the renderer, only where water or droplets
- * reach, the rest converted from the scene), so that the water is
- * computed once whatever the format, and an INDEX8 frame is the XRGB8888
- * one mapped through a palette made for the scene.
- *
- * The water of a column is shaded from tables: a depth table made per
- * body and frame (colour, opacity, caustic light, refraction and
- * darkening by the depth under the surface), and per column the slope and
- * curvature of the surface (refraction, darkening, foam).  The shading is
- * integer arithmetic on one pixel of the scene, done for most pixels in
- * blocks (shade_block); deep water, where only the colour varies with
- * depth, has loops of its own.
- */
-
-#define CAUS_BITS 8
-#define CAUS (1 << CAUS_BITS)      /* the caustic pattern's side, a power of two */
-#define CAUS_GRID 8                /* Voronoi cells across the pattern */
-#define DEPTHS 512                 /* depth table entries (deeper uses the last) */
-#define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
-#define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
-#define DROP_RADIUS_MAX 32.0       /* droplets bigger than this are drawn this big */
-#define CUBE_BITS 5                /* INDEX8: bits per channel of the lookup cube */
-#define PAL_W 256                  /* INDEX8: the palette picture's size */
-#define PAL_ART_H 192
-#define PAL_WATER_H 128
-#define SEED 0x51DE5EEDu
-#define BLOCK 16                   /* pixels of water shaded together (see shade_block) */
-
-/* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
- * caustic light caus/256 of the pattern, refraction refr/256 of the
- * slope in pixels, darkening of steep water weighted dk/256, the
- * underwater shimmer's amplitude wob/256 px. */
-typedef struct depth_entry {
-    int32_t inva;
-    int32_t pr, pg, pb;
-    uint32_t prb;   /* pr << 16 | pb: red and blue blended in one multiply */
-    int32_t caus;
-    int32_t refr;
-    int32_t dk;
-    int32_t wob;
-} depth_entry_t;
-
-/* What a frame knows of each column of a body (arrays of the renderer's
- * width, or the palette picture's). */
-typedef struct columns {
-    int32_t *ys;     /* the row of the surface's top pixel */
-    int32_t *cov;    /* that pixel's share under water, 1/256 */
-    int32_t *sfx;    /* the slope, 1/256 (its sign as the refraction's) */
-    int32_t *dcol;   /* darkening of steep water, 1/256 */
-    int32_t *fwq;    /* foam width, 1/256 px */
-    int32_t *shift;  /* how far the surface lies under the body's mean there */
-    int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
-    int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
-} columns_t;
-
-#define COLUMN_ARRAYS 8
-
-struct rpl_side_renderer {
-    int w, h;
-    rpl_format format;
-    uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
-    uint8_t *caustic;           /* CAUS*CAUS, tileable light network */
-    uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
-    uint32_t palette[256];      /* INDEX8 */
-    int32_t *span;              /* not XRGB8888: per row, the columns [x0, x1) drawn in the frame */
-    depth_entry_t depth[DEPTHS];
-    columns_t col;              /* per column of a body, max(w, PAL_W) each */
-    int32_t *colmem;
-    char err[160];
-};
-
-static rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err, sizeof r->err, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
-static int clampi(int v, int lo, int hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static double clampd(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
+#include "core/side/side_renderer.h"
 
 /* xorshift32, the state kept by the caller. */
 static uint32_t next_rand(uint32_t *s)
@@ -145,7 +46,7 @@ static uint32_t isqrt(uint32_t v)
 /* All integer (positions in 1/16 px) but for the small table of the
  * brightness by F2 - F1: the pattern is the same bytes everywhere and
  * cheap to make even where floating point is slow. */
-static void make_caustic(uint8_t *out)
+void rpl_side_make_caustic(uint8_t *out)
 {
     enum { SUB = 16, CELL = CAUS / CAUS_GRID * SUB, SPAN = CAUS * SUB, LEVELS = 512 };
     int px[CAUS_GRID][CAUS_GRID], py[CAUS_GRID][CAUS_GRID];
@@ -250,15 +151,8 @@ static void make_depths(depth_entry_t *tab, double span)
 
 /* ---- drawing the water -------------------------------------------------- */
 
-/* What one frame's time gives the caustics and the shimmer. */
-typedef struct anim {
-    int ox1, oy1, ox2, oy2;    /* the two caustic layers' scroll */
-    int8_t warp[256];          /* caustic lines' sideways warp, by row */
-    int8_t warpv[256 + BLOCK]; /* and their up-and-down warp, by column (& 255, + BLOCK - 1) */
-    int16_t wob[256];          /* shimmer in 1/256 px, by (x + 2y) */
-} anim_t;
 
-static void make_anim(anim_t *a, double time)
+void rpl_side_make_anim(anim_t *a, double time)
 {
     /* wrapped into one period of the pattern before anything else, so long
      * running times keep their precision */
@@ -529,19 +423,10 @@ static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *
     mixed_run(c, x, x1);
 }
 
-/* Where a body's water goes this frame, known before anything is drawn:
- * its columns clipped to the frame, the rows any of them is drawn in, and
- * the rows from which on all of them are (there the water covers the
- * scene wholly, which then need not be copied first). */
-typedef struct body_rows {
-    int x0, x1;  /* columns */
-    int y0, y1;  /* rows drawn in; y0 >= y1: none */
-    int yfull;   /* rows yfull .. y1-1: every column is water */
-} body_rows_t;
 
 /* As draw_water finds them: the same clipping, the same wet test and the
  * same surface rows (a column is drawn from its surface row down). */
-static void body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
+void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
 {
     br->x0 = br->x1 = br->y0 = br->y1 = 0;
     br->yfull = INT_MAX;
@@ -579,7 +464,7 @@ static void body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
  * the frame; every value was checked finite by the caller.  Row by row,
  * for the caches: the columns' surfaces are worked out first.  The water
  * only writes the frame, never reads it (what it refracts is the scene). */
-static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
+void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
                        const anim_t *an, depth_entry_t *depth, const columns_t *col)
 {
@@ -713,7 +598,7 @@ static void draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene,
 
 /* A droplet's radius and opacity, and the pixels it may touch
  * (xa..xb, ya..yb); 0 when it draws nothing. */
-static int drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
+int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4])
 {
     double rad = clampd(dp->size, 0.8, DROP_RADIUS_MAX);
@@ -736,11 +621,11 @@ static int drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int 
 }
 
 /* A droplet: a small bright disc, anti-aliased, fading with age. */
-static void draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
+void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
 {
     double rad;
     int alpha, box[4];
-    if (!drop_box(dp, w, h, &rad, &alpha, box))
+    if (!rpl_side_drop_box(dp, w, h, &rad, &alpha, box))
         return;
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
@@ -763,519 +648,4 @@ static void draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl
             b += (cb - b) * a >> 8;
             frame[(ptrdiff_t)y * fpitch + x] = pack(r, g, b);
         }
-}
-
-/* ---- INDEX8: the palette and its lookup cube ------------------------------ */
-
-static int cube_index(uint32_t c)
-{
-    return (int)((c >> (24 - CUBE_BITS) & 0x1F) << (2 * CUBE_BITS) |
-                 (c >> (16 - CUBE_BITS) & 0x1F) << CUBE_BITS | (c >> (8 - CUBE_BITS) & 0x1F));
-}
-
-/*
- * The palette comes from a picture of what the scene will show: the art
- * (scaled to PAL_W x PAL_ART_H) above the art again under water drawn by
- * the renderer itself (its gradient, caustics, foam on a wavy surface,
- * droplets), so the median cut sees the water's colours in about the
- * share of the screen water takes.  Then each cell of a 32^3 cube gets the
- * entry nearest its centre, and a pixel's index is one lookup.
- */
-static rpl_status make_palette(rpl_side_renderer_t *r, const uint32_t *art)
-{
-    const int pw = PAL_W, ph = PAL_ART_H + PAL_WATER_H;
-    uint32_t *pic = malloc((size_t)pw * ph * sizeof *pic);
-    uint32_t *dry = malloc((size_t)pw * ph * sizeof *dry);
-    float *surf = malloc((size_t)pw * sizeof *surf);
-    r->cube = malloc((size_t)1 << (3 * CUBE_BITS));
-    if (!pic || !dry || !surf || !r->cube) {
-        free(pic);
-        free(dry);
-        free(surf);
-        return side_fail(r, RPL_ENOMEM, "out of memory for the INDEX8 palette");
-    }
-    for (int y = 0; y < ph; y++) {
-        int ay = y < PAL_ART_H ? y : y - PAL_ART_H;
-        int sy = (int)(((long long)ay * r->h + r->h / 2) / PAL_ART_H);
-        if (y >= PAL_ART_H) /* under water: the art's lower part mostly */
-            sy = (int)(((long long)ay * r->h) / (2 * PAL_WATER_H) + r->h / 2);
-        sy = clampi(sy, 0, r->h - 1);
-        for (int x = 0; x < pw; x++) {
-            int sx = clampi((int)(((long long)x * r->w + r->w / 2) / pw), 0, r->w - 1);
-            dry[(size_t)y * pw + x] = art[(size_t)sy * r->w + sx] | 0xFF000000u;
-        }
-    }
-    memcpy(pic, dry, (size_t)pw * ph * sizeof *pic);
-    for (int x = 0; x < pw; x++)
-        surf[x] = (float)(PAL_ART_H + 6 + 4.0 * sin(x * 0.11) + 1.5 * sin(x * 0.37));
-    rpl_side_water_t wb = {0, pw, surf, (float)ph, 1};
-    anim_t an;
-    make_anim(&an, 1.7);
-    draw_water(pic, pw, dry, pw, pw, ph, &wb, r->caustic, &an, r->depth, &r->col);
-    for (int i = 0; i < 24; i++) {
-        rpl_droplet_t dp = {(float)(5 + i * 10.5), (float)(PAL_ART_H - 14 + (i * 7) % 30), 0, 0,
-                            (float)(i % 5) * 0.1f, 0.6f, (float)(1.0 + (i % 3))};
-        draw_drop(pic, pw, pw, ph, &dp);
-    }
-    rpl_status st;
-    rpl_backdrop_t *bd = rpl_backdrop_create(pic, pw, ph, RPL_INDEX8, &st);
-    free(pic);
-    free(dry);
-    free(surf);
-    if (!bd)
-        return side_fail(r, st, "cannot make the INDEX8 palette: %s", rpl_strerror(st));
-    memcpy(r->palette, rpl_backdrop_palette(bd), sizeof r->palette);
-    int colors = rpl_backdrop_colors(bd);
-    rpl_backdrop_destroy(bd);
-    if (colors < 1)
-        colors = 1;
-
-    /* The entries sorted by green: a cell's search starts at its green
-     * and walks outwards both ways until the green difference alone
-     * exceeds the best distance found (ties go to the lowest index, so the
-     * order of the walk does not matter). */
-    uint8_t order[256];
-    int ng = 0;
-    for (int gl = 0; gl < 256; gl++)
-        for (int k = 0; k < colors; k++)
-            if ((int)(r->palette[k] >> 8 & 0xFF) == gl)
-                order[ng++] = (uint8_t)k;
-    const int side = 1 << CUBE_BITS;
-    for (int gi = 0; gi < side; gi++) {
-        /* the cell's centre, in 8-bit levels */
-        int cg = (gi << (8 - CUBE_BITS)) + (1 << (7 - CUBE_BITS));
-        int start = 0;
-        while (start < ng && (int)(r->palette[order[start]] >> 8 & 0xFF) < cg)
-            start++;
-        for (int ri = 0; ri < side; ri++)
-            for (int bi = 0; bi < side; bi++) {
-                int cr = (ri << (8 - CUBE_BITS)) + (1 << (7 - CUBE_BITS));
-                int cb = (bi << (8 - CUBE_BITS)) + (1 << (7 - CUBE_BITS));
-                int best = 0, bestd = 1 << 30;
-                for (int dir = 0; dir < 2; dir++)
-                    for (int j = dir ? start : start - 1; j >= 0 && j < ng; j += dir ? 1 : -1) {
-                        int k = order[j];
-                        uint32_t p = r->palette[k];
-                        int dg = (int)(p >> 8 & 0xFF) - cg;
-                        if (dg * dg > bestd)
-                            break;
-                        int dr = (int)(p >> 16 & 0xFF) - cr, db = (int)(p & 0xFF) - cb;
-                        int dd = dr * dr + dg * dg + db * db;
-                        if (dd < bestd || (dd == bestd && k < best)) {
-                            bestd = dd;
-                            best = k;
-                        }
-                    }
-                r->cube[(ri << (2 * CUBE_BITS)) | (gi << CUBE_BITS) | bi] = (uint8_t)best;
-            }
-    }
-    return RPL_OK;
-}
-
-/* ---- the renderer ------------------------------------------------------------- */
-
-rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
-                                              rpl_format format, rpl_status *status)
-{
-    rpl_status st = RPL_OK;
-    rpl_side_renderer_t *r = NULL;
-    if (w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX ||
-        rpl_format_bytes(format) == 0 || (format == RPL_INDEX8 && !art)) {
-        st = RPL_EINVAL;
-        goto out;
-    }
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        st = RPL_ENOMEM;
-        goto out;
-    }
-    r->w = w;
-    r->h = h;
-    r->format = format;
-    if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
-        r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = malloc((size_t)CAUS * CAUS);
-    size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
-    r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
-    if (format != RPL_XRGB8888)
-        r->span = malloc(2 * (size_t)h * sizeof *r->span);
-    if ((format != RPL_XRGB8888 && (!r->frame || !r->span)) || !r->caustic || !r->colmem) {
-        st = RPL_ENOMEM;
-        goto out;
-    }
-    r->col.ys = r->colmem;
-    r->col.cov = r->colmem + ncol;
-    r->col.sfx = r->colmem + 2 * ncol;
-    r->col.dcol = r->colmem + 3 * ncol;
-    r->col.fwq = r->colmem + 4 * ncol;
-    r->col.shift = r->colmem + 5 * ncol;
-    r->col.gbase = r->colmem + 6 * ncol;
-    r->col.rdeep = r->colmem + 7 * ncol;
-    make_caustic(r->caustic);
-    if (format == RPL_INDEX8)
-        st = make_palette(r, art);
-out:
-    if (st != RPL_OK) {
-        rpl_side_renderer_destroy(r);
-        r = NULL;
-    }
-    if (status)
-        *status = st;
-    return r;
-}
-
-void rpl_side_renderer_destroy(rpl_side_renderer_t *r)
-{
-    if (!r)
-        return;
-    free(r->frame);
-    free(r->caustic);
-    free(r->cube);
-    free(r->colmem);
-    free(r->span);
-    free(r);
-}
-
-const char *rpl_side_renderer_error(const rpl_side_renderer_t *r)
-{
-    return r ? r->err : "no side renderer (NULL)";
-}
-
-const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r)
-{
-    return r && r->format == RPL_INDEX8 ? r->palette : NULL;
-}
-
-static int finite_f(float v)
-{
-    return isfinite(v);
-}
-
-/* Checks everything a frame reads before anything is written. */
-static rpl_status check_frame(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
-                              const rpl_side_water_t *waters, int nwaters,
-                              const rpl_droplet_t *drops, int ndrops, double time, const void *fb,
-                              ptrdiff_t pitch)
-{
-    int bytes = rpl_format_bytes(r->format);
-    if (!scene)
-        return side_fail(r, RPL_EINVAL, "no scene (NULL)");
-    if (!fb)
-        return side_fail(r, RPL_EINVAL, "no framebuffer (NULL)");
-    if (spitch < (ptrdiff_t)r->w * 4 || spitch % 4 != 0 || (uintptr_t)scene % 4 != 0)
-        return side_fail(r, RPL_EINVAL,
-                         "scene pitch %td: must be at least %d bytes and a multiple of 4, the scene aligned",
-                         spitch, r->w * 4);
-    if (pitch < (ptrdiff_t)r->w * bytes || pitch % bytes != 0 || (uintptr_t)fb % (unsigned)bytes != 0)
-        return side_fail(r, RPL_EINVAL,
-                         "framebuffer pitch %td: must be at least %d bytes and a multiple of %d, fb aligned",
-                         pitch, r->w * bytes, bytes);
-    if (!isfinite(time))
-        return side_fail(r, RPL_EINVAL, "time is not finite");
-    if (nwaters < 0 || (nwaters > 0 && !waters))
-        return side_fail(r, RPL_EINVAL, "waters: %d bodies%s", nwaters,
-                         nwaters > 0 ? " but the array is NULL" : ", fewer than 0");
-    if (ndrops < 0 || (ndrops > 0 && !drops))
-        return side_fail(r, RPL_EINVAL, "droplets: %d%s", ndrops,
-                         ndrops > 0 ? " but the array is NULL" : ", fewer than 0");
-    for (int k = 0; k < nwaters; k++) {
-        const rpl_side_water_t *wb = &waters[k];
-        if (wb->x1 < wb->x0)
-            return side_fail(r, RPL_EINVAL, "water %d: x1 %d is left of x0 %d", k, wb->x1, wb->x0);
-        if (wb->x1 > wb->x0 && !wb->surface)
-            return side_fail(r, RPL_EINVAL, "water %d: no surface (NULL)", k);
-        if (!finite_f(wb->bottom))
-            return side_fail(r, RPL_EINVAL, "water %d: bottom is not finite", k);
-        /* the columns drawn and their neighbours (for the slope) */
-        long long a = wb->x0 > 0 ? wb->x0 : 0, b = wb->x1 < r->w ? wb->x1 : r->w;
-        a = a - 4 > wb->x0 ? a - 4 : wb->x0; /* the slope reads four columns out */
-        b = b + 4 < wb->x1 ? b + 4 : wb->x1;
-        for (long long x = a; x < b; x++)
-            if (!finite_f(wb->surface[x - wb->x0]))
-                return side_fail(r, RPL_EINVAL, "water %d: surface at x %lld is not finite", k, x);
-    }
-    for (int k = 0; k < ndrops; k++) {
-        const rpl_droplet_t *d = &drops[k];
-        if (!finite_f(d->x) || !finite_f(d->y) || !finite_f(d->size) || !finite_f(d->age) ||
-            !finite_f(d->life))
-            return side_fail(r, RPL_EINVAL, "droplet %d: a value is not finite", k);
-    }
-    return RPL_OK;
-}
-
-/* At most this many bodies have the rows their water covers wholly left
- * out of the copy of the scene (those of any more are copied, then drawn
- * over: the same picture). */
-#define SKIP_MAX 8
-
-/* Copies columns x0..x1-1 of a row of the scene into the frame but for
- * those that the water of a body in sk covers wholly in this row (it
- * writes them and never reads them). */
-static void copy_row(uint32_t *dst, const uint32_t *src, int x0, int x1, int y,
-                     const body_rows_t *sk, int nsk)
-{
-    int a[SKIP_MAX], b[SKIP_MAX], n = 0;
-    for (int k = 0; k < nsk; k++) {
-        if (y < sk[k].yfull || y >= sk[k].y1)
-            continue;
-        int i = n++; /* sorted by their first column */
-        while (i > 0 && a[i - 1] > sk[k].x0) {
-            a[i] = a[i - 1];
-            b[i] = b[i - 1];
-            i--;
-        }
-        a[i] = sk[k].x0;
-        b[i] = sk[k].x1;
-    }
-    int cur = x0;
-    for (int i = 0; i < n; i++) {
-        int e = a[i] < x1 ? a[i] : x1;
-        if (e > cur)
-            memcpy(dst + cur, src + cur, (size_t)(e - cur) * sizeof *dst);
-        if (b[i] > cur)
-            cur = b[i];
-    }
-    if (cur < x1)
-        memcpy(dst + cur, src + cur, (size_t)(x1 - cur) * sizeof *dst);
-}
-
-/* RGB565 as the backdrop converts: each channel (v * 31 + 127) / 255 (63
- * for green), the division as (n + 1 + (n >> 8)) >> 8, exact for n below
- * 65535: plain arithmetic, which compilers do on several pixels at once. */
-static inline uint16_t pixel_565(uint32_t v)
-{
-    uint32_t r = (v >> 16 & 0xFF) * 31 + 127, g = (v >> 8 & 0xFF) * 63 + 127, b = (v & 0xFF) * 31 + 127;
-    r = (r + 1 + (r >> 8)) >> 8;
-    g = (g + 1 + (g >> 8)) >> 8;
-    b = (b + 1 + (b >> 8)) >> 8;
-    return (uint16_t)(r << 11 | g << 5 | b);
-}
-
-/* Pixels x0..x1-1 of a row; in blocks of a fixed count, which a
- * compiler vectorizes even where it would not for a loop of unknown
- * length. */
-static void to_565(uint16_t *restrict o, const uint32_t *restrict px, int x0, int x1)
-{
-    int x = x0;
-    for (; x + 16 <= x1; x += 16)
-        for (int i = 0; i < 16; i++)
-            o[x + i] = pixel_565(px[x + i]);
-    for (; x < x1; x++)
-        o[x] = pixel_565(px[x]);
-}
-
-/* The cube's indices of a block first (vectorized), then the lookups. */
-static void to_index8(uint8_t *restrict o, const uint32_t *restrict px, int x0, int x1,
-                      const uint8_t *restrict cube)
-{
-    int x = x0;
-    for (; x + 16 <= x1; x += 16) {
-        uint32_t idx[16];
-        for (int i = 0; i < 16; i++)
-            idx[i] = (uint32_t)cube_index(px[x + i]);
-        for (int i = 0; i < 16; i++)
-            o[x + i] = cube[idx[i]];
-    }
-    for (; x < x1; x++)
-        o[x] = cube[cube_index(px[x])];
-}
-
-/*
- * XRGB8888 is drawn straight into the framebuffer: the scene copied but
- * where water will cover it, then the water and the droplets.  The other
- * formats draw into the frame only the columns of each row that water or
- * droplets reach (the span), and convert the rest of the row straight
- * from the scene: every pixel is converted once, and rows without water
- * are never copied.
- */
-rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
-                           const rpl_side_water_t *waters, int nwaters,
-                           const rpl_droplet_t *drops, int ndrops, double time, void *fb,
-                           ptrdiff_t pitch)
-{
-    if (!r)
-        return RPL_EINVAL;
-    rpl_status st = check_frame(r, scene, spitch, waters, nwaters, drops, ndrops, time, fb, pitch);
-    if (st != RPL_OK)
-        return st;
-    r->err[0] = '\0';
-    const int w = r->w, h = r->h;
-    const ptrdiff_t sp = spitch / 4;
-    const int direct = r->format == RPL_XRGB8888;
-    uint32_t *frame = direct ? fb : r->frame;
-    ptrdiff_t fp = direct ? pitch / 4 : w;
-    /* no spans when drawing straight into the frame (r->span is NULL) */
-    int32_t *span0 = r->span, *span1 = direct ? r->span : r->span + h;
-    if (!direct)
-        for (int y = 0; y < h; y++) {
-            span0[y] = w;
-            span1[y] = 0;
-        }
-    body_rows_t skip[SKIP_MAX];
-    int nskip = 0;
-    for (int k = 0; k < nwaters; k++) {
-        body_rows_t br;
-        body_rows(&waters[k], w, h, &br);
-        if (br.y0 >= br.y1)
-            continue;
-        if (nskip < SKIP_MAX && br.yfull < br.y1)
-            skip[nskip++] = br;
-        if (!direct)
-            for (int y = br.y0; y < br.y1; y++) {
-                span0[y] = br.x0 < span0[y] ? br.x0 : span0[y];
-                span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
-            }
-    }
-    if (!direct)
-        for (int k = 0; k < ndrops; k++) {
-            double rad;
-            int alpha, box[4];
-            if (!drop_box(&drops[k], w, h, &rad, &alpha, box))
-                continue;
-            for (int y = box[2]; y <= box[3]; y++) {
-                span0[y] = box[0] < span0[y] ? box[0] : span0[y];
-                span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
-            }
-        }
-    for (int y = 0; y < h; y++) {
-        int x0 = direct ? 0 : span0[y], x1 = direct ? w : span1[y];
-        if (x0 < x1)
-            copy_row(frame + y * fp, scene + y * sp, x0, x1, y, skip, nskip);
-    }
-    anim_t an;
-    make_anim(&an, time);
-    for (int k = 0; k < nwaters; k++)
-        draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth, &r->col);
-    for (int k = 0; k < ndrops; k++)
-        draw_drop(frame, fp, w, h, &drops[k]);
-    if (direct)
-        return RPL_OK;
-
-    for (int y = 0; y < h; y++) {
-        unsigned char *row = (unsigned char *)fb + (ptrdiff_t)y * pitch;
-        const uint32_t *srow = scene + y * sp, *frow = r->frame + (ptrdiff_t)y * w;
-        int x0 = span0[y] < span1[y] ? span0[y] : w, x1 = span0[y] < span1[y] ? span1[y] : w;
-        if (r->format == RPL_RGB565) {
-            uint16_t *o = (uint16_t *)(void *)row;
-            to_565(o, srow, 0, x0);
-            to_565(o, frow, x0, x1);
-            to_565(o, srow, x1, w);
-        } else {
-            to_index8(row, srow, 0, x0, r->cube);
-            to_index8(row, frow, x0, x1, r->cube);
-            to_index8(row, srow, x1, w, r->cube);
-        }
-    }
-    return RPL_OK;
-}
-
-/* ---- filling a scene's bodies --------------------------------------------------- */
-
-/* Darkens c by k/256 (k in 0..255), keeping its top byte. */
-static uint32_t darken(uint32_t c, int k)
-{
-    uint32_t m = (uint32_t)(256 - k);
-    return (c & 0xFF000000u) | ((c >> 16 & 0xFF) * m >> 8) << 16 | ((c >> 8 & 0xFF) * m >> 8) << 8 |
-           ((c & 0xFF) * m >> 8);
-}
-
-static int picture_ok(const uint32_t *px, ptrdiff_t pitch, int w, int h)
-{
-    return px && w > 0 && h > 0 && pitch >= (ptrdiff_t)w * 4 && pitch % 4 == 0 &&
-           (uintptr_t)px % 4 == 0;
-}
-
-/*
- * The span of pixel row y inside a convex polygon: the pixels whose
- * centres lie in [left, right) of the row's centre line, each edge
- * counted for min(y) <= yc < max(y), so that shapes sharing an edge
- * share no pixel and a w x h rectangle on whole numbers fills exactly
- * w * h pixels.  Returns 0 for an empty row; xa, xb unclipped (may lie
- * outside the picture), as doubles of whole values to stay in range.
- */
-static int poly_span(const double *xy, int n, int y, double *xa, double *xb)
-{
-    double yc = y + 0.5, lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        int j = i + 1 < n ? i + 1 : 0;
-        double x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * j], y1 = xy[2 * j + 1];
-        if (y0 == y1)
-            continue;
-        if (!((y0 <= yc && yc < y1) || (y1 <= yc && yc < y0)))
-            continue;
-        double x = x0 + (x1 - x0) * (yc - y0) / (y1 - y0);
-        if (x < lo)
-            lo = x;
-        if (x > hi)
-            hi = x;
-    }
-    if (!(lo < hi))
-        return 0;
-    *xa = ceil(lo - 0.5);
-    *xb = ceil(hi - 0.5) - 1.0;
-    return *xa <= *xb;
-}
-
-void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double *xy, int n,
-                      uint32_t fill, uint32_t edge, int shade)
-{
-    if (!picture_ok(px, pitch, w, h) || !xy || n < 3 || n > 64)
-        return;
-    double ymin = INFINITY, ymax = -INFINITY;
-    for (int i = 0; i < 2 * n; i++)
-        if (!isfinite(xy[i]))
-            return;
-    for (int i = 0; i < n; i++) {
-        ymin = fmin(ymin, xy[2 * i + 1]);
-        ymax = fmax(ymax, xy[2 * i + 1]);
-    }
-    shade = clampi(shade, 0, 255);
-    int ya = (int)clampd(floor(ymin), 0, h), yb = (int)clampd(ceil(ymax), 0, h);
-    double span = ymax - ymin > 0 ? ymax - ymin : 1;
-    for (int y = ya; y < yb; y++) {
-        double a, b, ua = 0, ub = -1, da = 0, db = -1;
-        if (!poly_span(xy, n, y, &a, &b))
-            continue;
-        int up = poly_span(xy, n, y - 1, &ua, &ub), down = poly_span(xy, n, y + 1, &da, &db);
-        int k = (int)(shade * clampd((y + 0.5 - ymin) / span, 0, 1));
-        uint32_t c = k ? darken(fill, k) : fill;
-        int x0 = (int)clampd(a, 0, w), x1 = (int)clampd(b, -1, w - 1);
-        uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
-        for (int x = x0; x <= x1; x++) {
-            int border = x == a || x == b || !up || x < ua || x > ub || !down || x < da || x > db;
-            row[x] = edge && border ? edge : c;
-        }
-    }
-}
-
-void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, double cy,
-                     double r, uint32_t fill, uint32_t edge, int shade)
-{
-    if (!picture_ok(px, pitch, w, h) || !isfinite(cx) || !isfinite(cy) || !isfinite(r) || !(r > 0))
-        return;
-    shade = clampi(shade, 0, 255);
-    int ya = (int)clampd(floor(cy - r), 0, h), yb = (int)clampd(ceil(cy + r), 0, h);
-    int xa = (int)clampd(floor(cx - r), 0, w), xb = (int)clampd(ceil(cx + r), 0, w);
-    /* in units of the radius, so that huge values neither overflow nor
-     * become inf == inf comparisons */
-    double inv = 1.0 / r, step = inv;
-    for (int y = ya; y < yb; y++) {
-        double dy = (y + 0.5 - cy) * inv;
-        int k = (int)(shade * clampd((dy + 1.0) * 0.5, 0, 1));
-        uint32_t c = k ? darken(fill, k) : fill;
-        uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
-        for (int x = xa; x < xb; x++) {
-            double dx = (x + 0.5 - cx) * inv;
-            if (dx * dx + dy * dy > 1.0)
-                continue;
-            int border = 0;
-            if (edge) {
-                /* a pixel whose 4-neighbour lies outside is on the rim */
-                double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
-                border = dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 ||
-                         lf * lf + dy * dy > 1.0 || rt * rt + dy * dy > 1.0;
-            }
-            row[x] = border ? edge : c;
-        }
-    }
 }

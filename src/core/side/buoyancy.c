@@ -1,10 +1,10 @@
-/* core/buoyancy.c - side-view water meets rigid bodies: the part of a polygon under the surface, the forces on it, and sweep crossings. */
+/* core/side/buoyancy.c - side-view water meets rigid bodies: the part of a polygon under the surface, the forces on it, and sweep crossings. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "ripple.h"
-#include "core/water.h"
+#include "core/side/water_grid.h"
 
 #define COORD_MAX 1e9        /* coordinates beyond this are refused, as in water.c */
 #define POLY_MAX 64
@@ -14,7 +14,7 @@
  * Piecewise linear between samples k = 0..last at x0 + k * dx (the last one
  * exactly at x1): the springs' own positions, where the spline passes
  * through the springs, or for waves evenly at most 4 units apart (the grid
- * of core/water.h, whose heights the water keeps for the step: every body
+ * of core/side/water_grid.h, whose heights the water keeps for the step: every body
  * reads the same samples, and a waves sample sums up to 256 rings).
  * Between two samples the surface is a straight line, which is what makes
  * the integrals below exact. */

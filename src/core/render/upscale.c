@@ -1,4 +1,4 @@
-/* core/upscale.c - nearest-neighbour upscale by a whole factor (--scale), through the kernel table. */
+/* core/render/upscale.c - nearest-neighbour upscale by a whole factor (--scale), through the kernel table. */
 #include <stdint.h>
 
 #include "kernels/kernels.h"

@@ -1,4 +1,4 @@
-/* core/snapshot.c - saving and loading the whole simulation state ("RPL2" files of tagged sections, and "RPL1"), read in one pass so pipes work. */
+/* core/field/snapshot.c - saving and loading the whole simulation state ("RPL2" files of tagged sections, and "RPL1"), read in one pass so pipes work. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/field/field.h"
 #include "ripple_support.h"
 
 /*

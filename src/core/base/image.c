@@ -1,4 +1,4 @@
-/* core/image.c - pictures: sizes read from file headers before any decoding, and fitting a picture of any size to the field (scale to cover, crop the centre). */
+/* core/base/image.c - pictures: sizes read from file headers before any decoding, and fitting a picture of any size to the field (scale to cover, crop the centre). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* core/autopilot.c - scripted drops and trails that draw shapes on the water, demoscene style. */
+/* core/show/autopilot.c - scripted drops and trails that draw shapes on the water, demoscene style. */
 #include <math.h>
 
-#include "core/internal.h"
+#include "core/base/base.h"
 
 #define TAU 6.283185307179586
 
@@ -12,7 +12,7 @@ static const int scene_len[SCENE_COUNT] = { 200, 260, 300, 240, 300, 150 };
 /* Stone sizes scale with the field so small and large windows look alike. */
 static int unit(const rpl_sim_t *sim)
 {
-    int m = sim->w < sim->h ? sim->w : sim->h;
+    int m = rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim);
     int u = m / 160;
     return u < 1 ? 1 : u;
 }
@@ -39,10 +39,10 @@ static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
     ap->t = 0;
     ap->len = scene_len[s];
     ap->pen = 0;
-    int m = sim->w < sim->h ? sim->w : sim->h;
+    int m = rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim);
     ap->size = m / 4 + rpl_rng_range(&ap->rng, 0, m / 8);
-    ap->cx = sim->w / 2 + rpl_rng_range(&ap->rng, -sim->w / 6, sim->w / 6);
-    ap->cy = sim->h / 2 + rpl_rng_range(&ap->rng, -sim->h / 6, sim->h / 6);
+    ap->cx = rpl_sim_width(sim) / 2 + rpl_rng_range(&ap->rng, -rpl_sim_width(sim) / 6, rpl_sim_width(sim) / 6);
+    ap->cy = rpl_sim_height(sim) / 2 + rpl_rng_range(&ap->rng, -rpl_sim_height(sim) / 6, rpl_sim_height(sim) / 6);
 }
 
 /* Moves the pen to (x, y): a bead of the shape being drawn.  Beads a few

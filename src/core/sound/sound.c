@@ -1,10 +1,10 @@
-/* core/sound.c - drip sounds and a soft water bed, mixed in integer arithmetic so every machine gives the same samples. */
+/* core/sound/sound.c - drip sounds and a soft water bed, mixed in integer arithmetic so every machine gives the same samples. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base/base.h"
 #include "ripple_support.h"
 
 /*

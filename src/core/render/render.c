@@ -1,13 +1,33 @@
-/* core/render.c - drawing the refracted frame in any format: whole, or only the tiles that changed, on one or more threads. */
+/* core/render/render.c - drawing the refracted frame in any format: whole, or only the tiles that changed, on one or more threads. */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/field/field.h"
+#include "core/render/render.h"
 #include "kernels/kernels.h"
-#include "core/pool.h"
+#include "core/base/pool.h"
+
+/* A renderer (opaque in ripple.h): what it last drew into, so the next
+ * draw redraws only the tiles that may have changed there. */
+struct rpl_renderer {
+    rpl_sim_t *sim;
+    uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
+    uint8_t *fresh;            /* per tile: the last draw drew it */
+    rpl_rect_t *rects;         /* room for rpl_renderer_changed's merging */
+    int *open;                 /* and for two rows of its rectangles' indices */
+    struct {                   /* what the last draw drew into */
+        const void *fb;
+        unsigned bd_id;        /* the backdrop's serial */
+        ptrdiff_t pitch;
+        int strength, shading, valid;
+    } shown;
+    unsigned rendered;         /* tiles drawn by the last draw */
+    char *err;                 /* detail of the last failure, NULL if none */
+    int err_nomem;
+};
 
 typedef struct render_job {
     rpl_sim_t *sim;

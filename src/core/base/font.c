@@ -1,5 +1,5 @@
-/* core/font.c - built-in 5x7 bitmap font with descenders, text drawing and translucent panels on XRGB8888. */
-#include "core/internal.h"
+/* core/base/font.c - built-in 5x7 bitmap font with descenders, text drawing and translucent panels on XRGB8888. */
+#include "core/base/base.h"
 #include "ripple_support.h"
 
 #include <limits.h>

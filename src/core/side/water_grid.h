@@ -1,6 +1,6 @@
-/* core/water.h - side-view water's internals shared by water.c and buoyancy.c: the grid a waves surface is sampled on, and its cached heights. */
-#ifndef RPL_CORE_WATER_H
-#define RPL_CORE_WATER_H
+/* core/side/water_grid.h - side-view water's internals shared by water.c, water_cache.c and buoyancy.c: the grid a waves surface is sampled on, and its cached heights. */
+#ifndef RPL_CORE_WATER_GRID_H
+#define RPL_CORE_WATER_GRID_H
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* core/file.c - writing files safely: a unique temporary beside the target, fsync, rename; devices and FIFOs written in place; nothing else replaced. */
+/* core/base/file.c - writing files safely: a unique temporary beside the target, fsync, rename; devices and FIFOs written in place; nothing else replaced. */
 #define _XOPEN_SOURCE 700 /* S_ISVTX */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "core/base/base.h"
 #include "ripple_support.h"
 
 enum { MODE_NONE, MODE_RENAME, MODE_IN_PLACE };

@@ -1,10 +1,10 @@
-/* core/wave.c - the field's model: the classic rule or the damped wave equation, its parameters checked and turned into fixed-point coefficients. */
+/* core/field/wave.c - the field's model: the classic rule or the damped wave equation, its parameters checked and turned into fixed-point coefficients. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/field/field.h"
 
 /*
  * The rounding, and why calm water comes to exactly 0.  The step is one

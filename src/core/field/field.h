@@ -1,36 +1,16 @@
-/* core/internal.h - helpers shared by the core's files, not part of the API. */
-#ifndef RPL_INTERNAL_H
-#define RPL_INTERNAL_H
-
-#include <stdarg.h>
-#include <stdio.h>
+/* core/field/field.h - the field's insides, shared by the field room's files
+ * (and read by the renderer, which draws the field's tiles); not part of the API. */
+#ifndef RPL_CORE_FIELD_H
+#define RPL_CORE_FIELD_H
 
 #include "ripple.h"
+#include "core/base/base.h"
 #include "kernels/kernels.h"
 
 struct rpl_pool;
 
-/* The formatted message in a new allocation (NULL when memory runs out):
- * error details keep their whole text, however long a path in them. */
-char *rpl_vformat(const char *fmt, va_list ap);
-
-/* fopen(path, "rb") with O_CLOEXEC, so no program started later inherits
- * the descriptor (core/file.c). */
-FILE *rpl_open_read(const char *path);
-
-/* A background prepared for one format (core/backdrop.c; opaque in ripple.h). */
-struct rpl_backdrop {
-    int w, h;
-    rpl_format format;
-    unsigned id;          /* serial number, never 0: tells backdrops apart in a renderer's memory */
-    void *px;             /* w*h pixels of the format */
-    int colors;           /* INDEX8: palette entries in use */
-    uint32_t palette[256];/* INDEX8 */
-    uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
-};
-
 /* The strongest damping of absorbing edges, at the border, in 1/256 of
- * a height per step (core/walls.c). */
+ * a height per step (core/field/walls.c). */
 #define RPL_ABSORB_K 96
 
 /* The field (opaque in ripple.h). */
@@ -53,7 +33,7 @@ struct rpl_sim {
     unsigned stepped;          /* tiles computed by the last step */
     unsigned rendered;         /* tiles drawn by the last render, by any renderer */
 
-    /* walls, edges and the drop hook (core/walls.c) */
+    /* walls, edges and the drop hook (core/field/walls.c) */
     uint8_t *walls;            /* w*h, 1 = solid; NULL: no walls */
     uint16_t *wall_tiles;      /* per tile: its solid cells (with walls) */
     uint64_t walls_serial;     /* counts changes of the walls */
@@ -69,7 +49,7 @@ struct rpl_sim {
     rpl_drop_fn drop_fn;       /* told about every stone; NULL: none */
     void *drop_user;
 
-    /* the model (core/wave.c) */
+    /* the model (core/field/wave.c) */
     rpl_model model;           /* RPL_MODEL_CLASSIC or RPL_MODEL_WAVE */
     int wave_set;              /* wave and coef hold parameters once set */
     rpl_wave_params_t wave;    /* the wave model's parameters, last set */
@@ -95,27 +75,8 @@ void rpl_walls_apply(rpl_sim_t *sim);
 
 /* Before a step: the runs of the walls, if they changed. */
 void rpl_walls_prepare(rpl_sim_t *sim);
-/* Frees the walls (field.c, destroying the field). */
+/* Frees the walls (core/field/field.c, destroying the field). */
 void rpl_walls_free(rpl_sim_t *sim);
-
-/* A renderer (opaque in ripple.h): what it last drew into, so the next
- * draw redraws only the tiles that may have changed there. */
-struct rpl_renderer {
-    rpl_sim_t *sim;
-    uint8_t *drawn;            /* per tile: the framebuffer shows the bare background */
-    uint8_t *fresh;            /* per tile: the last draw drew it */
-    rpl_rect_t *rects;         /* room for rpl_renderer_changed's merging */
-    int *open;                 /* and for two rows of its rectangles' indices */
-    struct {                   /* what the last draw drew into */
-        const void *fb;
-        unsigned bd_id;        /* the backdrop's serial */
-        ptrdiff_t pitch;
-        int strength, shading, valid;
-    } shown;
-    unsigned rendered;         /* tiles drawn by the last draw */
-    char *err;                 /* detail of the last failure, NULL if none */
-    int err_nomem;
-};
 
 /* Stores a detail message in sim->err and returns st. */
 rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)
@@ -123,11 +84,6 @@ rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-
-uint64_t rpl_seed_mix(uint64_t seed);
-uint32_t rpl_rng_next(uint64_t *state);
-/* Uniform-ish integer in [lo, hi]. */
-int rpl_rng_range(uint64_t *state, int lo, int hi);
 
 /* Activity bits of a tile: a nonzero cell in the current / previous
  * buffer, and in each of its edges (left and right column, top and bottom
@@ -139,27 +95,6 @@ int rpl_rng_range(uint64_t *state, int lo, int hi);
 #define RPL_EDGE_T 16
 #define RPL_EDGE_B 32
 #define RPL_EDGES (RPL_EDGE_L | RPL_EDGE_R | RPL_EDGE_T | RPL_EDGE_B)
-
-/* Liang-Barsky on one axis: narrows [*t0, *t1] to where p + t*d lies in
- * [lo, hi]; 0 when nothing is left.  Segments are clipped with it before
- * they are walked cell by cell (stones along a trail, walls, shows). */
-static inline int rpl_clip_axis(double p, double d, double lo, double hi, double *t0,
-                                double *t1)
-{
-    if (d == 0)
-        return p >= lo && p <= hi;
-    double a = (lo - p) / d, b = (hi - p) / d;
-    if (a > b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    if (a > *t0)
-        *t0 = a;
-    if (b < *t1)
-        *t1 = b;
-    return *t0 <= *t1;
-}
 
 /* A neighbour's current cells reach into tile t: the edge facing it. */
 static inline int rpl_edges_touch(const rpl_sim_t *sim, const uint8_t *a, int tx, int ty)
@@ -182,12 +117,5 @@ void rpl_sim_rescan(rpl_sim_t *sim);
 /* Checks a w*h buffer against the height contract. */
 rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
                             const char *what);
-
-/* The built-in font's glyph of byte c (core/font.c): RPL_FONT_GLYPH_ROWS
- * rows, top first, the 5 columns in the low bits (0x10 the leftmost);
- * bytes outside 32..126 give the box glyph.  Shows write text in stones
- * with it. */
-#define RPL_FONT_GLYPH_ROWS 9
-const uint8_t *rpl_font_glyph(unsigned char c);
 
 #endif

@@ -1,4 +1,4 @@
-/* core/splash.c - splash droplets: thrown up by impacts, falling under gravity, rippling the water where they land. */
+/* core/side/splash.c - splash droplets: thrown up by impacts, falling under gravity, rippling the water where they land. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

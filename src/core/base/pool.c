@@ -1,8 +1,8 @@
-/* core/pool.c - a small pthreads worker pool that runs one job on every thread and waits for all. */
+/* core/base/pool.c - a small pthreads worker pool that runs one job on every thread and waits for all. */
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/pool.h"
+#include "core/base/pool.h"
 
 struct worker {
     rpl_pool_t *pool;

@@ -1,9 +1,9 @@
-/* core/walls.c - walls (solid cells), absorbing edges and the drop hook: what the step does after its kernel. */
+/* core/field/walls.c - walls (solid cells), absorbing edges and the drop hook: what the step does after its kernel. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/field/field.h"
 
 /* ---- the pass after the step ------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* core/parse.c - strict parsers for numbers and sizes given as text (flags, show files): whole string, decimal, no surprises. */
+/* core/base/parse.c - strict parsers for numbers and sizes given as text (flags, show files): whole string, decimal, no surprises. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -1,10 +1,10 @@
-/* core/backdrop.c - backgrounds prepared per framebuffer format: RGB565 conversion, the INDEX8
+/* core/render/backdrop.c - backgrounds prepared per framebuffer format: RGB565 conversion, the INDEX8
  * palette (median cut), the nearest-colour mapping and the INDEX8 shade table. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/render/render.h"
 #include "kernels/scalar.h"
 
 int rpl_format_bytes(rpl_format format)

@@ -1,0 +1,68 @@
+/* core/base/base.c - what every room of the library leans on: the version, the
+ * status names, formatted messages and the random generator. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/base/base.h"
+
+const char *rpl_version(void)
+{
+    return RPL_VERSION;
+}
+
+const char *rpl_strerror(rpl_status status)
+{
+    switch (status) {
+    case RPL_OK: return "success";
+    case RPL_EINVAL: return "invalid argument";
+    case RPL_ENOMEM: return "out of memory";
+    case RPL_EIO: return "input/output error";
+    case RPL_EFORMAT: return "not a valid ripple file (snapshot or show)";
+    case RPL_ESIZE: return "snapshot size does not match the field";
+    case RPL_ENOTSUP: return "not supported on this machine";
+    }
+    return "unknown error";
+}
+
+char *rpl_vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
+/* Seeds are mixed (splitmix64) so that nearby seeds give unrelated
+ * sequences and seed 0 is as good as any other. */
+uint64_t rpl_seed_mix(uint64_t seed)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z ? z : 0x2545F4914F6CDD1Dull;
+}
+
+uint32_t rpl_rng_next(uint64_t *s)
+{
+    /* xorshift64* */
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+int rpl_rng_range(uint64_t *s, int lo, int hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint64_t span = (uint64_t)((int64_t)hi - lo) + 1; /* up to 2^32 */
+    return (int)((int64_t)lo + (int64_t)(rpl_rng_next(s) % span));
+}

@@ -1,0 +1,118 @@
+/* core/side/side_fill.c - the polygon and circle fills for a side scene's bodies. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/side/side_renderer.h"
+
+/* ---- filling a scene's bodies --------------------------------------------------- */
+
+/* Darkens c by k/256 (k in 0..255), keeping its top byte. */
+static uint32_t darken(uint32_t c, int k)
+{
+    uint32_t m = (uint32_t)(256 - k);
+    return (c & 0xFF000000u) | ((c >> 16 & 0xFF) * m >> 8) << 16 | ((c >> 8 & 0xFF) * m >> 8) << 8 |
+           ((c & 0xFF) * m >> 8);
+}
+
+static int picture_ok(const uint32_t *px, ptrdiff_t pitch, int w, int h)
+{
+    return px && w > 0 && h > 0 && pitch >= (ptrdiff_t)w * 4 && pitch % 4 == 0 &&
+           (uintptr_t)px % 4 == 0;
+}
+
+/*
+ * The span of pixel row y inside a convex polygon: the pixels whose
+ * centres lie in [left, right) of the row's centre line, each edge
+ * counted for min(y) <= yc < max(y), so that shapes sharing an edge
+ * share no pixel and a w x h rectangle on whole numbers fills exactly
+ * w * h pixels.  Returns 0 for an empty row; xa, xb unclipped (may lie
+ * outside the picture), as doubles of whole values to stay in range.
+ */
+static int poly_span(const double *xy, int n, int y, double *xa, double *xb)
+{
+    double yc = y + 0.5, lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int j = i + 1 < n ? i + 1 : 0;
+        double x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * j], y1 = xy[2 * j + 1];
+        if (y0 == y1)
+            continue;
+        if (!((y0 <= yc && yc < y1) || (y1 <= yc && yc < y0)))
+            continue;
+        double x = x0 + (x1 - x0) * (yc - y0) / (y1 - y0);
+        if (x < lo)
+            lo = x;
+        if (x > hi)
+            hi = x;
+    }
+    if (!(lo < hi))
+        return 0;
+    *xa = ceil(lo - 0.5);
+    *xb = ceil(hi - 0.5) - 1.0;
+    return *xa <= *xb;
+}
+
+void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double *xy, int n,
+                      uint32_t fill, uint32_t edge, int shade)
+{
+    if (!picture_ok(px, pitch, w, h) || !xy || n < 3 || n > 64)
+        return;
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (int i = 0; i < 2 * n; i++)
+        if (!isfinite(xy[i]))
+            return;
+    for (int i = 0; i < n; i++) {
+        ymin = fmin(ymin, xy[2 * i + 1]);
+        ymax = fmax(ymax, xy[2 * i + 1]);
+    }
+    shade = clampi(shade, 0, 255);
+    int ya = (int)clampd(floor(ymin), 0, h), yb = (int)clampd(ceil(ymax), 0, h);
+    double span = ymax - ymin > 0 ? ymax - ymin : 1;
+    for (int y = ya; y < yb; y++) {
+        double a, b, ua = 0, ub = -1, da = 0, db = -1;
+        if (!poly_span(xy, n, y, &a, &b))
+            continue;
+        int up = poly_span(xy, n, y - 1, &ua, &ub), down = poly_span(xy, n, y + 1, &da, &db);
+        int k = (int)(shade * clampd((y + 0.5 - ymin) / span, 0, 1));
+        uint32_t c = k ? darken(fill, k) : fill;
+        int x0 = (int)clampd(a, 0, w), x1 = (int)clampd(b, -1, w - 1);
+        uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
+        for (int x = x0; x <= x1; x++) {
+            int border = x == a || x == b || !up || x < ua || x > ub || !down || x < da || x > db;
+            row[x] = edge && border ? edge : c;
+        }
+    }
+}
+
+void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, double cy,
+                     double r, uint32_t fill, uint32_t edge, int shade)
+{
+    if (!picture_ok(px, pitch, w, h) || !isfinite(cx) || !isfinite(cy) || !isfinite(r) || !(r > 0))
+        return;
+    shade = clampi(shade, 0, 255);
+    int ya = (int)clampd(floor(cy - r), 0, h), yb = (int)clampd(ceil(cy + r), 0, h);
+    int xa = (int)clampd(floor(cx - r), 0, w), xb = (int)clampd(ceil(cx + r), 0, w);
+    /* in units of the radius, so that huge values neither overflow nor
+     * become inf == inf comparisons */
+    double inv = 1.0 / r, step = inv;
+    for (int y = ya; y < yb; y++) {
+        double dy = (y + 0.5 - cy) * inv;
+        int k = (int)(shade * clampd((dy + 1.0) * 0.5, 0, 1));
+        uint32_t c = k ? darken(fill, k) : fill;
+        uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
+        for (int x = xa; x < xb; x++) {
+            double dx = (x + 0.5 - cx) * inv;
+            if (dx * dx + dy * dy > 1.0)
+                continue;
+            int border = 0;
+            if (edge) {
+                /* a pixel whose 4-neighbour lies outside is on the rim */
+                double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
+                border = dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 ||
+                         lf * lf + dy * dy > 1.0 || rt * rt + dy * dy > 1.0;
+            }
+            row[x] = border ? edge : c;
+        }
+    }
+}

@@ -1,0 +1,304 @@
+/* core/side/side_render.c - the side-view water renderer: created for a format, it draws a scene's water and droplets and converts the frame (shading in side_shade.c, the INDEX8 palette in side_palette.c). */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/side/side_renderer.h"
+
+/* ---- the renderer ------------------------------------------------------------- */
+
+rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
+                                              rpl_format format, rpl_status *status)
+{
+    rpl_status st = RPL_OK;
+    rpl_side_renderer_t *r = NULL;
+    if (w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX ||
+        rpl_format_bytes(format) == 0 || (format == RPL_INDEX8 && !art)) {
+        st = RPL_EINVAL;
+        goto out;
+    }
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        st = RPL_ENOMEM;
+        goto out;
+    }
+    r->w = w;
+    r->h = h;
+    r->format = format;
+    if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
+        r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
+    r->caustic = malloc((size_t)CAUS * CAUS);
+    size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
+    r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
+    if (format != RPL_XRGB8888)
+        r->span = malloc(2 * (size_t)h * sizeof *r->span);
+    if ((format != RPL_XRGB8888 && (!r->frame || !r->span)) || !r->caustic || !r->colmem) {
+        st = RPL_ENOMEM;
+        goto out;
+    }
+    r->col.ys = r->colmem;
+    r->col.cov = r->colmem + ncol;
+    r->col.sfx = r->colmem + 2 * ncol;
+    r->col.dcol = r->colmem + 3 * ncol;
+    r->col.fwq = r->colmem + 4 * ncol;
+    r->col.shift = r->colmem + 5 * ncol;
+    r->col.gbase = r->colmem + 6 * ncol;
+    r->col.rdeep = r->colmem + 7 * ncol;
+    rpl_side_make_caustic(r->caustic);
+    if (format == RPL_INDEX8)
+        st = rpl_side_make_palette(r, art);
+out:
+    if (st != RPL_OK) {
+        rpl_side_renderer_destroy(r);
+        r = NULL;
+    }
+    if (status)
+        *status = st;
+    return r;
+}
+
+void rpl_side_renderer_destroy(rpl_side_renderer_t *r)
+{
+    if (!r)
+        return;
+    free(r->frame);
+    free(r->caustic);
+    free(r->cube);
+    free(r->colmem);
+    free(r->span);
+    free(r);
+}
+
+const char *rpl_side_renderer_error(const rpl_side_renderer_t *r)
+{
+    return r ? r->err : "no side renderer (NULL)";
+}
+
+const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r)
+{
+    return r && r->format == RPL_INDEX8 ? r->palette : NULL;
+}
+
+static int finite_f(float v)
+{
+    return isfinite(v);
+}
+
+/* Checks everything a frame reads before anything is written. */
+static rpl_status check_frame(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
+                              const rpl_side_water_t *waters, int nwaters,
+                              const rpl_droplet_t *drops, int ndrops, double time, const void *fb,
+                              ptrdiff_t pitch)
+{
+    int bytes = rpl_format_bytes(r->format);
+    if (!scene)
+        return side_fail(r, RPL_EINVAL, "no scene (NULL)");
+    if (!fb)
+        return side_fail(r, RPL_EINVAL, "no framebuffer (NULL)");
+    if (spitch < (ptrdiff_t)r->w * 4 || spitch % 4 != 0 || (uintptr_t)scene % 4 != 0)
+        return side_fail(r, RPL_EINVAL,
+                         "scene pitch %td: must be at least %d bytes and a multiple of 4, the scene aligned",
+                         spitch, r->w * 4);
+    if (pitch < (ptrdiff_t)r->w * bytes || pitch % bytes != 0 || (uintptr_t)fb % (unsigned)bytes != 0)
+        return side_fail(r, RPL_EINVAL,
+                         "framebuffer pitch %td: must be at least %d bytes and a multiple of %d, fb aligned",
+                         pitch, r->w * bytes, bytes);
+    if (!isfinite(time))
+        return side_fail(r, RPL_EINVAL, "time is not finite");
+    if (nwaters < 0 || (nwaters > 0 && !waters))
+        return side_fail(r, RPL_EINVAL, "waters: %d bodies%s", nwaters,
+                         nwaters > 0 ? " but the array is NULL" : ", fewer than 0");
+    if (ndrops < 0 || (ndrops > 0 && !drops))
+        return side_fail(r, RPL_EINVAL, "droplets: %d%s", ndrops,
+                         ndrops > 0 ? " but the array is NULL" : ", fewer than 0");
+    for (int k = 0; k < nwaters; k++) {
+        const rpl_side_water_t *wb = &waters[k];
+        if (wb->x1 < wb->x0)
+            return side_fail(r, RPL_EINVAL, "water %d: x1 %d is left of x0 %d", k, wb->x1, wb->x0);
+        if (wb->x1 > wb->x0 && !wb->surface)
+            return side_fail(r, RPL_EINVAL, "water %d: no surface (NULL)", k);
+        if (!finite_f(wb->bottom))
+            return side_fail(r, RPL_EINVAL, "water %d: bottom is not finite", k);
+        /* the columns drawn and their neighbours (for the slope) */
+        long long a = wb->x0 > 0 ? wb->x0 : 0, b = wb->x1 < r->w ? wb->x1 : r->w;
+        a = a - 4 > wb->x0 ? a - 4 : wb->x0; /* the slope reads four columns out */
+        b = b + 4 < wb->x1 ? b + 4 : wb->x1;
+        for (long long x = a; x < b; x++)
+            if (!finite_f(wb->surface[x - wb->x0]))
+                return side_fail(r, RPL_EINVAL, "water %d: surface at x %lld is not finite", k, x);
+    }
+    for (int k = 0; k < ndrops; k++) {
+        const rpl_droplet_t *d = &drops[k];
+        if (!finite_f(d->x) || !finite_f(d->y) || !finite_f(d->size) || !finite_f(d->age) ||
+            !finite_f(d->life))
+            return side_fail(r, RPL_EINVAL, "droplet %d: a value is not finite", k);
+    }
+    return RPL_OK;
+}
+
+/* At most this many bodies have the rows their water covers wholly left
+ * out of the copy of the scene (those of any more are copied, then drawn
+ * over: the same picture). */
+#define SKIP_MAX 8
+
+/* Copies columns x0..x1-1 of a row of the scene into the frame but for
+ * those that the water of a body in sk covers wholly in this row (it
+ * writes them and never reads them). */
+static void copy_row(uint32_t *dst, const uint32_t *src, int x0, int x1, int y,
+                     const body_rows_t *sk, int nsk)
+{
+    int a[SKIP_MAX], b[SKIP_MAX], n = 0;
+    for (int k = 0; k < nsk; k++) {
+        if (y < sk[k].yfull || y >= sk[k].y1)
+            continue;
+        int i = n++; /* sorted by their first column */
+        while (i > 0 && a[i - 1] > sk[k].x0) {
+            a[i] = a[i - 1];
+            b[i] = b[i - 1];
+            i--;
+        }
+        a[i] = sk[k].x0;
+        b[i] = sk[k].x1;
+    }
+    int cur = x0;
+    for (int i = 0; i < n; i++) {
+        int e = a[i] < x1 ? a[i] : x1;
+        if (e > cur)
+            memcpy(dst + cur, src + cur, (size_t)(e - cur) * sizeof *dst);
+        if (b[i] > cur)
+            cur = b[i];
+    }
+    if (cur < x1)
+        memcpy(dst + cur, src + cur, (size_t)(x1 - cur) * sizeof *dst);
+}
+
+/* RGB565 as the backdrop converts: each channel (v * 31 + 127) / 255 (63
+ * for green), the division as (n + 1 + (n >> 8)) >> 8, exact for n below
+ * 65535: plain arithmetic, which compilers do on several pixels at once. */
+static inline uint16_t pixel_565(uint32_t v)
+{
+    uint32_t r = (v >> 16 & 0xFF) * 31 + 127, g = (v >> 8 & 0xFF) * 63 + 127, b = (v & 0xFF) * 31 + 127;
+    r = (r + 1 + (r >> 8)) >> 8;
+    g = (g + 1 + (g >> 8)) >> 8;
+    b = (b + 1 + (b >> 8)) >> 8;
+    return (uint16_t)(r << 11 | g << 5 | b);
+}
+
+/* Pixels x0..x1-1 of a row; in blocks of a fixed count, which a
+ * compiler vectorizes even where it would not for a loop of unknown
+ * length. */
+static void to_565(uint16_t *restrict o, const uint32_t *restrict px, int x0, int x1)
+{
+    int x = x0;
+    for (; x + 16 <= x1; x += 16)
+        for (int i = 0; i < 16; i++)
+            o[x + i] = pixel_565(px[x + i]);
+    for (; x < x1; x++)
+        o[x] = pixel_565(px[x]);
+}
+
+/* The cube's indices of a block first (vectorized), then the lookups. */
+static void to_index8(uint8_t *restrict o, const uint32_t *restrict px, int x0, int x1,
+                      const uint8_t *restrict cube)
+{
+    int x = x0;
+    for (; x + 16 <= x1; x += 16) {
+        uint32_t idx[16];
+        for (int i = 0; i < 16; i++)
+            idx[i] = (uint32_t)cube_index(px[x + i]);
+        for (int i = 0; i < 16; i++)
+            o[x + i] = cube[idx[i]];
+    }
+    for (; x < x1; x++)
+        o[x] = cube[cube_index(px[x])];
+}
+
+/*
+ * XRGB8888 is drawn straight into the framebuffer: the scene copied but
+ * where water will cover it, then the water and the droplets.  The other
+ * formats draw into the frame only the columns of each row that water or
+ * droplets reach (the span), and convert the rest of the row straight
+ * from the scene: every pixel is converted once, and rows without water
+ * are never copied.
+ */
+rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
+                           const rpl_side_water_t *waters, int nwaters,
+                           const rpl_droplet_t *drops, int ndrops, double time, void *fb,
+                           ptrdiff_t pitch)
+{
+    if (!r)
+        return RPL_EINVAL;
+    rpl_status st = check_frame(r, scene, spitch, waters, nwaters, drops, ndrops, time, fb, pitch);
+    if (st != RPL_OK)
+        return st;
+    r->err[0] = '\0';
+    const int w = r->w, h = r->h;
+    const ptrdiff_t sp = spitch / 4;
+    const int direct = r->format == RPL_XRGB8888;
+    uint32_t *frame = direct ? fb : r->frame;
+    ptrdiff_t fp = direct ? pitch / 4 : w;
+    /* no spans when drawing straight into the frame (r->span is NULL) */
+    int32_t *span0 = r->span, *span1 = direct ? r->span : r->span + h;
+    if (!direct)
+        for (int y = 0; y < h; y++) {
+            span0[y] = w;
+            span1[y] = 0;
+        }
+    body_rows_t skip[SKIP_MAX];
+    int nskip = 0;
+    for (int k = 0; k < nwaters; k++) {
+        body_rows_t br;
+        rpl_side_body_rows(&waters[k], w, h, &br);
+        if (br.y0 >= br.y1)
+            continue;
+        if (nskip < SKIP_MAX && br.yfull < br.y1)
+            skip[nskip++] = br;
+        if (!direct)
+            for (int y = br.y0; y < br.y1; y++) {
+                span0[y] = br.x0 < span0[y] ? br.x0 : span0[y];
+                span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
+            }
+    }
+    if (!direct)
+        for (int k = 0; k < ndrops; k++) {
+            double rad;
+            int alpha, box[4];
+            if (!rpl_side_drop_box(&drops[k], w, h, &rad, &alpha, box))
+                continue;
+            for (int y = box[2]; y <= box[3]; y++) {
+                span0[y] = box[0] < span0[y] ? box[0] : span0[y];
+                span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
+            }
+        }
+    for (int y = 0; y < h; y++) {
+        int x0 = direct ? 0 : span0[y], x1 = direct ? w : span1[y];
+        if (x0 < x1)
+            copy_row(frame + y * fp, scene + y * sp, x0, x1, y, skip, nskip);
+    }
+    anim_t an;
+    rpl_side_make_anim(&an, time);
+    for (int k = 0; k < nwaters; k++)
+        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth, &r->col);
+    for (int k = 0; k < ndrops; k++)
+        rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
+    if (direct)
+        return RPL_OK;
+
+    for (int y = 0; y < h; y++) {
+        unsigned char *row = (unsigned char *)fb + (ptrdiff_t)y * pitch;
+        const uint32_t *srow = scene + y * sp, *frow = r->frame + (ptrdiff_t)y * w;
+        int x0 = span0[y] < span1[y] ? span0[y] : w, x1 = span0[y] < span1[y] ? span1[y] : w;
+        if (r->format == RPL_RGB565) {
+            uint16_t *o = (uint16_t *)(void *)row;
+            to_565(o, srow, 0, x0);
+            to_565(o, frow, x0, x1);
+            to_565(o, srow, x1, w);
+        } else {
+            to_index8(row, srow, 0, x0, r->cube);
+            to_index8(row, frow, x0, x1, r->cube);
+            to_index8(row, srow, x1, w, r->cube);
+        }
+    }
+    return RPL_OK;
+}

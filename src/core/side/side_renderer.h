@@ -1,0 +1,151 @@
+/* core/side/side_renderer.h - the side-view renderer's insides shared by its
+ * files: the renderer (side_render.c), its shading of the water
+ * (side_shade.c) and its 8-bit palette (side_palette.c); not part of the API. */
+#ifndef RPL_CORE_SIDE_RENDERER_H
+#define RPL_CORE_SIDE_RENDERER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ripple.h"
+
+/*
+ * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,
+ * else into a frame kept in the renderer, only where water or droplets
+ * reach, the rest converted from the scene), so that the water is
+ * computed once whatever the format, and an INDEX8 frame is the XRGB8888
+ * one mapped through a palette made for the scene.
+ *
+ * The water of a column is shaded from tables: a depth table made per
+ * body and frame (colour, opacity, caustic light, refraction and
+ * darkening by the depth under the surface), and per column the slope and
+ * curvature of the surface (refraction, darkening, foam).  The shading is
+ * integer arithmetic on one pixel of the scene, done for most pixels in
+ * blocks (shade_block); deep water, where only the colour varies with
+ * depth, has loops of its own.
+ */
+
+#define CAUS_BITS 8
+#define CAUS (1 << CAUS_BITS)      /* the caustic pattern's side, a power of two */
+#define CAUS_GRID 8                /* Voronoi cells across the pattern */
+#define DEPTHS 512                 /* depth table entries (deeper uses the last) */
+#define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
+#define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
+#define DROP_RADIUS_MAX 32.0       /* droplets bigger than this are drawn this big */
+#define CUBE_BITS 5                /* INDEX8: bits per channel of the lookup cube */
+#define PAL_W 256                  /* INDEX8: the palette picture's size */
+#define PAL_ART_H 192
+#define PAL_WATER_H 128
+#define SEED 0x51DE5EEDu
+#define BLOCK 16                   /* pixels of water shaded together (see shade_block) */
+
+/* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
+ * caustic light caus/256 of the pattern, refraction refr/256 of the
+ * slope in pixels, darkening of steep water weighted dk/256, the
+ * underwater shimmer's amplitude wob/256 px. */
+typedef struct depth_entry {
+    int32_t inva;
+    int32_t pr, pg, pb;
+    uint32_t prb;   /* pr << 16 | pb: red and blue blended in one multiply */
+    int32_t caus;
+    int32_t refr;
+    int32_t dk;
+    int32_t wob;
+} depth_entry_t;
+
+/* What a frame knows of each column of a body (arrays of the renderer's
+ * width, or the palette picture's). */
+typedef struct columns {
+    int32_t *ys;     /* the row of the surface's top pixel */
+    int32_t *cov;    /* that pixel's share under water, 1/256 */
+    int32_t *sfx;    /* the slope, 1/256 (its sign as the refraction's) */
+    int32_t *dcol;   /* darkening of steep water, 1/256 */
+    int32_t *fwq;    /* foam width, 1/256 px */
+    int32_t *shift;  /* how far the surface lies under the body's mean there */
+    int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
+    int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
+} columns_t;
+
+#define COLUMN_ARRAYS 8
+
+struct rpl_side_renderer {
+    int w, h;
+    rpl_format format;
+    uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
+    uint8_t *caustic;           /* CAUS*CAUS, tileable light network */
+    uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
+    uint32_t palette[256];      /* INDEX8 */
+    int32_t *span;              /* not XRGB8888: per row, the columns [x0, x1) drawn in the frame */
+    depth_entry_t depth[DEPTHS];
+    columns_t col;              /* per column of a body, max(w, PAL_W) each */
+    int32_t *colmem;
+    char err[160];
+};
+
+static inline rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static inline rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static inline int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+
+/* INDEX8: the lookup cube's cell of a colour. */
+static inline int cube_index(uint32_t c)
+{
+    return (int)((c >> (24 - CUBE_BITS) & 0x1F) << (2 * CUBE_BITS) |
+                 (c >> (16 - CUBE_BITS) & 0x1F) << CUBE_BITS | (c >> (8 - CUBE_BITS) & 0x1F));
+}
+
+/* What one frame's time gives the caustics and the shimmer. */
+typedef struct anim {
+    int ox1, oy1, ox2, oy2;    /* the two caustic layers' scroll */
+    int8_t warp[256];          /* caustic lines' sideways warp, by row */
+    int8_t warpv[256 + BLOCK]; /* and their up-and-down warp, by column (& 255, + BLOCK - 1) */
+    int16_t wob[256];          /* shimmer in 1/256 px, by (x + 2y) */
+} anim_t;
+
+/* Where a body's water goes this frame, known before anything is drawn:
+ * its columns clipped to the frame, the rows any of them is drawn in, and
+ * the rows from which on all of them are (there the water covers the
+ * scene wholly, which then need not be copied first). */
+typedef struct body_rows {
+    int x0, x1;  /* columns */
+    int y0, y1;  /* rows drawn in; y0 >= y1: none */
+    int yfull;   /* rows yfull .. y1-1: every column is water */
+} body_rows_t;
+
+/* side_shade.c */
+void rpl_side_make_caustic(uint8_t *out);
+void rpl_side_make_anim(anim_t *a, double time);
+void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br);
+void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
+                       int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
+                       const anim_t *an, depth_entry_t *depth, const columns_t *col);
+int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
+                    int box[4]);
+void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);
+
+/* side_palette.c: the INDEX8 palette and its cube, made from the art. */
+rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art);
+
+#endif

@@ -1,0 +1,80 @@
+/* core/side/water_state.h - the side-view water's state, shared by its files:
+ * the water itself (water.c), its springs (water_springs.c), its analytic rings (water_rings.c) and the
+ * cache of a waves surface's heights (water_cache.c); not part of the API. */
+#ifndef RPL_CORE_WATER_STATE_H
+#define RPL_CORE_WATER_STATE_H
+
+#include <stdint.h>
+
+#include "ripple.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Rings this close in time (seconds) and within a quarter wavelength are one. */
+#define RPL_RING_MERGE_S 0.1
+
+typedef struct ring {
+    double x;        /* centre */
+    double amp;      /* amplitude at birth, world units (down positive) */
+    uint64_t born;   /* step count at birth: its age is (steps - born) * step */
+} ring_t;
+
+struct rpl_water {
+    rpl_water_params_t p;
+    int n;            /* springs allocated (p.springs) */
+    double *y, *v;    /* displacement (down +) and velocity per step */
+    double *d;        /* one pass's deltas (scratch) */
+    double *absorb;   /* ABSORB: the band's extra damping per spring, else NULL */
+    ring_t rings[RPL_WAVES_MAX];
+    int nrings;       /* oldest first */
+    uint64_t steps;
+    double acc;       /* seconds not yet stepped */
+    int awake;
+    int calm;         /* steps in a row below sleep_epsilon / without a ring */
+    /* waves: the surface at the coupling's grid (core/side/water_grid.h), filled in
+     * point by point as buoyancy.c reads it: gh[k] holds while gstamp[k]
+     * == gen.  gen moves on when the whole surface may change (a step, new
+     * parameters, flattening); a disturbance marks stale only the samples
+     * its ring reaches (grid_stale_ring).  So each point is summed over
+     * the rings about once a step instead of once per body (and per
+     * crossing) that reads it.  The arrays are written through a const
+     * rpl_water_t: a cache, not the surface. */
+    long glast;       /* intervals; 0 (and gh NULL) for springs */
+    double *gh;       /* glast + 1 heights, then glast + 1 stamps, one block */
+    uint64_t *gstamp;
+    uint64_t gen;     /* >= 1 once created; stamps start at 0 */
+    char err[160];
+};
+
+/* Where a ring's waves come from (water_rings.c): the ring and its images. */
+enum { RING_SOURCES_MAX = 5 };
+
+/* The uniform Catmull-Rom segment from a[i] to a[i+1] as c0 + t (c1 + t
+ * (c2 + t c3)), t in [0, 1]: through both points, with tangents half the
+ * difference of their neighbours. */
+typedef struct seg {
+    int i;
+    double c0, c1, c2, c3;
+} seg_t;
+
+/* water_springs.c: the spline through the springs, their step */
+void rpl_water_seg_make(seg_t *s, const double *a, int n, rpl_water_ends ends, int i);
+double rpl_water_seg_value(const seg_t *s, double t);
+double rpl_water_seg_deriv(const seg_t *s, double t);
+void rpl_water_springs_step(rpl_water_t *w);
+
+/* water_rings.c */
+uint64_t rpl_water_life_steps(const rpl_water_params_t *p);
+int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
+void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
+void rpl_water_rings_step(rpl_water_t *w);
+
+/* water_cache.c */
+long rpl_water_grid_last(const rpl_water_params_t *p);
+double *rpl_water_grid_alloc(long last);
+void rpl_water_grid_attach(rpl_water_t *w, double *block, long last);
+void rpl_water_grid_stale_ring(rpl_water_t *w, const ring_t *g);
+
+#endif
