@@ -5,7 +5,7 @@
  * (kernels/x86/{step,wave}_{mmx,sse2,avx2}.c).  Before the #include, that
  * file defines
  *   RPL_ROWS_FN     the name of the kernel (declared in kernels/kernels.h)
- *   RPL_ROWS_WAVE   when the kernel is the wave model's (it takes the
+ *   RPL_ROWS_WAVE   1 when the kernel is the wave model's (it takes the
  *                   coefficients, and its scalar rule is rpl_step_wave_c)
  *   RPL_ROWS_LANES  the cells in one vector
  *   vec_t           the vector
@@ -25,6 +25,10 @@
 #include <stddef.h>
 
 #include "kernels/x86/simd.h"
+
+#ifndef RPL_ROWS_WAVE
+#define RPL_ROWS_WAVE 0
+#endif
 
 /* What each file defines. */
 
@@ -100,14 +104,14 @@ RPL_FORCE_INLINE vec_t row(vec_t acc, const int16_t *c, int16_t *p, ptrdiff_t w,
 RPL_FORCE_INLINE int rows(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0,
                           int y1, const rpl_wave_coef_t *k)
 {
-    assert(prev && cur);
+    assert(prev && cur && (k || !RPL_ROWS_WAVE));
     assert(w >= RPL_DIM_MIN);
     assert(1 <= x0 && x0 <= x1 && x1 <= w - 1);
     assert(1 <= y0 && y0 <= y1);
 
     const int n = x1 - x0;
     if (n < RPL_ROWS_MIN) /* narrower than a vector: the scalar rule, no vector state touched */
-#ifdef RPL_ROWS_WAVE
+#if RPL_ROWS_WAVE
         return rpl_step_wave_c(prev, cur, w, x0, x1, y0, y1, k);
 #else
         return rpl_step_c(prev, cur, w, x0, x1, y0, y1);
@@ -150,11 +154,10 @@ RPL_FORCE_INLINE int rows(int16_t *prev, const int16_t *cur, int w, int x0, int 
     return vec_any(acc);
 }
 
-#ifdef RPL_ROWS_WAVE
+#if RPL_ROWS_WAVE
 int RPL_ROWS_FN(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
                 const rpl_wave_coef_t *k)
 {
-    assert(k);
     return rows(prev, cur, w, x0, x1, y0, y1, k);
 }
 #else

@@ -2,7 +2,7 @@
 #include <immintrin.h>
 
 #define RPL_ROWS_FN rpl_step_wave_avx2
-#define RPL_ROWS_WAVE
+#define RPL_ROWS_WAVE 1
 #define RPL_ROWS_LANES 16
 #define RPL_ROWS_HALF
 typedef __m256i vec_t;

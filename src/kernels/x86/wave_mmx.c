@@ -3,7 +3,7 @@
 #include <string.h>
 
 #define RPL_ROWS_FN rpl_step_wave_mmx
-#define RPL_ROWS_WAVE
+#define RPL_ROWS_WAVE 1
 #define RPL_ROWS_LANES 4
 typedef __m64 vec_t;
 /* The coefficients as pmaddwd operands (see wave_sse2.c). */

@@ -2,7 +2,7 @@
 #include <emmintrin.h>
 
 #define RPL_ROWS_FN rpl_step_wave_sse2
-#define RPL_ROWS_WAVE
+#define RPL_ROWS_WAVE 1
 #define RPL_ROWS_LANES 8
 typedef __m128i vec_t;
 /* The coefficients as pmaddwd operands: in each 32-bit lane, a in the low
