@@ -1,4 +1,4 @@
-/* kernels/x86/simd.h - what every SIMD refraction kernel shares: inlining control, strength classes, preconditions, the zero row. */
+/* kernels/x86/simd.h - what the SIMD kernels share: inlining control; for the refraction, strength classes, preconditions, the zero row. */
 #ifndef RPL_SIMD_H
 #define RPL_SIMD_H
 
@@ -6,8 +6,9 @@
 
 #include "kernels/scalar.h"
 
-/* The row loops are instantiated per strength class and light; forced
- * inlining lets those flags fold away in every copy. */
+/* The row loops are instantiated per strength class and light (and the
+ * step's per tail); forced inlining lets those flags fold away in every
+ * copy. */
 #if defined(__GNUC__)
 #define RPL_FORCE_INLINE static inline __attribute__((always_inline))
 #define RPL_NOINLINE __attribute__((noinline))

@@ -1,48 +1,81 @@
 /* kernels/x86/wave_avx2.c - the wave model's step with AVX2, sixteen cells per vector, bit-exact with rpl_step_wave_c. */
-#include <assert.h>
 #include <immintrin.h>
 
-#include "kernels/kernels.h"
+#define RPL_ROWS_FN rpl_step_wave_avx2
+#define RPL_ROWS_WAVE 1
+#define RPL_ROWS_LANES 16
+#define RPL_ROWS_HALF
+typedef __m256i vec_t;
+typedef __m128i half_t; /* VEX-encoded 128-bit, for areas 8 to 15 wide */
+/* The coefficients as vpmaddwd operands (see wave_sse2.c): a low and b
+ * high in each 32-bit lane, c and rn against (sum, 1), m against an int32
+ * n; rn and rp - rn as 32-bit values. */
+typedef struct {
+    __m256i ab, cr, m, rn, rd;
+} rule_t;
 
-static inline __m256i load16(const int16_t *p)
+#include "kernels/x86/rows_tpl.h"
+
+RPL_FORCE_INLINE __m256i load16(const int16_t *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
-static inline void store16(int16_t *p, __m256i v)
+RPL_FORCE_INLINE void vec_store(int16_t *p, __m256i v)
 {
     _mm256_storeu_si256((__m256i *)(void *)p, v);
 }
 
-static inline __m128i load8(const int16_t *p)
+RPL_FORCE_INLINE __m256i vec_zero(void)
+{
+    return _mm256_setzero_si256();
+}
+
+RPL_FORCE_INLINE __m256i vec_or(__m256i a, __m256i b)
+{
+    return _mm256_or_si256(a, b);
+}
+
+RPL_FORCE_INLINE int vec_any(__m256i acc)
+{
+    return !_mm256_testz_si256(acc, acc);
+}
+
+RPL_FORCE_INLINE __m128i load8(const int16_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline void store8(int16_t *p, __m128i v)
+RPL_FORCE_INLINE void half_store(int16_t *p, __m128i v)
 {
     _mm_storeu_si128((__m128i *)(void *)p, v);
 }
 
-/* The coefficients as vpmaddwd operands (see wave_sse2.c): a low and b
- * high in each 32-bit lane, c and rn against (sum, 1), m against an int32
- * n; rn and rp - rn as 32-bit values. */
-typedef struct wave_vk {
-    __m256i ab, cr, m, rn, rd;
-} wave_vk_t;
-
-static inline wave_vk_t wave_vk(const rpl_wave_coef_t *k)
+RPL_FORCE_INLINE __m128i half_zero(void)
 {
-    wave_vk_t v;
-    v.ab = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->b << 16 | (uint16_t)k->a));
-    v.cr = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->rn << 16 | (uint16_t)k->c));
-    v.m = _mm256_set1_epi32(k->m);
-    v.rn = _mm256_set1_epi32(k->rn);
-    v.rd = _mm256_set1_epi32(k->rp - k->rn);
-    return v;
+    return _mm_setzero_si128();
 }
 
-static inline __m256i wave_lanes(__m256i zp, __m256i s1, const wave_vk_t *k)
+RPL_FORCE_INLINE __m128i half_or(__m128i a, __m128i b)
+{
+    return _mm_or_si128(a, b);
+}
+
+RPL_FORCE_INLINE int half_any(__m128i acc)
+{
+    return !_mm_testz_si128(acc, acc);
+}
+
+RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k)
+{
+    r->ab = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->b << 16 | (uint16_t)k->a));
+    r->cr = _mm256_set1_epi32((int)((uint32_t)(uint16_t)k->rn << 16 | (uint16_t)k->c));
+    r->m = _mm256_set1_epi32(k->m);
+    r->rn = _mm256_set1_epi32(k->rn);
+    r->rd = _mm256_set1_epi32(k->rp - k->rn);
+}
+
+RPL_FORCE_INLINE __m256i wave_lanes(__m256i zp, __m256i s1, const rule_t *k)
 {
     __m256i s = _mm256_add_epi32(_mm256_madd_epi16(zp, k->ab), _mm256_madd_epi16(s1, k->cr));
     s = _mm256_add_epi32(s, _mm256_and_si256(_mm256_cmpgt_epi32(s, k->rn), k->rd));
@@ -50,8 +83,8 @@ static inline __m256i wave_lanes(__m256i zp, __m256i s1, const wave_vk_t *k)
     return _mm256_sub_epi32(n, _mm256_srai_epi32(_mm256_madd_epi16(n, k->m), 8));
 }
 
-/* The same on four cells (VEX-encoded 128-bit), for areas 8 to 15 wide. */
-static inline __m128i wave_lanes4(__m128i zp, __m128i s1, const wave_vk_t *k)
+/* The same on four cells, for rule_half. */
+RPL_FORCE_INLINE __m128i wave_lanes4(__m128i zp, __m128i s1, const rule_t *k)
 {
     __m128i s = _mm_add_epi32(_mm_madd_epi16(zp, _mm256_castsi256_si128(k->ab)),
                               _mm_madd_epi16(s1, _mm256_castsi256_si128(k->cr)));
@@ -62,12 +95,13 @@ static inline __m128i wave_lanes4(__m128i zp, __m128i s1, const wave_vk_t *k)
 }
 
 /*
- * The rule for the sixteen cells at c[0..15] / p[0..15], as wave8 in
+ * The rule for the sixteen cells at c[0..15] / p[0..15], as in
  * wave_sse2.c.  vpunpck{l,h}wd and vpackssdw work within each 128-bit
  * half, so unpacking low and high and packing them back gives the cells
  * in their order again: no lane crossing anywhere.
  */
-static inline __m256i wave16(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
+RPL_FORCE_INLINE __m256i rule_vec(const int16_t *c, const int16_t *p, ptrdiff_t w,
+                                  const rule_t *k)
 {
     const __m256i one = _mm256_set1_epi16(1);
     __m256i s = _mm256_add_epi16(_mm256_add_epi16(load16(c - 1), load16(c + 1)),
@@ -80,8 +114,9 @@ static inline __m256i wave16(const int16_t *c, const int16_t *p, ptrdiff_t w, co
     return _mm256_min_epi16(n, _mm256_set1_epi16(RPL_HEIGHT_MAX));
 }
 
-/* Eight cells (VEX-encoded 128-bit), for areas 8 to 15 wide. */
-static inline __m128i wave8(const int16_t *c, const int16_t *p, ptrdiff_t w, const wave_vk_t *k)
+/* Eight cells. */
+RPL_FORCE_INLINE __m128i rule_half(const int16_t *c, const int16_t *p, ptrdiff_t w,
+                                   const rule_t *k)
 {
     const __m128i one = _mm_set1_epi16(1);
     __m128i s = _mm_add_epi16(_mm_add_epi16(load8(c - 1), load8(c + 1)),
@@ -92,76 +127,4 @@ static inline __m128i wave8(const int16_t *c, const int16_t *p, ptrdiff_t w, con
     __m128i n = _mm_packs_epi32(lo, hi);
     n = _mm_max_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MIN));
     return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));
-}
-
-/* One row of n >= 16 cells, as step_row in step_avx2.c (the overlapping
- * last vector computed first, stored last). */
-static inline __m256i wave_row(__m256i acc, const int16_t *c, int16_t *p, ptrdiff_t w,
-                               ptrdiff_t n, int tail, const wave_vk_t *k)
-{
-    __m256i last = _mm256_setzero_si256();
-    if (tail)
-        last = wave16(c + n - 16, p + n - 16, w, k);
-    ptrdiff_t i = 0;
-    for (; i <= n - 32; i += 32) {
-        __m256i a = wave16(c + i, p + i, w, k);
-        __m256i b = wave16(c + i + 16, p + i + 16, w, k);
-        store16(p + i, a);
-        store16(p + i + 16, b);
-        acc = _mm256_or_si256(_mm256_or_si256(acc, a), b);
-    }
-    if (i <= n - 16) {
-        __m256i a = wave16(c + i, p + i, w, k);
-        store16(p + i, a);
-        acc = _mm256_or_si256(acc, a);
-    }
-    if (tail) {
-        store16(p + n - 16, last);
-        acc = _mm256_or_si256(acc, last);
-    }
-    return acc;
-}
-
-int rpl_step_wave_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
-                       const rpl_wave_coef_t *k)
-{
-    assert(prev && cur && k);
-    assert(w >= RPL_DIM_MIN);
-    assert(1 <= x0 && x0 <= x1 && x1 <= w - 1);
-    assert(1 <= y0 && y0 <= y1);
-
-    const int n = x1 - x0;
-    if (n < 8) /* narrower than the smallest vector: the scalar rule */
-        return rpl_step_wave_c(prev, cur, w, x0, x1, y0, y1, k);
-    const wave_vk_t vk = wave_vk(k);
-    if (n < 16) {
-        /* 8 to 15 wide: two xmm vectors, at x0 and ending at x1, both
-         * computed before either is stored (they overlap unless n == 8). */
-        __m128i acc = _mm_setzero_si128();
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t row = (ptrdiff_t)y * w;
-            const int16_t *c = cur + row;
-            int16_t *p = prev + row;
-            __m128i a = wave8(c + x0, p + x0, w, &vk);
-            __m128i b = wave8(c + x1 - 8, p + x1 - 8, w, &vk);
-            store8(p + x0, a);
-            store8(p + x1 - 8, b);
-            acc = _mm_or_si128(acc, _mm_or_si128(a, b));
-        }
-        return !_mm_testz_si128(acc, acc);
-    }
-
-    __m256i acc = _mm256_setzero_si256();
-    if (n % 16) {
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t row = (ptrdiff_t)y * w + x0;
-            acc = wave_row(acc, cur + row, prev + row, w, n, 1, &vk);
-        }
-    } else {
-        for (int y = y0; y < y1; y++) {
-            ptrdiff_t row = (ptrdiff_t)y * w + x0;
-            acc = wave_row(acc, cur + row, prev + row, w, n, 0, &vk);
-        }
-    }
-    return !_mm256_testz_si256(acc, acc);
 }
