@@ -214,6 +214,18 @@ static void start_state(app_t *a)
     a->overlay_on = a->o.overlay;
 }
 
+/* The canonical path of the folder a name is in (a new allocation, NULL
+ * when it cannot be resolved); *base is the name within it. */
+static char *real_folder(const char *path, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    return real;
+}
+
 /* What an output's name reaches: the file it names if there is one
  * (through links, as a device or a FIFO is written), else its folder's
  * canonical path and its own name in *canon (a new allocation). */
@@ -222,11 +234,9 @@ static int output_identity(const char *path, struct stat *st, char **canon)
     *canon = NULL;
     if (stat(path, st) == 0)
         return 0;
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
-    char *real = dir ? realpath(dir, NULL) : NULL;
-    *canon = real ? app_format("%s/%s", real, slash ? slash + 1 : path) : NULL;
-    free(dir);
+    const char *base;
+    char *real = real_folder(path, &base);
+    *canon = real ? app_format("%s/%s", real, base) : NULL;
     free(real);
     return *canon ? 0 : -1;
 }
@@ -234,18 +244,17 @@ static int output_identity(const char *path, struct stat *st, char **canon)
 /* Whether path names one of --record's frames, DIR/frame-NNNNNN.EXT. */
 static int is_record_frame(const app_t *a, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
+    const char *base;
+    char *real = real_folder(path, &base);
     size_t digits = strncmp(base, "frame-", 6) ? 0 : strspn(base + 6, "0123456789");
-    if (digits < 6 || base[6 + digits] != '.' || strcmp(base + 7 + digits, a->o.record_format))
-        return 0;
-    char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
-    char *real = dir ? realpath(dir, NULL) : NULL;
-    char *rec = realpath(a->o.record, NULL);
-    int same = real && rec && !strcmp(real, rec);
-    free(dir);
+    int same = 0;
+    if (real && digits >= 6 && base[6 + digits] == '.' &&
+        !strcmp(base + 7 + digits, a->o.record_format)) {
+        char *rec = realpath(a->o.record, NULL);
+        same = rec && !strcmp(real, rec);
+        free(rec);
+    }
     free(real);
-    free(rec);
     return same;
 }
 
