@@ -6,6 +6,7 @@
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "tools/paint.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -28,10 +29,6 @@
 #define MAX_SIDE 8192
 #define MAX_OBJS 64
 #define SEED 0x52495050u /* "RIPP" */
-
-typedef struct {
-    double r, g, b;
-} Rgb;
 
 /* xorshift32; the state lives with the caller. */
 typedef struct {
@@ -66,36 +63,9 @@ typedef struct {
 
 /* ---- small maths ------------------------------------------------------- */
 
-static double clampd(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static double smoothstep(double e0, double e1, double x)
-{
-    double t = clampd((x - e0) / (e1 - e0), 0.0, 1.0);
-    return t * t * (3.0 - 2.0 * t);
-}
-
-static double mixd(double a, double b, double t)
-{
-    return a + (b - a) * t;
-}
-
-static Rgb rgb(double r, double g, double b)
-{
-    Rgb c = { r, g, b };
-    return c;
-}
-
 static Rgb rgb_scale(Rgb c, double k)
 {
     return rgb(c.r * k, c.g * k, c.b * k);
-}
-
-static Rgb rgb_mix(Rgb a, Rgb b, double t)
-{
-    return rgb(mixd(a.r, b.r, t), mixd(a.g, b.g, t), mixd(a.b, b.b, t));
 }
 
 /* sRGB-ish 0..255 to linear 0..1 (a plain 2.2 gamma is close enough here). */

@@ -6,6 +6,7 @@
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "tools/paint.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -27,32 +28,6 @@
 #define MAX_SIDE 8192
 #define STONE 64
 #define SS 3 /* supersamples per pixel side */
-
-typedef struct {
-    double r, g, b;
-} Rgb;
-
-static double clampd(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static double smoothstep(double e0, double e1, double x)
-{
-    double t = clampd((x - e0) / (e1 - e0), 0.0, 1.0);
-    return t * t * (3.0 - 2.0 * t);
-}
-
-static double mixd(double a, double b, double t)
-{
-    return a + (b - a) * t;
-}
-
-static Rgb mix(Rgb a, Rgb b, double t)
-{
-    Rgb c = {mixd(a.r, b.r, t), mixd(a.g, b.g, t), mixd(a.b, b.b, t)};
-    return c;
-}
 
 /* ---- noise ------------------------------------------------------------------ */
 
@@ -123,8 +98,8 @@ static Rgb sky_sample(double u, double v, double aspect)
 {
     const Rgb zenith = {0.22, 0.45, 0.78}, horizon = {0.93, 0.90, 0.82};
     const Rgb mid = {0.50, 0.72, 0.92};
-    Rgb c = v < 0.45 ? mix(zenith, mid, smoothstep(0.0, 0.45, v))
-                     : mix(mid, horizon, smoothstep(0.45, 0.78, v));
+    Rgb c = v < 0.45 ? rgb_mix(zenith, mid, smoothstep(0.0, 0.45, v))
+                     : rgb_mix(mid, horizon, smoothstep(0.45, 0.78, v));
 
     /* the sun low on the right, behind a veil */
     double sx = (u - 0.76) * aspect, sy = v - 0.30;
@@ -143,36 +118,36 @@ static Rgb sky_sample(double u, double v, double aspect)
     double cov = smoothstep(0.47, 0.68, n) * band;
     double shade = fbm(cx + 0.35, cy + 0.6, 77u, 6, 0); /* the same shape, offset: self shadow */
     double lit = clampd(0.6 + (n - shade) * 3.0, 0.0, 1.0);
-    Rgb cloud = mix((Rgb){0.70, 0.77, 0.88}, (Rgb){1.0, 0.99, 0.97}, lit);
-    cloud = mix(cloud, (Rgb){1.0, 0.93, 0.82}, glow * 0.6);
-    c = mix(c, cloud, cov * 0.92);
+    Rgb cloud = rgb_mix((Rgb){0.70, 0.77, 0.88}, (Rgb){1.0, 0.99, 0.97}, lit);
+    cloud = rgb_mix(cloud, (Rgb){1.0, 0.93, 0.82}, glow * 0.6);
+    c = rgb_mix(c, cloud, cov * 0.92);
 
     /* the far range: blue-grey mountains deep in haze, paler at their feet */
     double far = ridge(u * aspect, 5u, 0.70, 0.26, 3.0);
     if (v > far) {
         double t = clampd((v - 0.50) / 0.36, 0, 1); /* haze by altitude, not by the ridge */
-        Rgb m = mix((Rgb){0.50, 0.58, 0.77}, (Rgb){0.72, 0.79, 0.89}, t);
+        Rgb m = rgb_mix((Rgb){0.50, 0.58, 0.77}, (Rgb){0.72, 0.79, 0.89}, t);
         /* faint folds down the slopes */
         double fold = fbm(u * aspect * 9.0, v * 9.0, 17u, 4, 0);
         m.r *= 0.96 + 0.08 * fold;
         m.g *= 0.96 + 0.08 * fold;
         m.b *= 0.96 + 0.08 * fold;
-        c = mix(c, m, smoothstep(far, far + 0.003, v));
+        c = rgb_mix(c, m, smoothstep(far, far + 0.003, v));
     }
     /* the near range: rolling green hills, a bright rim on their crest */
     double near = ridge(u * aspect + 7.3, 9u, 0.90, 0.17, 1.1);
     if (v > near) {
         double t = clampd((v - near) / 0.18, 0, 1);
         double tex = fbm(u * aspect * 30.0, v * 30.0, 13u, 3, 0);
-        Rgb hcol = mix((Rgb){0.36, 0.58, 0.44}, (Rgb){0.44, 0.62, 0.55}, t);
+        Rgb hcol = rgb_mix((Rgb){0.36, 0.58, 0.44}, (Rgb){0.44, 0.62, 0.55}, t);
         hcol.r *= 0.94 + 0.12 * tex;
         hcol.g *= 0.94 + 0.12 * tex;
         hcol.b *= 0.94 + 0.12 * tex;
-        hcol = mix(hcol, (Rgb){0.62, 0.78, 0.58}, smoothstep(0.006, 0.0, v - near) * 0.6);
-        c = mix(c, hcol, smoothstep(near, near + 0.003, v));
+        hcol = rgb_mix(hcol, (Rgb){0.62, 0.78, 0.58}, smoothstep(0.006, 0.0, v - near) * 0.6);
+        c = rgb_mix(c, hcol, smoothstep(near, near + 0.003, v));
     }
     /* haze settling at the bottom */
-    c = mix(c, (Rgb){0.80, 0.86, 0.90}, smoothstep(0.80, 1.05, v) * 0.30);
+    c = rgb_mix(c, (Rgb){0.80, 0.86, 0.90}, smoothstep(0.80, 1.05, v) * 0.30);
     return c;
 }
 
@@ -200,8 +175,8 @@ static Rgb stone_sample(double x, double y)
     double edge = fmin(fmin(lx, bw - lx), fmin(ly, rh - ly)) + chip;
     double in = smoothstep(mortar - 0.6, mortar + 0.6, edge);
 
-    Rgb base = mix((Rgb){0.40, 0.38, 0.35}, (Rgb){0.56, 0.51, 0.44}, tint);
-    base = mix(base, (Rgb){0.42, 0.44, 0.47}, tint2 * 0.6);
+    Rgb base = rgb_mix((Rgb){0.40, 0.38, 0.35}, (Rgb){0.56, 0.51, 0.44}, tint);
+    base = rgb_mix(base, (Rgb){0.42, 0.44, 0.47}, tint2 * 0.6);
     double grain = tfbm(x, y, 8, 7u, 4);
     double speck = tfbm(x, y, 32, 19u, 2);
     double k = 0.78 + 0.40 * grain + 0.10 * (speck - 0.5);
@@ -209,7 +184,7 @@ static Rgb stone_sample(double x, double y)
     double moss = smoothstep(0.60, 0.80, tfbm(x, y, 11, 55u, 3)) *
                   smoothstep(rh * 0.5, rh - 2.0, ly) * 0.6;
     Rgb face = {base.r * k, base.g * k, base.b * k};
-    face = mix(face, (Rgb){0.30, 0.40, 0.22}, moss);
+    face = rgb_mix(face, (Rgb){0.30, 0.40, 0.22}, moss);
     /* a bevel: lit top-left edges, shaded bottom-right */
     double bev = 3.0;
     double lt = smoothstep(mortar + bev, mortar, fmin(lx, ly) + chip);
@@ -223,7 +198,7 @@ static Rgb stone_sample(double x, double y)
     mort.r *= 0.8 + 0.4 * mn;
     mort.g *= 0.8 + 0.4 * mn;
     mort.b *= 0.8 + 0.4 * mn;
-    return mix(mort, face, in);
+    return rgb_mix(mort, face, in);
 }
 
 /* ---- output ------------------------------------------------------------------------- */
