@@ -7,7 +7,6 @@
 #include "app/args.h"
 #include "app/scene.h"
 #include "ripple.h"
-#include "scene/scene.h"
 
 #define STEP_HZ 60          /* simulation steps per second in a window */
 #define MAX_CATCHUP 4       /* most steps per frame when the display lags */
@@ -43,6 +42,9 @@ enum { EXIT_USAGE = 2 };
 
 /* The sound (audio.c): the mixer, the device, the --audio-out file. */
 typedef struct app_audio app_audio_t;
+
+/* The side view (side.c): the side scene and what a click drops. */
+typedef struct app_side app_side_t;
 
 /* backdrop.c's alone: the picture behind the pool, the backdrop made from
  * it with the walls drawn in, and what it shows. */
@@ -117,9 +119,7 @@ typedef struct app {
     char *run_err;       /* a failure that ends the run (exit 1) */
     int report_to_stderr; /* an output is standard output: the report goes to stderr */
     const app_scene_ops *scene;     /* the scene shown: app_pool_scene or app_side_scene */
-    /* side.c: the side scene, made the first time it is shown */
-    side_scene_t *side;
-    int side_shape;                 /* what a click drops */
+    app_side_t *side;               /* made the first time it is shown (NULL before) */
 } app_t;
 
 /* util.c: the small helpers every file of the demo may use, and that

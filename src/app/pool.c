@@ -141,9 +141,11 @@ static const uint32_t *palette(const app_t *a)
 
 static void report(const app_t *a, double s)
 {
-    fprintf(app_report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
-           a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
-           rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
+    fprintf(app_report_stream(a),
+            "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
+            a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0,
+            rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
+            rpl_sim_threads(a->sim) > 1 ? "s" : "");
 }
 
 const app_scene_ops app_pool_scene = {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "scene/scene.h"
 
 static const char help_text[] =
     "ripple " RPL_VERSION ": the side view\n"
@@ -23,6 +24,13 @@ static const char help_text[] =
     "S F12      screenshot\n"
     "M          sound on/off\n"
     "Esc Q      quit";
+
+/* The side view: the scene, made the first time it is shown, and what a
+ * click drops. */
+struct app_side {
+    side_scene_t *scene;
+    int shape;
+};
 
 /* What a click drops. */
 enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
@@ -78,6 +86,9 @@ static int enter(app_t *a, char **err)
 {
     if (a->side)
         return 0;
+    app_side_t *side = calloc(1, sizeof *side);
+    if (!side)
+        return -1; /* *err NULL: out of memory */
     side_config_t cfg = {
         .w = a->o.w, .h = a->o.h, .format = a->o.fmt, .surface = a->o.surface,
         .springs = &a->o.springs, .seed = a->o.seed,
@@ -87,15 +98,17 @@ static int enter(app_t *a, char **err)
     cfg.sky = sky;
     cfg.stone = stone;
     char why[256] = "";
-    a->side = side_scene_create(&cfg, why, sizeof why);
+    side->scene = side_scene_create(&cfg, why, sizeof why);
     free(sky);
     free(stone);
-    if (!a->side) {
+    if (!side->scene) {
+        free(side);
         *err = app_format("cannot make the side scene: %s", why);
         return -1;
     }
-    side_scene_set_autoplay(a->side, a->auto_on || a->o.headless);
-    side_scene_set_splash_hook(a->side, on_splash, a);
+    a->side = side;
+    side_scene_set_autoplay(a->side->scene, a->auto_on || a->o.headless);
+    side_scene_set_splash_hook(a->side->scene, on_splash, a);
     return 0;
 }
 
@@ -106,14 +119,14 @@ static void frame(app_t *a, double dt, int steps)
     if (a->side) {
         uint64_t t0 = SDL_GetPerformanceCounter();
         int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
-        side_scene_set_autoplay(a->side, a->auto_on && idle);
+        side_scene_set_autoplay(a->side->scene, a->auto_on && idle);
         if (dt > 0) {
-            side_scene_advance(a->side, dt);
+            side_scene_advance(a->side->scene, dt);
         } else if (steps > 0) {
             /* one step of the pool's 1/60 s is this many of the scene's */
             int n = (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
             for (int i = 0; i < steps * n; i++)
-                side_scene_step(a->side);
+                side_scene_step(a->side->scene);
         }
         app_smooth(&a->t_sim, app_ms_since(t0));
     }
@@ -123,18 +136,18 @@ static void frame(app_t *a, double dt, int steps)
 
 static void draw(app_t *a, void *dst, ptrdiff_t pitch)
 {
-    side_scene_render(a->side, dst, pitch);
+    side_scene_render(a->side->scene, dst, pitch);
 }
 
 /* Where bodies, droplets and water are and were. */
 static int changed(app_t *a, rpl_rect_t *rects, int max)
 {
-    return side_scene_changed(a->side, rects, max);
+    return side_scene_changed(a->side->scene, rects, max);
 }
 
 static void invalidate(app_t *a)
 {
-    side_scene_invalidate(a->side);
+    side_scene_invalidate(a->side->scene);
 }
 
 /* A click drops a body where the user clicked (the right button an iron
@@ -146,8 +159,8 @@ static int input(app_t *a, const SDL_Event *e)
         app_window_to_field(a, &x, &y);
         if (button != SDL_BUTTON_LEFT && button != SDL_BUTTON_RIGHT)
             return 1;
-        int k = button == SDL_BUTTON_RIGHT ? SIDE_KIND_IRON : a->side_shape;
-        if (side_scene_drop(a->side, x, y, kinds[k].shape, kinds[k].density, 1) != 0)
+        int k = button == SDL_BUTTON_RIGHT ? SIDE_KIND_IRON : a->side->shape;
+        if (side_scene_drop(a->side->scene, x, y, kinds[k].shape, kinds[k].density, 1) != 0)
             app_note(a, "nothing can be dropped there");
         return 1;
     }
@@ -156,19 +169,19 @@ static int input(app_t *a, const SDL_Event *e)
     char msg[96];
     switch (e->key.keysym.sym) {
     case SDLK_k:
-        a->side_shape = (a->side_shape + 1) % SIDE_KINDS;
-        snprintf(msg, sizeof msg, "a click drops: %s", kinds[a->side_shape].name);
+        a->side->shape = (a->side->shape + 1) % SIDE_KINDS;
+        snprintf(msg, sizeof msg, "a click drops: %s", kinds[a->side->shape].name);
         app_note(a, msg);
         return 1;
     case SDLK_w: {
-        rpl_surface_kind k = side_scene_surface(a->side) == RPL_SURFACE_SPRINGS
+        rpl_surface_kind k = side_scene_surface(a->side->scene) == RPL_SURFACE_SPRINGS
                                  ? RPL_SURFACE_WAVES : RPL_SURFACE_SPRINGS;
-        side_scene_set_surface(a->side, k);
+        side_scene_set_surface(a->side->scene, k);
         app_note(a, k == RPL_SURFACE_WAVES ? "surface: analytic waves" : "surface: springs");
         return 1;
     }
     case SDLK_c: case SDLK_BACKSPACE:
-        side_scene_clear(a->side);
+        side_scene_clear(a->side->scene);
         app_note(a, "bodies cleared, water calmed");
         return 1;
     default:
@@ -182,27 +195,28 @@ static void text(const app_t *a, char *figures, size_t flen, char *state, size_t
 {
     if (figures) {
         side_stats_t st;
-        side_scene_stats(a->side, &st);
+        side_scene_stats(a->side->scene, &st);
         size_t n = app_overlay_head(a, figures, flen, "draw");
         snprintf(figures + n, flen - n,
                  "%s\nside view, %s surface\nwater: %d of %d awake  bodies: %d (%d in water)\n"
                  "droplets: %d  click drops: %s  ", app_present_name(a),
-                 side_scene_surface(a->side) == RPL_SURFACE_WAVES ? "analytic waves" : "springs",
+                 side_scene_surface(a->side->scene) == RPL_SURFACE_WAVES ? "analytic waves"
+                                                                          : "springs",
                  st.awake, st.waters, st.bodies, st.floating, st.droplets,
-                 kinds[a->side_shape].name);
+                 kinds[a->side->shape].name);
     }
     snprintf(state, slen, "\n%s%s", a->paused ? "PAUSED " : "", a->auto_on ? "auto" : "");
 }
 
 static const uint32_t *palette(const app_t *a)
 {
-    return side_scene_palette(a->side);
+    return side_scene_palette(a->side->scene);
 }
 
 static void report(const app_t *a, double s)
 {
     side_stats_t st;
-    side_scene_stats(a->side, &st);
+    side_scene_stats(a->side->scene, &st);
     fprintf(app_report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
             "(%.1f fps), %d bodies, %d of %d waters awake\n", a->frame, a->o.w, a->o.h, s,
             s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
@@ -210,7 +224,9 @@ static void report(const app_t *a, double s)
 
 static void destroy(app_t *a)
 {
-    side_scene_destroy(a->side);
+    if (a->side)
+        side_scene_destroy(a->side->scene);
+    free(a->side);
     a->side = NULL;
 }
 
