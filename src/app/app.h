@@ -5,8 +5,8 @@
 #include <SDL.h>
 
 #include "app/args.h"
+#include "app/scene.h"
 #include "ripple.h"
-#include "scene/scene.h"
 
 #define STEP_HZ 60          /* simulation steps per second in a window */
 #define MAX_CATCHUP 4       /* most steps per frame when the display lags */
@@ -43,6 +43,19 @@ enum { EXIT_USAGE = 2 };
 /* The sound (audio.c): the mixer, the device, the --audio-out file. */
 typedef struct app_audio app_audio_t;
 
+/* The side view (side.c): the side scene and what a click drops. */
+typedef struct app_side app_side_t;
+
+/* backdrop.c's alone: the picture behind the pool, the backdrop made from
+ * it with the walls drawn in, and what it shows. */
+typedef struct app_backdrop {
+    uint32_t *bg;                   /* the picture fitted to the field, XRGB8888 */
+    rpl_backdrop_t *bd;             /* it prepared for the framebuffer's format */
+    const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
+    uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
+    int walls_drawn;                /* walls_bd has walls drawn in */
+} app_backdrop_t;
+
 typedef struct app {
     app_opts_t o;
     rpl_sim_t *sim;
@@ -54,8 +67,7 @@ typedef struct app {
     char picture[256];           /* the show's picture shown now ("default": the starting one) */
     int show_failed;             /* a tick failed (said once on screen) */
     rpl_rain_t rain;
-    uint32_t *bg;   /* background fitted to the field, XRGB8888 */
-    rpl_backdrop_t *bd; /* the background prepared for the framebuffer's format */
+    app_backdrop_t backdrop;
     void *fb;       /* the water frame in o.fmt, kept between frames: only changed tiles are redrawn */
     SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
@@ -86,7 +98,8 @@ typedef struct app {
     rpl_view_t view;
     int stone;      /* stone radius for the mouse */
     int paused, step_once, rain_on, auto_on, help_on, overlay_on, fullscreen;
-    int dragging, lastx, lasty;
+    int dragging;   /* the left button went down on the pool and is not up yet */
+    int lastx, lasty;
     uint32_t last_input_ms;
     int touched;    /* the user has clicked or dragged */
     long frame;
@@ -105,15 +118,8 @@ typedef struct app {
     long recorded;       /* --record: frames saved */
     char *run_err;       /* a failure that ends the run (exit 1) */
     int report_to_stderr; /* an output is standard output: the report goes to stderr */
-    /* walls.c: the backdrop with the walls drawn in, and what it shows */
-    const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
-    uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
-    int walls_drawn;                /* walls_bd has walls drawn in */
-    /* side.c: the side scene, made the first time it is shown */
-    int scene;                      /* APP_SCENE_POOL or APP_SCENE_SIDE, shown now */
-    side_scene_t *side;
-    int side_shape;                 /* what a click drops: SIDE_KIND_* */
-    int side_drawn;                 /* fb holds the side scene (the pool must redraw) */
+    const app_scene_ops *scene;     /* the scene shown: app_pool_scene or app_side_scene */
+    app_side_t *side;               /* made the first time it is shown (NULL before) */
 } app_t;
 
 /* util.c: the small helpers every file of the demo may use, and that
@@ -144,24 +150,39 @@ void app_smooth(double *avg, double v);
 int app_stop_signal(void);
 void app_catch_stop_signals(void);
 
-/* files.c: the background picture, saved pictures.  Functions that can
- * fail return 0, or -1 with a one-line message in *err (free it); the
- * picture loaders return the exit status instead: EXIT_USAGE for the
- * file, EXIT_FAILURE (1, as everywhere) when memory ran out. */
+/* files.c: pictures in, saved pictures.  Functions that can fail return
+ * 0, or -1 with a one-line message in *err (free it); the picture loaders
+ * return the exit status instead: EXIT_USAGE for the file, EXIT_FAILURE
+ * (1, as everywhere) when memory ran out. */
 const char *app_default_image(char *buf, size_t len);
 /* The path of a file of assets/ (beside the binary, here, or installed), NULL if none. */
 const char *app_find_asset(const char *name, char *buf, size_t len);
 /* A picture at its own size, XRGB8888 (NULL with *err). */
 uint32_t *app_load_image(const char *path, int *w, int *h, char **err);
-int app_load_background(app_t *a, const char *path, char **err);
-/* The same into dst (field-sized, XRGB8888), for any picture. */
+/* A picture fitted to the field into dst (field-sized, XRGB8888). */
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err);
 
-/* walls.c: --walls and --edges applied to the field, and the walls drawn
- * into the backdrop whenever they (or the picture) change: call
- * app_walls_update after anything that may change them, before drawing.
- * app_walls_start: 0, or the exit status with *err (as the loaders). */
+/* backdrop.c: the one owner of the picture behind the pool and of the
+ * backdrop made from it; the others ask app_backdrop for it.
+ * app_backdrop_open makes room for the picture (0, or -1 when memory ran
+ * out), app_backdrop_load loads the starting one, app_backdrop_make makes
+ * the backdrop from it (0, or -1); app_backdrop_check loads a show's
+ * picture and prepares it only to see that it can, app_backdrop_replace
+ * puts it in place of the one shown (those three return 0, or the exit
+ * status with *err, as the loaders; a NULL path is out of memory);
+ * app_walls_start applies --walls and --edges to the field (0, or the
+ * exit status with *err); app_backdrop_update draws the walls into the
+ * backdrop whenever they or the picture changed: call it after anything
+ * that may change them, before drawing; app_backdrop_close frees it. */
+int app_backdrop_open(app_t *a);
+int app_backdrop_load(app_t *a, const char *path, char **err);
+int app_backdrop_make(app_t *a);
+int app_backdrop_check(const app_t *a, const char *path, char **err);
+int app_backdrop_replace(app_t *a, const char *path, char **err);
 int app_walls_start(app_t *a, char **err);
+void app_backdrop_update(app_t *a);
+const rpl_backdrop_t *app_backdrop(const app_t *a);
+void app_backdrop_close(app_t *a);
 
 /* model.c: --model and the wave settings applied to the field (after a
  * snapshot, whose model stands unless --model is given; 0, or -1 with
@@ -172,7 +193,6 @@ int app_walls_start(app_t *a, char **err);
 int app_model_start(app_t *a, char **err);
 void app_model_text(const app_t *a, char *buf, size_t len);
 void app_model_key(app_t *a, int key);
-void app_walls_update(app_t *a);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);
 /* Saves a surface as PNG or BMP (by the name's extension), as the screen
@@ -186,18 +206,26 @@ int app_screenshot(app_t *a, const char *path, char **err);
 void app_take_screenshot(app_t *a);
 
 /* overlay.c: redraws the overlay when what it shows has changed;
- * returns 1 if so. */
+ * returns 1 if so.  app_overlay_head writes the figures' first lines,
+ * the timings (the scene's drawing called draw) and the field, for the
+ * scenes' text hooks, returning the length written; app_present_name
+ * says how frames reach the screen. */
 int app_draw_overlay(app_t *a);
+size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw);
+const char *app_present_name(const app_t *a);
 /* Lays the overlay straight over w x h XRGB8888 pixels that show the
  * field scaled s times: darkened panels and text, no blending pass. */
 void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s);
 
-/* palette.c: the one place that sets the 8-bit framebuffer's palette:
- * the side scene's while it is shown, else the backdrop's; called
- * whenever either changes (nothing to do in other formats). */
+/* palette.c: the one place that sets the 8-bit framebuffer's palette to
+ * the shown scene's, when it differs (nothing to do in other formats):
+ * called after each draw into the framebuffer, before its pixels are
+ * read. */
 void app_show_palette(app_t *a);
 
-/* video.c: the window, and a frame drawn into it. */
+/* video.c: the window, and a frame drawn into it.  app_refract draws the
+ * scene shown into the framebuffer; app_render_frame draws a frame and
+ * then presents what it drew. */
 int app_video_open(app_t *a, char **err);
 void app_video_close(app_t *a);
 void app_refract(app_t *a);
@@ -253,24 +281,6 @@ int app_show_check(app_t *a, const char *image, char **err);
 void app_show_start(app_t *a);
 void app_show_tick(app_t *a);
 void app_show_free(app_t *a);
-
-/* side.c: the side scene.  app_side_start makes it (at start with
- * --scene side, or when Tab first shows it; 0, or -1 with *err);
- * app_side_show switches the scene shown (Tab), app_side_frame advances
- * it by dt seconds (or, paused, by `steps` steps of 1/60 s),
- * app_side_draw draws it into dst in the framebuffer's format, app_side_text
- * gives the overlay's line, app_side_click drops a body where the user
- * clicked, app_side_key takes the keys the side scene gives meaning to
- * (1 if it took it); app_side_free frees it. */
-enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
-int app_side_start(app_t *a, char **err);
-void app_side_show(app_t *a, int scene);
-void app_side_frame(app_t *a, double dt, int steps);
-void app_side_draw(app_t *a, void *dst, ptrdiff_t pitch);
-void app_side_text(const app_t *a, char *buf, size_t len);
-void app_side_click(app_t *a, int x, int y, int button);
-int app_side_key(app_t *a, int key);
-void app_side_free(app_t *a);
 
 /* input.c: returns 0 when the user asks to quit. */
 int app_handle_event(app_t *a, const SDL_Event *e);

@@ -170,11 +170,6 @@ static SDL_Surface *load_rgb(const char *path, char **err, int *status);
 /* The size is read from the header and checked against the pixel budget
  * before a byte is decoded, so a small file claiming a huge picture costs
  * nothing; the decoder is the one the header names, never a guess. */
-int app_load_background(app_t *a, const char *path, char **err)
-{
-    return app_load_picture(a, path, a->bg, err);
-}
-
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err)
 {
     int status;

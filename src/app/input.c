@@ -1,4 +1,4 @@
-/* app/input.c - mouse and keys: stones, trails, and every key of the help. */
+/* app/input.c - mouse and keys: the scene shown takes what it gives meaning to, the rest is every other key of the help. */
 #include <stdio.h>
 
 #include "app/app.h"
@@ -43,44 +43,10 @@ static void fullscreen(app_t *a)
     SDL_SetWindowFullscreen(a->win, a->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 
-static void mouse_down(app_t *a, const SDL_MouseButtonEvent *b)
-{
-    a->last_input_ms = SDL_GetTicks();
-    a->touched = 1;
-    int x = b->x, y = b->y;
-    app_window_to_field(a, &x, &y);
-    if (a->scene == APP_SCENE_SIDE) {
-        if (b->button == SDL_BUTTON_LEFT || b->button == SDL_BUTTON_RIGHT)
-            app_side_click(a, x, y, b->button);
-        return;
-    }
-    if (b->button == SDL_BUTTON_LEFT) {
-        a->dragging = 1;
-        a->lastx = x;
-        a->lasty = y;
-        rpl_sim_drop(a->sim, x, y, a->stone, STONE_WEIGHT);
-    } else if (b->button == SDL_BUTTON_RIGHT) {
-        int r = a->stone * 2 > STONE_MAX ? STONE_MAX : a->stone * 2;
-        rpl_sim_drop(a->sim, x, y, r, STONE_WEIGHT * 2);
-    }
-}
-
-static void mouse_drag(app_t *a, const SDL_MouseMotionEvent *m)
-{
-    if (!a->dragging || a->scene == APP_SCENE_SIDE)
-        return;
-    a->last_input_ms = SDL_GetTicks();
-    int x = m->x, y = m->y;
-    app_window_to_field(a, &x, &y);
-    rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
-                  STONE_WEIGHT / 2);
-    a->lastx = x;
-    a->lasty = y;
-}
-
 /* Returns 0 for the keys that quit. */
-static int key(app_t *a, const SDL_Keysym *k)
+static int key(app_t *a, const SDL_Event *e)
 {
+    const SDL_Keysym *k = &e->key.keysym;
     switch (k->sym) {
     case SDLK_c: case SDLK_BACKSPACE: case SDLK_r: case SDLK_l: case SDLK_PLUS: case SDLK_EQUALS:
     case SDLK_KP_PLUS: case SDLK_UP: case SDLK_MINUS: case SDLK_KP_MINUS: case SDLK_DOWN:
@@ -91,13 +57,13 @@ static int key(app_t *a, const SDL_Keysym *k)
     default:
         break;
     }
-    if (a->scene == APP_SCENE_SIDE && app_side_key(a, (int)k->sym))
+    if (a->scene->input(a, e))
         return 1;
     switch (k->sym) {
     case SDLK_ESCAPE: case SDLK_q:
         return 0;
     case SDLK_TAB:
-        app_side_show(a, a->scene == APP_SCENE_SIDE ? APP_SCENE_POOL : APP_SCENE_SIDE);
+        app_scene_next(a);
         break;
     case SDLK_F1: case SDLK_h:
         a->help_on = !a->help_on;
@@ -165,14 +131,15 @@ int app_handle_event(app_t *a, const SDL_Event *e)
     case SDL_QUIT:
         return 0;
     case SDL_MOUSEBUTTONDOWN:
-        mouse_down(a, &e->button);
+        take_over(a);
+        a->scene->input(a, e);
         break;
     case SDL_MOUSEBUTTONUP:
         if (e->button.button == SDL_BUTTON_LEFT)
             a->dragging = 0;
         break;
     case SDL_MOUSEMOTION:
-        mouse_drag(a, &e->motion);
+        a->scene->input(a, e);
         break;
     case SDL_MOUSEWHEEL:
         if (e->wheel.y) {
@@ -181,7 +148,7 @@ int app_handle_event(app_t *a, const SDL_Event *e)
         }
         break;
     case SDL_KEYDOWN:
-        return key(a, &e->key.keysym);
+        return key(a, e);
     default:
         break;
     }

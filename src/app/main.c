@@ -17,30 +17,6 @@
 #define RAIN_WEIGHT_MAX 80
 #define STONE_UNITS 4
 
-static void sim_frame(app_t *a, int steps)
-{
-    uint64_t t0 = SDL_GetPerformanceCounter();
-    int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
-    for (int i = 0; i < steps; i++) {
-        if (a->player && a->auto_on && idle) {
-            app_show_tick(a); /* the show's stones and rain */
-        } else {
-            if (a->rain_on)
-                rpl_sim_rain(a->sim, &a->rain);
-            if (a->auto_on && idle && !a->player)
-                rpl_autopilot_tick(&a->ap, a->sim);
-        }
-        app_walls_update(a); /* a show may have moved the walls */
-        rpl_sim_step(a->sim);
-        app_audio_step(a);
-        if (a->o.record && !a->run_err && app_record_step(a, &a->run_err) != 0 && !a->run_err)
-            a->run_err = app_format("--record: out of memory");
-    }
-    app_walls_update(a);
-    if (steps > 0)
-        app_smooth(&a->t_sim, app_ms_since(t0));
-}
-
 /* A window surface has no vsync: with --vsync the loop waits out the rest
  * of the display's refresh period itself rather than spin. */
 static void pace(const app_t *a, uint64_t frame_start)
@@ -90,13 +66,7 @@ static void run_window(app_t *a)
                 a->speed_due = a->speed_done = 0;
             }
         }
-        if (a->scene == APP_SCENE_SIDE) {
-            /* the side scene keeps time itself; the sound goes on in steps */
-            app_side_frame(a, a->paused ? 0 : dt, a->paused ? steps : 0);
-            for (int i = 0; i < steps; i++)
-                app_audio_step(a);
-        } else
-            sim_frame(a, steps);
+        a->scene->frame(a, a->paused ? 0 : dt, steps);
         app_audio_frame(a);
         if (a->run_err)
             return;
@@ -143,30 +113,15 @@ static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     for (long i = 0; i < a->o.frames && !a->run_err && !app_stop_signal(); i++) {
-        if (a->scene == APP_SCENE_SIDE) {
-            app_side_frame(a, 0, 1); /* 1/60 s a frame */
-            app_audio_step(a);
-        } else
-            sim_frame(a, 1);
+        a->scene->frame(a, 0, 1); /* 1/60 s a frame */
         uint64_t t1 = SDL_GetPerformanceCounter();
         app_refract(a);
         app_smooth(&a->t_refract, app_ms_since(t1));
         a->frame++;
     }
     double s = app_ms_since(t0) / 1000.0;
-    if (app_stop_signal())
-        return;
-    if (a->scene == APP_SCENE_SIDE) {
-        side_stats_t st;
-        side_scene_stats(a->side, &st);
-        fprintf(app_report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
-                "(%.1f fps), %d bodies, %d of %d waters awake\n", a->frame, a->o.w, a->o.h, s,
-                s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
-        return;
-    }
-    fprintf(app_report_stream(a), "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
-           a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0, rpl_kernels_name(rpl_sim_kernels(a->sim)),
-           rpl_sim_threads(a->sim), rpl_sim_threads(a->sim) > 1 ? "s" : "");
+    if (!app_stop_signal())
+        a->scene->report(a, s);
 }
 
 /* Prints one line and gives the exit status; frees msg. */
@@ -177,24 +132,20 @@ static int die(int status, char *msg)
     return status;
 }
 
-/* The framebuffer, its SDL surface (with the palette for 8 bits) and the
+/* The framebuffer, its SDL surface (with a palette for 8 bits) and the
  * background prepared for its format. */
 static int prepare_frame(app_t *a)
 {
-    rpl_status st;
-    a->bd = rpl_backdrop_create(a->bg, a->o.w, a->o.h, a->o.fmt, &st);
+    int bd = app_backdrop_make(a);
     static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
                                       SDL_PIXELFORMAT_INDEX8 };
     int bytes = rpl_format_bytes(a->o.fmt);
     a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, 8 * bytes,
                                                     a->o.w * bytes, sdl_fmt[a->o.fmt]);
-    if (a->o.fmt == RPL_INDEX8) {
+    if (a->o.fmt == RPL_INDEX8)
         a->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                       SDL_PIXELFORMAT_RGB888);
-        if (a->bd)
-            app_show_palette(a);
-    }
-    return a->bd && a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
+    return bd == 0 && a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
 }
 
 /* How the demo starts: rain, autopilot, light and stones for this size. */
@@ -371,6 +322,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
 {
     rpl_status st;
     char *err = NULL;
+    app_scene_init(a);
     a->sim = rpl_sim_create(a->o.w, a->o.h, a->o.seed, &st);
     if (!a->sim)
         return die(st == RPL_EINVAL ? EXIT_USAGE : 1,
@@ -383,10 +335,10 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (rpl_sim_set_threads(a->sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
     size_t npx = (size_t)a->o.w * (size_t)a->o.h;
-    a->bg = malloc(npx * 4);
+    int no_bg = app_backdrop_open(a);
     a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
     a->ovl = calloc(npx, 4);
-    if (!a->bg || !a->fb || !a->ovl)
+    if (no_bg || !a->fb || !a->ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
     char pathbuf[4096];
     const char *image = a->o.image ? a->o.image : app_default_image(pathbuf, sizeof pathbuf);
@@ -395,7 +347,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
                    app_format("cannot find assets/background.png (give one with --image)"));
     /* the loaders give the exit status: EXIT_USAGE for a file, 1 when
      * memory ran out */
-    int load_status = app_load_background(a, image, &err);
+    int load_status = app_backdrop_load(a, image, &err);
     if (load_status == 0)
         load_status = app_show_check(a, image, &err);
     if (load_status != 0)
@@ -414,12 +366,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
         return die(EXIT_USAGE, err);
     start_state(a);
-    if (a->o.scene == APP_SCENE_SIDE) {
-        if (app_side_start(a, &err) != 0)
-            return die(1, err);
-        a->scene = APP_SCENE_SIDE;
-        app_side_show(a, APP_SCENE_SIDE);
-    }
+    if (app_scene_start(a, a->o.scene, &err) != 0)
+        return die(1, err);
     if (a->o.headless)
         app_catch_stop_signals(); /* from the first temporary file on */
     if (app_audio_open(a, &err) != 0)
@@ -510,11 +458,10 @@ int main(int argc, char **argv)
     rpl_snapshot_free(snap);
     app_audio_free(&a);
     app_show_free(&a);
-    app_side_free(&a);
+    app_scene_destroy(&a);
     SDL_FreeSurface(a.fb_surf);
     SDL_FreeSurface(a.show_surf);
-    rpl_backdrop_destroy(a.bd);
-    free(a.bg);
+    app_backdrop_close(&a);
     free(a.fb);
     free(a.ovl);
     free(a.ovl_runs);

@@ -6,48 +6,6 @@
 #include "app/app.h"
 #include "ripple_support.h"
 
-static const char *const pool_help_text =
-    "ripple " RPL_VERSION "\n"
-    "\n"
-    "mouse      click: stone, drag: trail\n"
-    "wheel [ ]  stone size\n"
-    "F1 H       this help\n"
-    "Space P    pause\n"
-    "N          step one frame\n"
-    "C Bksp     calm the water (reset)\n"
-    "R          rain on/off\n"
-    "A          autopilot on/off\n"
-    "L          light (shading) on/off\n"
-    "+ - Up Dn  refraction strength\n"
-    "O          overlay on/off\n"
-    "Tab        the side view\n"
-    "F F11      fullscreen\n"
-    "S F12      screenshot\n"
-    "M          sound on/off\n"
-    "W          classic / wave water\n"
-    "Z X        wave speed down / up\n"
-    "V B        viscosity down / up\n"
-    "Esc Q      quit";
-
-static const char *const side_help_text =
-    "ripple " RPL_VERSION ": the side view\n"
-    "\n"
-    "click      drop a body (K chooses)\n"
-    "right      drop an iron ball\n"
-    "K          crate / ball / iron ball\n"
-    "W          springs / analytic waves\n"
-    "C Bksp     clear the bodies, calm\n"
-    "A          autoplay on/off\n"
-    "F1 H       this help\n"
-    "Space P    pause\n"
-    "N          step one frame\n"
-    "O          overlay on/off\n"
-    "Tab        the pool from above\n"
-    "F F11      fullscreen\n"
-    "S F12      screenshot\n"
-    "M          sound on/off\n"
-    "Esc Q      quit";
-
 /* Adds a rectangle (clipped to the field) to the overlay's boxes, what
  * has to be laid over the water: kept apart, so that a corner's hint and
  * a panel at the top do not make one box over the whole frame, but
@@ -153,55 +111,37 @@ void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h
     (void)h;
 }
 
-/* Redraws the overlay when what it shows has changed; returns 1 if so. */
+const char *app_present_name(const app_t *a)
+{
+    return a->present == PRESENT_SURFACE ? "surface" : "texture";
+}
+
+size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw)
+{
+    double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
+    int n = snprintf(buf, len, "%.0f fps  %.2f ms\nsim %.2f  %s %.2f  pres %.2f\n%dx%dx%d ", fps,
+                     a->t_frame, a->t_sim, draw, a->t_refract, a->t_present, a->o.w, a->o.h,
+                     8 * rpl_format_bytes(a->o.fmt));
+    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* Redraws the overlay when what it shows has changed: the scene's
+ * figures (refreshed four times a second) and state, the help, a note;
+ * returns 1 if so. */
 int app_draw_overlay(app_t *a)
 {
     int w = a->o.w, h = a->o.h;
     int sc = w >= 1280 ? 2 : 1;
     uint32_t now = SDL_GetTicks();
-    int side = a->scene == APP_SCENE_SIDE;
-    if (SDL_TICKS_PASSED(now, a->stats_next_ms) && side) {
-        double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
-        char line[160];
-        app_side_text(a, line, sizeof line);
-        snprintf(a->stats, sizeof a->stats,
-                 "%.0f fps  %.2f ms\nsim %.2f  draw %.2f  pres %.2f\n%dx%dx%d %s\n%s  ", fps,
-                 a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
-                 8 * rpl_format_bytes(a->o.fmt),
-                 a->present == PRESENT_SURFACE ? "surface" : "texture", line);
+    int due = SDL_TICKS_PASSED(now, a->stats_next_ms);
+    char state[96]; /* with the figures, room enough in the panel's 512 */
+    a->scene->text(a, due ? a->stats : NULL, sizeof a->stats, state, sizeof state);
+    if (due)
         a->stats_next_ms = now + 250;
-    } else if (SDL_TICKS_PASSED(now, a->stats_next_ms)) {
-        rpl_stats_t st;
-        rpl_sim_stats(a->sim, &st);
-        double fps = a->t_frame > 0 ? 1000.0 / a->t_frame : 0;
-        snprintf(a->stats, sizeof a->stats,
-                 "%.0f fps  %.2f ms\nsim %.2f  refr %.2f  pres %.2f\n"
-                 "%dx%dx%d %s x%d  awake %u%%\n%s  ",
-                 fps, a->t_frame, a->t_sim, a->t_refract, a->t_present, w, h,
-                 8 * rpl_format_bytes(a->o.fmt),
-                 rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
-                 st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
-                 a->present == PRESENT_SURFACE ? "surface" : "texture");
-        if (a->speed > 0 && a->speed < 0.97 && !a->paused) {
-            /* the machine cannot keep STEP_HZ: say how slow the water runs */
-            size_t len = strlen(a->stats);
-            snprintf(a->stats + len, sizeof a->stats - len, "\nslow: water at %.0f%% speed  ",
-                     a->speed * 100);
-        }
-        size_t at = strlen(a->stats);
-        if (at + 2 < sizeof a->stats) { /* the water's rule */
-            a->stats[at++] = '\n';
-            app_model_text(a, a->stats + at, sizeof a->stats - at);
-            snprintf(a->stats + strlen(a->stats), sizeof a->stats - strlen(a->stats), "  ");
-        }
-        a->stats_next_ms = now + 250;
-    }
     int note_on = a->note[0] && !SDL_TICKS_PASSED(now, a->note_until);
     char key[sizeof a->ovl_key];
-    snprintf(key, sizeof key, "%d%d%d%d|%s|str %d/16  stone %d\n%s%s%s%s|%s", side,
-             a->overlay_on, a->help_on, note_on, a->stats, a->view.strength, a->stone,
-             a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
-             a->view.shading ? "light" : "", note_on ? a->note : "");
+    snprintf(key, sizeof key, "%p%d%d%d|%s|%s|%s", (const void *)a->scene, a->overlay_on,
+             a->help_on, note_on, a->stats, state, note_on ? a->note : "");
     if (strcmp(key, a->ovl_key) == 0)
         return 0;
     memcpy(a->ovl_key, key, sizeof key);
@@ -210,14 +150,7 @@ int app_draw_overlay(app_t *a)
     a->ovl_items_n = 0;
     if (a->overlay_on) {
         char buf[512];
-        if (side)
-            snprintf(buf, sizeof buf, "%s\n%s%s", a->stats, a->paused ? "PAUSED " : "",
-                     a->auto_on ? "auto" : "");
-        else
-            snprintf(buf, sizeof buf, "%sstr %d/16  stone %d\n%s%s%s%s", a->stats,
-                     a->view.strength, a->stone, a->paused ? "PAUSED " : "",
-                     a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
-                     a->view.shading ? "light" : "");
+        snprintf(buf, sizeof buf, "%s%s", a->stats, state);
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
         item(a, 2, 2, tw + 6 * sc, th + 4 * sc, 128, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
         if (!a->help_on) {
@@ -228,7 +161,7 @@ int app_draw_overlay(app_t *a)
         }
     }
     if (a->help_on) {
-        const char *help_text = side ? side_help_text : pool_help_text;
+        const char *help_text = a->scene->help;
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;
         item(a, x - 8 * sc, y - 6 * sc, tw + 16 * sc, th + 12 * sc, 200, x, y, help_text,

@@ -62,40 +62,6 @@ static char *picture_path(const app_t *a, const char *name)
     return app_format("%.*s%s", dir, a->show_path, name);
 }
 
-/* Loads a picture into a new backdrop; a->bg then holds it.  NULL with
- * *err (NULL: out of memory) and *status, the exit status it is worth. */
-static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, char **err,
-                                    int *status)
-{
-    char *path = picture_path(a, name);
-    uint32_t *px = malloc((size_t)a->o.w * (size_t)a->o.h * 4);
-    uint32_t *keep = a->bg;
-    rpl_backdrop_t *bd = NULL;
-    *status = EXIT_FAILURE;
-    if (!path || !px) {
-        *err = NULL;
-    } else {
-        a->bg = px; /* app_load_background fills a->bg */
-        *status = app_load_background(a, path, err);
-        if (*status == 0) {
-            rpl_status st;
-            bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
-            if (!bd) {
-                *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
-                *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
-            }
-        }
-        a->bg = keep;
-    }
-    free(path);
-    if (!bd) {
-        free(px);
-        return NULL;
-    }
-    *bg = px;
-    return bd;
-}
-
 /* A picture command's name and place, to sort by name and then place. */
 typedef struct pic {
     const char *name;
@@ -141,19 +107,16 @@ int app_show_check(app_t *a, const char *image, char **err)
         const char *name = rpl_show_picture(a->show, i, &line, &col);
         if (again[i] || !strcmp(name, "default"))
             continue;
-        char *why = NULL;
-        uint32_t *px = NULL;
-        int status;
-        rpl_backdrop_t *bd = load_picture(a, name, &px, &why, &status);
-        if (!bd) {
+        char *why = NULL, *path = picture_path(a, name);
+        int status = app_backdrop_check(a, path, &why);
+        free(path);
+        if (status != 0) {
             *err = app_format("%s:%d:%d: picture '%s': %s", a->show_path, line, col, name,
                               why ? why : "out of memory");
             free(why);
             free(again);
             return status;
         }
-        rpl_backdrop_destroy(bd);
-        free(px);
     }
     free(again);
     return 0;
@@ -177,24 +140,17 @@ static void set_picture(app_t *a, const char *name)
 {
     if (!strcmp(name, a->picture))
         return;
-    char *err = NULL;
-    uint32_t *px = NULL;
-    int status;
-    rpl_backdrop_t *bd = load_picture(a, name, &px, &err, &status);
-    if (!bd) {
+    char *err = NULL, *path = picture_path(a, name);
+    int status = app_backdrop_replace(a, path, &err);
+    free(path);
+    if (status != 0) {
         char *msg = app_format("picture '%s': %s", name, err ? err : "out of memory");
         app_note(a, msg ? msg : "picture: out of memory");
         free(msg);
         free(err);
         return;
     }
-    rpl_backdrop_destroy(a->bd);
-    free(a->bg);
-    a->bd = bd;
-    a->bg = px;
     snprintf(a->picture, sizeof a->picture, "%s", name);
-    app_show_palette(a);
-    rpl_renderer_invalidate(a->water);
 }
 
 void app_show_tick(app_t *a)

@@ -1,9 +1,39 @@
-/* app/side.c - the side scene in the demo: its pictures, the switch between scenes, clicks and keys, its line in the overlay. */
+/* app/side.c - the side view as a scene of the demo: its pictures, its steps, clicks and keys, overlay lines and report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app.h"
+#include "scene/scene.h"
+
+static const char help_text[] =
+    "ripple " RPL_VERSION ": the side view\n"
+    "\n"
+    "click      drop a body (K chooses)\n"
+    "right      drop an iron ball\n"
+    "K          crate / ball / iron ball\n"
+    "W          springs / analytic waves\n"
+    "C Bksp     clear the bodies, calm\n"
+    "A          autoplay on/off\n"
+    "F1 H       this help\n"
+    "Space P    pause\n"
+    "N          step one frame\n"
+    "O          overlay on/off\n"
+    "Tab        the pool from above\n"
+    "F F11      fullscreen\n"
+    "S F12      screenshot\n"
+    "M          sound on/off\n"
+    "Esc Q      quit";
+
+/* The side view: the scene, made the first time it is shown, and what a
+ * click drops. */
+struct app_side {
+    side_scene_t *scene;
+    int shape;
+};
+
+/* What a click drops. */
+enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
 
 /* What a click drops, and how heavy it is against the water. */
 static const struct {
@@ -41,7 +71,7 @@ static uint32_t *asset(const char *name, int *w, int *h)
 static void on_splash(void *user, double x, double y, double speed)
 {
     app_t *a = user;
-    if (!a->audio || a->scene != APP_SCENE_SIDE)
+    if (!a->audio || a->scene != &app_side_scene)
         return;
     double f = speed / 900.0 * (480.0 / a->o.h);
     f = f > 1 ? 1 : f;
@@ -50,10 +80,15 @@ static void on_splash(void *user, double x, double y, double speed)
     app_audio_drip(a, (int)x, (int)y, radius, weight);
 }
 
-int app_side_start(app_t *a, char **err)
+/* Made the first time it is shown (at the start with --scene side, or
+ * when Tab first shows it). */
+static int enter(app_t *a, char **err)
 {
     if (a->side)
         return 0;
+    app_side_t *side = calloc(1, sizeof *side);
+    if (!side)
+        return -1; /* *err NULL: out of memory */
     side_config_t cfg = {
         .w = a->o.w, .h = a->o.h, .format = a->o.fmt, .surface = a->o.surface,
         .springs = &a->o.springs, .seed = a->o.seed,
@@ -63,99 +98,90 @@ int app_side_start(app_t *a, char **err)
     cfg.sky = sky;
     cfg.stone = stone;
     char why[256] = "";
-    a->side = side_scene_create(&cfg, why, sizeof why);
+    side->scene = side_scene_create(&cfg, why, sizeof why);
     free(sky);
     free(stone);
-    if (!a->side) {
+    if (!side->scene) {
+        free(side);
         *err = app_format("cannot make the side scene: %s", why);
         return -1;
     }
-    side_scene_set_autoplay(a->side, a->auto_on || a->o.headless);
-    side_scene_set_splash_hook(a->side, on_splash, a);
+    a->side = side;
+    side_scene_set_autoplay(a->side->scene, a->auto_on || a->o.headless);
+    side_scene_set_splash_hook(a->side->scene, on_splash, a);
     return 0;
 }
 
-void app_side_show(app_t *a, int scene)
+/* The scene keeps its own time: dt seconds in a window, else `steps`
+ * steps of 1/60 s; the sound goes on in steps. */
+static void frame(app_t *a, double dt, int steps)
 {
-    if (scene == APP_SCENE_SIDE && !a->side) {
-        char *err = NULL;
-        if (app_side_start(a, &err) != 0) {
-            app_note(a, err ? err : "cannot make the side scene");
-            free(err);
-            return;
+    if (a->side) {
+        uint64_t t0 = SDL_GetPerformanceCounter();
+        int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
+        side_scene_set_autoplay(a->side->scene, a->auto_on && idle);
+        if (dt > 0) {
+            side_scene_advance(a->side->scene, dt);
+        } else if (steps > 0) {
+            /* one step of the pool's 1/60 s is this many of the scene's */
+            int n = (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
+            for (int i = 0; i < steps * n; i++)
+                side_scene_step(a->side->scene);
         }
+        app_smooth(&a->t_sim, app_ms_since(t0));
     }
-    a->scene = scene;
-    app_show_palette(a);
-    /* the pool's renderer keeps its frame: after the side scene drew over
-     * it, every tile is drawn again */
-    if (scene == APP_SCENE_POOL)
-        rpl_renderer_invalidate(a->water);
-    else
-        side_scene_invalidate(a->side);
-    app_note(a, scene == APP_SCENE_SIDE ? "side view: click to drop, K chooses what"
-                                        : "the pool from above");
+    for (int i = 0; i < steps; i++)
+        app_audio_step(a);
 }
 
-void app_side_frame(app_t *a, double dt, int steps)
+static void draw(app_t *a, void *dst, ptrdiff_t pitch)
 {
-    if (!a->side)
-        return;
-    uint64_t t0 = SDL_GetPerformanceCounter();
-    int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
-    side_scene_set_autoplay(a->side, a->auto_on && idle);
-    if (steps > 0) {
-        /* one step of the pool's 1/60 s is this many of the scene's */
-        int n = (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
-        for (int i = 0; i < steps * n; i++)
-            side_scene_step(a->side);
-    } else if (dt > 0) {
-        side_scene_advance(a->side, dt);
+    side_scene_render(a->side->scene, dst, pitch);
+}
+
+/* Where bodies, droplets and water are and were. */
+static int changed(app_t *a, rpl_rect_t *rects, int max)
+{
+    return side_scene_changed(a->side->scene, rects, max);
+}
+
+static void invalidate(app_t *a)
+{
+    side_scene_invalidate(a->side->scene);
+}
+
+/* A click drops a body where the user clicked (the right button an iron
+ * ball); K chooses what, W switches the surface, C clears. */
+static int input(app_t *a, const SDL_Event *e)
+{
+    if (e->type == SDL_MOUSEBUTTONDOWN) {
+        int button = e->button.button, x = e->button.x, y = e->button.y;
+        app_window_to_field(a, &x, &y);
+        if (button != SDL_BUTTON_LEFT && button != SDL_BUTTON_RIGHT)
+            return 1;
+        int k = button == SDL_BUTTON_RIGHT ? SIDE_KIND_IRON : a->side->shape;
+        if (side_scene_drop(a->side->scene, x, y, kinds[k].shape, kinds[k].density, 1) != 0)
+            app_note(a, "nothing can be dropped there");
+        return 1;
     }
-    app_smooth(&a->t_sim, app_ms_since(t0));
-}
-
-void app_side_draw(app_t *a, void *dst, ptrdiff_t pitch)
-{
-    side_scene_render(a->side, dst, pitch);
-}
-
-void app_side_text(const app_t *a, char *buf, size_t len)
-{
-    side_stats_t st;
-    side_scene_stats(a->side, &st);
-    snprintf(buf, len,
-             "side view, %s surface\nwater: %d of %d awake  bodies: %d (%d in water)\n"
-             "droplets: %d  click drops: %s",
-             side_scene_surface(a->side) == RPL_SURFACE_WAVES ? "analytic waves" : "springs",
-             st.awake, st.waters, st.bodies, st.floating, st.droplets, kinds[a->side_shape].name);
-}
-
-void app_side_click(app_t *a, int x, int y, int button)
-{
-    int k = button == SDL_BUTTON_RIGHT ? SIDE_KIND_IRON : a->side_shape;
-    if (side_scene_drop(a->side, x, y, kinds[k].shape, kinds[k].density, 1) != 0)
-        app_note(a, "nothing can be dropped there");
-}
-
-int app_side_key(app_t *a, int key)
-{
+    if (e->type != SDL_KEYDOWN)
+        return 0;
     char msg[96];
-    switch (key) {
+    switch (e->key.keysym.sym) {
     case SDLK_k:
-        a->side_shape = (a->side_shape + 1) % SIDE_KINDS;
-        snprintf(msg, sizeof msg, "a click drops: %s", kinds[a->side_shape].name);
+        a->side->shape = (a->side->shape + 1) % SIDE_KINDS;
+        snprintf(msg, sizeof msg, "a click drops: %s", kinds[a->side->shape].name);
         app_note(a, msg);
         return 1;
     case SDLK_w: {
-        rpl_surface_kind k = side_scene_surface(a->side) == RPL_SURFACE_SPRINGS
+        rpl_surface_kind k = side_scene_surface(a->side->scene) == RPL_SURFACE_SPRINGS
                                  ? RPL_SURFACE_WAVES : RPL_SURFACE_SPRINGS;
-        side_scene_set_surface(a->side, k);
+        side_scene_set_surface(a->side->scene, k);
         app_note(a, k == RPL_SURFACE_WAVES ? "surface: analytic waves" : "surface: springs");
         return 1;
     }
     case SDLK_c: case SDLK_BACKSPACE:
-        side_scene_clear(a->side);
+        side_scene_clear(a->side->scene);
         app_note(a, "bodies cleared, water calmed");
         return 1;
     default:
@@ -163,8 +189,58 @@ int app_side_key(app_t *a, int key)
     }
 }
 
-void app_side_free(app_t *a)
+/* The figures: the timings, the field, its surface, water, bodies and
+ * droplets, what a click drops; under them what plays. */
+static void text(const app_t *a, char *figures, size_t flen, char *state, size_t slen)
 {
-    side_scene_destroy(a->side);
+    if (figures) {
+        side_stats_t st;
+        side_scene_stats(a->side->scene, &st);
+        size_t n = app_overlay_head(a, figures, flen, "draw");
+        snprintf(figures + n, flen - n,
+                 "%s\nside view, %s surface\nwater: %d of %d awake  bodies: %d (%d in water)\n"
+                 "droplets: %d  click drops: %s  ", app_present_name(a),
+                 side_scene_surface(a->side->scene) == RPL_SURFACE_WAVES ? "analytic waves"
+                                                                          : "springs",
+                 st.awake, st.waters, st.bodies, st.floating, st.droplets,
+                 kinds[a->side->shape].name);
+    }
+    snprintf(state, slen, "\n%s%s", a->paused ? "PAUSED " : "", a->auto_on ? "auto" : "");
+}
+
+static const uint32_t *palette(const app_t *a)
+{
+    return side_scene_palette(a->side->scene);
+}
+
+static void report(const app_t *a, double s)
+{
+    side_stats_t st;
+    side_scene_stats(a->side->scene, &st);
+    fprintf(app_report_stream(a), "ripple: %ld frames of the side scene at %dx%d in %.3f s "
+            "(%.1f fps), %d bodies, %d of %d waters awake\n", a->frame, a->o.w, a->o.h, s,
+            s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
+}
+
+static void destroy(app_t *a)
+{
+    if (a->side)
+        side_scene_destroy(a->side->scene);
+    free(a->side);
     a->side = NULL;
 }
+
+const app_scene_ops app_side_scene = {
+    .help = help_text,
+    .hello = "side view: click to drop, K chooses what",
+    .enter = enter,
+    .frame = frame,
+    .draw = draw,
+    .changed = changed,
+    .invalidate = invalidate,
+    .input = input,
+    .text = text,
+    .palette = palette,
+    .report = report,
+    .destroy = destroy,
+};

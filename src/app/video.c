@@ -4,13 +4,18 @@
 
 #include "app/app.h"
 
-/* Draws the water into fb in its format, redrawing only changed tiles. */
+/* The scene shown drawn into dst (fb, or the window's own pixels), and
+ * the 8-bit palette kept to it. */
+static void draw_scene(app_t *a, void *dst, ptrdiff_t pitch)
+{
+    a->scene->draw(a, dst, pitch);
+    app_show_palette(a);
+}
+
+/* Draws the scene into fb in its format, redrawing only what changed. */
 void app_refract(app_t *a)
 {
-    if (a->scene == APP_SCENE_SIDE)
-        app_side_draw(a, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt));
-    else
-        rpl_renderer_draw(a->water, a->bd, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt), &a->view);
+    draw_scene(a, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt));
 }
 
 /* The OpenGL renderer's name (GL_RENDERER) in the current context. */
@@ -256,79 +261,55 @@ static int save_under(app_t *a, SDL_Surface *ws, const SDL_Rect *r, int n, int r
     return 0;
 }
 
-/* The window's own pixels.  The water is refracted straight into them
- * when they have the framebuffer's format at scale 1 (else into fb, then
- * copied: converted by SDL, upscaled by ours); the overlay is laid over it
- * after saving what it covers, and taken off again before the next draw;
- * only the changed tiles, and the overlay where it or the water under it
- * changed, are pushed to the screen. */
-static void present_surface(app_t *a, double *ms_refract)
+/* What a frame drew, for the present to hand to the display. */
+typedef struct drawn {
+    SDL_Surface *ws; /* the window surface drawn into (NULL: nothing to show) */
+    int all;         /* the whole surface goes to the screen, else push[0..np) */
+    int np;
+    int overlay;     /* the overlay changed: its texture takes it again */
+} drawn_t;
+
+/* The window surface ready for a frame: after a resize (or a new surface)
+ * its margins cleared and everything drawn again, else the overlay taken
+ * off the water it covers.  1 when the whole surface is new. */
+static int surface_begin(app_t *a, SDL_Surface *ws)
 {
-    SDL_Surface *ws = SDL_GetWindowSurface(a->win); /* a new one after a resize */
-    if (!ws)
-        return;
-    SDL_Rect d = surface_place(a, ws);
-    int s = d.w / a->o.w, all = 0;
-    int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
     if (ws != a->last_ws || ws->w != a->last_ws_w || ws->h != a->last_ws_h) {
         SDL_FillRect(ws, NULL, 0); /* the margins around a centred frame */
         a->last_ws = ws, a->last_ws_w = ws->w, a->last_ws_h = ws->h;
-        rpl_renderer_invalidate(a->water);
-        side_scene_invalidate(a->side);
+        a->scene->invalidate(a);
         a->ovl_laid_n = 0; /* nothing of it on this surface */
-        all = 1;
-    } else if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0) {
-        rpl_renderer_invalidate(a->water);
-        side_scene_invalidate(a->side);
+        return 1;
     }
-    if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
-        /* a window smaller than the field: the frame and the overlay go
-         * through SDL's blits, which clip, and the whole window is pushed */
-        if (locked)
-            SDL_UnlockSurface(ws);
-        uint64_t t0 = SDL_GetPerformanceCounter();
-        app_refract(a);
-        *ms_refract = app_ms_since(t0);
-        SDL_Rect to = d;
-        SDL_BlitSurface(a->fb_surf, NULL, ws, &to);
-        app_draw_overlay(a);
-        for (int i = 0; i < a->ovl_n; i++) {
-            SDL_Rect b = a->ovl_box[i], od = { d.x + b.x, d.y + b.y, b.w, b.h };
-            SDL_BlitSurface(a->ovl_surf, &b, ws, &od);
-        }
-        a->ovl_laid_n = 0;
-        a->surface_how = "clipped to a small window";
-        SDL_UpdateWindowSurface(a->win);
-        return;
-    }
-    int direct = s == 1 && same_format(a, ws);
+    if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0)
+        a->scene->invalidate(a);
+    return 0;
+}
+
+/* A window smaller than the field: the frame and the overlay go through
+ * SDL's blits, which clip, and the whole window is pushed. */
+static void draw_clipped(app_t *a, SDL_Surface *ws, SDL_Rect d, drawn_t *f)
+{
     uint64_t t0 = SDL_GetPerformanceCounter();
-    int side = a->scene == APP_SCENE_SIDE;
-    if (direct) {
-        char *at = (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch + (ptrdiff_t)d.x * rpl_format_bytes(a->o.fmt);
-        if (side)
-            app_side_draw(a, at, ws->pitch);
-        else
-            rpl_renderer_draw(a->water, a->bd, at, ws->pitch, &a->view);
-    } else {
-        app_refract(a);
+    app_refract(a);
+    a->ms_refract = app_ms_since(t0);
+    SDL_BlitSurface(a->fb_surf, NULL, ws, &d);
+    app_draw_overlay(a);
+    for (int i = 0; i < a->ovl_n; i++) {
+        SDL_Rect b = a->ovl_box[i], od = { d.x + b.x, d.y + b.y, b.w, b.h };
+        SDL_BlitSurface(a->ovl_surf, &b, ws, &od);
     }
-    *ms_refract = app_ms_since(t0);
-    int n;
-    if (side) { /* where bodies, droplets and water are and were */
-        n = side_scene_changed(a->side, a->changed, a->n_tiles);
-    } else {
-        n = rpl_renderer_changed(a->water, a->changed, a->n_tiles);
-    }
-    a->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
-    if (locked)
-        SDL_UnlockSurface(ws);
-    if (!direct)
-        copy_changed(a, ws, &d, s, n);
-    int np = 0;
-    for (int i = 0; i < n; i++)
-        a->push[np++] = on_surface(&a->changed[i], &d, s);
-    /* the overlay: where it was, if it moved or changed, and where it is */
+    a->ovl_laid_n = 0;
+    a->surface_how = "clipped to a small window";
+    f->all = 1;
+}
+
+/* The overlay over the window surface, after saving what it covers (taken
+ * off again before the next draw): to push where it was if it moved or
+ * changed, and where it is if it or the water under it (the n changed
+ * tiles) changed.  Returns the rectangles to push, np of them before. */
+static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, int n, int np)
+{
     int changed = app_draw_overlay(a);
     if (changed)
         for (int i = 0; i < a->ovl_laid_n; i++)
@@ -336,24 +317,24 @@ static void present_surface(app_t *a, double *ms_refract)
     a->ovl_laid_n = 0;
     for (int i = 0; i < a->ovl_n; i++) {
         const SDL_Rect *b = &a->ovl_box[i];
-        SDL_Rect od = { d.x + b->x * s, d.y + b->y * s, b->w * s, b->h * s };
+        SDL_Rect od = { d->x + b->x * s, d->y + b->y * s, b->w * s, b->h * s };
         a->ovl_laid[a->ovl_laid_n++] = od;
         int under = changed; /* or the water under it */
         for (int k = 0; k < n && !under; k++) {
-            SDL_Rect c = on_surface(&a->changed[k], &d, s);
+            SDL_Rect c = on_surface(&a->changed[k], d, s);
             under = SDL_HasIntersection(&c, &od);
         }
         if (under)
             a->push[np++] = od;
     }
-    locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
+    int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
     if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 0) != 0) {
         a->ovl_laid_n = 0; /* no room to save it: no overlay this frame */
     } else if (ws->format->BytesPerPixel == 4) {
         /* on 32-bit pixels the panels and text go straight in */
-        uint32_t *at = (uint32_t *)(void *)((char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch +
-                                            (ptrdiff_t)d.x * 4);
-        app_lay_overlay(a, at, ws->pitch, d.w, d.h, s);
+        uint32_t *at = (uint32_t *)(void *)((char *)ws->pixels + (ptrdiff_t)d->y * ws->pitch +
+                                            (ptrdiff_t)d->x * 4);
+        app_lay_overlay(a, at, ws->pitch, d->w, d->h, s);
     }
     if (locked)
         SDL_UnlockSurface(ws);
@@ -365,15 +346,73 @@ static void present_surface(app_t *a, double *ms_refract)
             else
                 SDL_BlitScaled(a->ovl_surf, &b, ws, &to);
         }
-    if (all)
+    return np;
+}
+
+/* A frame in the window's own pixels.  The scene is drawn straight into
+ * them when they have the framebuffer's format at scale 1 (else into fb,
+ * then copied: converted by SDL, upscaled by ours), the overlay laid over
+ * it; what changed (the scene's changed tiles, the overlay where it or
+ * the water under it changed) is listed for the present. */
+static void draw_surface(app_t *a, drawn_t *f)
+{
+    SDL_Surface *ws = SDL_GetWindowSurface(a->win); /* a new one after a resize */
+    if (!ws)
+        return;
+    f->ws = ws;
+    SDL_Rect d = surface_place(a, ws);
+    int s = d.w / a->o.w;
+    int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
+    f->all = surface_begin(a, ws);
+    if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
+        if (locked)
+            SDL_UnlockSurface(ws);
+        draw_clipped(a, ws, d, f);
+        return;
+    }
+    int direct = s == 1 && same_format(a, ws);
+    uint64_t t0 = SDL_GetPerformanceCounter();
+    if (direct)
+        draw_scene(a, (char *)ws->pixels + (ptrdiff_t)d.y * ws->pitch +
+                          (ptrdiff_t)d.x * rpl_format_bytes(a->o.fmt), ws->pitch);
+    else
+        app_refract(a);
+    a->ms_refract = app_ms_since(t0);
+    int n = a->scene->changed(a, a->changed, a->n_tiles);
+    a->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
+    if (locked)
+        SDL_UnlockSurface(ws);
+    if (!direct)
+        copy_changed(a, ws, &d, s, n);
+    for (int i = 0; i < n; i++)
+        a->push[f->np++] = on_surface(&a->changed[i], &d, s);
+    f->np = overlay_surface(a, ws, &d, s, n, f->np);
+}
+
+/* Hands what draw_surface drew to the screen. */
+static void present_surface(app_t *a, const drawn_t *f)
+{
+    if (!f->ws)
+        return;
+    if (f->all)
         SDL_UpdateWindowSurface(a->win);
-    else if (np > 0)
-        SDL_UpdateWindowSurfaceRects(a->win, a->push, np);
+    else if (f->np > 0)
+        SDL_UpdateWindowSurfaceRects(a->win, a->push, f->np);
+}
+
+/* A frame for SDL's renderer: the scene into fb, the overlay redrawn if
+ * what it shows changed. */
+static void draw_texture(app_t *a, drawn_t *f)
+{
+    uint64_t t0 = SDL_GetPerformanceCounter();
+    app_refract(a);
+    a->ms_refract = app_ms_since(t0);
+    f->overlay = app_draw_overlay(a);
 }
 
 /* SDL's renderer: the frame uploaded to a texture, the overlay's boxes
  * (only) blended over it from a second texture, presented. */
-static void present_texture(app_t *a)
+static void present_texture(app_t *a, const drawn_t *f)
 {
     if (a->o.fmt == RPL_INDEX8) {
         /* no GPU takes 8-bit pixels: SDL looks them up in the palette */
@@ -382,7 +421,7 @@ static void present_texture(app_t *a)
     } else {
         SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * rpl_format_bytes(a->o.fmt));
     }
-    if (app_draw_overlay(a))
+    if (f->overlay)
         for (int i = 0; i < a->ovl_n; i++) {
             const SDL_Rect *b = &a->ovl_box[i];
             SDL_UpdateTexture(a->ovl_tex, b, a->ovl + (size_t)b->y * a->o.w + b->x, a->o.w * 4);
@@ -395,17 +434,18 @@ static void present_texture(app_t *a)
     SDL_RenderPresent(a->ren);
 }
 
-/* Redraws the tiles of the water that changed, then hands the frame to
- * the display the chosen way. */
+/* Draws a frame (the scene's changed parts, the overlay) the chosen way,
+ * then presents what was drawn. */
 void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
+    drawn_t f = { NULL, 0, 0, 0 };
     if (a->present == PRESENT_SURFACE) {
-        present_surface(a, &a->ms_refract);
+        draw_surface(a, &f);
+        present_surface(a, &f);
     } else {
-        app_refract(a);
-        a->ms_refract = app_ms_since(t0);
-        present_texture(a);
+        draw_texture(a, &f);
+        present_texture(a, &f);
     }
     /* presenting is the rest of the frame's drawing */
     a->ms_present = app_ms_since(t0) - a->ms_refract;

@@ -1,4 +1,4 @@
-/* app/walls.c - --walls and --edges, and the walls drawn into the picture as stone whenever they change. */
+/* app/backdrop.c - the picture behind the pool and the one backdrop made from it, with the walls drawn in as stone whenever they change; --walls and --edges. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ int app_walls_start(app_t *a, char **err)
         *err = app_format("--edges: %s", rpl_sim_error(a->sim));
         return EXIT_USAGE;
     }
-    app_walls_update(a);
+    app_backdrop_update(a);
     return 0;
 }
 
@@ -101,22 +101,25 @@ static void paint(uint32_t *px, const uint8_t *m, int w, int h)
 /*
  * The backdrop shows the walls when it was made from the picture with
  * them drawn in, after the last change of the walls.  A new picture (a
- * show's, which replaces a->bg and a->bd, making the new backdrop before
- * freeing the old one, so the pointers differ) or a change of the walls
- * draws them again; without walls the bare picture is used.  Drawing is
- * a new backdrop, made once per change: nothing per frame.
+ * show's, which replaces the backdrop, making the new one before freeing
+ * the old, so the pointers differ) or a change of the walls draws them
+ * again; without walls the bare picture is used.  Drawing is a new
+ * backdrop, made once per change: nothing per frame.  The renderer sees
+ * a new backdrop by itself and redraws every tile; the palette follows
+ * it when the next frame is drawn.
  */
-void app_walls_update(app_t *a)
+void app_backdrop_update(app_t *a)
 {
+    app_backdrop_t *p = &a->backdrop;
     uint64_t serial = rpl_sim_walls_serial(a->sim);
-    if (a->bd == a->walls_bd && serial == a->walls_serial)
+    if (p->bd == p->walls_bd && serial == p->walls_serial)
         return;
     const uint8_t *m = rpl_sim_walls(a->sim);
-    if (!m && (a->bd != a->walls_bd || !a->walls_drawn)) {
+    if (!m && (p->bd != p->walls_bd || !p->walls_drawn)) {
         /* no walls, and the backdrop is the bare picture */
-        a->walls_bd = a->bd;
-        a->walls_serial = serial;
-        a->walls_drawn = 0;
+        p->walls_bd = p->bd;
+        p->walls_serial = serial;
+        p->walls_drawn = 0;
         return;
     }
     size_t n = (size_t)a->o.w * (size_t)a->o.h;
@@ -124,25 +127,103 @@ void app_walls_update(app_t *a)
     rpl_backdrop_t *bd = NULL;
     rpl_status st = RPL_ENOMEM;
     if (px) {
-        memcpy(px, a->bg, n * 4);
+        memcpy(px, p->bg, n * 4);
         if (m)
             paint(px, m, a->o.w, a->o.h);
         bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
         free(px);
     }
     /* whatever happens, not again until the next change */
-    a->walls_serial = serial;
+    p->walls_serial = serial;
     if (!bd) {
         char *msg = app_format("cannot draw the walls: %s", rpl_strerror(st));
         app_note(a, msg ? msg : "cannot draw the walls");
         free(msg);
-        a->walls_bd = a->bd;
+        p->walls_bd = p->bd;
         return;
     }
-    rpl_backdrop_destroy(a->bd);
-    a->bd = bd;
-    a->walls_bd = bd;
-    a->walls_drawn = m != NULL;
-    app_show_palette(a);
-    rpl_renderer_invalidate(a->water);
+    rpl_backdrop_destroy(p->bd);
+    p->bd = bd;
+    p->walls_bd = bd;
+    p->walls_drawn = m != NULL;
+}
+
+int app_backdrop_open(app_t *a)
+{
+    a->backdrop.bg = malloc((size_t)a->o.w * (size_t)a->o.h * 4);
+    return a->backdrop.bg ? 0 : -1;
+}
+
+int app_backdrop_load(app_t *a, const char *path, char **err)
+{
+    return app_load_picture(a, path, a->backdrop.bg, err);
+}
+
+int app_backdrop_make(app_t *a)
+{
+    rpl_status st;
+    a->backdrop.bd = rpl_backdrop_create(a->backdrop.bg, a->o.w, a->o.h, a->o.fmt, &st);
+    return a->backdrop.bd ? 0 : -1;
+}
+
+/* A picture file fitted to the field in *px and its backdrop, both new;
+ * NULL with *err (NULL: out of memory) and *status, the exit status it is
+ * worth. */
+static rpl_backdrop_t *prepare(const app_t *a, const char *path, uint32_t **px, char **err,
+                               int *status)
+{
+    rpl_backdrop_t *bd = NULL;
+    *px = path ? malloc((size_t)a->o.w * (size_t)a->o.h * 4) : NULL;
+    *status = EXIT_FAILURE;
+    *err = NULL;
+    if (*px && (*status = app_load_picture(a, path, *px, err)) == 0) {
+        rpl_status st;
+        bd = rpl_backdrop_create(*px, a->o.w, a->o.h, a->o.fmt, &st);
+        if (!bd) {
+            *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
+            *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
+        }
+    }
+    if (!bd) {
+        free(*px);
+        *px = NULL;
+    }
+    return bd;
+}
+
+int app_backdrop_check(const app_t *a, const char *path, char **err)
+{
+    uint32_t *px;
+    int status;
+    rpl_backdrop_t *bd = prepare(a, path, &px, err, &status);
+    rpl_backdrop_destroy(bd);
+    free(px);
+    return bd ? 0 : status;
+}
+
+int app_backdrop_replace(app_t *a, const char *path, char **err)
+{
+    uint32_t *px;
+    int status;
+    rpl_backdrop_t *bd = prepare(a, path, &px, err, &status);
+    if (!bd)
+        return status;
+    rpl_backdrop_destroy(a->backdrop.bd);
+    free(a->backdrop.bg);
+    a->backdrop.bd = bd;
+    a->backdrop.bg = px;
+    return 0;
+}
+
+const rpl_backdrop_t *app_backdrop(const app_t *a)
+{
+    return a->backdrop.bd;
+}
+
+void app_backdrop_close(app_t *a)
+{
+    rpl_backdrop_destroy(a->backdrop.bd);
+    free(a->backdrop.bg);
+    a->backdrop.bd = NULL;
+    a->backdrop.bg = NULL;
 }
