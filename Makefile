@@ -509,7 +509,7 @@ test-smoke-quick: $(DEMO) $(BENCH)
 	sh tests/smoke.sh --quick $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
 
 # The include rules of the rooms (src/core/*, src/kernels, src/app, ...), and
-# no loop of files in src/core or (beyond the known one) in src/app, read from
+# no loop of files in src/core or in src/app, read from
 # the objects' symbols.
 layout: $(LIB_OBJ) $(APP_OBJ)
 	sh tests/layout.sh $(BUILD)
