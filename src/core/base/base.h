@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ripple.h"
+#include "ripple/base.h"
 
 /* The formatted message in a new allocation (NULL when memory runs out):
  * error details keep their whole text, however long a path in them. */

@@ -3,7 +3,7 @@
 #ifndef RPL_CORE_FIELD_H
 #define RPL_CORE_FIELD_H
 
-#include "ripple.h"
+#include "ripple/field.h"
 #include "core/base/base.h"
 #include "kernels/kernels.h"
 

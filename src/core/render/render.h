@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "ripple.h"
+#include "ripple/render.h"
 
 /* A background prepared for one format (core/render/backdrop.c; opaque in ripple.h). */
 struct rpl_backdrop {

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "core/base/base.h"
+#include "ripple/show.h"
 
 #define TAU 6.283185307179586
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ripple.h"
+#include "ripple/show.h"
 
 /* What a line asks for.  The first four lay stones over time ("actions"). */
 enum {

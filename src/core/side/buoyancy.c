@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 #include "core/side/water_grid.h"
 
 #define COORD_MAX 1e9        /* coordinates beyond this are refused, as in water.c */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 
 /*
  * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,

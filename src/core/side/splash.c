@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 
 /*
  * How an impact's speed s (world units per second) shapes a splash, with

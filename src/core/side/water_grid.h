@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 
 /* A waves surface as the coupling sees it: samples k = 0..last at
  * x0 + k * dx, dx = (x1 - x0) / last, the last one exactly at x1, at most

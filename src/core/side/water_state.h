@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

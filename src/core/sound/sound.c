@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "ripple/sound.h"
 #include "ripple_support.h"
 
 /*
