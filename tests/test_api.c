@@ -117,7 +117,7 @@ static void test_null_handles(void **state)
     assert_int_equal(h, 0);
     rpl_snapshot_size(NULL, NULL, NULL);
     assert_non_null(rpl_snapshot_error(NULL));
-    rpl_snapshot_free(NULL);
+    rpl_snapshot_destroy(NULL);
     assert_int_equal(rpl_sim_set_snapshot(NULL, NULL), RPL_EINVAL);
     assert_int_equal(rpl_snapshot_read("x", NULL), RPL_EINVAL);
     assert_int_equal(rpl_snapshot_parse("RPL1", 4, NULL), RPL_EINVAL);
@@ -127,7 +127,7 @@ static void test_null_handles(void **state)
     assert_null(rpl_file_stream(NULL));
     assert_int_equal(rpl_file_commit(NULL), RPL_EINVAL);
     assert_non_null(rpl_file_error(NULL));
-    rpl_file_close(NULL);
+    rpl_file_destroy(NULL);
 
     /* backdrops */
     rpl_backdrop_destroy(NULL);
@@ -146,9 +146,15 @@ static void test_null_handles(void **state)
     assert_int_equal(rpl_render(NULL, bd, fb, 32, &view), RPL_EINVAL);
     assert_int_equal(rpl_refract(NULL, px, fb, 32, RPL_XRGB8888, &view), RPL_EINVAL);
     rpl_status rs = RPL_OK;
-    assert_null(rpl_renderer_create(NULL, &rs));
+    {
+        rpl_renderer_t *f_ = NULL;
+        rs = rpl_renderer_create(NULL, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_renderer_error(f_)[0] != '\0');
+        rpl_renderer_destroy(f_);
+    }
     assert_int_equal(rs, RPL_EINVAL);
-    assert_null(rpl_renderer_create(NULL, NULL));
+    assert_int_equal(rpl_renderer_create(NULL, NULL), RPL_EINVAL);
     rpl_renderer_destroy(NULL);
     assert_int_equal(rpl_renderer_draw(NULL, bd, fb, 32, &view), RPL_EINVAL);
     rpl_renderer_invalidate(NULL);
@@ -168,11 +174,11 @@ static void test_null_handles(void **state)
     long long ll = 5;
     assert_int_equal(rpl_parse_int(NULL, 0, 10, &ll), RPL_EINVAL);
     assert_true(ll == 5);
-    rpl_autopilot_t ap;
-    rpl_autopilot_init(&ap, 3);
-    rpl_autopilot_init(NULL, 3);
-    rpl_autopilot_tick(&ap, NULL);
+    rpl_autopilot_t *ap = new_autopilot(3);
+    assert_int_equal(rpl_autopilot_create(3, NULL), RPL_EINVAL);
+    rpl_autopilot_tick(ap, NULL);
     rpl_autopilot_tick(NULL, sim);
+    rpl_autopilot_destroy(ap);
     assert_true(rpl_sim_energy(sim) == 0); /* no tick reached the field */
 
     /* the field that was there all along is as it was */
@@ -192,7 +198,8 @@ static void test_destroy_then_null(void **state)
     rpl_sim_t *sim = new_sim(5, 5, 1);
     uint32_t px[25] = {0};
     rpl_backdrop_t *bd = new_backdrop(px, 5, 5, RPL_INDEX8);
-    rpl_renderer_t *r = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *r;
+    rpl_renderer_create(sim, &r);
     assert_non_null(r);
     rpl_snapshot_t *snap = NULL;
     assert_int_equal(rpl_snapshot_parse("nope", 4, &snap), RPL_EFORMAT);
@@ -211,12 +218,12 @@ static void test_destroy_then_null(void **state)
     rpl_backdrop_destroy(bd);
     bd = NULL;
     rpl_backdrop_destroy(bd);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     snap = NULL;
-    rpl_snapshot_free(snap);
-    rpl_file_close(file);
+    rpl_snapshot_destroy(snap);
+    rpl_file_destroy(file);
     file = NULL;
-    rpl_file_close(file);
+    rpl_file_destroy(file);
     /* what a NULL pointer left behind answers */
     assert_int_equal(rpl_sim_width(sim), 0);
     assert_int_equal(rpl_renderer_drawn(r), 0);
@@ -234,14 +241,21 @@ static void test_create_bad_sizes(void **state)
         for (int which = 0; which < 3; which++) {
             int w = which == 1 ? 10 : bad_dims[i], h = which == 0 ? 10 : bad_dims[i];
             rpl_status st = RPL_OK;
-            assert_null(rpl_sim_create(w, h, 1, &st));
+            {
+                rpl_sim_t *f_ = NULL;
+                st = rpl_sim_create(w, h, 1, &f_);
+                assert_non_null(f_); /* a failed handle, which says why */
+                assert_true(rpl_sim_error(f_)[0] != '\0');
+                rpl_sim_destroy(f_);
+            }
             if (st != RPL_EINVAL)
                 fail_msg("rpl_sim_create(%d, %d): status %d, want RPL_EINVAL", w, h, st);
-            assert_null(rpl_sim_create(w, h, 1, NULL));
+            assert_int_equal(rpl_sim_create(w, h, 1, NULL), RPL_EINVAL);
         }
     /* the limits themselves are fine */
     rpl_status st = RPL_EIO;
-    rpl_sim_t *sim = rpl_sim_create(RPL_DIM_MIN, RPL_DIM_MIN, 1, &st);
+    rpl_sim_t *sim;
+    st = rpl_sim_create(RPL_DIM_MIN, RPL_DIM_MIN, 1, &sim);
     assert_non_null(sim);
     assert_int_equal(st, RPL_OK);
     rpl_sim_destroy(sim);
@@ -256,22 +270,40 @@ static void test_backdrop_bad_args(void **state)
             for (int which = 0; which < 2; which++) {
                 int w = which ? 16 : bad_dims[i], h = which ? bad_dims[i] : 16;
                 rpl_status st = RPL_OK;
-                assert_null(rpl_backdrop_create(px, w, h, all_formats[f], &st));
+                {
+                    rpl_backdrop_t *f_ = NULL;
+                    st = rpl_backdrop_create(px, w, h, all_formats[f], &f_);
+                    assert_non_null(f_); /* a failed handle, which says why */
+                    assert_true(rpl_backdrop_error(f_)[0] != '\0');
+                    rpl_backdrop_destroy(f_);
+                }
                 if (st != RPL_EINVAL)
                     fail_msg("backdrop %dx%d format %d: status %d, want RPL_EINVAL", w, h,
                              (int)all_formats[f], st);
-                assert_null(rpl_backdrop_create(px, w, h, all_formats[f], NULL));
+                assert_int_equal(rpl_backdrop_create(px, w, h, all_formats[f], NULL), RPL_EINVAL);
             }
     const int bad_formats[] = {-1, 3, 4, 255, INT_MAX, INT_MIN};
     for (size_t i = 0; i < sizeof bad_formats / sizeof bad_formats[0]; i++) {
         rpl_status st = RPL_OK;
-        assert_null(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], &st));
+        {
+            rpl_backdrop_t *f_ = NULL;
+            st = rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_backdrop_error(f_)[0] != '\0');
+            rpl_backdrop_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
-        assert_null(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], NULL));
+        assert_int_equal(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], NULL), RPL_EINVAL);
     }
     for (int f = 0; f < 3; f++) {
         rpl_status st = RPL_OK;
-        assert_null(rpl_backdrop_create(NULL, 16, 16, all_formats[f], &st));
+        {
+            rpl_backdrop_t *f_ = NULL;
+            st = rpl_backdrop_create(NULL, 16, 16, all_formats[f], &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_backdrop_error(f_)[0] != '\0');
+            rpl_backdrop_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
     }
     free(px);
@@ -335,7 +367,8 @@ static void test_render_bad_args(void **state)
     rpl_sim_t *sim = new_sim(w, h, 1);
     random_state(sim, 12, -900, 900);
     uint32_t *px = random_bg(w + 1, h + 1, 4);
-    rpl_renderer_t *r = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *r;
+    rpl_renderer_create(sim, &r);
     assert_non_null(r);
     const rpl_view_t ok = {RPL_STRENGTH_ONE, 1};
     const rpl_view_t strengths[] = {{-1, 0}, {RPL_STRENGTH_MAX + 1, 1}, {INT_MIN, 0},
@@ -632,7 +665,13 @@ static void test_simd_env_bogus(void **state)
         assert_null(k);
         assert_null(rpl_kernels_get(NULL));
         rpl_status st = RPL_OK;
-        assert_null(rpl_sim_create(10, 10, 1, &st));
+        {
+            rpl_sim_t *f_ = NULL;
+            st = rpl_sim_create(10, 10, 1, &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_sim_error(f_)[0] != '\0');
+            rpl_sim_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
         /* a path by name does not look at the variable */
         assert_non_null(rpl_kernels_get("c"));
@@ -743,7 +782,7 @@ static void renderers_follow(rpl_format fmt, int threads)
     unsigned char *fb[3], *want = xmalloc((size_t)pitch[1] * h);
     for (int i = 0; i < 3; i++) {
         rpl_status st = RPL_EIO;
-        r[i] = rpl_renderer_create(sim, &st);
+        st = rpl_renderer_create(sim, &r[i]);
         assert_non_null(r[i]);
         assert_int_equal(st, RPL_OK);
         assert_ptr_equal(rpl_renderer_field(r[i]), sim);

@@ -78,9 +78,10 @@ static rpl_backdrop_t *load_picture(app_t *a, const char *name, uint32_t **bg, c
         a->bg = px; /* app_load_background fills a->bg */
         *status = app_load_background(a, path, err);
         if (*status == 0) {
-            rpl_status st;
-            bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
-            if (!bd) {
+            rpl_status st = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &bd);
+            if (st != RPL_OK) {
+                rpl_backdrop_destroy(bd);
+                bd = NULL;
                 *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
                 *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
             }
@@ -163,8 +164,10 @@ void app_show_start(app_t *a)
 {
     if (!a->show)
         return;
-    rpl_status st;
-    a->player = rpl_show_player_create(a->show, a->o.seed, &st);
+    if (rpl_show_player_create(a->show, a->o.seed, &a->player) != RPL_OK) {
+        rpl_show_player_destroy(a->player);
+        a->player = NULL;
+    }
     if (a->player) {
         rpl_show_player_set_rain(a->player, a->o.rain);
         snprintf(a->picture, sizeof a->picture, "default");
@@ -227,7 +230,7 @@ void app_show_tick(app_t *a)
 void app_show_free(app_t *a)
 {
     rpl_show_player_destroy(a->player);
-    rpl_show_free(a->show);
+    rpl_show_destroy(a->show);
     free(a->show_path);
     free(a->image_path);
     a->player = NULL;

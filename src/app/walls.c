@@ -127,8 +127,12 @@ void app_walls_update(app_t *a)
         memcpy(px, a->bg, n * 4);
         if (m)
             paint(px, m, a->o.w, a->o.h);
-        bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
+        st = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &bd);
         free(px);
+        if (st != RPL_OK) {
+            rpl_backdrop_destroy(bd);
+            bd = NULL;
+        }
     }
     /* whatever happens, not again until the next change */
     a->walls_serial = serial;

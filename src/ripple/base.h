@@ -12,22 +12,28 @@ extern "C" {
 /*
  * Conventions, for every function below.
  *
- * Errors: a function that can fail returns an rpl_status (or NULL with a
- * status through a pointer) and, on failure, leaves its objects as they
- * were.  The detail of the last failure, one line naming what was wrong,
- * is kept by the object it happened on and read with its getter
- * (rpl_sim_error, rpl_renderer_error, rpl_snapshot_error,
- * rpl_show_error); rpl_strerror names a status.  The library never
- * prints and never exits.
+ * Errors, one rule: a function that can fail returns an rpl_status and,
+ * on failure, leaves its objects as they were.  Every object keeps the
+ * detail of its last failure, one line naming what was wrong, read with
+ * its rpl_X_error getter ("" if none; a message saying the handle is
+ * NULL for NULL); rpl_strerror names a status.  The library never prints
+ * and never exits.
+ *
+ * Constructors, one form: rpl_status rpl_X_create(args..., rpl_X_t **out)
+ * (and rpl_snapshot_read/_parse, rpl_show_read/_parse).  A constructor
+ * sets *out to a handle whenever memory allows, even when it fails, so
+ * that rpl_X_error says why; a failed handle does nothing but report and
+ * be destroyed (every other function treats it like a NULL handle:
+ * RPL_EINVAL, 0 or NULL); always destroy it.  *out is NULL only with
+ * RPL_ENOMEM or a NULL out.  Release is always rpl_X_destroy.
  *
  * NULL: any handle may be NULL.  A function that returns a status then
- * gives RPL_EINVAL; a getter gives 0 or NULL as documented, and an error
- * getter a message saying the handle is NULL; destroy and other void
- * functions do nothing.  Sizes, radii, strengths and pitches
+ * gives RPL_EINVAL; a getter gives 0 or NULL as documented; destroy and
+ * other void functions do nothing.  Sizes, radii, strengths and pitches
  * out of range give RPL_EINVAL, never a crash.
  *
  * Ownership: a create function's object belongs to the caller until its
- * destroy (or free) function; pointers the library returns (buffers,
+ * destroy function; pointers the library returns (buffers,
  * strings) belong to the object they came from and stay valid while it
  * lives, unless said otherwise.  Data passed in is copied unless said
  * otherwise.

@@ -28,11 +28,11 @@ typedef struct rpl_sim rpl_sim_t;
 #define RPL_TILE_W 64
 #define RPL_TILE_H 32
 
-/* Creates a still field using the "auto" kernels.  w, h in
- * [RPL_DIM_MIN, RPL_DIM_MAX].  On failure returns NULL and sets *status
- * (if status is not NULL): RPL_EINVAL, RPL_ENOMEM, or RPL_ENOTSUP when
- * RIPPLE_SIMD asks for a path this machine lacks. */
-rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status);
+/* Creates a still field using the "auto" kernels into *out (see the
+ * constructor rule in ripple/base.h).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].
+ * RPL_EINVAL, RPL_ENOMEM, or RPL_ENOTSUP when RIPPLE_SIMD asks for a path
+ * this machine lacks. */
+rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out);
 void rpl_sim_destroy(rpl_sim_t *sim);
 
 /* What the field is: its size, the heights now (w*h, row-major) and one
@@ -358,7 +358,7 @@ rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
  * rpl_sim_set_snapshot.  A file is opened once and read front to back, so
  * a pipe, a FIFO or /dev/stdin works like a file.  Reading gives a
  * handle even when it fails (NULL only when memory runs out: RPL_ENOMEM),
- * so that rpl_snapshot_error can say why; always free it.
+ * so that rpl_snapshot_error can say why; always destroy it.
  * RPL_EIO (cannot open or read), RPL_EFORMAT (not a valid snapshot),
  * RPL_EINVAL (NULL or empty path).
  */
@@ -371,7 +371,7 @@ rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out
 void rpl_snapshot_size(const rpl_snapshot_t *snap, int *w, int *h);
 /* Why reading failed, in one line ("" if it did not). */
 const char *rpl_snapshot_error(const rpl_snapshot_t *snap);
-void rpl_snapshot_free(rpl_snapshot_t *snap); /* NULL is fine */
+void rpl_snapshot_destroy(rpl_snapshot_t *snap); /* NULL is fine */
 /* Replaces the field's state (heights, walls and edges) with a valid
  * snapshot's: RPL_ESIZE if the sizes differ, RPL_EINVAL for NULL or a
  * failed snapshot, RPL_ENOMEM; on failure the field is unchanged. */

@@ -97,14 +97,16 @@ rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch
  *                 dithering).  The shade table is built likewise
  *                 (see above).  All integer arithmetic: the same picture
  *                 gives the same bytes on every machine.
- * On failure returns NULL and sets *status (if not NULL): RPL_EINVAL for a
- * NULL picture, a size out of range or an unknown format, RPL_ENOMEM.
+ * Into *out (see the constructor rule in ripple/base.h): RPL_EINVAL for
+ * a NULL picture, a size out of range or an unknown format, RPL_ENOMEM.
  */
 typedef struct rpl_backdrop rpl_backdrop_t;
 
-rpl_backdrop_t *rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
-                                    rpl_status *status);
+rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
+                               rpl_backdrop_t **out);
 void rpl_backdrop_destroy(rpl_backdrop_t *bd); /* NULL is fine */
+/* Why creating it failed ("" if it did not). */
+const char *rpl_backdrop_error(const rpl_backdrop_t *bd);
 /* The format and size given at creation (NULL: RPL_XRGB8888 and 0x0). */
 rpl_format rpl_backdrop_format(const rpl_backdrop_t *bd);
 void rpl_backdrop_size(const rpl_backdrop_t *bd, int *w, int *h);
@@ -154,9 +156,9 @@ rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb,
  */
 typedef struct rpl_renderer rpl_renderer_t;
 
-/* A renderer of sim; NULL on failure with *status (if not NULL) set:
- * RPL_EINVAL for a NULL field, RPL_ENOMEM. */
-rpl_renderer_t *rpl_renderer_create(rpl_sim_t *sim, rpl_status *status);
+/* A renderer of sim into *out (see the constructor rule in ripple/base.h):
+ * RPL_EINVAL for a NULL or failed field, RPL_ENOMEM. */
+rpl_status rpl_renderer_create(rpl_sim_t *sim, rpl_renderer_t **out);
 void rpl_renderer_destroy(rpl_renderer_t *r); /* NULL is fine */
 /* Brings fb up to date (arguments as rpl_render).  On failure, RPL_EINVAL
  * with the detail in rpl_renderer_error, fb untouched. */

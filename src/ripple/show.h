@@ -14,22 +14,19 @@ extern "C" {
 
 /* ---- autopilot -------------------------------------------------------- */
 
-/* Scripted drops that play by themselves: shapes drawn with trails and
- * stones, one scene after another.  Deterministic for a given seed and
- * field size. */
-typedef struct rpl_autopilot {
-    uint64_t rng;
-    uint32_t t;       /* steps into the current scene */
-    int scene;        /* index of the current scene */
-    int len;          /* length of the current scene in steps */
-    int cx, cy;       /* scene centre */
-    int size;         /* scene size in cells */
-    int lastx, lasty; /* previous pen position, for trails */
-    int pen;          /* 1 if lastx/lasty are valid */
-} rpl_autopilot_t;
+/* Scripted drops that play by themselves (opaque): shapes drawn with
+ * trails and stones, one scene after another.  Deterministic for a given
+ * seed and field size. */
+typedef struct rpl_autopilot rpl_autopilot_t;
 
-void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed);
-/* Advances the script one step, dropping into sim. */
+/* An autopilot at its start into *out (see the constructor rule in
+ * ripple/base.h; only memory can run out). */
+rpl_status rpl_autopilot_create(uint64_t seed, rpl_autopilot_t **out);
+void rpl_autopilot_destroy(rpl_autopilot_t *ap); /* NULL is fine */
+/* Detail of the last failure ("" if none). */
+const char *rpl_autopilot_error(const rpl_autopilot_t *ap);
+/* Advances the script one step, dropping into sim (nothing for a NULL
+ * or failed field). */
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
 
 /* ---- shows ------------------------------------------------------------ */
@@ -126,7 +123,7 @@ typedef struct rpl_show rpl_show_t;
  * is an error).  name (NULL: "show") prefixes the error messages.  Like
  * rpl_snapshot_parse, it gives a handle even when it fails (NULL only
  * when memory runs out: RPL_ENOMEM), so rpl_show_error can say why;
- * always free it.  RPL_EFORMAT: not a valid show; RPL_EINVAL: NULL out,
+ * always destroy it.  RPL_EFORMAT: not a valid show; RPL_EINVAL: NULL out,
  * or NULL text with len > 0. */
 rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_show_t **out);
 /* Reads a show file once, front to back (a pipe or a FIFO works), and
@@ -135,7 +132,7 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
 rpl_status rpl_show_read(const char *path, rpl_show_t **out);
 /* Why parsing failed, in one line ("" if it did not). */
 const char *rpl_show_error(const rpl_show_t *show);
-void rpl_show_free(rpl_show_t *show); /* NULL is fine */
+void rpl_show_destroy(rpl_show_t *show); /* NULL is fine */
 /* Commands in a valid show (0 for a failed one or NULL). */
 int rpl_show_events(const rpl_show_t *show);
 /* Steps of one pass: the step of its `loop` or `end`, else the step after
@@ -167,7 +164,7 @@ const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *colu
  * which falls on while it is on.  The same show, seed and
  * field give the same heights whatever the kernels, threads or sleeping
  * tiles.  The settings for the front end are kept in a view.  A player
- * refers to its show: free the show after the player.  It is used from
+ * refers to its show: destroy the show after the player.  It is used from
  * the field's thread.
  */
 typedef struct rpl_show_player rpl_show_player_t;
@@ -195,13 +192,15 @@ typedef struct rpl_show_view {
 #define RPL_SHOW_LOOPED   0x40u
 #define RPL_SHOW_ENDED    0x80u
 
-/* A player at step 0 of a valid show; NULL on failure with *status (if
- * not NULL): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */
-rpl_show_player_t *rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
-                                          rpl_status *status);
+/* A player at step 0 of a valid show into *out (see the constructor rule
+ * in ripple/base.h): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */
+rpl_status rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
+                                  rpl_show_player_t **out);
 void rpl_show_player_destroy(rpl_show_player_t *p); /* NULL is fine */
+/* Detail of the last failure ("" if none). */
+const char *rpl_show_player_error(const rpl_show_player_t *p);
 /* Plays one step into sim (see above); after the end, only the rain.
- * RPL_EINVAL for NULL; a failure of the field (detail in rpl_sim_error)
+ * RPL_EINVAL for NULL or a failed field; a failure of the field (detail in rpl_sim_error)
  * is returned after the rest of the step was played. */
 rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim);
 /* RPL_SHOW_* bits of what the last tick changed (0 for NULL). */

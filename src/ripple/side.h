@@ -137,23 +137,21 @@ void rpl_water_defaults(rpl_water_params_t *p);
  * those three out of range. */
 double rpl_water_spread_limit(const rpl_water_params_t *p);
 
-/* Checks parameters: RPL_OK, or RPL_EINVAL with a one-line reason in
- * why (why may be NULL; len includes the terminating 0).  Every value
- * must be finite and in its range. */
-rpl_status rpl_water_check(const rpl_water_params_t *p, char *why, size_t len);
-
 typedef struct rpl_water rpl_water_t;
 
-/* A flat, sleeping body.  NULL on failure with *status (if not NULL)
- * RPL_EINVAL (see rpl_water_check) or RPL_ENOMEM. */
-rpl_water_t *rpl_water_create(const rpl_water_params_t *p, rpl_status *status);
+/* A flat, sleeping body into *out (see the constructor rule in
+ * ripple/base.h).  Every parameter must be finite and in its range, else
+ * RPL_EINVAL with a one-line reason in rpl_water_error (so a failed create
+ * is also the way to check parameters); RPL_ENOMEM. */
+rpl_status rpl_water_create(const rpl_water_params_t *p, rpl_water_t **out);
 void rpl_water_destroy(rpl_water_t *w); /* NULL is fine */
+/* Detail of the last failure ("" if none). */
 const char *rpl_water_error(const rpl_water_t *w);
 /* The parameters in use (NULL for NULL). */
 const rpl_water_params_t *rpl_water_params(const rpl_water_t *w);
 /* New parameters, the surface kept where it can be (resampled when the
  * spring count changes; the rings are dropped when the model changes).
- * On failure nothing changes. */
+ * On failure nothing changes (the reason in rpl_water_error). */
 rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p);
 /* Flat and asleep, the accumulator and time emptied. */
 void rpl_water_reset(rpl_water_t *w);
@@ -212,14 +210,14 @@ rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force);
  * approximately.  For waves the heights at those samples are kept in the
  * body until its surface changes (they are what rpl_water_height says
  * there, bit for bit), so rpl_water_submerged, rpl_water_forces and
- * rpl_water_crossing write to the body: call them on one body from one
- * thread at a time. */
+ * rpl_water_crossing write to the body (they take it non-const): call
+ * them on one body from one thread at a time. */
 typedef struct rpl_submerged {
     double area;
     double cx, cy;
     double x_min, x_max;   /* the submerged part's extent across */
 } rpl_submerged_t;
-rpl_status rpl_water_submerged(const rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out);
+rpl_status rpl_water_submerged(rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out);
 
 /* A body for rpl_water_forces: its convex outline in world space, centre
  * of mass, velocity (world units per second), angular velocity (radians
@@ -260,7 +258,7 @@ typedef struct rpl_water_force {
     double torque;
     rpl_submerged_t sub;
 } rpl_water_force_t;
-rpl_status rpl_water_forces(const rpl_water_t *w, const rpl_body_t *b, double g, double dt,
+rpl_status rpl_water_forces(rpl_water_t *w, const rpl_body_t *b, double g, double dt,
                             rpl_water_force_t *out);
 
 /* Sweep detection: did a point moving from (ax, ay) to (bx, by) during the
@@ -270,7 +268,7 @@ rpl_status rpl_water_forces(const rpl_water_t *w, const rpl_body_t *b, double g,
  * along the path counts, over [x0, x1] only, against the same piecewise
  * linear surface as rpl_water_submerged; a point on the surface is out.
  * *x is written only on a crossing; NULL or non-finite arguments give 0. */
-int rpl_water_crossing(const rpl_water_t *w, double ax, double ay, double bx, double by,
+int rpl_water_crossing(rpl_water_t *w, double ax, double ay, double bx, double by,
                        double *x);
 
 /*
@@ -296,9 +294,12 @@ typedef struct rpl_droplet {
 } rpl_droplet_t;
 typedef struct rpl_splash rpl_splash_t;
 
-/* Room for `capacity` droplets (1..RPL_SPLASH_MAX), randomness from seed. */
-rpl_splash_t *rpl_splash_create(int capacity, uint64_t seed, rpl_status *status);
+/* Room for `capacity` droplets (1..RPL_SPLASH_MAX), randomness from seed,
+ * into *out (see the constructor rule in ripple/base.h). */
+rpl_status rpl_splash_create(int capacity, uint64_t seed, rpl_splash_t **out);
 void rpl_splash_destroy(rpl_splash_t *s); /* NULL is fine */
+/* Detail of the last failure ("" if none). */
+const char *rpl_splash_error(const rpl_splash_t *s);
 /* Throws droplets at (x, y) for an impact at speed (world units per
  * second, >= 0); returns how many were thrown (the oldest make room). */
 int rpl_splash_emit(rpl_splash_t *s, double x, double y, double speed);
@@ -333,9 +334,10 @@ typedef struct rpl_side_water {
 } rpl_side_water_t;
 
 /* art: w x h XRGB8888 (the level without water, for the INDEX8 palette;
- * may be NULL for the other formats).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX]. */
-rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
-                                              rpl_format format, rpl_status *status);
+ * may be NULL for the other formats).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].
+ * Into *out (see the constructor rule in ripple/base.h). */
+rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_format format,
+                                    rpl_side_renderer_t **out);
 void rpl_side_renderer_destroy(rpl_side_renderer_t *r); /* NULL is fine */
 const char *rpl_side_renderer_error(const rpl_side_renderer_t *r);
 /* INDEX8: the 256 palette entries (NULL for other formats). */

@@ -54,9 +54,10 @@ typedef struct rpl_sound rpl_sound_t;
 #define RPL_SOUND_VOLUME_ONE 256  /* full volume (the default) */
 
 /* A silent mixer at sample_rate (RPL_SOUND_RATE_MIN..MAX) whose random
- * parts (pitch jitter, noise) come from seed.  NULL on failure with
- * *status (if not NULL): RPL_EINVAL for a rate out of range, RPL_ENOMEM. */
-rpl_sound_t *rpl_sound_create(int sample_rate, uint64_t seed, rpl_status *status);
+ * parts (pitch jitter, noise) come from seed, into *out (see the
+ * constructor rule in ripple/base.h): RPL_EINVAL for a rate out of range,
+ * RPL_ENOMEM. */
+rpl_status rpl_sound_create(int sample_rate, uint64_t seed, rpl_sound_t **out);
 void rpl_sound_destroy(rpl_sound_t *snd); /* NULL is fine */
 
 /* Queues the drip of a stone of radius 1..RPL_RADIUS_MAX and weight
