@@ -81,15 +81,15 @@ endif
 # builds must never share a directory.
 SUB = --no-print-directory -f $(SELF)
 
-# The library's version, read from the public header: RPL_VERSION_MAJOR,
+# The library's version, read from the public header ripple/base.h: RPL_VERSION_MAJOR,
 # _MINOR and _PATCH when it defines them, else the RPL_VERSION string.  The
 # shared library's soname carries the major number.
 VERSION := $(shell awk '$$2 == "RPL_VERSION_MAJOR" { M = $$3 } \
     $$2 == "RPL_VERSION_MINOR" { m = $$3 } $$2 == "RPL_VERSION_PATCH" { p = $$3 } \
     $$2 == "RPL_VERSION" && $$3 ~ /^"/ { v = $$3 } \
-    END { if (M != "") v = M "." m "." p; gsub(/[^0-9.]/, "", v); print v }' src/ripple.h)
+    END { if (M != "") v = M "." m "." p; gsub(/[^0-9.]/, "", v); print v }' src/ripple/base.h)
 ifeq ($(VERSION),)
-$(error cannot read the version from src/ripple.h)
+$(error cannot read the version from src/ripple/base.h)
 endif
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 
@@ -316,6 +316,11 @@ $(LIB): $(LIB_OBJ)
 # the front ends' helpers (src/ripple_support.h) stay internal, so no
 # program can come to depend on them; libripple.a still has them all.
 SYMLIST = src/libripple.sym
+# The public headers: ripple.h includes these, in this order, and both are
+# installed (include/ripple.h, include/ripple/*.h).
+PUBLIC_SUBHDR = src/ripple/base.h src/ripple/field.h src/ripple/render.h src/ripple/show.h \
+                src/ripple/sound.h src/ripple/side.h
+PUBLIC_HDR = src/ripple.h $(PUBLIC_SUBHDR)
 $(SYMMAP): $(SYMLIST)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q){ echo '{'; echo '  global:'; sed 's/.*/    &;/' $(SYMLIST); \
@@ -547,16 +552,19 @@ $(WARN_OK): $(STAMP)
 
 # Installs into a scratch prefix, builds the example against the installed
 # shared library through pkg-config as a user would and runs it; checks
-# that the library exports exactly the names of $(SYMLIST), that the
-# installed ripple.h compiles alone as C99 (-pedantic -Werror) and declares
-# exactly those functions, and that none is a helper of ripple_support.h;
+# that the library exports exactly the names of $(SYMLIST), that each
+# installed header (ripple.h and every ripple/*.h) compiles alone as C99
+# (-pedantic -Werror) and as C++ when a C++ compiler is there, that the
+# headers together declare exactly those functions, and that none is a
+# helper of ripple_support.h;
 # runs the installed demo away from the source tree (it must find its
 # picture under the prefix), then uninstalls and checks that nothing is
 # left; the same with DESTDIR.  In a build directory of its own, since the
 # prefix is compiled into the demo.
 INST = $(BUILD)/inst
 STAGE = $(abspath $(INST)/stage)
-INSTALLED = ./bin/ripple ./include/ripple.h ./lib/libripple.a ./lib/libripple.so \
+INSTALLED = ./bin/ripple ./include/ripple.h $(sort $(PUBLIC_SUBHDR:src/%=./include/%)) \
+            ./lib/libripple.a ./lib/libripple.so \
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
             ./share/man/man6/ripple.6 ./share/ripple/background.png \
             ./share/ripple/shows/default.show ./share/ripple/side-sky.png \
@@ -580,13 +588,18 @@ test-install:
 	test -z "$$x" || fail "$(SONAME) exports $$x, which $(SYMLIST) does not list"; \
 	x=$$(LC_ALL=C comm -13 $(INST)/exported $(SYMLIST) | tr '\n' ' '); \
 	test -z "$$x" || fail "$(SONAME) does not export $$x, which $(SYMLIST) lists"; \
-	echo '#include <ripple.h>' >$(INST)/alone.c; \
-	$(CC) -std=c99 -pedantic -Wall -Wextra -Werror $$(pkg-config --cflags ripple) -c $(INST)/alone.c \
-	    -o $(INST)/alone.o || fail "the installed ripple.h does not compile alone as C99"; \
+	cxx=$$(command -v $(CXX) g++ 2>/dev/null | head -n 1); \
+	for h in $(PUBLIC_HDR:src/%=%); do \
+	    echo "#include <$$h>" >$(INST)/alone.c; \
+	    $(CC) -std=c99 -pedantic -Wall -Wextra -Werror $$(pkg-config --cflags ripple) -c $(INST)/alone.c \
+	        -o $(INST)/alone.o || fail "the installed $$h does not compile alone as C99"; \
+	    test -z "$$cxx" || $$cxx -x c++ -pedantic -Wall -Wextra -Werror $$(pkg-config --cflags ripple) \
+	        -c $(INST)/alone.c -o $(INST)/alone.o || fail "the installed $$h does not compile alone as C++"; \
+	done; \
 	decls() { $(CC) -E -P "$$@" | grep -o '\brpl_[a-z0-9_]* *(' | tr -d '( ' | LC_ALL=C sort -u; }; \
-	decls $$(pkg-config --cflags ripple) $(INST)/alone.c >$(INST)/declared; \
+	for h in $(PUBLIC_HDR:src/%=$(STAGE)/include/%); do decls $$(pkg-config --cflags ripple) $$h; done | LC_ALL=C sort -u >$(INST)/declared; \
 	x=$$(LC_ALL=C comm -3 $(INST)/declared $(SYMLIST) | tr -d '\t' | tr '\n' ' '); \
-	test -z "$$x" || fail "the installed ripple.h and $(SYMLIST) differ in $$x"; \
+	test -z "$$x" || fail "the installed headers and $(SYMLIST) differ in $$x"; \
 	x=$$(decls -DRIPPLE_H src/ripple_support.h | LC_ALL=C comm -12 - $(SYMLIST) | tr '\n' ' '); \
 	test -z "$$x" || fail "$(SYMLIST) lists $$x of src/ripple_support.h"; \
 	(cd / && $(STAGE)/bin/ripple --headless --frames 2) || fail "the installed demo does not run away from the source tree"; \
@@ -662,13 +675,14 @@ $(BUILD)/ripple.6: src/app/ripple.6 $(PREFIX_STAMP) $(STAMP)
 	    -e '/^\.TH /s|"ripple [0-9][0-9.]*"|"ripple $(VERSION)"|' $< >$@.tmp && mv $@.tmp $@
 
 install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/ripple \
 	    $(DESTDIR)$(DATADIR)/ripple/shows $(DESTDIR)$(MAN6DIR)
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libripple.a
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION)
 	ln -sf libripple.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so
 	install -m 644 src/ripple.h $(DESTDIR)$(INCLUDEDIR)/ripple.h
+	install -m 644 $(PUBLIC_SUBHDR) $(DESTDIR)$(INCLUDEDIR)/ripple
 	install -m 644 $(BUILD)/ripple.pc $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc
 	install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
 	install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
@@ -683,11 +697,13 @@ install: $(LIB) $(SHLIB) $(DEMO) $(BUILD)/ripple.pc $(BUILD)/ripple.6
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libripple.a $(DESTDIR)$(LIBDIR)/libripple.so.$(VERSION) \
 	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libripple.so \
-	    $(DESTDIR)$(INCLUDEDIR)/ripple.h $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc \
+	    $(DESTDIR)$(INCLUDEDIR)/ripple.h $(PUBLIC_SUBHDR:src/%=$(DESTDIR)$(INCLUDEDIR)/%) \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc \
 	    $(DESTDIR)$(BINDIR)/ripple $(DESTDIR)$(DATADIR)/ripple/background.png \
 	    $(DESTDIR)$(MAN6DIR)/ripple.6 $(DESTDIR)$(DATADIR)/ripple/shows/default.show \
 	    $(DESTDIR)$(DATADIR)/ripple/side-sky.png $(DESTDIR)$(DATADIR)/ripple/side-stone.png
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple/shows 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/ripple 2>/dev/null || true
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple 2>/dev/null || true
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then $(LDCONFIG) || true; fi
 

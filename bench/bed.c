@@ -167,7 +167,11 @@ int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k, int 
         size_t pic_bytes = cells * 4;
         if ((flags & BED_SEED) && seed_pool_pic_bytes(w, h) > pic_bytes)
             pic_bytes = seed_pool_pic_bytes(w, h);
-        b->sim = rpl_sim_create(w, h, seed, &st);
+        st = rpl_sim_create(w, h, seed, &b->sim);
+        if (st != RPL_OK) {
+            rpl_sim_destroy(b->sim);
+            b->sim = NULL;
+        }
         b->pic = need_pic ? malloc(pic_bytes) : NULL;
         b->fb = calloc(cells, 4); /* room for w*h pixels of any format */
         ok = b->sim && (b->pic || !need_pic) && b->fb;
@@ -181,8 +185,15 @@ int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k, int 
             /* the picture drawn where the frames will go, then kept as
              * the backdrop: no buffer holds it besides */
             draw_picture((unsigned char *)b->fb, (size_t)w * 4, w, h, 0);
-            b->calm_bd = rpl_backdrop_create(b->fb, w, h, RPL_XRGB8888, &st);
-            b->rend = b->calm_bd ? rpl_renderer_create(b->sim, &st) : NULL;
+            st = rpl_backdrop_create(b->fb, w, h, RPL_XRGB8888, &b->calm_bd);
+            if (st == RPL_OK)
+                st = rpl_renderer_create(b->sim, &b->rend);
+            if (st != RPL_OK) {
+                rpl_renderer_destroy(b->rend);
+                rpl_backdrop_destroy(b->calm_bd);
+                b->rend = NULL;
+                b->calm_bd = NULL;
+            }
             ok = b->rend != NULL;
         }
     } else if (flags & BED_SEED) {
@@ -247,12 +258,21 @@ static int bed_turn(bed_t *b, int seed)
             free(b->seed.buf1);
             free(b->seed.buf2);
             b->seed.buf1 = b->seed.buf2 = NULL;
-            b->sim = rpl_sim_create(b->w, b->h, b->seed_value, &st);
+            st = rpl_sim_create(b->w, b->h, b->seed_value, &b->sim);
+            if (st != RPL_OK) {
+                rpl_sim_destroy(b->sim);
+                b->sim = NULL;
+            }
             if (b->sim && b->k_warm)
                 rpl_sim_set_kernels(b->sim, b->k_warm);
         }
-        if (b->sim && b->calm_bd && !b->rend)
-            b->rend = rpl_renderer_create(b->sim, &st);
+        if (b->sim && b->calm_bd && !b->rend) {
+            st = rpl_renderer_create(b->sim, &b->rend);
+            if (st != RPL_OK) {
+                rpl_renderer_destroy(b->rend);
+                b->rend = NULL;
+            }
+        }
         if (b->sim && (b->rend || !b->calm_bd))
             return 0;
     }
@@ -273,8 +293,10 @@ static int bed_format(bed_t *b, int bpp)
     }
     rpl_status st = RPL_OK;
     bed_picture(b, PIC_PRODUCT);
-    b->bd = rpl_backdrop_create(b->bg, b->w, b->h, bpp == 16 ? RPL_RGB565 : RPL_INDEX8, &st);
-    if (!b->bd) {
+    st = rpl_backdrop_create(b->bg, b->w, b->h, bpp == 16 ? RPL_RGB565 : RPL_INDEX8, &b->bd);
+    if (st != RPL_OK) {
+        rpl_backdrop_destroy(b->bd);
+        b->bd = NULL;
         fprintf(stderr, "ripple-bench: %dx%d: backdrop: %s\n", b->w, b->h, rpl_strerror(st));
         return -1;
     }

@@ -64,7 +64,7 @@ rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
  *     link to a regular file) is refused and left as it is.
  * Like sqlite3_open, rpl_file_open gives a handle even when it fails (NULL
  * only when memory runs out: RPL_ENOMEM), so that rpl_file_error can say
- * why in one line; always finish with rpl_file_close.  A handle is used
+ * why in one line; always finish with rpl_file_destroy.  A handle is used
  * by one thread at a time.
  */
 typedef struct rpl_file rpl_file_t;
@@ -87,7 +87,7 @@ rpl_status rpl_file_commit(rpl_file_t *f);
 const char *rpl_file_error(const rpl_file_t *f);
 /* Frees f; a file not committed is abandoned (its temporary removed).
  * NULL is fine. */
-void rpl_file_close(rpl_file_t *f);
+void rpl_file_destroy(rpl_file_t *f);
 
 /* ---- probing pictures ------------------------------------------------- */
 

@@ -5,6 +5,16 @@
 
 #include "ripple.h"
 
+/* A failed show gives a failed player: a handle that refuses. */
+static int player_refused(const rpl_show_t *show)
+{
+    rpl_show_player_t *p = NULL;
+    rpl_status st = rpl_show_player_create(show, 1, &p);
+    int refused = st == RPL_ENOMEM || (st == RPL_EINVAL && p && rpl_show_player_tick(p, NULL) == RPL_EINVAL);
+    rpl_show_player_destroy(p);
+    return refused;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Steps played of a valid show: enough to reach most shows' loops on a
@@ -42,9 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != RPL_OK) {
         /* a failure says where: "fuzz:LINE:COLUMN: message", and holds nothing */
         if (strncmp(err, "fuzz:", 5) != 0 || strlen(err) < 10 || rpl_show_events(show) != 0 ||
-            rpl_show_player_create(show, 1, NULL) != NULL)
+            !player_refused(show))
             __builtin_trap();
-        rpl_show_free(show);
+        rpl_show_destroy(show);
         return 0;
     }
     if (err[0] != '\0')
@@ -62,9 +72,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rpl_show_picture(show, rpl_show_pictures(show), NULL, NULL) != NULL)
         __builtin_trap();
 
-    rpl_sim_t *sim = rpl_sim_create(24, 18, 7, NULL);
-    rpl_show_player_t *p = rpl_show_player_create(show, 7, NULL);
-    if (sim && p) {
+    rpl_sim_t *sim = NULL;
+    rpl_show_player_t *p = NULL;
+    if (rpl_sim_create(24, 18, 7, &sim) == RPL_OK && rpl_show_player_create(show, 7, &p) == RPL_OK) {
         rpl_sim_set_threads(sim, 1);
         uint64_t len = rpl_show_length(show), laid = 0;
         rpl_sim_set_drop_hook(sim, tally, &laid);
@@ -90,6 +100,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(show);
+    rpl_show_destroy(show);
     return 0;
 }

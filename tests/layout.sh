@@ -8,16 +8,25 @@
 #
 # The rooms and which of the project's own headers each may include (system
 # headers are free, except SDL's in the platform-free core):
-#   src/ripple.h   the public API: no project header
+#   src/ripple.h   the public API, an umbrella: ripple/*.h only
+#   src/ripple/*.h the public API by subsystem (base, field, render, show,
+#                  sound, side): the public headers it builds on, base.h
+#                  always (field.h: base; render.h, show.h: base, field;
+#                  sound.h: base; side.h: base, render)
 #   src/ripple_support.h
 #                  the front ends' helpers (parsing, the file writer, picture
 #                  probing, the font, the WAV header, bench checks): in
 #                  libripple but not exported by libripple.so nor installed;
 #                  ripple.h only
 #   src/core/ROOM  the library in rooms (base, field, render, show, sound,
-#                  side): ripple.h, ripple_support.h (the core implements
-#                  it), core/base/ (the helpers every room leans on) and its
-#                  own room's headers; the field, render and side rooms also
+#                  side): of the public API, ripple/base.h and its own
+#                  ripple/ROOM.h (not the umbrella ripple.h), and where it
+#                  implements or draws on another's: base ripple/render.h
+#                  (image fitting), render and show ripple/field.h, side
+#                  ripple/render.h (the formats); ripple_support.h (the
+#                  core implements it), core/base/ (the helpers every room
+#                  leans on) and its own room's headers; the field, render
+#                  and side rooms also
 #                  kernels/kernels.h, render also kernels/scalar.h and
 #                  core/field/field.h (the renderer draws the field's
 #                  tiles).  No other room's header: the field and the side
@@ -50,6 +59,7 @@ bad() {
 room_of() {
     case $1 in
         src/ripple.h) echo public;;
+        src/ripple/*.h) echo "public/$(basename "$1" .h)";;
         src/ripple_support.h) echo support;;
         src/core/*/*) r=${1#src/core/}; echo "core/${r%%/*}";;
         src/kernels/*) echo kernels;;
@@ -65,8 +75,19 @@ room_of() {
 
 # allowed ROOM HEADER: may a file of ROOM include HEADER (a path in the tree)?
 allowed() {
-    case $2 in src/ripple.h) [ "$1" != public ]; return;; esac
-    case $1 in core/*) case $2 in "src/$1"/*) return 0;; esac;; esac
+    case $1:$2 in
+        public:src/ripple/*.h|public/*:src/ripple/base.h) return 0;;
+        public/render:src/ripple/field.h|public/show:src/ripple/field.h) return 0;;
+        public/side:src/ripple/render.h) return 0;;
+        public*:*|core/*:src/ripple.h) return 1;;
+        core/*:src/ripple/base.h) return 0;;
+        core/base:src/ripple/render.h|core/side:src/ripple/render.h) return 0;;
+        core/render:src/ripple/field.h|core/show:src/ripple/field.h) return 0;;
+    esac
+    case $1 in core/*)
+        case $2 in "src/ripple/${1#core/}.h"|"src/$1"/*) return 0;; src/ripple/*) return 1;; esac;;
+    esac
+    case $2 in src/ripple.h|src/ripple/*.h) return 0;; esac
     case $1:$2 in
         app:src/ripple_support.h|tools:src/ripple_support.h) return 0;;
         bench:src/ripple_support.h|tests:src/ripple_support.h) return 0;;
@@ -85,9 +106,10 @@ allowed() {
 
 rule() {
     case $1 in
-        public) echo "the public header includes no project header";;
+        public) echo "the umbrella ripple.h includes only ripple/*.h";;
+        public/*) echo "a public header includes only the public headers it builds on";;
         support) echo "ripple_support.h may include only ripple.h";;
-        core/*) echo "src/$1 may include ripple.h, ripple_support.h, core/base/ and $1/ headers (and the kernels' or the field's where the rules above say)";;
+        core/*) echo "src/$1 may include ripple/base.h, ripple/${1#core/}.h, ripple_support.h, core/base/ and $1/ headers (and the others where the rules above say)";;
         kernels) echo "src/kernels may include ripple.h and kernels/ headers only";;
         bench|tests) echo "$1/ may include only ripple.h, ripple_support.h and $1/ headers";;
         app|tools) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;

@@ -117,7 +117,7 @@ static void test_null_handles(void **state)
     assert_int_equal(h, 0);
     rpl_snapshot_size(NULL, NULL, NULL);
     assert_non_null(rpl_snapshot_error(NULL));
-    rpl_snapshot_free(NULL);
+    rpl_snapshot_destroy(NULL);
     assert_int_equal(rpl_sim_set_snapshot(NULL, NULL), RPL_EINVAL);
     assert_int_equal(rpl_snapshot_read("x", NULL), RPL_EINVAL);
     assert_int_equal(rpl_snapshot_parse("RPL1", 4, NULL), RPL_EINVAL);
@@ -127,7 +127,7 @@ static void test_null_handles(void **state)
     assert_null(rpl_file_stream(NULL));
     assert_int_equal(rpl_file_commit(NULL), RPL_EINVAL);
     assert_non_null(rpl_file_error(NULL));
-    rpl_file_close(NULL);
+    rpl_file_destroy(NULL);
 
     /* backdrops */
     rpl_backdrop_destroy(NULL);
@@ -146,9 +146,15 @@ static void test_null_handles(void **state)
     assert_int_equal(rpl_render(NULL, bd, fb, 32, &view), RPL_EINVAL);
     assert_int_equal(rpl_refract(NULL, px, fb, 32, RPL_XRGB8888, &view), RPL_EINVAL);
     rpl_status rs = RPL_OK;
-    assert_null(rpl_renderer_create(NULL, &rs));
+    {
+        rpl_renderer_t *f_ = NULL;
+        rs = rpl_renderer_create(NULL, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_renderer_error(f_)[0] != '\0');
+        rpl_renderer_destroy(f_);
+    }
     assert_int_equal(rs, RPL_EINVAL);
-    assert_null(rpl_renderer_create(NULL, NULL));
+    assert_int_equal(rpl_renderer_create(NULL, NULL), RPL_EINVAL);
     rpl_renderer_destroy(NULL);
     assert_int_equal(rpl_renderer_draw(NULL, bd, fb, 32, &view), RPL_EINVAL);
     rpl_renderer_invalidate(NULL);
@@ -168,11 +174,11 @@ static void test_null_handles(void **state)
     long long ll = 5;
     assert_int_equal(rpl_parse_int(NULL, 0, 10, &ll), RPL_EINVAL);
     assert_true(ll == 5);
-    rpl_autopilot_t ap;
-    rpl_autopilot_init(&ap, 3);
-    rpl_autopilot_init(NULL, 3);
-    rpl_autopilot_tick(&ap, NULL);
+    rpl_autopilot_t *ap = new_autopilot(3);
+    assert_int_equal(rpl_autopilot_create(3, NULL), RPL_EINVAL);
+    rpl_autopilot_tick(ap, NULL);
     rpl_autopilot_tick(NULL, sim);
+    rpl_autopilot_destroy(ap);
     assert_true(rpl_sim_energy(sim) == 0); /* no tick reached the field */
 
     /* the field that was there all along is as it was */
@@ -180,6 +186,237 @@ static void test_null_handles(void **state)
     assert_string_equal(rpl_sim_error(sim), "");
     free(fb);
     rpl_backdrop_destroy(bd);
+    rpl_sim_destroy(sim);
+}
+
+/* Asserts that a failed constructor gave a handle whose error names the
+ * fault. */
+static void assert_failed(rpl_status st, rpl_status want, const void *handle, const char *err,
+                          const char *names)
+{
+    assert_int_equal(st, want);
+    assert_non_null(handle);
+    if (!strstr(err, names))
+        fail_msg("\"%s\" does not name %s", err, names);
+}
+
+/* The constructor rule: bad arguments give a status, a handle (never
+ * NULL but for memory) whose error says why, and that handle refuses
+ * every other function as a NULL handle would, without crashing, until it
+ * is destroyed. */
+static void test_failed_handles(void **state)
+{
+    (void)state;
+    rpl_status st;
+    const rpl_view_t view = {RPL_STRENGTH_ONE, 1};
+    uint32_t px[64] = {0}, fb[64];
+    int16_t plane[64] = {0};
+    int w = -1, h = -1;
+
+    /* a field */
+    rpl_sim_t *sim = NULL;
+    st = rpl_sim_create(2, 5, 1, &sim);
+    assert_failed(st, RPL_EINVAL, sim, rpl_sim_error(sim), "2x5");
+    assert_int_equal(rpl_sim_width(sim), 0);
+    assert_int_equal(rpl_sim_height(sim), 0);
+    assert_null(rpl_sim_heights(sim));
+    assert_null(rpl_sim_previous(sim));
+    assert_true(rpl_sim_steps(sim) == 0);
+    assert_int_equal(rpl_sim_threads(sim), 0);
+    assert_int_equal(rpl_sim_sleeping(sim), 0);
+    assert_null(rpl_sim_kernels(sim));
+    assert_int_equal(rpl_sim_set_kernels(sim, rpl_kernels_get("c")), RPL_EINVAL);
+    assert_int_equal(rpl_sim_set_threads(sim, 2), RPL_EINVAL);
+    rpl_sim_set_sleeping(sim, 0);
+    rpl_sim_reset(sim, 3);
+    rpl_sim_step(sim);
+    assert_int_equal(rpl_sim_drop(sim, 1, 1, 1, 100), RPL_EINVAL);
+    assert_int_equal(rpl_sim_trail(sim, 0, 0, 4, 4, 1, 100), RPL_EINVAL);
+    const rpl_rain_t rain = {1000, 1, 2, 100, 200};
+    assert_int_equal(rpl_sim_rain(sim, &rain), RPL_EINVAL);
+    assert_true(rpl_sim_random(sim) == 0);
+    assert_true(rpl_sim_energy(sim) == 0);
+    assert_int_equal(rpl_sim_set_state(sim, plane, plane), RPL_EINVAL);
+    rpl_wave_params_t wp = {1, 0, 2, 1, 1};
+    assert_int_equal(rpl_sim_set_model(sim, RPL_MODEL_WAVE, &wp), RPL_EINVAL);
+    assert_int_equal(rpl_sim_model(sim), RPL_MODEL_CLASSIC);
+    assert_null(rpl_sim_wave_params(sim));
+    uint8_t mask[64] = {1};
+    assert_int_equal(rpl_sim_set_walls(sim, mask), RPL_EINVAL);
+    assert_int_equal(rpl_sim_wall_rect(sim, 0, 0, 2, 2, 1), RPL_EINVAL);
+    assert_int_equal(rpl_sim_wall_line(sim, 0, 0, 3, 3, 1, 1), RPL_EINVAL);
+    assert_null(rpl_sim_walls(sim));
+    assert_true(rpl_sim_walls_serial(sim) == 0);
+    assert_int_equal(rpl_sim_set_edges(sim, RPL_EDGES_ABSORB), RPL_EINVAL);
+    assert_int_equal(rpl_sim_edges(sim), RPL_EDGES_REFLECT);
+    rpl_sim_set_drop_hook(sim, NULL, NULL);
+    assert_int_equal(rpl_sim_save(sim, "never-written.rpl"), RPL_EINVAL);
+    assert_int_equal(rpl_sim_load(sim, "never-read.rpl"), RPL_EINVAL);
+    rpl_snapshot_t *snap = NULL;
+    assert_int_equal(rpl_snapshot_parse("nope", 4, &snap), RPL_EFORMAT);
+    assert_int_equal(rpl_sim_set_snapshot(sim, snap), RPL_EINVAL);
+    rpl_snapshot_size(snap, &w, &h);
+    assert_int_equal(w + h, 0);
+    rpl_snapshot_destroy(snap);
+    assert_int_equal(rpl_refract(sim, px, fb, 32, RPL_XRGB8888, &view), RPL_EINVAL);
+    rpl_stats_t stats = {1, 1, 1};
+    rpl_sim_stats(sim, &stats);
+    assert_true(stats.tiles == 0 && stats.stepped == 0 && stats.rendered == 0);
+    assert_non_null(rpl_sim_error(sim)); /* and it still says why */
+
+    /* a backdrop */
+    rpl_backdrop_t *bd = NULL;
+    st = rpl_backdrop_create(NULL, 8, 8, RPL_RGB565, &bd);
+    assert_failed(st, RPL_EINVAL, bd,
+                  rpl_backdrop_error(bd), "picture");
+    assert_int_equal(rpl_backdrop_format(bd), RPL_XRGB8888);
+    rpl_backdrop_size(bd, &w, &h);
+    assert_int_equal(w + h, 0);
+    assert_null(rpl_backdrop_pixels(bd));
+    assert_null(rpl_backdrop_palette(bd));
+    assert_int_equal(rpl_backdrop_colors(bd), 0);
+    assert_null(rpl_backdrop_shade_table(bd));
+    rpl_sim_t *good = new_sim(8, 8, 1);
+    assert_int_equal(rpl_render(good, bd, fb, 32, &view), RPL_EINVAL);
+    assert_non_null(strstr(rpl_sim_error(good), "backdrop"));
+    assert_int_equal(rpl_render(sim, bd, fb, 32, &view), RPL_EINVAL);
+
+    /* a renderer, of the failed field */
+    rpl_renderer_t *r = NULL;
+    st = rpl_renderer_create(sim, &r);
+    assert_failed(st, RPL_EINVAL, r, rpl_renderer_error(r), "field");
+    assert_int_equal(rpl_renderer_draw(r, bd, fb, 32, &view), RPL_EINVAL);
+    rpl_renderer_invalidate(r);
+    rpl_renderer_invalidate_rect(r, 0, 0, 4, 4);
+    assert_int_equal(rpl_renderer_drawn(r), 0);
+    rpl_rect_t rects[4];
+    assert_int_equal(rpl_renderer_changed(r, rects, 4), 0);
+    assert_null(rpl_renderer_field(r));
+    /* a good renderer refuses the failed backdrop */
+    rpl_renderer_t *gr = NULL;
+    assert_int_equal(rpl_renderer_create(good, &gr), RPL_OK);
+    assert_int_equal(rpl_renderer_draw(gr, bd, fb, 32, &view), RPL_EINVAL);
+    assert_non_null(strstr(rpl_renderer_error(gr), "backdrop"));
+    rpl_renderer_destroy(gr);
+
+    /* a show player, of no show */
+    rpl_show_player_t *pl = NULL;
+    st = rpl_show_player_create(NULL, 1, &pl);
+    assert_failed(st, RPL_EINVAL, pl,
+                  rpl_show_player_error(pl), "show");
+    assert_int_equal(rpl_show_player_tick(pl, good), RPL_EINVAL);
+    assert_int_equal(rpl_show_player_changed(pl), 0);
+    assert_null(rpl_show_player_view(pl));
+    assert_true(rpl_show_player_time(pl) == 0);
+    assert_true(rpl_show_player_loops(pl) == 0);
+    assert_int_equal(rpl_show_player_done(pl), 0);
+    rpl_show_player_rewind(pl);
+    rpl_show_player_set_rain(pl, 0);
+    /* a good player and an autopilot leave a failed field alone */
+    rpl_show_t *show = NULL;
+    const char text[] = "ripple-show 1\n@0 drop 0.5 0.5 2px 300\n";
+    assert_int_equal(rpl_show_parse(text, sizeof text - 1, "t", &show), RPL_OK);
+    rpl_show_player_t *gp = NULL;
+    assert_int_equal(rpl_show_player_create(show, 1, &gp), RPL_OK);
+    assert_int_equal(rpl_show_player_tick(gp, sim), RPL_EINVAL);
+    assert_non_null(strstr(rpl_show_player_error(gp), "field"));
+    rpl_show_player_destroy(gp);
+    rpl_show_destroy(show);
+    rpl_autopilot_t *ap = new_autopilot(5);
+    for (int i = 0; i < 50; i++)
+        rpl_autopilot_tick(ap, sim);
+    assert_string_equal(rpl_autopilot_error(ap), "");
+    rpl_autopilot_destroy(ap);
+
+    /* a mixer */
+    rpl_sound_t *snd = NULL;
+    st = rpl_sound_create(7, 1, &snd);
+    assert_failed(st, RPL_EINVAL, snd, rpl_sound_error(snd), "rate 7");
+    assert_int_equal(rpl_sound_drip(snd, 1, 1, 3, 300, 64), RPL_EINVAL);
+    int16_t pcm[8];
+    assert_int_equal(rpl_sound_mix(snd, pcm, 4), RPL_EINVAL);
+    rpl_sound_set_ambient(snd, 1);
+    assert_int_equal(rpl_sound_set_volume(snd, 100), RPL_EINVAL);
+    assert_int_equal(rpl_sound_rate(snd), 0);
+    assert_int_equal(rpl_sound_voices(snd), 0);
+    assert_int_equal(rpl_sound_pending(snd), 0);
+    assert_true(rpl_sound_frames(snd) == 0);
+
+    /* a body of water */
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.spread = 0.9;
+    rpl_water_t *wat = NULL;
+    st = rpl_water_create(&p, &wat);
+    assert_failed(st, RPL_EINVAL, wat, rpl_water_error(wat), "spread");
+    assert_null(rpl_water_params(wat));
+    rpl_water_defaults(&p);
+    assert_int_equal(rpl_water_set_params(wat, &p), RPL_EINVAL);
+    rpl_water_reset(wat);
+    assert_int_equal(rpl_water_advance(wat, 0.1), -1);
+    rpl_water_step(wat);
+    assert_true(rpl_water_steps(wat) == 0);
+    assert_true(rpl_water_time(wat) == 0);
+    assert_int_equal(rpl_water_awake(wat), 0);
+    assert_true(rpl_water_energy(wat) == 0);
+    assert_true(rpl_water_height(wat, 10) == 0);
+    assert_true(rpl_water_slope(wat, 10) == 0);
+    assert_true(rpl_water_velocity(wat, 10) == 0);
+    float samples[4];
+    assert_int_equal(rpl_water_sample(wat, 0, 1, 4, samples), RPL_EINVAL);
+    assert_int_equal(rpl_water_springs(wat), 0);
+    assert_null(rpl_water_spring_y(wat));
+    assert_null(rpl_water_spring_v(wat));
+    assert_int_equal(rpl_water_rings(wat), 0);
+    assert_int_equal(rpl_water_disturb(wat, 10, 1), RPL_EINVAL);
+    assert_int_equal(rpl_water_impact(wat, 10, 100, NULL), RPL_EINVAL);
+    const double box[] = {0, 290, 20, 290, 20, 310, 0, 310};
+    rpl_submerged_t sub;
+    assert_int_equal(rpl_water_submerged(wat, box, 4, &sub), RPL_EINVAL);
+    rpl_body_t body = {box, 4, 10, 300, 0, 0, 0, 1, 1};
+    rpl_water_force_t force;
+    assert_int_equal(rpl_water_forces(wat, &body, 100, 0.01, &force), RPL_EINVAL);
+    assert_int_equal(rpl_water_crossing(wat, 10, 200, 10, 400, NULL), 0);
+
+    /* a splash (a failed body among the waters is skipped) */
+    rpl_splash_t *spl = NULL;
+    st = rpl_splash_create(0, 1, &spl);
+    assert_failed(st, RPL_EINVAL, spl, rpl_splash_error(spl),
+                  "capacity 0");
+    assert_int_equal(rpl_splash_emit(spl, 10, 300, 500), -1);
+    assert_int_equal(rpl_splash_step(spl, 0.01, 100, &wat, 1), -1);
+    assert_int_equal(rpl_splash_count(spl), 0);
+    assert_null(rpl_splash_droplets(spl));
+    rpl_splash_clear(spl);
+    rpl_splash_t *gs = NULL;
+    assert_int_equal(rpl_splash_create(16, 1, &gs), RPL_OK);
+    assert_true(rpl_splash_emit(gs, 10, 300, 500) > 0);
+    assert_true(rpl_splash_step(gs, 0.01, 100, &wat, 1) >= 0);
+    rpl_splash_destroy(gs);
+
+    /* a side renderer */
+    rpl_side_renderer_t *sr = NULL;
+    st = rpl_side_renderer_create(px, 2, 8, RPL_XRGB8888, &sr);
+    assert_failed(st, RPL_EINVAL, sr,
+                  rpl_side_renderer_error(sr), "2x8");
+    assert_null(rpl_side_renderer_palette(sr));
+    assert_int_equal(rpl_side_render(sr, px, 32, NULL, 0, NULL, 0, 0, fb, 32), RPL_EINVAL);
+    sr = (rpl_side_renderer_destroy(sr), NULL);
+    st = rpl_side_renderer_create(NULL, 8, 8, RPL_INDEX8, &sr);
+    assert_failed(st, RPL_EINVAL, sr,
+                  rpl_side_renderer_error(sr), "INDEX8");
+    rpl_side_renderer_destroy(sr);
+
+    /* only a NULL out gives no handle */
+    assert_int_equal(rpl_autopilot_create(1, NULL), RPL_EINVAL);
+
+    rpl_splash_destroy(spl);
+    rpl_water_destroy(wat);
+    rpl_sound_destroy(snd);
+    rpl_show_player_destroy(pl);
+    rpl_renderer_destroy(r);
+    rpl_backdrop_destroy(bd);
+    rpl_sim_destroy(good);
     rpl_sim_destroy(sim);
 }
 
@@ -192,7 +429,8 @@ static void test_destroy_then_null(void **state)
     rpl_sim_t *sim = new_sim(5, 5, 1);
     uint32_t px[25] = {0};
     rpl_backdrop_t *bd = new_backdrop(px, 5, 5, RPL_INDEX8);
-    rpl_renderer_t *r = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *r;
+    rpl_renderer_create(sim, &r);
     assert_non_null(r);
     rpl_snapshot_t *snap = NULL;
     assert_int_equal(rpl_snapshot_parse("nope", 4, &snap), RPL_EFORMAT);
@@ -211,12 +449,12 @@ static void test_destroy_then_null(void **state)
     rpl_backdrop_destroy(bd);
     bd = NULL;
     rpl_backdrop_destroy(bd);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     snap = NULL;
-    rpl_snapshot_free(snap);
-    rpl_file_close(file);
+    rpl_snapshot_destroy(snap);
+    rpl_file_destroy(file);
     file = NULL;
-    rpl_file_close(file);
+    rpl_file_destroy(file);
     /* what a NULL pointer left behind answers */
     assert_int_equal(rpl_sim_width(sim), 0);
     assert_int_equal(rpl_renderer_drawn(r), 0);
@@ -234,14 +472,21 @@ static void test_create_bad_sizes(void **state)
         for (int which = 0; which < 3; which++) {
             int w = which == 1 ? 10 : bad_dims[i], h = which == 0 ? 10 : bad_dims[i];
             rpl_status st = RPL_OK;
-            assert_null(rpl_sim_create(w, h, 1, &st));
+            {
+                rpl_sim_t *f_ = NULL;
+                st = rpl_sim_create(w, h, 1, &f_);
+                assert_non_null(f_); /* a failed handle, which says why */
+                assert_true(rpl_sim_error(f_)[0] != '\0');
+                rpl_sim_destroy(f_);
+            }
             if (st != RPL_EINVAL)
                 fail_msg("rpl_sim_create(%d, %d): status %d, want RPL_EINVAL", w, h, st);
-            assert_null(rpl_sim_create(w, h, 1, NULL));
+            assert_int_equal(rpl_sim_create(w, h, 1, NULL), RPL_EINVAL);
         }
     /* the limits themselves are fine */
     rpl_status st = RPL_EIO;
-    rpl_sim_t *sim = rpl_sim_create(RPL_DIM_MIN, RPL_DIM_MIN, 1, &st);
+    rpl_sim_t *sim;
+    st = rpl_sim_create(RPL_DIM_MIN, RPL_DIM_MIN, 1, &sim);
     assert_non_null(sim);
     assert_int_equal(st, RPL_OK);
     rpl_sim_destroy(sim);
@@ -256,22 +501,40 @@ static void test_backdrop_bad_args(void **state)
             for (int which = 0; which < 2; which++) {
                 int w = which ? 16 : bad_dims[i], h = which ? bad_dims[i] : 16;
                 rpl_status st = RPL_OK;
-                assert_null(rpl_backdrop_create(px, w, h, all_formats[f], &st));
+                {
+                    rpl_backdrop_t *f_ = NULL;
+                    st = rpl_backdrop_create(px, w, h, all_formats[f], &f_);
+                    assert_non_null(f_); /* a failed handle, which says why */
+                    assert_true(rpl_backdrop_error(f_)[0] != '\0');
+                    rpl_backdrop_destroy(f_);
+                }
                 if (st != RPL_EINVAL)
                     fail_msg("backdrop %dx%d format %d: status %d, want RPL_EINVAL", w, h,
                              (int)all_formats[f], st);
-                assert_null(rpl_backdrop_create(px, w, h, all_formats[f], NULL));
+                assert_int_equal(rpl_backdrop_create(px, w, h, all_formats[f], NULL), RPL_EINVAL);
             }
     const int bad_formats[] = {-1, 3, 4, 255, INT_MAX, INT_MIN};
     for (size_t i = 0; i < sizeof bad_formats / sizeof bad_formats[0]; i++) {
         rpl_status st = RPL_OK;
-        assert_null(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], &st));
+        {
+            rpl_backdrop_t *f_ = NULL;
+            st = rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_backdrop_error(f_)[0] != '\0');
+            rpl_backdrop_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
-        assert_null(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], NULL));
+        assert_int_equal(rpl_backdrop_create(px, 16, 16, (rpl_format)bad_formats[i], NULL), RPL_EINVAL);
     }
     for (int f = 0; f < 3; f++) {
         rpl_status st = RPL_OK;
-        assert_null(rpl_backdrop_create(NULL, 16, 16, all_formats[f], &st));
+        {
+            rpl_backdrop_t *f_ = NULL;
+            st = rpl_backdrop_create(NULL, 16, 16, all_formats[f], &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_backdrop_error(f_)[0] != '\0');
+            rpl_backdrop_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
     }
     free(px);
@@ -335,7 +598,8 @@ static void test_render_bad_args(void **state)
     rpl_sim_t *sim = new_sim(w, h, 1);
     random_state(sim, 12, -900, 900);
     uint32_t *px = random_bg(w + 1, h + 1, 4);
-    rpl_renderer_t *r = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *r;
+    rpl_renderer_create(sim, &r);
     assert_non_null(r);
     const rpl_view_t ok = {RPL_STRENGTH_ONE, 1};
     const rpl_view_t strengths[] = {{-1, 0}, {RPL_STRENGTH_MAX + 1, 1}, {INT_MIN, 0},
@@ -632,7 +896,13 @@ static void test_simd_env_bogus(void **state)
         assert_null(k);
         assert_null(rpl_kernels_get(NULL));
         rpl_status st = RPL_OK;
-        assert_null(rpl_sim_create(10, 10, 1, &st));
+        {
+            rpl_sim_t *f_ = NULL;
+            st = rpl_sim_create(10, 10, 1, &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_sim_error(f_)[0] != '\0');
+            rpl_sim_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
         /* a path by name does not look at the variable */
         assert_non_null(rpl_kernels_get("c"));
@@ -743,7 +1013,7 @@ static void renderers_follow(rpl_format fmt, int threads)
     unsigned char *fb[3], *want = xmalloc((size_t)pitch[1] * h);
     for (int i = 0; i < 3; i++) {
         rpl_status st = RPL_EIO;
-        r[i] = rpl_renderer_create(sim, &st);
+        st = rpl_renderer_create(sim, &r[i]);
         assert_non_null(r[i]);
         assert_int_equal(st, RPL_OK);
         assert_ptr_equal(rpl_renderer_field(r[i]), sim);
@@ -881,6 +1151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_failed_handles),
         cmocka_unit_test(test_destroy_then_null),
         cmocka_unit_test(test_create_bad_sizes),
         cmocka_unit_test(test_backdrop_bad_args),

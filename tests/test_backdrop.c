@@ -73,20 +73,38 @@ static void test_backdrop_rejects(void **state)
     (void)state;
     uint32_t px[16 * 16] = {0};
     rpl_status st = RPL_OK;
-    assert_null(rpl_backdrop_create(NULL, 4, 4, RPL_XRGB8888, &st));
+    {
+        rpl_backdrop_t *f_ = NULL;
+        st = rpl_backdrop_create(NULL, 4, 4, RPL_XRGB8888, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_backdrop_error(f_)[0] != '\0');
+        rpl_backdrop_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
     const int bad[][2] = {{2, 4}, {4, 2}, {0, 4}, {-1, 4}, {RPL_DIM_MAX + 1, 4},
                           {4, RPL_DIM_MAX + 1}, {INT_MIN, 4}, {4, INT_MAX}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         for (int f = 0; f < 3; f++) {
             st = RPL_OK;
-            assert_null(rpl_backdrop_create(px, bad[i][0], bad[i][1], all_formats[f], &st));
+            {
+                rpl_backdrop_t *f_ = NULL;
+                st = rpl_backdrop_create(px, bad[i][0], bad[i][1], all_formats[f], &f_);
+                assert_non_null(f_); /* a failed handle, which says why */
+                assert_true(rpl_backdrop_error(f_)[0] != '\0');
+                rpl_backdrop_destroy(f_);
+            }
             assert_int_equal(st, RPL_EINVAL);
         }
     st = RPL_OK;
-    assert_null(rpl_backdrop_create(px, 4, 4, (rpl_format)3, &st));
+    {
+        rpl_backdrop_t *f_ = NULL;
+        st = rpl_backdrop_create(px, 4, 4, (rpl_format)3, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_backdrop_error(f_)[0] != '\0');
+        rpl_backdrop_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
-    assert_null(rpl_backdrop_create(px, 4, 4, (rpl_format)-1, NULL)); /* status may be NULL */
+    assert_int_equal(rpl_backdrop_create(px, 4, 4, (rpl_format)-1, NULL), RPL_EINVAL); /* status may be NULL */
     rpl_backdrop_destroy(NULL);
     /* the palette and shade table belong to INDEX8 only */
     for (int f = 0; f < 2; f++) {

@@ -22,9 +22,15 @@ static void test_create_sizes(void **state)
                           {10, INT_MIN}, {INT_MIN, INT_MAX}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rpl_status st = RPL_OK;
-        assert_null(rpl_sim_create(bad[i][0], bad[i][1], 1, &st));
+        {
+            rpl_sim_t *f_ = NULL;
+            st = rpl_sim_create(bad[i][0], bad[i][1], 1, &f_);
+            assert_non_null(f_); /* a failed handle, which says why */
+            assert_true(rpl_sim_error(f_)[0] != '\0');
+            rpl_sim_destroy(f_);
+        }
         assert_int_equal(st, RPL_EINVAL);
-        assert_null(rpl_sim_create(bad[i][0], bad[i][1], 1, NULL));
+        assert_int_equal(rpl_sim_create(bad[i][0], bad[i][1], 1, NULL), RPL_EINVAL);
     }
     const int good[][2] = {{RPL_DIM_MIN, RPL_DIM_MIN}, {RPL_DIM_MAX, 3}, {3, RPL_DIM_MAX}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -146,7 +152,7 @@ static void run_variants(int w, int h, int steps, int drop_every, uint64_t seed)
         rpl_sim_set_sleeping(v[k], sleeping[k]);
         assert_int_equal(rpl_sim_sleeping(v[k]), sleeping[k]);
         rpl_status st = RPL_EIO;
-        ren[k] = rpl_renderer_create(v[k], &st);
+        st = rpl_renderer_create(v[k], &ren[k]);
         assert_non_null(ren[k]);
         assert_int_equal(st, RPL_OK);
         fb[k] = malloc(npx * 4);
@@ -214,7 +220,8 @@ static void test_sleeping_tiles_fall_asleep(void **state)
     assert_non_null(bg);
     assert_non_null(fb);
     rpl_backdrop_t *bd = new_backdrop(bg, 320, 200, RPL_XRGB8888);
-    rpl_renderer_t *ren = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *ren;
+    rpl_renderer_create(sim, &ren);
     assert_non_null(ren);
     rpl_view_t view = { RPL_STRENGTH_ONE, 0 };
     assert_int_equal(rpl_refract(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);

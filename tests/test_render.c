@@ -299,7 +299,8 @@ static void check_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, int strength,
     memset(fb, GUARD, total);
     rpl_view_t view = {strength, shading};
     if (changed) {
-        rpl_renderer_t *ren = rpl_renderer_create(sim, NULL);
+        rpl_renderer_t *ren;
+        rpl_renderer_create(sim, &ren);
         assert_non_null(ren);
         assert_ptr_equal(rpl_renderer_field(ren), sim);
         rpl_stats_t st;
@@ -484,7 +485,8 @@ static void test_render_rejects(void **state)
     uint32_t bg[7 * 7] = {0};
     unsigned char fb[7 * 6 * 4 + 64];
     rpl_view_t ok = {RPL_STRENGTH_ONE, 1}, neg = {-1, 0}, big = {RPL_STRENGTH_MAX + 1, 0};
-    rpl_renderer_t *ren = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *ren;
+    rpl_renderer_create(sim, &ren);
     assert_non_null(ren);
     for (int f = 0; f < 3; f++) {
         rpl_backdrop_t *bd = new_backdrop(bg, 7, 6, all_formats[f]);
@@ -546,7 +548,7 @@ static void test_render_changed_formats(void **state)
     unsigned char *fa[3], *fb[3], *fk[3];
     for (int f = 0; f < 3; f++) {
         bd[f] = new_backdrop(bg, w, h, all_formats[f]);
-        keep[f] = rpl_renderer_create(a, NULL);
+        rpl_renderer_create(a, &keep[f]);
         assert_non_null(keep[f]);
         fa[f] = calloc(npx, 4);
         fb[f] = calloc(npx, 4);
@@ -556,7 +558,8 @@ static void test_render_changed_formats(void **state)
         assert_non_null(fk[f]);
     }
     /* one renderer taking turns over the three framebuffers */
-    rpl_renderer_t *turns = rpl_renderer_create(a, NULL);
+    rpl_renderer_t *turns;
+    rpl_renderer_create(a, &turns);
     assert_non_null(turns);
     rpl_view_t view = {RPL_STRENGTH_ONE, 1};
     rpl_stats_t st;
@@ -595,7 +598,8 @@ static void test_render_changed_formats(void **state)
     /* a calm field: a renderer draws only the stone's tiles, unless what
      * it draws from or into changed */
     rpl_sim_t *c = new_sim(w, h, 8);
-    rpl_renderer_t *ren = rpl_renderer_create(c, NULL);
+    rpl_renderer_t *ren;
+    rpl_renderer_create(c, &ren);
     assert_non_null(ren);
     assert_int_equal(rpl_sim_drop(c, 10, 10, 3, 500), RPL_OK);
     for (int s = 0; s < 3; s++)
@@ -717,7 +721,8 @@ static void test_renderer_changed(void **state)
     uint32_t *bg = random_bg(w, h, 5);
     rpl_backdrop_t *bd = new_backdrop(bg, w, h, RPL_XRGB8888);
     rpl_sim_t *sim = new_sim(w, h, 3);
-    rpl_renderer_t *ren = rpl_renderer_create(sim, NULL);
+    rpl_renderer_t *ren;
+    rpl_renderer_create(sim, &ren);
     assert_non_null(ren);
     uint32_t *fb = calloc(npx, 4), *old = calloc(npx, 4), *ref = calloc(npx, 4);
     assert_non_null(fb);

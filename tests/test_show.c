@@ -42,9 +42,15 @@ static void parse_bad(const char *text, size_t len, const char *want)
     assert_int_equal(rpl_show_length(s), 0);
     assert_int_equal(rpl_show_pictures(s), 0);
     rpl_status pst = RPL_OK;
-    assert_null(rpl_show_player_create(s, 1, &pst));
+    {
+        rpl_show_player_t *f_ = NULL;
+        pst = rpl_show_player_create(s, 1, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_show_player_error(f_)[0] != '\0');
+        rpl_show_player_destroy(f_);
+    }
     assert_int_equal(pst, RPL_EINVAL);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 static void bad(const char *text, const char *want)
@@ -55,7 +61,8 @@ static void bad(const char *text, const char *want)
 static rpl_show_player_t *player_of(const rpl_show_t *s, uint64_t seed)
 {
     rpl_status st = RPL_EINVAL;
-    rpl_show_player_t *p = rpl_show_player_create(s, seed, &st);
+    rpl_show_player_t *p;
+    st = rpl_show_player_create(s, seed, &p);
     assert_int_equal(st, RPL_OK);
     assert_non_null(p);
     return p;
@@ -185,36 +192,36 @@ static void test_every_command_parses(void **state)
     assert_int_equal(line, 12);
     assert_null(rpl_show_picture(s, 2, &line, &col));
     assert_null(rpl_show_picture(s, -1, NULL, NULL));
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* CRLF line ends, a byte order mark, tabs, leading zeros */
     s = parse_ok("\xEF\xBB\xBFripple-show 01\r\n@0\tdrop\t0.5 0.5 0.01 300\r\n@010 end\r\n");
     assert_int_equal(rpl_show_events(s), 2);
     assert_int_equal(rpl_show_length(s), 10);
     assert_int_equal(rpl_show_loops(s), 0);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* without loop or end: the step after the last stone */
     s = parse_ok(H "@5 drop 0.5 0.5 0.01 300\n");
     assert_int_equal(rpl_show_length(s), 6);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "@5 ring 0.5 0.5 0.2 0.01 300 over=20\n@7 light on\n");
     assert_int_equal(rpl_show_length(s), 25);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "@5 drop 0.5 0.5 0.01 300 every=10 times=4\n");
     assert_int_equal(rpl_show_length(s), 5 + 30 + 1);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "@5 drop 0.5 0.5 0.01 300 every=10\n"); /* forever */
     assert_int_equal(rpl_show_length(s), 0);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "@5 light on\nwait 2s\n");
     assert_int_equal(rpl_show_length(s), 125);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     /* only the header: a show of nothing */
     s = parse_ok("ripple-show 1");
     assert_int_equal(rpl_show_events(s), 0);
     assert_int_equal(rpl_show_length(s), 0);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 static void test_times(void **state)
@@ -223,14 +230,14 @@ static void test_times(void **state)
     /* @2.5s is step 150, +0.5s 30 more, +1/120 s rounds to the nearest step */
     rpl_show_t *s = parse_ok(H "@2.5s light on\n+0.5s light off\n+0.0084s end\n");
     assert_int_equal(rpl_show_length(s), 181);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "+7 light on\n+3 light off\nlight on\n+0 end\n");
     assert_int_equal(rpl_show_length(s), 10);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     /* the longest show */
     s = parse_ok(H "@100000000 end\n");
     assert_int_equal(rpl_show_length(s), 100000000);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 static void test_errors(void **state)
@@ -394,7 +401,7 @@ static void test_limits(void **state)
     memset(t + strlen(t), ' ', 4093);
     strcpy(t + strlen(H) + 4096, "\n");
     rpl_show_t *s = parse_ok(t);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     memcpy(t + strlen(H) + 4096, " \n", 3);
     bad(t, "t:2:4097: the line is longer than 4096 bytes");
 
@@ -405,7 +412,7 @@ static void test_limits(void **state)
         n += (size_t)sprintf(t + n, "+1 cut\n");
     s = parse_ok(t);
     assert_int_equal(rpl_show_events(s), 65536);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     strcpy(t + n, "cut\n");
     bad(t, "t:65538:1: more than 65536 commands in one show");
 
@@ -415,7 +422,7 @@ static void test_limits(void **state)
         n += (size_t)sprintf(t + n, " %dpx 7px", i);
     strcpy(t + n, "\n");
     s = parse_ok(t);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     int col = (int)n + 2 - (int)strlen(H);
     strcpy(t + n, " 1 1\n");
     char want[160];
@@ -427,7 +434,7 @@ static void test_limits(void **state)
     for (int i = 0; i < 256; i++)
         n += (size_t)sprintf(t + n, "drop 0.5 0.5 1px 1 every=1\n");
     s = parse_ok(t);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     strcpy(t + n, "ring 0.5 0.5 0.2 1px 1\n");
     bad(t, "t:258:1: more than 256 commands lay stones at once (at step 0)");
     /* but one after another they are fine: each drop is over in a step */
@@ -435,7 +442,7 @@ static void test_limits(void **state)
     for (int i = 0; i < 300; i++)
         n += (size_t)sprintf(t + n, "+1 drop 0.5 0.5 1px 1\n");
     s = parse_ok(t);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* the text's dots: a million at most (each "8" has 17) */
     n = strlen(strcpy(t, H));
@@ -449,7 +456,7 @@ static void test_limits(void **state)
     /* 1048576 / (64 * 17) = 963.8: the 964th text overflows, on line 965 */
     assert_string_equal(rpl_show_error(big),
                         "t:965:9: too much text: more than 1048576 dots in the show");
-    rpl_show_free(big);
+    rpl_show_destroy(big);
 
     /* over a megabyte */
     memset(t, '#', (size_t)RPL_SHOW_BYTES_MAX + 1);
@@ -483,7 +490,7 @@ static void test_no_overread(void **state)
             rpl_status st = rpl_show_parse((const char *)g, cut, "t", &s);
             assert_non_null(s);
             assert_true(st == RPL_OK || st == RPL_EFORMAT);
-            rpl_show_free(s);
+            rpl_show_destroy(s);
         }
     }
     guard_slots_release();
@@ -497,22 +504,22 @@ static void test_null_and_misuse(void **state)
     assert_int_equal(rpl_show_parse(NULL, 5, "t", &s), RPL_EINVAL);
     assert_non_null(s);
     assert_string_equal(rpl_show_error(s), "t: no text (NULL)");
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     /* NULL with len 0 is an empty show; no name is "show" */
     assert_int_equal(rpl_show_parse(NULL, 0, NULL, &s), RPL_EFORMAT);
     assert_string_equal(rpl_show_error(s), "show:1:1: expected \"ripple-show 1\" first: the show "
                                            "is empty");
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     assert_int_equal(rpl_show_read(NULL, &s), RPL_EINVAL);
     assert_string_equal(rpl_show_error(s), "no show file (NULL)");
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     assert_int_equal(rpl_show_read("", &s), RPL_EINVAL);
     assert_string_equal(rpl_show_error(s), "no show file (an empty name)");
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     assert_int_equal(rpl_show_read("x", NULL), RPL_EINVAL);
 
     assert_string_equal(rpl_show_error(NULL), "no show (NULL)");
-    rpl_show_free(NULL);
+    rpl_show_destroy(NULL);
     assert_int_equal(rpl_show_events(NULL), 0);
     assert_int_equal(rpl_show_length(NULL), 0);
     assert_int_equal(rpl_show_loops(NULL), 0);
@@ -520,9 +527,15 @@ static void test_null_and_misuse(void **state)
     assert_null(rpl_show_picture(NULL, 0, NULL, NULL));
 
     rpl_status st = RPL_OK;
-    assert_null(rpl_show_player_create(NULL, 1, &st));
+    {
+        rpl_show_player_t *f_ = NULL;
+        st = rpl_show_player_create(NULL, 1, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_show_player_error(f_)[0] != '\0');
+        rpl_show_player_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
-    assert_null(rpl_show_player_create(NULL, 1, NULL));
+    assert_int_equal(rpl_show_player_create(NULL, 1, NULL), RPL_EINVAL);
     rpl_show_player_destroy(NULL);
     assert_int_equal(rpl_show_player_tick(NULL, NULL), RPL_EINVAL);
     assert_int_equal(rpl_show_player_changed(NULL), 0);
@@ -538,7 +551,7 @@ static void test_null_and_misuse(void **state)
     assert_int_equal(rpl_show_player_tick(p, NULL), RPL_EINVAL);
     assert_int_equal(rpl_show_player_time(p), 0); /* nothing played */
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 static void test_read_file(void **state)
@@ -557,25 +570,25 @@ static void test_read_file(void **state)
     snprintf(want, sizeof want, "%s:4:1: unknown command 'wobble' (an optional one is written "
                                 "'?wobble')", path);
     assert_string_equal(rpl_show_error(s), want);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     f = fopen(path, "wb");
     fputs(H "@3 drop 0.5 0.5 1px 100\n@4 end\n", f);
     fclose(f);
     assert_int_equal(rpl_show_read(path, &s), RPL_OK);
     assert_int_equal(rpl_show_events(s), 2);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* missing, a directory, too large */
     snprintf(path, sizeof path, "%s/none.show", dir);
     assert_int_equal(rpl_show_read(path, &s), RPL_EIO);
     snprintf(want, sizeof want, "%s: No such file or directory", path);
     assert_string_equal(rpl_show_error(s), want);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     assert_int_equal(rpl_show_read(dir, &s), RPL_EIO);
     snprintf(want, sizeof want, "%s: Is a directory", dir);
     assert_string_equal(rpl_show_error(s), want);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     snprintf(path, sizeof path, "%s/big.show", dir);
     f = fopen(path, "wb");
     for (long i = 0; i <= RPL_SHOW_BYTES_MAX; i++)
@@ -584,7 +597,7 @@ static void test_read_file(void **state)
     assert_int_equal(rpl_show_read(path, &s), RPL_EIO);
     snprintf(want, sizeof want, "%s: larger than 1048576 bytes", path);
     assert_string_equal(rpl_show_error(s), want);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     unlink(path);
     snprintf(path, sizeof path, "%s/a.show", dir);
     unlink(path);
@@ -627,7 +640,7 @@ static void test_drop_timing(void **state)
     assert_true(rpl_show_player_changed(p) & RPL_SHOW_ENDED);
     assert_int_equal(tick_diff(p, sim)->n, 0); /* over */
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 
     /* on a field of another shape the same show finds its places */
@@ -642,13 +655,13 @@ static void test_drop_timing(void **state)
     p = player_of(s, 1);
     assert_disc(tick_diff(p, sim), sim, 5, 12, 2, 250);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     s = parse_ok(H "drop 0.5 0.5 0.0001 250\n");
     p = player_of(s, 1);
     rpl_sim_reset(sim, 1);
     assert_disc(tick_diff(p, sim), sim, 10, 8, 1, 250);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -675,7 +688,7 @@ static void test_ring_over(void **state)
     assert_int_equal(k, 4);
     assert_true(rpl_show_player_done(p));
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* all at once, with more stones than steps: 3 stones over 2 steps lay
      * stones 0 and 1 at the first step (floor(1 * 2 / 3) = 0), 2 at the next */
@@ -687,7 +700,7 @@ static void test_ring_over(void **state)
     assert_int_equal(tick_diff(p, sim)->n, 1);
     assert_int_equal(tick_diff(p, sim)->n, 0);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -702,7 +715,7 @@ static void test_trail(void **state)
     static const int want[5][2] = { { 10, 10 }, { 20, 10 }, { 30, 10 }, { 30, 20 }, { 30, 30 } };
     assert_cells(tick_diff(p, sim), want, 5, 200);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* length 30 at spacing 8: 4 gaps of 7.5, rounded to the nearest cell */
     s = parse_ok(H "trail 1px 90 8px 10px 50px 40px 50px over=5\n");
@@ -716,7 +729,7 @@ static void test_trail(void **state)
     }
     assert_int_equal(tick_diff(p, sim)->n, 0);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* several trails in one show each keep their own points */
     s = parse_ok(H "trail 1px 50 100px 5px 5px 5px 6px\n"
@@ -731,7 +744,7 @@ static void test_trail(void **state)
     assert_cells(tick_diff(p, sim), t1, 4, 60);
     assert_cells(tick_diff(p, sim), t2, 3, 70);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -757,7 +770,7 @@ static void test_text(void **state)
         want[n][0] = 50, want[n][1] = 40 + (r - 3) * 3, n++;
     assert_cells(tick_diff(p, sim), (const int (*)[2])want, n, 150);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* two lines, written column by column: "-\n." over 3 steps.  '-' is
      * row 3 across 5 columns, '.' two columns (1, 2) of rows 5 and 6 of the
@@ -778,7 +791,7 @@ static void test_text(void **state)
         assert_cells(tick_diff(p, sim), (const int (*)[2])c, 3, 99);
     }
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -806,7 +819,7 @@ static void test_repeat(void **state)
     assert_int_equal(second, 4); /* 4, 34, 64, 94, then the end */
     assert_true(rpl_show_player_done(p));
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -853,7 +866,7 @@ static void test_loop(void **state)
     rpl_sim_reset(sim, 1);
     assert_cells(tick_diff(p, sim), first, 1, 100);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -919,7 +932,7 @@ static void test_view(void **state)
     assert_int_equal(v->rain_on, 0);
     assert_string_equal(v->picture, "");
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* rain on without settings: the demo's, for the field's size (240 / 240) */
     s = parse_ok(H "rain on\n");
@@ -932,7 +945,7 @@ static void test_view(void **state)
     assert_int_equal(v->rain.wmin, 24);
     assert_int_equal(v->rain.wmax, 80);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -961,7 +974,7 @@ static void test_rain(void **state)
     assert_int_equal(rpl_show_player_view(q)->rain_on, 1); /* the view still says so */
     rpl_show_player_destroy(p);
     rpl_show_player_destroy(q);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(a);
     rpl_sim_destroy(b);
     rpl_sim_destroy(c);
@@ -1017,7 +1030,7 @@ static void test_cut_walls_edges(void **state)
     assert_null(rpl_sim_walls(sim));
     assert_int_equal(rpl_sim_edges(sim), RPL_EDGES_REFLECT);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -1040,7 +1053,7 @@ static void test_optional(void **state)
     }
     assert_int_equal(stones, 2);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(sim);
 }
 
@@ -1081,7 +1094,7 @@ static uint32_t play_crc(const char *text, size_t len, uint64_t seed, int thread
     assert_heights_in_range(cur_of(sim), cells(sim));
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     return crc;
 }
 
@@ -1096,7 +1109,7 @@ static void test_default_show(void **state)
     assert_true(rpl_show_loops(s));
     assert_true(rpl_show_length(s) >= 50 * 60 && rpl_show_length(s) <= 75 * 60);
     uint64_t length = rpl_show_length(s);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* a whole pass and a bit of the next on one field size ... */
     int steps = (int)length + 200;
@@ -1151,7 +1164,7 @@ static void budget_edge(const char *line, uint64_t cost, uint64_t extra, const c
     uint64_t at = 99;
     assert_int_equal(rpl_show_work(s, &at), k * cost + extra);
     assert_int_equal(at, 0);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     free(t);
     t = repeated("", line, k + 1, tail);
     char want[400];
@@ -1246,7 +1259,7 @@ static void test_budget(void **state)
                  "drop 0.5 0.5 256px 1\n");
     rpl_show_t *s = parse_ok(t);
     assert_int_equal(rpl_show_work(s, NULL), 4 * big);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     free(t);
     /* without times=, until the loop */
     t = repeated("", "drop 0.5 0.5 256px 1 every=5\n", 4,
@@ -1270,18 +1283,18 @@ static void test_budget(void **state)
     s = parse_ok(H "wall rect 0 0 1 1\nwall rect 0 0 1 1\nwall rect 0 0 1 1\n"
                    "@5 rain 1000 100px 100px 1 1\n@9 rain off\n@10 loop\n");
     assert_int_equal(rpl_show_work(s, NULL), WC + 3 * (WC + 960 * 540));
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     /* `rain on` before any settings: the default rain, 1 stone of radius
      * up to 4 (2 * 540 / 240) */
     s = parse_ok(H "rain on\n@5 end\n");
     assert_int_equal(rpl_show_work(s, NULL), WC + 81 + WS);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     /* the default show is well within it */
     rpl_show_t *d = NULL;
     assert_int_equal(rpl_show_read("assets/shows/default.show", &d), RPL_OK);
     assert_true(rpl_show_work(d, NULL) > 0);
     assert_true(rpl_show_work(d, NULL) < (uint64_t)WB / 2);
-    rpl_show_free(d);
+    rpl_show_destroy(d);
     assert_int_equal(rpl_show_work(NULL, NULL), 0);
 }
 
@@ -1297,7 +1310,8 @@ static void test_budget_worst(void **state)
     free(t);
     assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
     assert_true(8 * ring <= (uint64_t)WB && 9 * ring > (uint64_t)WB);
-    rpl_sim_t *sim = rpl_sim_create(640, 480, 1, NULL);
+    rpl_sim_t *sim;
+    rpl_sim_create(640, 480, 1, &sim);
     assert_non_null(sim);
     tally_t tl;
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
@@ -1312,14 +1326,14 @@ static void test_budget_worst(void **state)
     }
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* the same in fractions on the budget's field: 0.002 of 540 is 1 */
     t = repeated("", "ring 0.5 0.5 0.2 0.002 1 count=4096 every=1\n", 8, "");
     s = parse_ok(t);
     free(t);
     assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
-    sim = rpl_sim_create(RPL_SHOW_WORK_W, RPL_SHOW_WORK_H, 1, NULL);
+    rpl_sim_create(RPL_SHOW_WORK_W, RPL_SHOW_WORK_H, 1, &sim);
     assert_non_null(sim);
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
     p = player_of(s, 1);
@@ -1328,12 +1342,12 @@ static void test_budget_worst(void **state)
     assert_int_equal(tl.units + 8 * WC, rpl_show_work(s, NULL));
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 
     /* a trail in fractions on a narrow field: its spacing (0.05 of 5
      * cells) is a cell there, so it lays a stone a cell, as counted */
     s = parse_ok(H "trail 0.002 1 0.05 0 0.5 1 0.5\n");
-    sim = rpl_sim_create(960, 5, 1, NULL);
+    rpl_sim_create(960, 5, 1, &sim);
     assert_non_null(sim);
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
     p = player_of(s, 1);
@@ -1343,7 +1357,7 @@ static void test_budget_worst(void **state)
     assert_true(tl.units + WC + 2 * RPL_SHOW_WORK_POINT <= rpl_show_work(s, NULL));
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 /* 8000 pictures of 8000 names: each found at once, in order. */
@@ -1366,7 +1380,7 @@ static void test_many_pictures(void **state)
         assert_int_equal(col, 4);
     }
     assert_null(rpl_show_picture(s, 8000, NULL, NULL));
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 int main(void)

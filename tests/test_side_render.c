@@ -54,7 +54,8 @@ static uint16_t ref565(uint32_t c)
 static rpl_side_renderer_t *new_renderer(const uint32_t *art, rpl_format f)
 {
     rpl_status st = RPL_ENOMEM;
-    rpl_side_renderer_t *r = rpl_side_renderer_create(art, W, H, f, &st);
+    rpl_side_renderer_t *r;
+    st = rpl_side_renderer_create(art, W, H, f, &r);
     assert_non_null(r);
     assert_int_equal(st, RPL_OK);
     return r;
@@ -67,19 +68,43 @@ static void test_create_refusals(void **state)
     (void)state;
     uint32_t *art = make_scene(1);
     rpl_status st = RPL_OK;
-    assert_null(rpl_side_renderer_create(art, 2, H, RPL_XRGB8888, &st));
+    {
+        rpl_side_renderer_t *f_ = NULL;
+        st = rpl_side_renderer_create(art, 2, H, RPL_XRGB8888, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_side_renderer_error(f_)[0] != '\0');
+        rpl_side_renderer_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
     st = RPL_OK;
-    assert_null(rpl_side_renderer_create(art, W, RPL_DIM_MAX + 1, RPL_XRGB8888, &st));
+    {
+        rpl_side_renderer_t *f_ = NULL;
+        st = rpl_side_renderer_create(art, W, RPL_DIM_MAX + 1, RPL_XRGB8888, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_side_renderer_error(f_)[0] != '\0');
+        rpl_side_renderer_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
     st = RPL_OK;
-    assert_null(rpl_side_renderer_create(art, W, H, (rpl_format)7, &st));
+    {
+        rpl_side_renderer_t *f_ = NULL;
+        st = rpl_side_renderer_create(art, W, H, (rpl_format)7, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_side_renderer_error(f_)[0] != '\0');
+        rpl_side_renderer_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
     st = RPL_OK;
     /* INDEX8 needs the art for its palette */
-    assert_null(rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, &st));
+    {
+        rpl_side_renderer_t *f_ = NULL;
+        st = rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, &f_);
+        assert_non_null(f_); /* a failed handle, which says why */
+        assert_true(rpl_side_renderer_error(f_)[0] != '\0');
+        rpl_side_renderer_destroy(f_);
+    }
     assert_int_equal(st, RPL_EINVAL);
-    assert_null(rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, NULL)); /* NULL status is fine */
+    assert_int_equal(rpl_side_renderer_create(NULL, W, H, RPL_INDEX8, NULL), RPL_EINVAL); /* NULL status is fine */
 
     /* getters on NULL and on formats without a palette */
     assert_non_null(rpl_side_renderer_error(NULL));
@@ -501,8 +526,12 @@ static void test_frame_parts(void **state)
         size_t n = (size_t)pitch * FH;
         unsigned char *f0 = xmalloc(n), *f1 = xmalloc(n), *f2 = xmalloc(n);
         rpl_status st = RPL_ENOMEM;
-        rpl_side_renderer_t *r = rpl_side_renderer_create(scene, FW, FH, fmt, &st);
-        rpl_side_renderer_t *r2 = rpl_side_renderer_create(scene, FW, FH, fmt, &st);
+        rpl_side_renderer_t *r;
+        st = rpl_side_renderer_create(scene, FW, FH, fmt, &r);
+        assert_int_equal(st, RPL_OK);
+        rpl_side_renderer_t *r2;
+        st = rpl_side_renderer_create(scene, FW, FH, fmt, &r2);
+        assert_int_equal(st, RPL_OK);
         assert_non_null(r);
         assert_non_null(r2);
         memset(f0, 0x00, n);
@@ -586,8 +615,9 @@ static void test_blocks_agree(void **state)
     dry[99] = 1000.0f;
     uint32_t *fa = xmalloc((size_t)FW * FH * 4), *fb = xmalloc((size_t)FW * FH * 4);
     rpl_status st = RPL_ENOMEM;
-    rpl_side_renderer_t *r = rpl_side_renderer_create(scene, FW, FH, RPL_XRGB8888, &st);
-    assert_non_null(r);
+    rpl_side_renderer_t *r;
+    st = rpl_side_renderer_create(scene, FW, FH, RPL_XRGB8888, &r);
+    assert_int_equal(st, RPL_OK);
     rpl_side_water_t wa = {0, 100, wavy, 150.0f, 1};
     assert_int_equal(rpl_side_render(r, scene, FW * 4, &wa, 1, NULL, 0, 3.25, fa, FW * 4), RPL_OK);
     for (int from = 3; from <= 5; from += 2) {

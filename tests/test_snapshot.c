@@ -74,7 +74,7 @@ static void test_snapshot_round_trip(void **state)
     int pw = 0, ph = 0;
     assert_int_equal(rpl_snapshot_read(path, &snap), RPL_OK);
     rpl_snapshot_size(snap, &pw, &ph);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     assert_int_equal(pw, 37);
     assert_int_equal(ph, 21);
     assert_int_equal(rpl_sim_load(b, path), RPL_OK);
@@ -322,7 +322,7 @@ static void test_snapshot_bad_files(void **state)
         assert_int_equal(pw, 0);
         assert_int_equal(ph, 0);
         assert_true(strlen(rpl_snapshot_error(snap)) > 0);
-        rpl_snapshot_free(snap);
+        rpl_snapshot_destroy(snap);
     }
 
     /* heights out of range, in either plane */
@@ -383,7 +383,7 @@ static void test_snapshot_read(void **state)
     assert_int_equal(w, 13);
     assert_int_equal(h, 8);
     assert_string_equal(rpl_snapshot_error(snap), "");
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
 
     static const struct {
         int missing;
@@ -407,17 +407,17 @@ static void test_snapshot_read(void **state)
         rpl_snapshot_size(snap, &w, &h);
         assert_int_equal(w, 0);
         assert_int_equal(h, 0);
-        rpl_snapshot_free(snap);
+        rpl_snapshot_destroy(snap);
     }
 
     assert_int_equal(rpl_snapshot_read(NULL, &snap), RPL_EINVAL);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     assert_int_equal(rpl_snapshot_read(path, NULL), RPL_EINVAL);
     w = h = -1;
     rpl_snapshot_size(NULL, &w, &h); /* no snapshot has no size */
     assert_int_equal(w, 0);
     assert_int_equal(h, 0);
-    rpl_snapshot_free(NULL);
+    rpl_snapshot_destroy(NULL);
     assert_int_equal(remove(path), 0);
     rpl_sim_destroy(sim);
 }
@@ -554,7 +554,7 @@ static void test_snapshot_walls_and_edges(void **state)
     assert_int_equal(at(d, cur_of(d), 1, 1), 0);
     assert_int_equal(rpl_sim_walls(d)[6], 1);
     assert_int_equal(rpl_sim_walls(d)[5], 0);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     free(hw.p);
 
     assert_int_equal(remove(path), 0);
@@ -581,7 +581,7 @@ static void expect_v2_fails(rpl_sim_t *sim, const char *path, const bytes_t *b, 
     rpl_snapshot_t *snap = NULL;
     if (want == RPL_ESIZE) {
         assert_int_equal(rpl_snapshot_parse(b->p, b->n, &snap), RPL_OK);
-        rpl_snapshot_free(snap);
+        rpl_snapshot_destroy(snap);
         free(m0);
         return;
     }
@@ -592,7 +592,7 @@ static void expect_v2_fails(rpl_sim_t *sim, const char *path, const bytes_t *b, 
     rpl_snapshot_size(snap, &pw, &ph);
     assert_int_equal(pw, 0);
     assert_int_equal(ph, 0);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     free(m0);
 }
 

@@ -400,7 +400,8 @@ static void test_rain_extreme_weights(void **state)
             signal(SIGILL, SIG_DFL);
             signal(SIGBUS, SIG_DFL);
             signal(SIGABRT, SIG_DFL);
-            rpl_sim_t *sim = rpl_sim_create(40, 40, 5, NULL);
+            rpl_sim_t *sim;
+            rpl_sim_create(40, 40, 5, &sim);
             if (!sim)
                 _exit(10);
             rpl_rain_t rain = {3000, 1, 4, ranges[k][0], ranges[k][1]};

@@ -482,10 +482,10 @@ static void test_drop_hook(void **state)
         assert_true(hd->x[i] >= 1 && hd->x[i] <= w - 2);
     }
     hd->n = 0;
-    rpl_autopilot_t ap;
-    rpl_autopilot_init(&ap, 3);
+    rpl_autopilot_t *ap = new_autopilot(3);
     for (int i = 0; i < 600; i++)
-        rpl_autopilot_tick(&ap, sim);
+        rpl_autopilot_tick(ap, sim);
+    rpl_autopilot_destroy(ap);
     assert_true(hd->n > 0);
     assert_true(hd->landed);
     /* NULL removes the hook */
@@ -592,8 +592,8 @@ static void run_matrix(int w, int h, int steps, uint64_t seed, int absorb)
                                                                : RPL_EDGES_REFLECT),
                                  RPL_OK);
                 rpl_status st = RPL_EIO;
-                ren[nv] = rpl_renderer_create(sim, &st);
-                assert_non_null(ren[nv]);
+                st = rpl_renderer_create(sim, &ren[nv]);
+                assert_int_equal(st, RPL_OK);
                 fb[nv] = xmalloc(npx * 4);
                 v[nv++] = sim;
             }

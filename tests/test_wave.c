@@ -640,7 +640,7 @@ static void test_snapshot_carries_the_model(void **state)
     assert_int_equal(rpl_sim_set_snapshot(d, sn), RPL_OK);
     assert_int_equal(rpl_sim_model(d), RPL_MODEL_WAVE);
     assert_memory_equal(&rpl_sim_wave_params(d)->attenuation, &good[4], sizeof good[4]);
-    rpl_snapshot_free(sn);
+    rpl_snapshot_destroy(sn);
     static const struct {
         uint32_t model, len;
         double v[5];
@@ -662,7 +662,7 @@ static void test_snapshot_carries_the_model(void **state)
         if (!strstr(rpl_snapshot_error(sn), bad[i].says))
             fail_msg("bad wave section %zu: \"%s\" does not say \"%s\"", i,
                      rpl_snapshot_error(sn), bad[i].says);
-        rpl_snapshot_free(sn);
+        rpl_snapshot_destroy(sn);
     }
     /* nothing changed the field */
     assert_int_equal(rpl_sim_model(d), RPL_MODEL_WAVE);

@@ -61,10 +61,19 @@ void *xmalloc(size_t n)
 
 /* ---- fields and height planes ------------------------------------------ */
 
+rpl_autopilot_t *new_autopilot(uint64_t seed)
+{
+    rpl_autopilot_t *ap = NULL;
+    assert_int_equal(rpl_autopilot_create(seed, &ap), RPL_OK);
+    assert_non_null(ap);
+    return ap;
+}
+
 rpl_sim_t *new_sim(int w, int h, uint64_t seed)
 {
     rpl_status st = RPL_EIO;
-    rpl_sim_t *sim = rpl_sim_create(w, h, seed, &st);
+    rpl_sim_t *sim;
+    st = rpl_sim_create(w, h, seed, &sim);
     assert_non_null(sim);
     assert_int_equal(st, RPL_OK);
     assert_int_equal(width_of(sim), w);
@@ -161,7 +170,8 @@ const rpl_format all_formats[3] = {RPL_XRGB8888, RPL_RGB565, RPL_INDEX8};
 rpl_backdrop_t *new_backdrop(const uint32_t *px, int w, int h, rpl_format f)
 {
     rpl_status st = RPL_EIO;
-    rpl_backdrop_t *bd = rpl_backdrop_create(px, w, h, f, &st);
+    rpl_backdrop_t *bd;
+    st = rpl_backdrop_create(px, w, h, f, &bd);
     assert_non_null(bd);
     assert_int_equal(st, RPL_OK);
     assert_int_equal(rpl_backdrop_format(bd), f);

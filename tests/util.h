@@ -57,6 +57,8 @@ void *xmalloc(size_t n);
 
 /* A still field of w x h; checks the status and the size it reports. */
 rpl_sim_t *new_sim(int w, int h, uint64_t seed);
+/* An autopilot from seed; the test fails if it cannot be made. */
+rpl_autopilot_t *new_autopilot(uint64_t seed);
 /* Cells in a field's buffer. */
 size_t cells(const rpl_sim_t *sim);
 /* Cell (x, y) of a plane of the field's size. */

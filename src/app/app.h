@@ -60,7 +60,7 @@ typedef struct app {
     app_opts_t o;
     rpl_sim_t *sim;
     rpl_renderer_t *water;  /* keeps fb up to date, redrawing only changed tiles */
-    rpl_autopilot_t ap;
+    rpl_autopilot_t *ap;
     rpl_show_t *show;            /* the show that plays (NULL: the autopilot) */
     rpl_show_player_t *player;
     char *show_path, *image_path; /* its file, and the picture the demo started with */

@@ -595,9 +595,15 @@ static int check_opts(app_opts_t *o, char **err)
     if ((o->walls || o->edges) && !o->show)
         o->no_show = 1;
     /* the springs' settings too: Tab and W reach them from any start */
-    char why[160];
-    if (rpl_water_check(&o->springs, why, sizeof why) != RPL_OK)
-        return fail(err, "bad spring settings: %s%s", why, "");
+    rpl_water_t *springs;
+    rpl_status wst = rpl_water_create(&o->springs, &springs);
+    if (wst != RPL_OK) {
+        int r = fail(err, "bad spring settings: %s%s",
+                     springs ? rpl_water_error(springs) : rpl_strerror(wst), "");
+        rpl_water_destroy(springs);
+        return r;
+    }
+    rpl_water_destroy(springs);
     if (check_side(o, err))
         return -1;
     if (o->record_format && !o->record)

@@ -96,8 +96,10 @@ int app_audio_open(app_t *a, char **err)
     app_audio_t *au = calloc(1, sizeof *au);
     rpl_status st = RPL_ENOMEM;
     if (au)
-        au->snd = rpl_sound_create(AUDIO_RATE, a->o.seed, &st);
-    if (!au || !au->snd) {
+        st = rpl_sound_create(AUDIO_RATE, a->o.seed, &au->snd);
+    if (!au || st != RPL_OK) {
+        if (au)
+            rpl_sound_destroy(au->snd);
         free(au);
         *err = app_format("cannot start the sound: %s", rpl_strerror(st));
         return -1;
@@ -256,7 +258,7 @@ void app_audio_free(app_t *a)
     if (a->sim)
         rpl_sim_set_drop_hook(a->sim, NULL, NULL);
     app_audio_close(a);
-    rpl_file_close(au->wav); /* abandons a file not committed */
+    rpl_file_destroy(au->wav); /* abandons a file not committed */
     rpl_sound_destroy(au->snd);
     free(au);
     a->audio = NULL;

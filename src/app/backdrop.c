@@ -130,8 +130,12 @@ void app_backdrop_update(app_t *a)
         memcpy(px, p->bg, n * 4);
         if (m)
             paint(px, m, a->o.w, a->o.h);
-        bd = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &st);
+        st = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &bd);
         free(px);
+        if (st != RPL_OK) {
+            rpl_backdrop_destroy(bd);
+            bd = NULL;
+        }
     }
     /* whatever happens, not again until the next change */
     p->walls_serial = serial;
@@ -161,9 +165,12 @@ int app_backdrop_load(app_t *a, const char *path, char **err)
 
 int app_backdrop_make(app_t *a)
 {
-    rpl_status st;
-    a->backdrop.bd = rpl_backdrop_create(a->backdrop.bg, a->o.w, a->o.h, a->o.fmt, &st);
-    return a->backdrop.bd ? 0 : -1;
+    if (rpl_backdrop_create(a->backdrop.bg, a->o.w, a->o.h, a->o.fmt, &a->backdrop.bd) != RPL_OK) {
+        rpl_backdrop_destroy(a->backdrop.bd);
+        a->backdrop.bd = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 /* A picture file fitted to the field in *px and its backdrop, both new;
@@ -177,9 +184,10 @@ static rpl_backdrop_t *prepare(const app_t *a, const char *path, uint32_t **px, 
     *status = EXIT_FAILURE;
     *err = NULL;
     if (*px && (*status = app_load_picture(a, path, *px, err)) == 0) {
-        rpl_status st;
-        bd = rpl_backdrop_create(*px, a->o.w, a->o.h, a->o.fmt, &st);
-        if (!bd) {
+        rpl_status st = rpl_backdrop_create(*px, a->o.w, a->o.h, a->o.fmt, &bd);
+        if (st != RPL_OK) {
+            rpl_backdrop_destroy(bd);
+            bd = NULL;
             *status = st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
             *err = app_format("cannot prepare picture '%s': %s", path, rpl_strerror(st));
         }

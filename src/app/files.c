@@ -293,7 +293,7 @@ int app_check_target(const char *path, char **err)
     rpl_status st = rpl_file_open(path, RPL_FILE_CHECK, &f);
     if (st != RPL_OK)
         *err = app_format("%s", f ? rpl_file_error(f) : rpl_strerror(st));
-    rpl_file_close(f);
+    rpl_file_destroy(f);
     return st == RPL_OK ? 0 : -1;
 }
 
@@ -317,14 +317,14 @@ int app_save_picture(SDL_Surface *s, const char *path, char **err)
         if (rc != 0) {
             *err = app_format("cannot save '%s': %s", path, SDL_GetError());
             SDL_FreeSurface(rgb);
-            rpl_file_close(f); /* abandons the temporary */
+            rpl_file_destroy(f); /* abandons the temporary */
             return -1;
         }
         st = rpl_file_commit(f);
     }
     if (st != RPL_OK)
         *err = app_format("%s", f ? rpl_file_error(f) : rpl_strerror(st));
-    rpl_file_close(f);
+    rpl_file_destroy(f);
     SDL_FreeSurface(rgb);
     return st == RPL_OK ? 0 : -1;
 }

@@ -151,7 +151,9 @@ static int prepare_frame(app_t *a)
 /* How the demo starts: rain, autopilot, light and stones for this size. */
 static void start_state(app_t *a)
 {
-    rpl_autopilot_init(&a->ap, a->o.seed);
+    rpl_autopilot_destroy(a->ap);
+    a->ap = NULL;
+    rpl_autopilot_create(a->o.seed, &a->ap);
     int unit = (a->o.w < a->o.h ? a->o.w : a->o.h) / 240;
     unit = unit < 1 ? 1 : unit;
     a->rain = (rpl_rain_t){ .per_kilostep = RAIN_PER_KILOSTEP, .rmin = unit, .rmax = 2 * unit,
@@ -323,14 +325,14 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     rpl_status st;
     char *err = NULL;
     app_scene_init(a);
-    a->sim = rpl_sim_create(a->o.w, a->o.h, a->o.seed, &st);
-    if (!a->sim)
+    st = rpl_sim_create(a->o.w, a->o.h, a->o.seed, &a->sim);
+    if (st != RPL_OK)
         return die(st == RPL_EINVAL ? EXIT_USAGE : 1,
                    app_format("cannot create a %dx%d field: %s", a->o.w, a->o.h,
                               rpl_strerror(st)));
     rpl_sim_set_kernels(a->sim, kern);
-    a->water = rpl_renderer_create(a->sim, &st);
-    if (!a->water)
+    st = rpl_renderer_create(a->sim, &a->water);
+    if (st != RPL_OK)
         return die(1, app_format("cannot create a renderer: %s", rpl_strerror(st)));
     if (rpl_sim_set_threads(a->sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
@@ -455,7 +457,7 @@ int main(int argc, char **argv)
     int status = check_inputs(&a, &snap, &kern);
     if (status == 0)
         status = run(&a, snap, kern);
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     app_audio_free(&a);
     app_show_free(&a);
     app_scene_destroy(&a);
@@ -465,6 +467,7 @@ int main(int argc, char **argv)
     free(a.fb);
     free(a.ovl);
     free(a.ovl_runs);
+    rpl_autopilot_destroy(a.ap);
     rpl_renderer_destroy(a.water);
     rpl_sim_destroy(a.sim);
     if (app_stop_signal())

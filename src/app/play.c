@@ -126,8 +126,10 @@ void app_show_start(app_t *a)
 {
     if (!a->show)
         return;
-    rpl_status st;
-    a->player = rpl_show_player_create(a->show, a->o.seed, &st);
+    if (rpl_show_player_create(a->show, a->o.seed, &a->player) != RPL_OK) {
+        rpl_show_player_destroy(a->player);
+        a->player = NULL;
+    }
     if (a->player) {
         rpl_show_player_set_rain(a->player, a->o.rain);
         snprintf(a->picture, sizeof a->picture, "default");
@@ -183,7 +185,7 @@ void app_show_tick(app_t *a)
 void app_show_free(app_t *a)
 {
     rpl_show_player_destroy(a->player);
-    rpl_show_free(a->show);
+    rpl_show_destroy(a->show);
     free(a->show_path);
     free(a->image_path);
     a->player = NULL;

@@ -42,7 +42,7 @@ static void frame(app_t *a, double dt, int steps)
             if (a->rain_on)
                 rpl_sim_rain(a->sim, &a->rain);
             if (a->auto_on && idle && !a->player)
-                rpl_autopilot_tick(&a->ap, a->sim);
+                rpl_autopilot_tick(a->ap, a->sim);
         }
         app_backdrop_update(a); /* a show may have moved the walls */
         rpl_sim_step(a->sim);

@@ -76,7 +76,7 @@ static int play_frame(app_t *a, timedemo_t *t)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     rpl_sim_rain(a->sim, &a->rain);
-    rpl_autopilot_tick(&a->ap, a->sim);
+    rpl_autopilot_tick(a->ap, a->sim);
     double stones = app_ms_since(t0);
     uint64_t t1 = SDL_GetPerformanceCounter();
     rpl_sim_step(a->sim);

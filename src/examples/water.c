@@ -32,13 +32,19 @@ int main(int argc, char **argv)
                                  (90 + light + 100u * y / H) << 8 | (150 + 100u * x / W);
         }
 
-    rpl_status st = RPL_OK;
-    rpl_sim_t *sim = rpl_sim_create(W, H, 1, &st);
-    rpl_backdrop_t *bd = sim ? rpl_backdrop_create(picture, W, H, RPL_XRGB8888, &st) : NULL;
-    /* keeps `pixels` up to date, redrawing only where the water moved */
-    rpl_renderer_t *ren = bd ? rpl_renderer_create(sim, &st) : NULL;
-    if (!ren) {
-        fprintf(stderr, "water: %s\n", rpl_strerror(st));
+    /* the water, the picture prepared, and a renderer that keeps `pixels`
+     * up to date, redrawing only where the water moved */
+    rpl_sim_t *sim = NULL;
+    rpl_backdrop_t *bd = NULL;
+    rpl_renderer_t *ren = NULL;
+    rpl_status st = rpl_sim_create(W, H, 1, &sim);
+    if (st == RPL_OK)
+        st = rpl_backdrop_create(picture, W, H, RPL_XRGB8888, &bd);
+    if (st == RPL_OK)
+        st = rpl_renderer_create(sim, &ren);
+    if (st != RPL_OK) { /* a failed create still gives a handle that says why */
+        fprintf(stderr, "water: %s\n", ren ? rpl_renderer_error(ren)
+                                       : bd ? rpl_backdrop_error(bd) : rpl_sim_error(sim));
         return 1;
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {

@@ -68,6 +68,18 @@ static void put_err(char *err, size_t len, const char *fmt, ...)
  * seconds and an impact lifts the surface as high), and what is in
  * pixels by the size unit u.
  */
+/* Checks water parameters the library's one way, a body made from them:
+ * 0, or -1 with the reason it gives in why (len bytes, may be NULL). */
+static int water_ok(const rpl_water_params_t *p, char *why, size_t len)
+{
+    rpl_water_t *w;
+    rpl_status st = rpl_water_create(p, &w);
+    if (st != RPL_OK)
+        put_err(why, len, "%s", w ? rpl_water_error(w) : rpl_strerror(st));
+    rpl_water_destroy(w);
+    return st == RPL_OK ? 0 : -1;
+}
+
 static int water_params(const side_scene_t *s, int i, rpl_surface_kind kind, rpl_water_params_t *p,
                         char *why, size_t len)
 {
@@ -111,7 +123,7 @@ static int water_params(const side_scene_t *s, int i, rpl_surface_kind kind, rpl
     p->sleep_steps = (int)lround(d.sleep_steps / r);
     p->max_dv = d.max_dv * s->u;
     p->drag = DRAG;
-    return rpl_water_check(p, why, len) == RPL_OK ? 0 : -1;
+    return water_ok(p, why, len);
 }
 
 /* ---- bodies ----------------------------------------------------------------------- */
@@ -327,7 +339,7 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
         s->springs.passes = k->passes;
         s->springs.ends = k->ends;
         s->springs.step = k->step;
-        if (rpl_water_check(&s->springs, why, sizeof why) != RPL_OK) {
+        if (water_ok(&s->springs, why, sizeof why) != 0) {
             put_err(err, len, "bad springs: %s", why);
             side_scene_destroy(s);
             return NULL;
@@ -343,8 +355,10 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
             side_scene_destroy(s);
             return NULL;
         }
-        s->water[i] = rpl_water_create(&p, &st);
-        if (!s->water[i]) {
+        st = rpl_water_create(&p, &s->water[i]);
+        if (st != RPL_OK) {
+            rpl_water_destroy(s->water[i]);
+            s->water[i] = NULL;
             put_err(err, len, "cannot make the water: %s", rpl_strerror(st));
             side_scene_destroy(s);
             return NULL;
@@ -356,7 +370,10 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
     s->art = malloc(px * sizeof *s->art);
     s->work = malloc(px * sizeof *s->work);
     s->surf = malloc((size_t)s->w * s->nwaters * sizeof *s->surf);
-    s->splash = rpl_splash_create(SIDE_SPLASH_CAP, cfg->seed ^ 0xD809ull, &st);
+    if (rpl_splash_create(SIDE_SPLASH_CAP, cfg->seed ^ 0xD809ull, &s->splash) != RPL_OK) {
+        rpl_splash_destroy(s->splash);
+        s->splash = NULL;
+    }
     if (!s->body || !s->art || !s->work || !s->surf || !s->splash) {
         put_err(err, len, "out of memory");
         side_scene_destroy(s);
@@ -369,9 +386,11 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
         side_scene_destroy(s);
         return NULL;
     }
-    s->rend = rpl_side_renderer_create(pal ? pal : s->art, s->w, s->h, s->format, &st);
+    st = rpl_side_renderer_create(pal ? pal : s->art, s->w, s->h, s->format, &s->rend);
     free(pal);
-    if (!s->rend) {
+    if (st != RPL_OK) {
+        rpl_side_renderer_destroy(s->rend);
+        s->rend = NULL;
         put_err(err, len, "cannot make the renderer: %s", rpl_strerror(st));
         side_scene_destroy(s);
         return NULL;

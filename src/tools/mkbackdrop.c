@@ -630,14 +630,14 @@ static int save_png(SDL_Surface *surf, const char *path)
         SDL_RWops *rw = SDL_RWFromFP(rpl_file_stream(f), SDL_FALSE);
         if (!rw || IMG_SavePNG_RW(surf, rw, 1) != 0) {
             fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, SDL_GetError());
-            rpl_file_close(f);
+            rpl_file_destroy(f);
             return 0;
         }
         st = rpl_file_commit(f);
     }
     if (st != RPL_OK)
         fprintf(stderr, "mkbackdrop: %s\n", f ? rpl_file_error(f) : rpl_strerror(st));
-    rpl_file_close(f);
+    rpl_file_destroy(f);
     return st == RPL_OK;
 }
 

@@ -25,18 +25,6 @@ const char *rpl_strerror(rpl_status status)
     return "unknown error";
 }
 
-char *rpl_vformat(const char *fmt, va_list ap)
-{
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s)
-        vsnprintf(s, (size_t)n + 1, fmt, again);
-    va_end(again);
-    return s;
-}
-
 /* Seeds are mixed (splitmix64) so that nearby seeds give unrelated
  * sequences and seed 0 is as good as any other. */
 uint64_t rpl_seed_mix(uint64_t seed)

@@ -7,11 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ripple.h"
-
-/* The formatted message in a new allocation (NULL when memory runs out):
- * error details keep their whole text, however long a path in them. */
-char *rpl_vformat(const char *fmt, va_list ap);
+#include "core/base/error.h"
+#include "ripple/base.h"
 
 /* fopen(path, "rb") with O_CLOEXEC, so no program started later inherits
  * the descriptor (core/base/file.c). */

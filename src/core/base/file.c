@@ -21,28 +21,10 @@ struct rpl_file {
     FILE *f;
     int mode;
     int done;     /* committed or failed for good */
-    int failed;   /* a failure happened (err may be NULL if memory ran out) */
-    char *err;    /* detail of the last failure, NULL if none */
+    rpl_err_t err; /* detail of the last failure */
 };
 
 static const char no_memory[] = "out of memory";
-
-/* Keeps the whole message however long the path in it is. */
-static rpl_status fail(rpl_file_t *f, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status fail(rpl_file_t *f, rpl_status st, const char *fmt, ...)
-{
-    va_list ap;
-    f->failed = 1;
-    va_start(ap, fmt);
-    free(f->err);
-    f->err = rpl_vformat(fmt, ap);
-    va_end(ap);
-    return st;
-}
 
 FILE *rpl_open_read(const char *path)
 {
@@ -104,15 +86,15 @@ static rpl_status open_in_place(rpl_file_t *f, int check)
     int fd0 = std_stream_fd(f->path);
     if (check) {
         int ok = fd0 >= 0 ? fcntl(fd0, F_GETFL) != -1 : access(f->path, W_OK) == 0;
-        return ok ? RPL_OK : fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
+        return ok ? RPL_OK : rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
     }
     int fd = fd0 >= 0 ? dup(fd0) : open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
-        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
     f->f = fdopen(fd, "wb");
     if (!f->f) {
         close(fd);
-        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, strerror(errno));
+        return rpl_err_set(&f->err, RPL_ENOMEM, "cannot write '%s': %s", f->path, strerror(errno));
     }
     f->mode = MODE_IN_PLACE;
     return RPL_OK;
@@ -127,7 +109,7 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
     size_t len = dirlen + 32;
     f->tmp = malloc(len);
     if (!f->tmp)
-        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+        return rpl_err_set(&f->err, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
     int fd = -1;
     for (unsigned attempt = 0; attempt < 64 && fd < 0; attempt++) {
         char sfx[16];
@@ -142,9 +124,9 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
         free(f->tmp);
         f->tmp = NULL;
         if (e == EEXIST)
-            return fail(f, RPL_EIO, "cannot write '%s': no free temporary name beside it",
+            return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': no free temporary name beside it",
                         f->path);
-        return fail(f, RPL_EIO, "cannot write '%s': cannot create a file in %s%.*s: %s",
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': cannot create a file in %s%.*s: %s",
                     f->path, dirlen ? "" : ".", (int)dirlen, f->path, strerror(e));
     }
     /* a replaced file keeps its permissions, but never set-uid, set-gid
@@ -153,7 +135,7 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
         int e = errno;
         close(fd);
         unlink(f->tmp);
-        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
     }
     if (check) {
         close(fd);
@@ -164,7 +146,7 @@ static rpl_status open_temp(rpl_file_t *f, const struct stat *old, int check)
     if (!f->f) {
         close(fd);
         unlink(f->tmp);
-        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+        return rpl_err_set(&f->err, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
     }
     f->mode = MODE_RENAME;
     return RPL_OK;
@@ -204,7 +186,7 @@ static int writable_to_user(const struct stat *st)
 static rpl_status check_replace(rpl_file_t *f, const struct stat *st)
 {
     if (!writable_to_user(st))
-        return fail(f, RPL_EIO, "cannot write '%s': it is read-only to you (not replaced; make "
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is read-only to you (not replaced; make "
                     "it writable or remove it first)", f->path);
     /* in a sticky folder (/tmp) only the owner of the file or of the
      * folder, or root, may rename over it */
@@ -216,12 +198,12 @@ static rpl_status check_replace(rpl_file_t *f, const struct stat *st)
         dir[dlen] = '\0';
     }
     if (!dir)
-        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
+        return rpl_err_set(&f->err, RPL_ENOMEM, "cannot write '%s': %s", f->path, no_memory);
     struct stat ds;
     uid_t me = geteuid();
     int refused = stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && me != 0 &&
                   me != st->st_uid && me != ds.st_uid;
-    rpl_status r = refused ? fail(f, RPL_EIO, "cannot write '%s': it belongs to another user in "
+    rpl_status r = refused ? rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it belongs to another user in "
                                   "the sticky folder '%s', where only they may replace it",
                                   f->path, dir)
                            : RPL_OK;
@@ -239,15 +221,15 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
         return RPL_ENOMEM;
     *out = f;
     if (!path || !*path)
-        return fail(f, RPL_EINVAL, "cannot write a file without a name");
+        return rpl_err_set(&f->err, RPL_EINVAL, "cannot write a file without a name");
     if (flags & ~(unsigned)RPL_FILE_CHECK)
-        return fail(f, RPL_EINVAL, "cannot write '%s': unknown flags %#x", path, flags);
+        return rpl_err_set(&f->err, RPL_EINVAL, "cannot write '%s': unknown flags %#x", path, flags);
     f->path = strdup(path);
     if (!f->path)
-        return fail(f, RPL_ENOMEM, "cannot write '%s': %s", path, no_memory);
+        return rpl_err_set(&f->err, RPL_ENOMEM, "cannot write '%s': %s", path, no_memory);
     int check = (flags & RPL_FILE_CHECK) != 0;
     if (path[strlen(path) - 1] == '/')
-        return fail(f, RPL_EIO, "cannot write '%s': the name ends in '/'", path);
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': the name ends in '/'", path);
 
     /* The standard streams by name are the user's own descriptors: written
      * through whatever /dev holds, never replaced. */
@@ -256,7 +238,7 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
     struct stat st;
     if (lstat(path, &st) != 0) {
         if (errno != ENOENT)
-            return fail(f, RPL_EIO, "cannot write '%s': %s", path, strerror(errno));
+            return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", path, strerror(errno));
         return open_temp(f, NULL, check);
     }
     if (S_ISREG(st.st_mode)) {
@@ -270,12 +252,12 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
         struct stat to;
         if (stat(path, &to) == 0 && (S_ISCHR(to.st_mode) || S_ISFIFO(to.st_mode)))
             return open_in_place(f, check);
-        return fail(f, RPL_EIO, "cannot write '%s': it is a symbolic link (not replaced; "
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is a symbolic link (not replaced; "
                     "name the file itself)", path);
     }
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
         return open_in_place(f, check);
-    return fail(f, RPL_EIO, "cannot write '%s': it is %s", path, kind_of(st.st_mode));
+    return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is %s", path, kind_of(st.st_mode));
 }
 
 FILE *rpl_file_stream(rpl_file_t *f)
@@ -288,7 +270,7 @@ rpl_status rpl_file_commit(rpl_file_t *f)
     if (!f)
         return RPL_EINVAL;
     if (!f->f || f->done)
-        return fail(f, RPL_EINVAL, "cannot write '%s': the file is not open",
+        return rpl_err_set(&f->err, RPL_EINVAL, "cannot write '%s': the file is not open",
                     f->path ? f->path : "");
     FILE *fp = f->f;
     f->f = NULL;
@@ -305,7 +287,7 @@ rpl_status rpl_file_commit(rpl_file_t *f)
     if (bad) {
         if (f->mode == MODE_RENAME)
             unlink(f->tmp);
-        return fail(f, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", f->path, strerror(e));
     }
     free(f->tmp);
     f->tmp = NULL;
@@ -316,10 +298,10 @@ const char *rpl_file_error(const rpl_file_t *f)
 {
     if (!f)
         return "no file (NULL)";
-    return f->err ? f->err : f->failed ? no_memory : "";
+    return rpl_err_text(&f->err);
 }
 
-void rpl_file_close(rpl_file_t *f)
+void rpl_file_destroy(rpl_file_t *f)
 {
     if (!f)
         return;
@@ -330,6 +312,5 @@ void rpl_file_close(rpl_file_t *f)
     }
     free(f->tmp);
     free(f->path);
-    free(f->err);
     free(f);
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "ripple/render.h"
 #include "ripple_support.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "ripple/base.h"
 #include "ripple_support.h"
 
 static int is_digit(char c)

@@ -11,59 +11,62 @@
 #include "kernels/kernels.h"
 #include "core/base/pool.h"
 
-rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
+/* A failed field keeps nothing but its message. */
+static void release(rpl_sim_t *sim)
 {
-    rpl_status st = RPL_OK;
-    rpl_sim_t *sim = NULL;
-    if (w < RPL_DIM_MIN || h < RPL_DIM_MIN || w > RPL_DIM_MAX || h > RPL_DIM_MAX) {
-        st = RPL_EINVAL;
-        goto out;
-    }
-    sim = calloc(1, sizeof *sim);
-    if (sim) {
-        size_t n = (size_t)w * (size_t)h;
-        sim->cur = calloc(n, sizeof *sim->cur);
-        sim->prev = calloc(n, sizeof *sim->prev);
-        sim->tiles_x = (w + RPL_TILE_W - 1) / RPL_TILE_W;
-        sim->tiles_y = (h + RPL_TILE_H - 1) / RPL_TILE_H;
-        size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
-        sim->act = calloc(nt, 1);
-        sim->act_next = calloc(nt, 1);
-    }
-    if (!sim || !sim->cur || !sim->prev || !sim->act || !sim->act_next) {
-        rpl_sim_destroy(sim);
-        sim = NULL;
-        st = RPL_ENOMEM;
-        goto out;
+    rpl_pool_destroy(sim->pool);
+    sim->pool = NULL;
+    free(sim->cur);
+    free(sim->prev);
+    free(sim->act);
+    free(sim->act_next);
+    sim->cur = sim->prev = NULL;
+    sim->act = sim->act_next = NULL;
+    rpl_walls_free(sim);
+}
+
+rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    rpl_sim_t *sim = *out = calloc(1, sizeof *sim);
+    if (!sim)
+        return RPL_ENOMEM;
+    if (w < RPL_DIM_MIN || h < RPL_DIM_MIN || w > RPL_DIM_MAX || h > RPL_DIM_MAX)
+        return rpl_err_set(&sim->err, RPL_EINVAL, "field size %dx%d: each side must be %d..%d",
+                           w, h, RPL_DIM_MIN, RPL_DIM_MAX);
+    size_t n = (size_t)w * (size_t)h;
+    sim->cur = calloc(n, sizeof *sim->cur);
+    sim->prev = calloc(n, sizeof *sim->prev);
+    sim->tiles_x = (w + RPL_TILE_W - 1) / RPL_TILE_W;
+    sim->tiles_y = (h + RPL_TILE_H - 1) / RPL_TILE_H;
+    size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
+    sim->act = calloc(nt, 1);
+    sim->act_next = calloc(nt, 1);
+    if (!sim->cur || !sim->prev || !sim->act || !sim->act_next) {
+        release(sim);
+        return rpl_err_set(&sim->err, RPL_ENOMEM, "out of memory for a %dx%d field", w, h);
     }
     sim->w = w;
     sim->h = h;
     sim->threads = 1;
     sim->sleeping = 1;
-    st = rpl_kernels_find(NULL, &sim->kern);
+    rpl_status st = rpl_kernels_find(NULL, &sim->kern);
     if (st != RPL_OK) {
-        rpl_sim_destroy(sim);
-        sim = NULL;
-        goto out;
+        release(sim);
+        sim->w = sim->h = 0;
+        return rpl_err_set(&sim->err, st, "kernels: %s (RIPPLE_SIMD names a path this build or "
+                           "this CPU lacks?)", rpl_strerror(st));
     }
     sim->rng = rpl_seed_mix(seed);
-out:
-    if (status)
-        *status = st;
-    return sim;
+    return RPL_OK;
 }
 
 void rpl_sim_destroy(rpl_sim_t *sim)
 {
     if (!sim)
         return;
-    rpl_pool_destroy(sim->pool);
-    free(sim->cur);
-    free(sim->prev);
-    free(sim->act);
-    free(sim->act_next);
-    rpl_walls_free(sim);
-    free(sim->err);
+    release(sim);
     free(sim);
 }
 
@@ -71,62 +74,62 @@ const char *rpl_sim_error(const rpl_sim_t *sim)
 {
     if (!sim)
         return "no field (NULL)";
-    return sim->err ? sim->err : sim->err_nomem ? "out of memory" : "";
+    return rpl_err_text(&sim->err);
 }
 
 int rpl_sim_width(const rpl_sim_t *sim)
 {
-    return sim ? sim->w : 0;
+    return rpl_sim_usable(sim) ? sim->w : 0;
 }
 
 int rpl_sim_height(const rpl_sim_t *sim)
 {
-    return sim ? sim->h : 0;
+    return rpl_sim_usable(sim) ? sim->h : 0;
 }
 
 const int16_t *rpl_sim_heights(const rpl_sim_t *sim)
 {
-    return sim ? sim->cur : NULL;
+    return rpl_sim_usable(sim) ? sim->cur : NULL;
 }
 
 const int16_t *rpl_sim_previous(const rpl_sim_t *sim)
 {
-    return sim ? sim->prev : NULL;
+    return rpl_sim_usable(sim) ? sim->prev : NULL;
 }
 
 uint64_t rpl_sim_steps(const rpl_sim_t *sim)
 {
-    return sim ? sim->steps : 0;
+    return rpl_sim_usable(sim) ? sim->steps : 0;
 }
 
 int rpl_sim_threads(const rpl_sim_t *sim)
 {
-    return sim ? sim->threads : 0;
+    return rpl_sim_usable(sim) ? sim->threads : 0;
 }
 
 int rpl_sim_sleeping(const rpl_sim_t *sim)
 {
-    return sim ? sim->sleeping : 0;
+    return rpl_sim_usable(sim) ? sim->sleeping : 0;
 }
 
 const rpl_kernels_t *rpl_sim_kernels(const rpl_sim_t *sim)
 {
-    return sim ? sim->kern : NULL;
+    return rpl_sim_usable(sim) ? sim->kern : NULL;
 }
 
 rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!k)
-        return rpl_fail(sim, RPL_EINVAL, "no kernel table (NULL)");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "no kernel table (NULL)");
     sim->kern = k;
     return RPL_OK;
 }
 
 void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return;
     size_t n = (size_t)sim->w * (size_t)sim->h;
     memset(sim->cur, 0, n * sizeof *sim->cur);
@@ -134,9 +137,7 @@ void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
     memset(sim->act, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
     sim->steps = 0;
     sim->rng = rpl_seed_mix(seed);
-    free(sim->err);
-    sim->err = NULL;
-    sim->err_nomem = 0;
+    rpl_err_clear(&sim->err);
 }
 
 int rpl_cpu_count(void)
@@ -147,15 +148,15 @@ int rpl_cpu_count(void)
 
 rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (threads < 1 || threads > RPL_THREADS_MAX)
-        return rpl_fail(sim, RPL_EINVAL, "%d threads is not in 1..%d", threads, RPL_THREADS_MAX);
+        return rpl_err_set(&sim->err, RPL_EINVAL, "%d threads is not in 1..%d", threads, RPL_THREADS_MAX);
     if (threads == sim->threads)
         return RPL_OK;
     rpl_pool_t *pool = NULL;
     if (threads > 1 && !(pool = rpl_pool_create(threads)))
-        return rpl_fail(sim, RPL_ENOMEM, "cannot start %d threads", threads);
+        return rpl_err_set(&sim->err, RPL_ENOMEM, "cannot start %d threads", threads);
     rpl_pool_destroy(sim->pool);
     sim->pool = pool;
     sim->threads = threads;
@@ -217,7 +218,7 @@ void rpl_sim_rescan(rpl_sim_t *sim)
 
 void rpl_sim_set_sleeping(rpl_sim_t *sim, int on)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return;
     if (on && !sim->sleeping)
         rpl_sim_rescan(sim);
@@ -228,7 +229,7 @@ void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats)
 {
     if (!stats)
         return;
-    if (!sim) {
+    if (!rpl_sim_usable(sim)) {
         *stats = (rpl_stats_t){ 0, 0, 0 };
         return;
     }
@@ -313,7 +314,7 @@ static void step_worker(void *arg, int thread)
 
 void rpl_sim_step(rpl_sim_t *sim)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return;
     rpl_walls_prepare(sim);
     step_job_t job;
@@ -373,7 +374,7 @@ static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
 static rpl_status check_stone(rpl_sim_t *sim, int radius, int weight, int16_t *v)
 {
     if (radius < 1 || radius > RPL_RADIUS_MAX)
-        return rpl_fail(sim, RPL_EINVAL, "stone radius %d is outside 1..%d",
+        return rpl_err_set(&sim->err, RPL_EINVAL, "stone radius %d is outside 1..%d",
                         radius, RPL_RADIUS_MAX);
     /* -weight, clamped, without overflowing on INT_MIN */
     long long nv = -(long long)weight;
@@ -391,7 +392,7 @@ static int pull_in(int v, int r, int n)
 rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
 {
     int16_t v = 0;
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     rpl_status st = check_stone(sim, radius, weight, &v);
     if (st != RPL_OK)
@@ -407,7 +408,7 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
                          int radius, int weight)
 {
     int16_t v = 0;
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     rpl_status st = check_stone(sim, radius, weight, &v);
     if (st != RPL_OK)
@@ -445,14 +446,14 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
 
 rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!rain)
-        return rpl_fail(sim, RPL_EINVAL, "no rain settings (NULL)");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "no rain settings (NULL)");
     if (rain->per_kilostep < 0 || rain->per_kilostep > 1000000 ||
         rain->rmin < 1 || rain->rmax < rain->rmin || rain->rmax > RPL_RADIUS_MAX ||
         rain->wmax < rain->wmin)
-        return rpl_fail(sim, RPL_EINVAL, "rain settings out of range");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "rain settings out of range");
     int n = rain->per_kilostep / 1000;
     if ((int)(rpl_rng_next(&sim->rng) % 1000u) < rain->per_kilostep % 1000)
         n++;
@@ -468,14 +469,14 @@ rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
 
 uint32_t rpl_sim_random(rpl_sim_t *sim)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return 0;
     return rpl_rng_next(&sim->rng);
 }
 
 uint64_t rpl_sim_energy(const rpl_sim_t *sim)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return 0;
     uint64_t e = 0;
     size_t n = (size_t)sim->w * (size_t)sim->h;
@@ -491,11 +492,11 @@ rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
         for (int x = 0; x < w; x++) {
             int v = b[(size_t)y * (size_t)w + (size_t)x];
             if (v < RPL_HEIGHT_MIN || v > RPL_HEIGHT_MAX)
-                return rpl_fail(sim, RPL_EFORMAT,
+                return rpl_err_set(&sim->err, RPL_EFORMAT,
                                 "%s height %d at (%d, %d) is outside %d..%d",
                                 what, v, x, y, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
             if (v != 0 && (x == 0 || y == 0 || x == w - 1 || y == h - 1))
-                return rpl_fail(sim, RPL_EFORMAT,
+                return rpl_err_set(&sim->err, RPL_EFORMAT,
                                 "%s border cell (%d, %d) is %d, must be 0",
                                 what, x, y, v);
         }
@@ -504,10 +505,10 @@ rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,
 
 rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *prev)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!cur || !prev)
-        return rpl_fail(sim, RPL_EINVAL, "no %s buffer (NULL)", cur ? "previous" : "current");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "no %s buffer (NULL)", cur ? "previous" : "current");
     rpl_status st = rpl_check_buffer(sim, cur, sim->w, sim->h, "current");
     if (st == RPL_OK)
         st = rpl_check_buffer(sim, prev, sim->w, sim->h, "previous");
@@ -518,7 +519,7 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     size_t n = (size_t)sim->w * (size_t)sim->h;
     int16_t *tmp = malloc(2 * n * sizeof *tmp);
     if (!tmp)
-        return rpl_fail(sim, RPL_ENOMEM, "out of memory");
+        return rpl_err_set(&sim->err, RPL_ENOMEM, "out of memory");
     memcpy(tmp, cur, n * sizeof *tmp);
     memcpy(tmp + n, prev, n * sizeof *tmp);
     memcpy(sim->cur, tmp, n * sizeof *tmp);

@@ -3,7 +3,7 @@
 #ifndef RPL_CORE_FIELD_H
 #define RPL_CORE_FIELD_H
 
-#include "ripple.h"
+#include "ripple/field.h"
 #include "core/base/base.h"
 #include "kernels/kernels.h"
 
@@ -21,8 +21,7 @@ struct rpl_sim {
     uint64_t steps;            /* steps taken since create/reset */
     uint64_t rng;              /* state of the rain's random generator */
     const rpl_kernels_t *kern; /* kernel table used by step and render */
-    char *err;                 /* detail of the last failure, NULL if none */
-    int err_nomem;             /* the last failure's detail could not be kept */
+    rpl_err_t err;             /* detail of the last failure */
 
     /* threads and sleeping tiles */
     int threads;               /* threads used by step and render, >= 1 */
@@ -56,6 +55,13 @@ struct rpl_sim {
     rpl_wave_coef_t coef;      /* and what they come to */
 };
 
+/* A field that can be used: created whole (a failed handle only reports
+ * its error and is destroyed). */
+static inline int rpl_sim_usable(const rpl_sim_t *sim)
+{
+    return sim && sim->cur;
+}
+
 /* After the step of the cells x in [x0, x1), y in [y0, y1) (within one
  * tile row) from `cur` into `next`: damps the absorbing band and zeroes
  * the walls there.  Each cell's result depends on its own place and its
@@ -77,13 +83,6 @@ void rpl_walls_apply(rpl_sim_t *sim);
 void rpl_walls_prepare(rpl_sim_t *sim);
 /* Frees the walls (core/field/field.c, destroying the field). */
 void rpl_walls_free(rpl_sim_t *sim);
-
-/* Stores a detail message in sim->err and returns st. */
-rpl_status rpl_fail(rpl_sim_t *sim, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 /* Activity bits of a tile: a nonzero cell in the current / previous
  * buffer, and in each of its edges (left and right column, top and bottom

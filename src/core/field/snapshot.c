@@ -34,8 +34,7 @@ struct rpl_snapshot {
     rpl_edges edges;
     rpl_model model; /* the "wave" section: RPL_MODEL_WAVE and its parameters */
     rpl_wave_params_t wave;
-    char *err;       /* detail of the failure, NULL if none */
-    int failed;
+    rpl_err_t err;   /* detail of the failure */
 };
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -49,26 +48,6 @@ static void put_u32(unsigned char *p, uint32_t v)
 static uint32_t get_u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static rpl_status snap_fail(rpl_snapshot_t *s, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status snap_fail(rpl_snapshot_t *s, rpl_status st, const char *fmt, ...)
-{
-    va_list ap;
-    s->failed = 1;
-    va_start(ap, fmt);
-    free(s->err);
-    s->err = rpl_vformat(fmt, ap);
-    va_end(ap);
-    free(s->planes);
-    s->planes = NULL;
-    free(s->walls);
-    s->walls = NULL;
-    return st;
 }
 
 /* ---- saving ------------------------------------------------------------- */
@@ -161,7 +140,7 @@ static void write_wave(FILE *f, const rpl_sim_t *sim)
 
 rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     rpl_file_t *file;
     rpl_status st = rpl_file_open(path, 0, &file);
@@ -194,8 +173,8 @@ rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path)
         st = rpl_file_commit(file);
     }
     if (st != RPL_OK)
-        rpl_fail(sim, st, "%s", file ? rpl_file_error(file) : rpl_strerror(st));
-    rpl_file_close(file);
+        rpl_err_set(&sim->err, st, "%s", file ? rpl_file_error(file) : rpl_strerror(st));
+    rpl_file_destroy(file);
     return st;
 }
 
@@ -235,9 +214,9 @@ static rpl_status read_exact(rpl_snapshot_t *s, src_t *in, void *buf, size_t n, 
 {
     long long got = src_read(in, buf, n);
     if (got < 0)
-        return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
     if ((size_t)got < n)
-        return snap_fail(s, RPL_EFORMAT, "%s: truncated %s (%lld of %zu bytes)", in->name, what,
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated %s (%lld of %zu bytes)", in->name, what,
                          got, n);
     return RPL_OK;
 }
@@ -245,7 +224,7 @@ static rpl_status read_exact(rpl_snapshot_t *s, src_t *in, void *buf, size_t n, 
 static rpl_status check_size(rpl_snapshot_t *s, const src_t *in, uint32_t w, uint32_t h)
 {
     if (w < RPL_DIM_MIN || h < RPL_DIM_MIN || w > RPL_DIM_MAX || h > RPL_DIM_MAX)
-        return snap_fail(s, RPL_EFORMAT, "%s: bad size %lux%lu (each side must be %d..%d)",
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: bad size %lux%lu (each side must be %d..%d)",
                          in->name, (unsigned long)w, (unsigned long)h, RPL_DIM_MIN, RPL_DIM_MAX);
     s->w = (int)w;
     s->h = (int)h;
@@ -260,11 +239,11 @@ static rpl_status check_plane(rpl_snapshot_t *s, const char *name, const int16_t
         for (int x = 0; x < s->w; x++) {
             int v = b[(size_t)y * (size_t)s->w + (size_t)x];
             if (v < RPL_HEIGHT_MIN || v > RPL_HEIGHT_MAX)
-                return snap_fail(s, RPL_EFORMAT,
+                return rpl_err_set(&s->err, RPL_EFORMAT,
                                  "%s: %s height %d at (%d, %d) is outside %d..%d", name, what,
                                  v, x, y, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
             if (v != 0 && (x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1))
-                return snap_fail(s, RPL_EFORMAT, "%s: %s border cell (%d, %d) is %d, must be 0",
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: %s border cell (%d, %d) is %d, must be 0",
                                  name, what, x, y, v);
         }
     return RPL_OK;
@@ -276,15 +255,15 @@ static rpl_status read_planes(rpl_snapshot_t *s, src_t *in)
     size_t n = 2 * (size_t)s->w * (size_t)s->h;
     s->planes = malloc(n * sizeof *s->planes);
     if (!s->planes)
-        return snap_fail(s, RPL_ENOMEM, "%s: out of memory", in->name);
+        return rpl_err_set(&s->err, RPL_ENOMEM, "%s: out of memory", in->name);
     unsigned char buf[8192];
     for (size_t i = 0; i < n;) {
         size_t k = n - i < sizeof buf / 2 ? n - i : sizeof buf / 2;
         long long got = src_read(in, buf, 2 * k);
         if (got < 0)
-            return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+            return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
         if ((size_t)got < 2 * k)
-            return snap_fail(s, RPL_EFORMAT, "%s: truncated (%zu of %zu data bytes)", in->name,
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated (%zu of %zu data bytes)", in->name,
                              2 * i + (size_t)got, 2 * n);
         for (size_t j = 0; j < k; j++)
             s->planes[i + j] = (int16_t)(uint16_t)(buf[2 * j] | buf[2 * j + 1] << 8);
@@ -302,9 +281,9 @@ static rpl_status expect_end(rpl_snapshot_t *s, src_t *in)
     unsigned char c;
     long long got = src_read(in, &c, 1);
     if (got < 0)
-        return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
     if (got > 0)
-        return snap_fail(s, RPL_EFORMAT, "%s: longer than a %dx%d snapshot", in->name, s->w,
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: longer than a %dx%d snapshot", in->name, s->w,
                          s->h);
     return RPL_OK;
 }
@@ -315,9 +294,9 @@ static rpl_status read_rpl1(rpl_snapshot_t *s, src_t *in)
     unsigned char b[8];
     long long got = src_read(in, b, sizeof b);
     if (got < 0)
-        return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
     if (got < (long long)sizeof b)
-        return snap_fail(s, RPL_EFORMAT, "%s: truncated header", in->name);
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated header", in->name);
     rpl_status st = check_size(s, in, get_u32(b), get_u32(b + 4));
     if (st == RPL_OK)
         st = read_planes(s, in);
@@ -333,11 +312,11 @@ static rpl_status read_walls(rpl_snapshot_t *s, src_t *in, uint32_t len)
     size_t n = (size_t)s->w * (size_t)s->h, at = 0, runs = 0;
     /* a run of c cells takes at most c bytes (and the first, of 0, one) */
     if (len < 1 || len > n + 1)
-        return snap_fail(s, RPL_EFORMAT, "%s: WALL section of %lu bytes cannot hold a %dx%d mask",
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section of %lu bytes cannot hold a %dx%d mask",
                          in->name, (unsigned long)len, s->w, s->h);
     s->walls = calloc(n, 1);
     if (!s->walls)
-        return snap_fail(s, RPL_ENOMEM, "%s: out of memory", in->name);
+        return rpl_err_set(&s->err, RPL_ENOMEM, "%s: out of memory", in->name);
     unsigned char buf[4096];
     size_t have = 0, pos = 0, v = 0;
     int shift = 0;
@@ -352,15 +331,15 @@ static rpl_status read_walls(rpl_snapshot_t *s, src_t *in, uint32_t len)
         }
         unsigned char c = buf[pos++];
         if (shift > 21) /* a fifth byte: past any field's cell count */
-            return snap_fail(s, RPL_EFORMAT, "%s: WALL section: a run is too long", in->name);
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section: a run is too long", in->name);
         v |= (size_t)(c & 0x7F) << shift;
         shift += 7;
         if (c & 0x80)
             continue;
         if (v == 0 && runs > 0)
-            return snap_fail(s, RPL_EFORMAT, "%s: WALL section: an empty run", in->name);
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section: an empty run", in->name);
         if (v > n - at)
-            return snap_fail(s, RPL_EFORMAT, "%s: WALL section: the runs cover more than %dx%d",
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section: the runs cover more than %dx%d",
                              in->name, s->w, s->h);
         if (runs % 2)
             memset(s->walls + at, 1, v);
@@ -370,9 +349,9 @@ static rpl_status read_walls(rpl_snapshot_t *s, src_t *in, uint32_t len)
         shift = 0;
     }
     if (shift)
-        return snap_fail(s, RPL_EFORMAT, "%s: WALL section: the last run is cut short", in->name);
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section: the last run is cut short", in->name);
     if (at != n)
-        return snap_fail(s, RPL_EFORMAT, "%s: WALL section: the runs cover %zu of %zu cells",
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: WALL section: the runs cover %zu of %zu cells",
                          in->name, at, n);
     return RPL_OK;
 }
@@ -396,13 +375,13 @@ static rpl_status read_wave(rpl_snapshot_t *s, src_t *in, uint32_t len)
 {
     unsigned char b[WAVE_SECTION];
     if (len != WAVE_SECTION)
-        return snap_fail(s, RPL_EFORMAT, "%s: wave section of %lu bytes, not %d", in->name,
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: wave section of %lu bytes, not %d", in->name,
                          (unsigned long)len, WAVE_SECTION);
     rpl_status st = read_exact(s, in, b, sizeof b, "wave section");
     if (st != RPL_OK)
         return st;
     if (get_u32(b) != RPL_MODEL_WAVE)
-        return snap_fail(s, RPL_EFORMAT, "%s: wave section: unknown model %lu", in->name,
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: wave section: unknown model %lu", in->name,
                          (unsigned long)get_u32(b));
     for (int i = 0; i < 5; i++) {
         uint64_t v = (uint64_t)get_u32(b + 4 + 8 * i) | (uint64_t)get_u32(b + 8 + 8 * i) << 32;
@@ -412,7 +391,7 @@ static rpl_status read_wave(rpl_snapshot_t *s, src_t *in, uint32_t len)
     }
     rpl_wave_info_t info;
     if (rpl_wave_info(&s->wave, &info) != RPL_OK)
-        return snap_fail(s, RPL_EFORMAT, "%s: wave section: %s", in->name, info.why);
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: wave section: %s", in->name, info.why);
     s->model = RPL_MODEL_WAVE;
     return RPL_OK;
 }
@@ -428,83 +407,83 @@ static rpl_status read_rpl2(rpl_snapshot_t *s, src_t *in)
     unsigned char b[8];
     long long got = src_read(in, b, 4);
     if (got < 0)
-        return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
     if (got < 4)
-        return snap_fail(s, RPL_EFORMAT, "%s: truncated header", in->name);
+        return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated header", in->name);
     uint32_t version = get_u32(b);
     if (version != RPL2_VERSION)
-        return snap_fail(s, RPL_EFORMAT,
+        return rpl_err_set(&s->err, RPL_EFORMAT,
                          "%s: RPL2 format version %lu is not one this ripple reads (%d)",
                          in->name, (unsigned long)version, RPL2_VERSION);
     int seen_walls = 0, seen_edges = 0, seen_wave = 0;
     for (int nsec = 0;; nsec++) {
         got = src_read(in, b, 8);
         if (got < 0)
-            return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+            return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
         if (got == 0 && nsec > 0)
-            return snap_fail(s, RPL_EFORMAT, "%s: truncated after %d sections (no DONE)",
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated after %d sections (no DONE)",
                              in->name, nsec);
         if (got < 8)
-            return snap_fail(s, RPL_EFORMAT, "%s: truncated %s", in->name,
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: truncated %s", in->name,
                              nsec ? "section header" : "file: no HGHT section");
         char tag[5] = {(char)b[0], (char)b[1], (char)b[2], (char)b[3], 0};
         uint32_t len = get_u32(b + 4);
         if (!is_letter(b[0]) || !is_letter(b[1]) || !is_letter(b[2]) || !is_letter(b[3]))
-            return snap_fail(s, RPL_EFORMAT,
+            return rpl_err_set(&s->err, RPL_EFORMAT,
                              "%s: damaged section tag %02X %02X %02X %02X (four letters expected)",
                              in->name, b[0], b[1], b[2], b[3]);
         if (len > SECTION_MAX)
-            return snap_fail(s, RPL_EFORMAT, "%s: section %s claims %lu bytes, more than any "
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: section %s claims %lu bytes, more than any "
                              "snapshot holds", in->name, tag, (unsigned long)len);
         rpl_status st;
         if (nsec == 0 && strcmp(tag, "HGHT") != 0)
-            return snap_fail(s, RPL_EFORMAT, "%s: the first section is %s, not HGHT", in->name,
+            return rpl_err_set(&s->err, RPL_EFORMAT, "%s: the first section is %s, not HGHT", in->name,
                              tag);
         if (strcmp(tag, "DONE") == 0) {
             if (len != 0)
-                return snap_fail(s, RPL_EFORMAT, "%s: DONE section of %lu bytes, not 0",
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: DONE section of %lu bytes, not 0",
                                  in->name, (unsigned long)len);
             return expect_end(s, in); /* the end: nothing may follow */
         } else if (strcmp(tag, "HGHT") == 0) {
             if (nsec > 0)
-                return snap_fail(s, RPL_EFORMAT, "%s: a second HGHT section", in->name);
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: a second HGHT section", in->name);
             if (len < 8)
-                return snap_fail(s, RPL_EFORMAT, "%s: HGHT section of %lu bytes has no size",
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: HGHT section of %lu bytes has no size",
                                  in->name, (unsigned long)len);
             if ((st = read_exact(s, in, b, 8, "HGHT section")) != RPL_OK ||
                 (st = check_size(s, in, get_u32(b), get_u32(b + 4))) != RPL_OK)
                 return st;
             size_t want = 8 + 4 * (size_t)s->w * (size_t)s->h;
             if (len != want)
-                return snap_fail(s, RPL_EFORMAT,
+                return rpl_err_set(&s->err, RPL_EFORMAT,
                                  "%s: HGHT section of %lu bytes, a %dx%d field needs %zu",
                                  in->name, (unsigned long)len, s->w, s->h, want);
             st = read_planes(s, in);
         } else if (strcmp(tag, "WALL") == 0) {
             if (seen_walls++)
-                return snap_fail(s, RPL_EFORMAT, "%s: a second WALL section", in->name);
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: a second WALL section", in->name);
             st = read_walls(s, in, len);
         } else if (strcmp(tag, "EDGE") == 0) {
             if (seen_edges++)
-                return snap_fail(s, RPL_EFORMAT, "%s: a second EDGE section", in->name);
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: a second EDGE section", in->name);
             if (len != 4)
-                return snap_fail(s, RPL_EFORMAT, "%s: EDGE section of %lu bytes, not 4",
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: EDGE section of %lu bytes, not 4",
                                  in->name, (unsigned long)len);
             if ((st = read_exact(s, in, b, 4, "EDGE section")) != RPL_OK)
                 return st;
             uint32_t e = get_u32(b);
             if (e != RPL_EDGES_REFLECT && e != RPL_EDGES_ABSORB)
-                return snap_fail(s, RPL_EFORMAT, "%s: unknown edges mode %lu", in->name,
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: unknown edges mode %lu", in->name,
                                  (unsigned long)e);
             s->edges = (rpl_edges)e;
         } else if (strcmp(tag, "wave") == 0) {
             if (seen_wave++)
-                return snap_fail(s, RPL_EFORMAT, "%s: a second wave section", in->name);
+                return rpl_err_set(&s->err, RPL_EFORMAT, "%s: a second wave section", in->name);
             st = read_wave(s, in, len);
         } else if (b[0] >= 'a' && b[0] <= 'z') {
             st = skip(s, in, len, tag); /* optional, from a newer ripple */
         } else {
-            return snap_fail(s, RPL_EFORMAT,
+            return rpl_err_set(&s->err, RPL_EFORMAT,
                              "%s: unknown critical section %s (written by a newer ripple?)",
                              in->name, tag);
         }
@@ -519,12 +498,12 @@ static rpl_status read_any(rpl_snapshot_t *s, src_t *in)
     unsigned char magic[4];
     long long got = src_read(in, magic, sizeof magic);
     if (got < 0)
-        return snap_fail(s, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: cannot read: %s", in->name, strerror(in->err));
     if (got == 4 && memcmp(magic, "RPL2", 4) == 0)
         return read_rpl2(s, in);
     if (got == 4 && memcmp(magic, "RPL1", 4) == 0)
         return read_rpl1(s, in);
-    return snap_fail(s, RPL_EFORMAT, "%s: not a ripple snapshot (no RPL1 or RPL2 magic)",
+    return rpl_err_set(&s->err, RPL_EFORMAT, "%s: not a ripple snapshot (no RPL1 or RPL2 magic)",
                      in->name);
 }
 
@@ -536,6 +515,18 @@ static rpl_status snap_new(rpl_snapshot_t **out)
     return *out ? RPL_OK : RPL_ENOMEM;
 }
 
+/* After reading: a failed snapshot keeps only its message. */
+static rpl_status snap_done(rpl_snapshot_t *s, rpl_status st)
+{
+    if (st != RPL_OK) {
+        free(s->planes);
+        s->planes = NULL;
+        free(s->walls);
+        s->walls = NULL;
+    }
+    return st;
+}
+
 rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out)
 {
     rpl_status st = snap_new(out);
@@ -543,9 +534,9 @@ rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out
         return st;
     rpl_snapshot_t *s = *out;
     if (!data && len)
-        return snap_fail(s, RPL_EINVAL, "snapshot: no data");
+        return rpl_err_set(&s->err, RPL_EINVAL, "snapshot: no data");
     src_t in = {NULL, data, len, "snapshot", 0};
-    return read_any(s, &in);
+    return snap_done(s, read_any(s, &in));
 }
 
 rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out)
@@ -555,13 +546,13 @@ rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out)
         return st;
     rpl_snapshot_t *s = *out;
     if (!path || !*path)
-        return snap_fail(s, RPL_EINVAL, "snapshot: no file name");
+        return rpl_err_set(&s->err, RPL_EINVAL, "snapshot: no file name");
     /* One open, read front to back: a pipe or a FIFO reads like a file. */
     FILE *f = rpl_open_read(path);
     if (!f)
-        return snap_fail(s, RPL_EIO, "%s: %s", path, strerror(errno));
+        return rpl_err_set(&s->err, RPL_EIO, "%s: %s", path, strerror(errno));
     src_t in = {f, NULL, 0, path, 0};
-    st = read_any(s, &in);
+    st = snap_done(s, read_any(s, &in));
     fclose(f);
     return st;
 }
@@ -579,27 +570,26 @@ const char *rpl_snapshot_error(const rpl_snapshot_t *s)
 {
     if (!s)
         return "no snapshot (NULL)";
-    return s->err ? s->err : s->failed ? "out of memory" : "";
+    return rpl_err_text(&s->err);
 }
 
-void rpl_snapshot_free(rpl_snapshot_t *s)
+void rpl_snapshot_destroy(rpl_snapshot_t *s)
 {
     if (!s)
         return;
     free(s->planes);
     free(s->walls);
-    free(s->err);
     free(s);
 }
 
 rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!snap || !snap->planes)
-        return rpl_fail(sim, RPL_EINVAL, "no valid snapshot to load");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "no valid snapshot to load");
     if (snap->w != sim->w || snap->h != sim->h)
-        return rpl_fail(sim, RPL_ESIZE, "the snapshot is %dx%d, the field %dx%d", snap->w,
+        return rpl_err_set(&sim->err, RPL_ESIZE, "the snapshot is %dx%d, the field %dx%d", snap->w,
                         snap->h, sim->w, sim->h);
     /* the walls first: the only step that can fail (out of memory), and
      * then it changes nothing */
@@ -614,24 +604,24 @@ rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap)
     memcpy(sim->prev, snap->planes + n, n * sizeof *sim->prev);
     rpl_walls_apply(sim); /* walls win, as with rpl_sim_set_state */
     rpl_sim_rescan(sim);
-    rpl_fail(sim, RPL_OK, "%s", "");
+    rpl_err_clear(&sim->err);
     return RPL_OK;
 }
 
 rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     rpl_snapshot_t *snap;
     rpl_status st = rpl_snapshot_read(path, &snap);
     if (st != RPL_OK) {
-        rpl_fail(sim, st, "%s", snap ? rpl_snapshot_error(snap) : rpl_strerror(st));
+        rpl_err_set(&sim->err, st, "%s", snap ? rpl_snapshot_error(snap) : rpl_strerror(st));
     } else {
         st = rpl_sim_set_snapshot(sim, snap);
         if (st == RPL_ESIZE) /* name the file too */
-            rpl_fail(sim, st, "%s: the snapshot is %dx%d, the field %dx%d", path, snap->w,
+            rpl_err_set(&sim->err, st, "%s: the snapshot is %dx%d, the field %dx%d", path, snap->w,
                      snap->h, sim->w, sim->h);
     }
-    rpl_snapshot_free(snap);
+    rpl_snapshot_destroy(snap);
     return st;
 }

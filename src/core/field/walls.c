@@ -124,7 +124,7 @@ static rpl_status need_walls(rpl_sim_t *sim)
     if (!m || !t) {
         free(m);
         free(t);
-        return rpl_fail(sim, RPL_ENOMEM, "out of memory for the walls");
+        return rpl_err_set(&sim->err, RPL_ENOMEM, "out of memory for the walls");
     }
     sim->walls = m;
     sim->wall_tiles = t;
@@ -232,7 +232,7 @@ static void walls_changed(rpl_sim_t *sim, int x0, int x1, int y0, int y1)
 
 rpl_status rpl_sim_set_walls(rpl_sim_t *sim, const uint8_t *mask)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!mask) {
         if (sim->walls)
@@ -260,10 +260,10 @@ static void clip_span(int a, int len, int n, int *lo, int *hi)
 
 rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int solid)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (w < 0 || h < 0)
-        return rpl_fail(sim, RPL_EINVAL, "wall rectangle %dx%d has a negative side", w, h);
+        return rpl_err_set(&sim->err, RPL_EINVAL, "wall rectangle %dx%d has a negative side", w, h);
     int x0, x1, y0, y1;
     clip_span(x, w, sim->w, &x0, &x1);
     clip_span(y, h, sim->h, &y0, &y1);
@@ -285,10 +285,10 @@ rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int sol
 rpl_status rpl_sim_wall_line(rpl_sim_t *sim, int x0, int y0, int x1, int y1, int thickness,
                              int solid)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (thickness < 1 || thickness > RPL_WALL_THICK_MAX)
-        return rpl_fail(sim, RPL_EINVAL, "wall thickness %d is outside 1..%d", thickness,
+        return rpl_err_set(&sim->err, RPL_EINVAL, "wall thickness %d is outside 1..%d", thickness,
                         RPL_WALL_THICK_MAX);
     if (!solid && !sim->walls)
         return RPL_OK;
@@ -353,12 +353,12 @@ rpl_status rpl_sim_wall_line(rpl_sim_t *sim, int x0, int y0, int x1, int y1, int
 
 const uint8_t *rpl_sim_walls(const rpl_sim_t *sim)
 {
-    return sim ? sim->walls : NULL;
+    return rpl_sim_usable(sim) ? sim->walls : NULL;
 }
 
 uint64_t rpl_sim_walls_serial(const rpl_sim_t *sim)
 {
-    return sim ? sim->walls_serial : 0;
+    return rpl_sim_usable(sim) ? sim->walls_serial : 0;
 }
 
 void rpl_walls_apply(rpl_sim_t *sim)
@@ -407,10 +407,10 @@ static void build_band(rpl_sim_t *sim)
 
 rpl_status rpl_sim_set_edges(rpl_sim_t *sim, rpl_edges edges)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (edges != RPL_EDGES_REFLECT && edges != RPL_EDGES_ABSORB)
-        return rpl_fail(sim, RPL_EINVAL, "edges mode %d is neither reflect (0) nor absorb (1)",
+        return rpl_err_set(&sim->err, RPL_EINVAL, "edges mode %d is neither reflect (0) nor absorb (1)",
                         (int)edges);
     if (edges == RPL_EDGES_ABSORB)
         build_band(sim);
@@ -420,14 +420,14 @@ rpl_status rpl_sim_set_edges(rpl_sim_t *sim, rpl_edges edges)
 
 rpl_edges rpl_sim_edges(const rpl_sim_t *sim)
 {
-    return sim ? sim->edges : RPL_EDGES_REFLECT;
+    return rpl_sim_usable(sim) ? sim->edges : RPL_EDGES_REFLECT;
 }
 
 /* ---- the drop hook ----------------------------------------------------------- */
 
 void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return;
     sim->drop_fn = fn;
     sim->drop_user = fn ? user : NULL;

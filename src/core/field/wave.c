@@ -129,18 +129,18 @@ rpl_status rpl_wave_info(const rpl_wave_params_t *p, rpl_wave_info_t *info)
 
 rpl_status rpl_sim_set_model(rpl_sim_t *sim, rpl_model model, const rpl_wave_params_t *params)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (model == RPL_MODEL_CLASSIC) {
         sim->model = RPL_MODEL_CLASSIC;
         return RPL_OK;
     }
     if (model != RPL_MODEL_WAVE)
-        return rpl_fail(sim, RPL_EINVAL, "unknown model %d (classic %d, wave %d)", (int)model,
+        return rpl_err_set(&sim->err, RPL_EINVAL, "unknown model %d (classic %d, wave %d)", (int)model,
                         RPL_MODEL_CLASSIC, RPL_MODEL_WAVE);
     rpl_wave_info_t info;
     if (rpl_wave_info(params, &info) != RPL_OK)
-        return rpl_fail(sim, RPL_EINVAL, "%s", info.why);
+        return rpl_err_set(&sim->err, RPL_EINVAL, "%s", info.why);
     sim->wave = *params;
     sim->coef = (rpl_wave_coef_t){ info.a, info.b, info.c, info.rp, info.rn, info.m };
     sim->wave_set = 1;
@@ -150,10 +150,10 @@ rpl_status rpl_sim_set_model(rpl_sim_t *sim, rpl_model model, const rpl_wave_par
 
 rpl_model rpl_sim_model(const rpl_sim_t *sim)
 {
-    return sim ? sim->model : RPL_MODEL_CLASSIC;
+    return rpl_sim_usable(sim) ? sim->model : RPL_MODEL_CLASSIC;
 }
 
 const rpl_wave_params_t *rpl_sim_wave_params(const rpl_sim_t *sim)
 {
-    return sim && sim->wave_set ? &sim->wave : NULL;
+    return rpl_sim_usable(sim) && sim->wave_set ? &sim->wave : NULL;
 }

@@ -379,28 +379,31 @@ out:
 
 static atomic_uint backdrop_serial;
 
-rpl_backdrop_t *rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
-                                    rpl_status *status)
+/* A backdrop that can be drawn: created whole (a failed handle only
+ * reports its error and is destroyed). */
+static int usable(const rpl_backdrop_t *bd)
 {
-    rpl_status st = RPL_OK;
-    rpl_backdrop_t *bd = NULL;
-    if (!xrgb || w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX ||
-        rpl_format_bytes(format) == 0) {
-        st = RPL_EINVAL;
-        goto out;
-    }
-    bd = calloc(1, sizeof *bd);
-    if (!bd) {
-        st = RPL_ENOMEM;
-        goto out;
-    }
-    bd->w = w;
-    bd->h = h;
-    bd->format = format;
-    do
-        bd->id = atomic_fetch_add(&backdrop_serial, 1u) + 1u;
-    while (bd->id == 0);
+    return bd && bd->px;
+}
+
+rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
+                               rpl_backdrop_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    rpl_backdrop_t *bd = *out = calloc(1, sizeof *bd);
+    if (!bd)
+        return RPL_ENOMEM;
+    if (!xrgb)
+        return rpl_err_set(&bd->err, RPL_EINVAL, "no picture (NULL)");
+    if (w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX)
+        return rpl_err_set(&bd->err, RPL_EINVAL, "picture size %dx%d: each side must be %d..%d",
+                           w, h, RPL_DIM_MIN, RPL_DIM_MAX);
+    if (rpl_format_bytes(format) == 0)
+        return rpl_err_set(&bd->err, RPL_EINVAL, "unknown format %d", (int)format);
+    rpl_status st;
     size_t n = (size_t)w * (size_t)h;
+    bd->format = format;
     if (format == RPL_XRGB8888) {
         bd->px = malloc(n * sizeof *xrgb);
         if (bd->px)
@@ -414,16 +417,26 @@ rpl_backdrop_t *rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_form
         bd->px = p;
         st = p ? RPL_OK : RPL_ENOMEM;
     } else {
+        bd->w = w; /* build_index8 reads the size */
+        bd->h = h;
         st = build_index8(bd, xrgb);
     }
-out:
     if (st != RPL_OK) {
-        rpl_backdrop_destroy(bd);
-        bd = NULL;
+        /* a failed backdrop keeps nothing but its message */
+        free(bd->px);
+        free(bd->shade);
+        bd->px = NULL;
+        bd->shade = NULL;
+        bd->w = bd->h = 0;
+        bd->format = RPL_XRGB8888;
+        return rpl_err_set(&bd->err, st, "%s for a %dx%d backdrop", rpl_strerror(st), w, h);
     }
-    if (status)
-        *status = st;
-    return bd;
+    bd->w = w;
+    bd->h = h;
+    do
+        bd->id = atomic_fetch_add(&backdrop_serial, 1u) + 1u;
+    while (bd->id == 0);
+    return RPL_OK;
 }
 
 void rpl_backdrop_destroy(rpl_backdrop_t *bd)
@@ -435,35 +448,40 @@ void rpl_backdrop_destroy(rpl_backdrop_t *bd)
     free(bd);
 }
 
+const char *rpl_backdrop_error(const rpl_backdrop_t *bd)
+{
+    return bd ? rpl_err_text(&bd->err) : "no backdrop (NULL)";
+}
+
 rpl_format rpl_backdrop_format(const rpl_backdrop_t *bd)
 {
-    return bd ? bd->format : RPL_XRGB8888;
+    return usable(bd) ? bd->format : RPL_XRGB8888;
 }
 
 void rpl_backdrop_size(const rpl_backdrop_t *bd, int *w, int *h)
 {
     if (w)
-        *w = bd ? bd->w : 0;
+        *w = usable(bd) ? bd->w : 0;
     if (h)
-        *h = bd ? bd->h : 0;
+        *h = usable(bd) ? bd->h : 0;
 }
 
 const void *rpl_backdrop_pixels(const rpl_backdrop_t *bd)
 {
-    return bd ? bd->px : NULL;
+    return usable(bd) ? bd->px : NULL;
 }
 
 const uint32_t *rpl_backdrop_palette(const rpl_backdrop_t *bd)
 {
-    return bd && bd->format == RPL_INDEX8 ? bd->palette : NULL;
+    return usable(bd) && bd->format == RPL_INDEX8 ? bd->palette : NULL;
 }
 
 int rpl_backdrop_colors(const rpl_backdrop_t *bd)
 {
-    return bd && bd->format == RPL_INDEX8 ? bd->colors : 0;
+    return usable(bd) && bd->format == RPL_INDEX8 ? bd->colors : 0;
 }
 
 const uint8_t *rpl_backdrop_shade_table(const rpl_backdrop_t *bd)
 {
-    return bd && bd->format == RPL_INDEX8 ? bd->shade : NULL;
+    return usable(bd) && bd->format == RPL_INDEX8 ? bd->shade : NULL;
 }

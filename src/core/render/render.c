@@ -25,8 +25,7 @@ struct rpl_renderer {
         int strength, shading, valid;
     } shown;
     unsigned rendered;         /* tiles drawn by the last draw */
-    char *err;                 /* detail of the last failure, NULL if none */
-    int err_nomem;
+    rpl_err_t err;             /* detail of the last failure */
 };
 
 typedef struct render_job {
@@ -103,25 +102,14 @@ typedef struct source {
     const uint8_t *bg8, *shade8;
 } source_t;
 
-/* Where a failure is told: the renderer's message, or the field's. */
-static rpl_status fail(rpl_sim_t *sim, rpl_renderer_t *r, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static rpl_status fail(rpl_sim_t *sim, rpl_renderer_t *r, rpl_status st, const char *fmt, ...)
+/* Where a failure is told: the renderer's slot (nothing was drawn), or
+ * the field's. */
+static rpl_err_t *err_slot(rpl_sim_t *sim, rpl_renderer_t *r)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = rpl_vformat(fmt, ap);
-    va_end(ap);
-    if (r) /* nothing was drawn */
-        memset(r->fresh, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
-    char **slot = r ? &r->err : &sim->err;
-    free(*slot);
-    *slot = msg;
-    *(r ? &r->err_nomem : &sim->err_nomem) = msg == NULL;
-    return st;
+    if (!r)
+        return &sim->err;
+    memset(r->fresh, 0, (size_t)sim->tiles_x * (size_t)sim->tiles_y);
+    return &r->err;
 }
 
 /* The one implementation behind rpl_refract, rpl_render and
@@ -132,16 +120,16 @@ static rpl_status render(rpl_sim_t *sim, rpl_renderer_t *r, const source_t *src,
 {
     const int bytes = rpl_format_bytes(src->format);
     if (!fb || !view)
-        return fail(sim, r, RPL_EINVAL, "render: %s is NULL", fb ? "the view" : "fb");
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: %s is NULL", fb ? "the view" : "fb");
     if (view->strength < 0 || view->strength > RPL_STRENGTH_MAX)
-        return fail(sim, r, RPL_EINVAL, "render: strength %d is not in 0..%d", view->strength,
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: strength %d is not in 0..%d", view->strength,
                     RPL_STRENGTH_MAX);
     if (pitch < (ptrdiff_t)sim->w * bytes || pitch % bytes != 0)
-        return fail(sim, r, RPL_EINVAL,
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL,
                     "render: pitch %td is not a multiple of %d bytes of at least %td", pitch,
                     bytes, (ptrdiff_t)sim->w * bytes);
     if ((uintptr_t)fb % (uintptr_t)bytes != 0)
-        return fail(sim, r, RPL_EINVAL, "render: fb is not aligned for %d-byte pixels", bytes);
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: fb is not aligned for %d-byte pixels", bytes);
     const rpl_kernels_t *kern = sim->kern;
     rpl_refract_fn refract = src->format == RPL_RGB565  ? kern->refract_rgb565
                              : src->format == RPL_INDEX8 ? kern->refract_index8
@@ -181,12 +169,12 @@ static rpl_status render(rpl_sim_t *sim, rpl_renderer_t *r, const source_t *src,
 rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t pitch,
                        rpl_format format, const rpl_view_t *view)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     if (!bg)
-        return rpl_fail(sim, RPL_EINVAL, "render: bg is NULL");
+        return rpl_err_set(&sim->err, RPL_EINVAL, "render: bg is NULL");
     if (format != RPL_XRGB8888)
-        return rpl_fail(sim, RPL_EINVAL, "render: a raw background draws only XRGB8888 (format "
+        return rpl_err_set(&sim->err, RPL_EINVAL, "render: a raw background draws only XRGB8888 (format "
                         "%d needs a backdrop)", (int)format);
     source_t src = { RPL_XRGB8888, 0, bg, NULL, NULL, NULL };
     return render(sim, NULL, &src, fb, pitch, view);
@@ -195,10 +183,11 @@ rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t p
 static rpl_status render_backdrop(rpl_sim_t *sim, rpl_renderer_t *r, const rpl_backdrop_t *bd,
                                   void *fb, ptrdiff_t pitch, const rpl_view_t *view)
 {
-    if (!bd)
-        return fail(sim, r, RPL_EINVAL, "render: the backdrop is NULL");
+    if (!bd || !bd->px)
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: the backdrop is %s",
+                           bd ? "a failed one (see rpl_backdrop_error)" : "NULL");
     if (bd->w != sim->w || bd->h != sim->h)
-        return fail(sim, r, RPL_EINVAL, "render: the backdrop is %dx%d, the field %dx%d", bd->w,
+        return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: the backdrop is %dx%d, the field %dx%d", bd->w,
                     bd->h, sim->w, sim->h);
     source_t src = { bd->format, bd->id, NULL, NULL, NULL, NULL };
     switch (bd->format) {
@@ -212,76 +201,81 @@ static rpl_status render_backdrop(rpl_sim_t *sim, rpl_renderer_t *r, const rpl_b
 rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
                       const rpl_view_t *view)
 {
-    if (!sim)
+    if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
     return render_backdrop(sim, NULL, bd, fb, pitch, view);
 }
 
 /* ---- renderers ------------------------------------------------------------ */
 
-rpl_renderer_t *rpl_renderer_create(rpl_sim_t *sim, rpl_status *status)
+/* A failed renderer keeps nothing but its message. */
+static void release(rpl_renderer_t *r)
 {
-    rpl_status st = RPL_OK;
-    rpl_renderer_t *r = NULL;
-    if (!sim) {
-        st = RPL_EINVAL;
-    } else {
-        size_t tiles = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
-        r = calloc(1, sizeof *r);
-        if (r) {
-            r->drawn = calloc(tiles, 1);
-            r->fresh = calloc(tiles, 1);
-            r->rects = calloc(tiles, sizeof *r->rects);
-            r->open = calloc((size_t)sim->tiles_x * 2, sizeof *r->open);
-        }
-        if (!r || !r->drawn || !r->fresh || !r->rects || !r->open) {
-            if (r) {
-                free(r->open);
-                free(r->drawn);
-                free(r->fresh);
-                free(r->rects);
-            }
-            free(r);
-            r = NULL;
-            st = RPL_ENOMEM;
-        } else {
-            r->sim = sim;
-        }
+    free(r->drawn);
+    free(r->fresh);
+    free(r->rects);
+    free(r->open);
+    r->drawn = r->fresh = NULL;
+    r->rects = NULL;
+    r->open = NULL;
+}
+
+/* A renderer that can draw: created whole (a failed handle only reports
+ * its error and is destroyed). */
+static int usable(const rpl_renderer_t *r)
+{
+    return r && r->sim;
+}
+
+rpl_status rpl_renderer_create(rpl_sim_t *sim, rpl_renderer_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    rpl_renderer_t *r = *out = calloc(1, sizeof *r);
+    if (!r)
+        return RPL_ENOMEM;
+    if (!rpl_sim_usable(sim))
+        return rpl_err_set(&r->err, RPL_EINVAL, "no field to draw (%s)",
+                           sim ? "it failed to be created" : "NULL");
+    size_t tiles = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
+    r->drawn = calloc(tiles, 1);
+    r->fresh = calloc(tiles, 1);
+    r->rects = calloc(tiles, sizeof *r->rects);
+    r->open = calloc((size_t)sim->tiles_x * 2, sizeof *r->open);
+    if (!r->drawn || !r->fresh || !r->rects || !r->open) {
+        release(r);
+        return rpl_err_set(&r->err, RPL_ENOMEM, "out of memory for a renderer of %zu tiles",
+                           tiles);
     }
-    if (status)
-        *status = st;
-    return r;
+    r->sim = sim;
+    return RPL_OK;
 }
 
 void rpl_renderer_destroy(rpl_renderer_t *r)
 {
     if (!r)
         return;
-    free(r->drawn);
-    free(r->fresh);
-    free(r->rects);
-    free(r->open);
-    free(r->err);
+    release(r);
     free(r);
 }
 
 rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *fb,
                              ptrdiff_t pitch, const rpl_view_t *view)
 {
-    if (!r)
+    if (!usable(r))
         return RPL_EINVAL;
     return render_backdrop(r->sim, r, bd, fb, pitch, view);
 }
 
 void rpl_renderer_invalidate(rpl_renderer_t *r)
 {
-    if (r)
+    if (usable(r))
         r->shown.valid = 0;
 }
 
 void rpl_renderer_invalidate_rect(rpl_renderer_t *r, int x, int y, int w, int h)
 {
-    if (!r || w <= 0 || h <= 0)
+    if (!usable(r) || w <= 0 || h <= 0)
         return;
     const rpl_sim_t *sim = r->sim;
     /* clipped to the field, in 64-bit so no sum overflows */
@@ -299,7 +293,7 @@ void rpl_renderer_invalidate_rect(rpl_renderer_t *r, int x, int y, int w, int h)
 
 int rpl_renderer_changed(const rpl_renderer_t *r, rpl_rect_t *rects, int max)
 {
-    if (!r)
+    if (!usable(r))
         return 0;
     const rpl_sim_t *sim = r->sim;
     rpl_rect_t *out = r->rects;
@@ -340,17 +334,17 @@ int rpl_renderer_changed(const rpl_renderer_t *r, rpl_rect_t *rects, int max)
 
 unsigned rpl_renderer_drawn(const rpl_renderer_t *r)
 {
-    return r ? r->rendered : 0;
+    return usable(r) ? r->rendered : 0;
 }
 
 rpl_sim_t *rpl_renderer_field(const rpl_renderer_t *r)
 {
-    return r ? r->sim : NULL;
+    return usable(r) ? r->sim : NULL;
 }
 
 const char *rpl_renderer_error(const rpl_renderer_t *r)
 {
     if (!r)
         return "no renderer (NULL)";
-    return r->err ? r->err : r->err_nomem ? "out of memory" : "";
+    return rpl_err_text(&r->err);
 }

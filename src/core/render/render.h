@@ -4,7 +4,8 @@
 
 #include <stdint.h>
 
-#include "ripple.h"
+#include "core/base/error.h"
+#include "ripple/render.h"
 
 /* A background prepared for one format (core/render/backdrop.c; opaque in ripple.h). */
 struct rpl_backdrop {
@@ -15,6 +16,7 @@ struct rpl_backdrop {
     int colors;           /* INDEX8: palette entries in use */
     uint32_t palette[256];/* INDEX8 */
     uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
+    rpl_err_t err;
 };
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "kernels/kernels.h"
+#include "ripple/render.h"
 
 rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch, void *dst,
                        ptrdiff_t dpitch, int w, int h, int bytes, int scale)

@@ -1,7 +1,22 @@
 /* core/show/autopilot.c - scripted drops and trails that draw shapes on the water, demoscene style. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/base/base.h"
+#include "ripple/show.h"
+
+/* The autopilot (opaque in ripple/show.h). */
+struct rpl_autopilot {
+    uint64_t rng;
+    uint32_t t;       /* steps into the current scene */
+    int scene;        /* index of the current scene */
+    int len;          /* length of the current scene in steps */
+    int cx, cy;       /* scene centre */
+    int size;         /* scene size in cells */
+    int lastx, lasty; /* previous pen position, for trails */
+    int pen;          /* 1 if lastx/lasty are valid */
+    rpl_err_t err;
+};
 
 #define TAU 6.283185307179586
 
@@ -17,15 +32,29 @@ static int unit(const rpl_sim_t *sim)
     return u < 1 ? 1 : u;
 }
 
-void rpl_autopilot_init(rpl_autopilot_t *ap, uint64_t seed)
+rpl_status rpl_autopilot_create(uint64_t seed, rpl_autopilot_t **out)
 {
+    if (!out)
+        return RPL_EINVAL;
+    rpl_autopilot_t *ap = *out = calloc(1, sizeof *ap);
     if (!ap)
-        return;
+        return RPL_ENOMEM;
     ap->rng = rpl_seed_mix(seed ^ 0xA5A5A5A5u);
     ap->t = 0;
     ap->scene = -1;
     ap->len = 0;
     ap->pen = 0;
+    return RPL_OK;
+}
+
+void rpl_autopilot_destroy(rpl_autopilot_t *ap)
+{
+    free(ap);
+}
+
+const char *rpl_autopilot_error(const rpl_autopilot_t *ap)
+{
+    return ap ? rpl_err_text(&ap->err) : "no autopilot (NULL)";
 }
 
 static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
@@ -58,7 +87,7 @@ static void pen_to(rpl_autopilot_t *ap, rpl_sim_t *sim, double x, double y, int 
 
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
 {
-    if (!ap || !sim)
+    if (!ap || rpl_sim_width(sim) < 1)
         return;
     if (ap->scene < 0 || ap->t >= (uint32_t)ap->len + 90) /* 90 quiet steps between scenes */
         next_scene(ap, sim);

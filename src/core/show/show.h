@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ripple.h"
+#include "core/base/error.h"
+#include "ripple/show.h"
 
 /* What a line asks for.  The first four lay stones over time ("actions"). */
 enum {
@@ -64,8 +65,7 @@ struct rpl_show {
     uint64_t work, work_step; /* the heaviest step's work (the budget) */
     int ending;           /* 0, C_END or C_LOOP */
     int ok;
-    char *err;
-    int err_nomem;
+    rpl_err_t err;
 };
 
 /* Positions and lengths in cells of the field. */

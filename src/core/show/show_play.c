@@ -16,7 +16,8 @@ typedef struct active {
 } active_t;
 
 struct rpl_show_player {
-    const rpl_show_t *show;
+    const rpl_show_t *show; /* NULL in a failed handle */
+    rpl_err_t err;
     uint64_t seed;
     uint64_t t;        /* the step the next tick plays */
     uint64_t loops;
@@ -41,24 +42,34 @@ static void initial_view(rpl_show_player_t *p)
     p->rain = NULL;
 }
 
-rpl_show_player_t *rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
-                                          rpl_status *status)
+/* A player that can play: created whole (a failed handle only reports its
+ * error and is destroyed). */
+static int usable(const rpl_show_player_t *p)
 {
-    rpl_status st = RPL_OK;
-    rpl_show_player_t *p = NULL;
-    if (!show || !show->ok)
-        st = RPL_EINVAL;
-    else if (!(p = calloc(1, sizeof *p)))
-        st = RPL_ENOMEM;
-    if (status)
-        *status = st;
+    return p && p->show;
+}
+
+rpl_status rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
+                                  rpl_show_player_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    rpl_show_player_t *p = *out = calloc(1, sizeof *p);
     if (!p)
-        return NULL;
+        return RPL_ENOMEM;
+    if (!show || !show->ok)
+        return rpl_err_set(&p->err, RPL_EINVAL, "no show to play (%s)",
+                           show ? "it failed to be read" : "NULL");
     p->show = show;
     p->seed = seed;
     p->rain_allowed = 1;
     initial_view(p);
-    return p;
+    return RPL_OK;
+}
+
+const char *rpl_show_player_error(const rpl_show_player_t *p)
+{
+    return p ? rpl_err_text(&p->err) : "no show player (NULL)";
 }
 
 void rpl_show_player_destroy(rpl_show_player_t *p)
@@ -68,7 +79,7 @@ void rpl_show_player_destroy(rpl_show_player_t *p)
 
 void rpl_show_player_rewind(rpl_show_player_t *p)
 {
-    if (!p)
+    if (!usable(p))
         return;
     p->t = 0;
     p->loops = 0;
@@ -81,33 +92,33 @@ void rpl_show_player_rewind(rpl_show_player_t *p)
 
 void rpl_show_player_set_rain(rpl_show_player_t *p, int on)
 {
-    if (p)
+    if (usable(p))
         p->rain_allowed = on != 0;
 }
 
 unsigned rpl_show_player_changed(const rpl_show_player_t *p)
 {
-    return p ? p->changed : 0;
+    return usable(p) ? p->changed : 0;
 }
 
 const rpl_show_view_t *rpl_show_player_view(const rpl_show_player_t *p)
 {
-    return p ? &p->view : NULL;
+    return usable(p) ? &p->view : NULL;
 }
 
 uint64_t rpl_show_player_time(const rpl_show_player_t *p)
 {
-    return p ? p->t : 0;
+    return usable(p) ? p->t : 0;
 }
 
 uint64_t rpl_show_player_loops(const rpl_show_player_t *p)
 {
-    return p ? p->loops : 0;
+    return usable(p) ? p->loops : 0;
 }
 
 int rpl_show_player_done(const rpl_show_player_t *p)
 {
-    return p ? p->done : 0;
+    return usable(p) ? p->done : 0;
 }
 
 static double len_of(coord_t c, const rpl_sim_t *sim)
@@ -293,8 +304,11 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
 
 rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
 {
-    if (!p || !sim)
+    if (!usable(p))
         return RPL_EINVAL;
+    if (rpl_sim_width(sim) < 1)
+        return rpl_err_set(&p->err, RPL_EINVAL, "no field to play into (%s)",
+                           sim ? "it failed to be created" : "NULL");
     const rpl_show_t *s = p->show;
     rpl_status st = RPL_OK;
     p->changed = 0;

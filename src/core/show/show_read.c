@@ -24,36 +24,11 @@
 
 /* ---- messages --------------------------------------------------------- */
 
-/* A formatted message in a new allocation (NULL when memory runs out). */
-static char *format(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static char *format(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *m = rpl_vformat(fmt, ap);
-    va_end(ap);
-    return m;
-}
-
-static void set_err(rpl_show_t *s, char *msg)
-{
-    free(s->err);
-    s->err = msg;
-    s->err_nomem = msg == NULL;
-}
-
 const char *rpl_show_error(const rpl_show_t *show)
 {
     if (!show)
         return "no show (NULL)";
-    if (show->err_nomem)
-        return "out of memory (the detail could not be kept)";
-    return show->err ? show->err : "";
+    return rpl_err_text(&show->err);
 }
 
 /* ---- the parser ------------------------------------------------------- */
@@ -90,13 +65,13 @@ static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
 
 static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
 {
+    char msg[sizeof(rpl_err_t)];
     va_list ap;
     va_start(ap, fmt);
-    char *msg = rpl_vformat(fmt, ap);
+    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
+        msg[0] = '\0';
     va_end(ap);
-    set_err(ps->s, msg ? format("%s:%d:%d: %s", ps->name, ps->line, col, msg) : NULL);
-    free(msg);
-    return RPL_EFORMAT;
+    return rpl_err_set(&ps->s->err, RPL_EFORMAT, "%s:%d:%d: %s", ps->name, ps->line, col, msg);
 }
 
 /* A token as text for a message: at most QUOTE_MAX bytes, anything but
@@ -825,14 +800,11 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
         return RPL_ENOMEM;
     *out = s;
     if (!text && len > 0) {
-        set_err(s, format("%s: no text (NULL)", name ? name : "show"));
-        return RPL_EINVAL;
+        return rpl_err_set(&s->err, RPL_EINVAL, "%s: no text (NULL)", name ? name : "show");
     }
     parser_t *ps = calloc(1, sizeof *ps);
-    if (!ps) {
-        set_err(s, NULL);
-        return RPL_ENOMEM;
-    }
+    if (!ps)
+        return rpl_err_set(&s->err, RPL_ENOMEM, "out of memory");
     ps->s = s;
     ps->name = name ? name : "show";
     rpl_status st;
@@ -845,8 +817,8 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
             st = check_budget(ps);
     }
     free(ps);
-    if (st == RPL_ENOMEM && !s->err)
-        set_err(s, NULL);
+    if (st == RPL_ENOMEM && !s->err.text[0])
+        rpl_err_set(&s->err, st, "out of memory");
     if (st != RPL_OK) {
         /* a failed show holds nothing but its message */
         free(s->ev), free(s->pts), free(s->dots), free(s->strs);
@@ -877,8 +849,7 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
             s->n = s->npts = s->ndots = s->nstrs = s->npics = 0;
             s->length = s->work = s->work_step = 0;
             s->ending = 0;
-            set_err(s, NULL);
-            return RPL_ENOMEM;
+            return rpl_err_set(&s->err, RPL_ENOMEM, "out of memory");
         }
         size_t k = 0;
         for (size_t i = 0; i < s->n; i++)
@@ -900,8 +871,7 @@ rpl_status rpl_show_read(const char *path, rpl_show_t **out)
         if (!s)
             return RPL_ENOMEM;
         *out = s;
-        set_err(s, format("no show file (%s)", path ? "an empty name" : "NULL"));
-        return RPL_EINVAL;
+        return rpl_err_set(&s->err, RPL_EINVAL, "no show file (%s)", path ? "an empty name" : "NULL");
     }
     FILE *f = rpl_open_read(path);
     char *buf = NULL;
@@ -947,18 +917,17 @@ rpl_status rpl_show_read(const char *path, rpl_show_t **out)
             return RPL_ENOMEM;
         *out = s;
         if (st == RPL_ENOMEM)
-            set_err(s, NULL);
-        else
-            set_err(s, why ? format("%s: larger than %ld bytes", path, RPL_SHOW_BYTES_MAX)
-                      : format("%s: %s", path, strerror(err ? err : EIO)));
-        return st;
+            return rpl_err_set(&s->err, st, "out of memory");
+        if (why)
+            return rpl_err_set(&s->err, st, "%s: larger than %ld bytes", path, RPL_SHOW_BYTES_MAX);
+        return rpl_err_set(&s->err, st, "%s: %s", path, strerror(err ? err : EIO));
     }
     st = rpl_show_parse(buf ? buf : "", n, path, out);
     free(buf);
     return st;
 }
 
-void rpl_show_free(rpl_show_t *show)
+void rpl_show_destroy(rpl_show_t *show)
 {
     if (!show)
         return;
@@ -967,7 +936,6 @@ void rpl_show_free(rpl_show_t *show)
     free(show->dots);
     free(show->strs);
     free(show->pics);
-    free(show->err);
     free(show);
 }
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 #include "core/side/water_grid.h"
 
 #define COORD_MAX 1e9        /* coordinates beyond this are refused, as in water.c */
@@ -19,13 +19,13 @@
  * Between two samples the surface is a straight line, which is what makes
  * the integrals below exact. */
 typedef struct surf {
-    const rpl_water_t *w;
+    rpl_water_t *w;
     double x0, x1, dx;
     long last; /* >= 1 */
     int waves;
 } surf_t;
 
-static void surf_init(surf_t *s, const rpl_water_t *w, const rpl_water_params_t *p)
+static void surf_init(surf_t *s, rpl_water_t *w, const rpl_water_params_t *p)
 {
     s->w = w;
     s->x0 = p->x0;
@@ -238,7 +238,7 @@ static int poly_ok(const double *xy, int n)
 
 /* The submerged part, plus its polar second moment about its centroid
  * (for the angular drag).  Arguments already checked. */
-static void submerged(const rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out,
+static void submerged(rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out,
                       double *polar)
 {
     memset(out, 0, sizeof *out);
@@ -306,7 +306,7 @@ static void submerged(const rpl_water_t *w, const double *xy, int n, rpl_submerg
     *polar = j > 0 ? j : 0;
 }
 
-rpl_status rpl_water_submerged(const rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out)
+rpl_status rpl_water_submerged(rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out)
 {
     if (!w || !out || !poly_ok(xy, n) || !rpl_water_params(w))
         return RPL_EINVAL;
@@ -324,7 +324,7 @@ static int body_ok(const rpl_body_t *b)
            isfinite(b->mass) && b->mass > 0 && isfinite(b->moment) && b->moment > 0;
 }
 
-rpl_status rpl_water_forces(const rpl_water_t *w, const rpl_body_t *b, double g, double dt,
+rpl_status rpl_water_forces(rpl_water_t *w, const rpl_body_t *b, double g, double dt,
                             rpl_water_force_t *out)
 {
     if (!w || !out || !body_ok(b) || !finite_coord(g) || !isfinite(dt) || !(dt > 0) ||
@@ -385,7 +385,7 @@ rpl_status rpl_water_forces(const rpl_water_t *w, const rpl_body_t *b, double g,
 
 /* ---- sweeps ----------------------------------------------------------------- */
 
-int rpl_water_crossing(const rpl_water_t *w, double ax, double ay, double bx, double by,
+int rpl_water_crossing(rpl_water_t *w, double ax, double ay, double bx, double by,
                        double *x)
 {
     if (!w || !rpl_water_params(w) || !finite_coord(ax) || !finite_coord(ay) ||

@@ -28,7 +28,7 @@ rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art)
         free(pic);
         free(dry);
         free(surf);
-        return side_fail(r, RPL_ENOMEM, "out of memory for the INDEX8 palette");
+        return rpl_err_set(&r->err, RPL_ENOMEM, "out of memory for the INDEX8 palette");
     }
     for (int y = 0; y < ph; y++) {
         int ay = y < PAL_ART_H ? y : y - PAL_ART_H;
@@ -53,13 +53,15 @@ rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art)
                             (float)(i % 5) * 0.1f, 0.6f, (float)(1.0 + (i % 3))};
         rpl_side_draw_drop(pic, pw, pw, ph, &dp);
     }
-    rpl_status st;
-    rpl_backdrop_t *bd = rpl_backdrop_create(pic, pw, ph, RPL_INDEX8, &st);
+    rpl_backdrop_t *bd;
+    rpl_status st = rpl_backdrop_create(pic, pw, ph, RPL_INDEX8, &bd);
     free(pic);
     free(dry);
     free(surf);
-    if (!bd)
-        return side_fail(r, st, "cannot make the INDEX8 palette: %s", rpl_strerror(st));
+    if (st != RPL_OK) {
+        rpl_backdrop_destroy(bd);
+        return rpl_err_set(&r->err, st, "cannot make the INDEX8 palette: %s", rpl_strerror(st));
+    }
     memcpy(r->palette, rpl_backdrop_palette(bd), sizeof r->palette);
     int colors = rpl_backdrop_colors(bd);
     rpl_backdrop_destroy(bd);

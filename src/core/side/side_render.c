@@ -8,21 +8,37 @@
 
 /* ---- the renderer ------------------------------------------------------------- */
 
-rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
-                                              rpl_format format, rpl_status *status)
+/* A failed renderer keeps nothing but its message. */
+static void release(rpl_side_renderer_t *r)
 {
+    free(r->frame);
+    free(r->caustic);
+    free(r->cube);
+    free(r->colmem);
+    free(r->span);
+    r->frame = NULL;
+    r->span = NULL;
+    r->caustic = NULL;
+    r->cube = NULL;
+    r->colmem = NULL;
+}
+
+rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_format format,
+                                    rpl_side_renderer_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    rpl_side_renderer_t *r = *out = calloc(1, sizeof *r);
+    if (!r)
+        return RPL_ENOMEM;
     rpl_status st = RPL_OK;
-    rpl_side_renderer_t *r = NULL;
-    if (w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX ||
-        rpl_format_bytes(format) == 0 || (format == RPL_INDEX8 && !art)) {
-        st = RPL_EINVAL;
-        goto out;
-    }
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        st = RPL_ENOMEM;
-        goto out;
-    }
+    if (w < RPL_DIM_MIN || w > RPL_DIM_MAX || h < RPL_DIM_MIN || h > RPL_DIM_MAX)
+        return rpl_err_set(&r->err, RPL_EINVAL, "size %dx%d: each side must be %d..%d", w, h,
+                           RPL_DIM_MIN, RPL_DIM_MAX);
+    if (rpl_format_bytes(format) == 0)
+        return rpl_err_set(&r->err, RPL_EINVAL, "unknown format %d", (int)format);
+    if (format == RPL_INDEX8 && !art)
+        return rpl_err_set(&r->err, RPL_EINVAL, "INDEX8 needs the scene's art (NULL)");
     r->w = w;
     r->h = h;
     r->format = format;
@@ -34,8 +50,8 @@ rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
     if (format != RPL_XRGB8888)
         r->span = malloc(2 * (size_t)h * sizeof *r->span);
     if ((format != RPL_XRGB8888 && (!r->frame || !r->span)) || !r->caustic || !r->colmem) {
-        st = RPL_ENOMEM;
-        goto out;
+        release(r);
+        return rpl_err_set(&r->err, RPL_ENOMEM, "out of memory for a %dx%d side renderer", w, h);
     }
     r->col.ys = r->colmem;
     r->col.cov = r->colmem + ncol;
@@ -48,36 +64,30 @@ rpl_side_renderer_t *rpl_side_renderer_create(const uint32_t *art, int w, int h,
     rpl_side_make_caustic(r->caustic);
     if (format == RPL_INDEX8)
         st = rpl_side_make_palette(r, art);
-out:
     if (st != RPL_OK) {
-        rpl_side_renderer_destroy(r);
-        r = NULL;
+        release(r);
+        return st;
     }
-    if (status)
-        *status = st;
-    return r;
+    r->ok = 1;
+    return RPL_OK;
 }
 
 void rpl_side_renderer_destroy(rpl_side_renderer_t *r)
 {
     if (!r)
         return;
-    free(r->frame);
-    free(r->caustic);
-    free(r->cube);
-    free(r->colmem);
-    free(r->span);
+    release(r);
     free(r);
 }
 
 const char *rpl_side_renderer_error(const rpl_side_renderer_t *r)
 {
-    return r ? r->err : "no side renderer (NULL)";
+    return r ? rpl_err_text(&r->err) : "no side renderer (NULL)";
 }
 
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r)
 {
-    return r && r->format == RPL_INDEX8 ? r->palette : NULL;
+    return side_usable(r) && r->format == RPL_INDEX8 ? r->palette : NULL;
 }
 
 static int finite_f(float v)
@@ -93,46 +103,46 @@ static rpl_status check_frame(rpl_side_renderer_t *r, const uint32_t *scene, ptr
 {
     int bytes = rpl_format_bytes(r->format);
     if (!scene)
-        return side_fail(r, RPL_EINVAL, "no scene (NULL)");
+        return rpl_err_set(&r->err, RPL_EINVAL, "no scene (NULL)");
     if (!fb)
-        return side_fail(r, RPL_EINVAL, "no framebuffer (NULL)");
+        return rpl_err_set(&r->err, RPL_EINVAL, "no framebuffer (NULL)");
     if (spitch < (ptrdiff_t)r->w * 4 || spitch % 4 != 0 || (uintptr_t)scene % 4 != 0)
-        return side_fail(r, RPL_EINVAL,
+        return rpl_err_set(&r->err, RPL_EINVAL,
                          "scene pitch %td: must be at least %d bytes and a multiple of 4, the scene aligned",
                          spitch, r->w * 4);
     if (pitch < (ptrdiff_t)r->w * bytes || pitch % bytes != 0 || (uintptr_t)fb % (unsigned)bytes != 0)
-        return side_fail(r, RPL_EINVAL,
+        return rpl_err_set(&r->err, RPL_EINVAL,
                          "framebuffer pitch %td: must be at least %d bytes and a multiple of %d, fb aligned",
                          pitch, r->w * bytes, bytes);
     if (!isfinite(time))
-        return side_fail(r, RPL_EINVAL, "time is not finite");
+        return rpl_err_set(&r->err, RPL_EINVAL, "time is not finite");
     if (nwaters < 0 || (nwaters > 0 && !waters))
-        return side_fail(r, RPL_EINVAL, "waters: %d bodies%s", nwaters,
+        return rpl_err_set(&r->err, RPL_EINVAL, "waters: %d bodies%s", nwaters,
                          nwaters > 0 ? " but the array is NULL" : ", fewer than 0");
     if (ndrops < 0 || (ndrops > 0 && !drops))
-        return side_fail(r, RPL_EINVAL, "droplets: %d%s", ndrops,
+        return rpl_err_set(&r->err, RPL_EINVAL, "droplets: %d%s", ndrops,
                          ndrops > 0 ? " but the array is NULL" : ", fewer than 0");
     for (int k = 0; k < nwaters; k++) {
         const rpl_side_water_t *wb = &waters[k];
         if (wb->x1 < wb->x0)
-            return side_fail(r, RPL_EINVAL, "water %d: x1 %d is left of x0 %d", k, wb->x1, wb->x0);
+            return rpl_err_set(&r->err, RPL_EINVAL, "water %d: x1 %d is left of x0 %d", k, wb->x1, wb->x0);
         if (wb->x1 > wb->x0 && !wb->surface)
-            return side_fail(r, RPL_EINVAL, "water %d: no surface (NULL)", k);
+            return rpl_err_set(&r->err, RPL_EINVAL, "water %d: no surface (NULL)", k);
         if (!finite_f(wb->bottom))
-            return side_fail(r, RPL_EINVAL, "water %d: bottom is not finite", k);
+            return rpl_err_set(&r->err, RPL_EINVAL, "water %d: bottom is not finite", k);
         /* the columns drawn and their neighbours (for the slope) */
         long long a = wb->x0 > 0 ? wb->x0 : 0, b = wb->x1 < r->w ? wb->x1 : r->w;
         a = a - 4 > wb->x0 ? a - 4 : wb->x0; /* the slope reads four columns out */
         b = b + 4 < wb->x1 ? b + 4 : wb->x1;
         for (long long x = a; x < b; x++)
             if (!finite_f(wb->surface[x - wb->x0]))
-                return side_fail(r, RPL_EINVAL, "water %d: surface at x %lld is not finite", k, x);
+                return rpl_err_set(&r->err, RPL_EINVAL, "water %d: surface at x %lld is not finite", k, x);
     }
     for (int k = 0; k < ndrops; k++) {
         const rpl_droplet_t *d = &drops[k];
         if (!finite_f(d->x) || !finite_f(d->y) || !finite_f(d->size) || !finite_f(d->age) ||
             !finite_f(d->life))
-            return side_fail(r, RPL_EINVAL, "droplet %d: a value is not finite", k);
+            return rpl_err_set(&r->err, RPL_EINVAL, "droplet %d: a value is not finite", k);
     }
     return RPL_OK;
 }
@@ -227,12 +237,12 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
                            const rpl_droplet_t *drops, int ndrops, double time, void *fb,
                            ptrdiff_t pitch)
 {
-    if (!r)
+    if (!side_usable(r))
         return RPL_EINVAL;
     rpl_status st = check_frame(r, scene, spitch, waters, nwaters, drops, ndrops, time, fb, pitch);
     if (st != RPL_OK)
         return st;
-    r->err[0] = '\0';
+    rpl_err_clear(&r->err);
     const int w = r->w, h = r->h;
     const ptrdiff_t sp = spitch / 4;
     const int direct = r->format == RPL_XRGB8888;

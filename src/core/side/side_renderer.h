@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ripple.h"
+#include "core/base/error.h"
+#include "ripple/side.h"
 
 /*
  * Everything is drawn in XRGB8888 (straight into an XRGB8888 framebuffer,
@@ -81,21 +82,15 @@ struct rpl_side_renderer {
     depth_entry_t depth[DEPTHS];
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
-    char err[160];
+    int ok;                     /* created whole */
+    rpl_err_t err;
 };
 
-static inline rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static inline rpl_status side_fail(rpl_side_renderer_t *r, rpl_status st, const char *fmt, ...)
+/* A renderer that can draw: created whole (a failed handle only reports
+ * its error and is destroyed). */
+static inline int side_usable(const rpl_side_renderer_t *r)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err, sizeof r->err, fmt, ap);
-    va_end(ap);
-    return st;
+    return r && r->ok;
 }
 
 static inline int clampi(int v, int lo, int hi)

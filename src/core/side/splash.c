@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ripple.h"
+#include "core/base/error.h"
+#include "ripple/side.h"
 
 /*
  * How an impact's speed s (world units per second) shapes a splash, with
@@ -33,8 +34,16 @@
 struct rpl_splash {
     int capacity, count;
     uint64_t rng;      /* xorshift64* state, never 0 */
-    rpl_droplet_t *d;  /* count droplets, oldest first */
+    rpl_droplet_t *d;  /* count droplets, oldest first; NULL in a failed handle */
+    rpl_err_t err;
 };
+
+/* A splash that can be used: created whole (a failed handle only reports
+ * its error and is destroyed). */
+static int usable(const rpl_splash_t *s)
+{
+    return s && s->d;
+}
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -52,22 +61,19 @@ static double rng_unit(uint64_t *s)
     return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-rpl_splash_t *rpl_splash_create(int capacity, uint64_t seed, rpl_status *status)
+rpl_status rpl_splash_create(int capacity, uint64_t seed, rpl_splash_t **out)
 {
-    if (capacity < 1 || capacity > RPL_SPLASH_MAX) {
-        if (status)
-            *status = RPL_EINVAL;
-        return NULL;
-    }
-    rpl_splash_t *s = calloc(1, sizeof *s);
+    if (!out)
+        return RPL_EINVAL;
+    rpl_splash_t *s = *out = calloc(1, sizeof *s);
+    if (!s)
+        return RPL_ENOMEM;
+    if (capacity < 1 || capacity > RPL_SPLASH_MAX)
+        return rpl_err_set(&s->err, RPL_EINVAL, "capacity %d: must be in 1..%d", capacity,
+                           RPL_SPLASH_MAX);
     rpl_droplet_t *d = calloc((size_t)capacity, sizeof *d);
-    if (!s || !d) {
-        free(s);
-        free(d);
-        if (status)
-            *status = RPL_ENOMEM;
-        return NULL;
-    }
+    if (!d)
+        return rpl_err_set(&s->err, RPL_ENOMEM, "out of memory for %d droplets", capacity);
     s->capacity = capacity;
     s->d = d;
     /* splitmix64 of the seed: nearby seeds give unrelated streams, and
@@ -77,9 +83,12 @@ rpl_splash_t *rpl_splash_create(int capacity, uint64_t seed, rpl_status *status)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
     s->rng = z ? z : 0x2545F4914F6CDD1Dull;
-    if (status)
-        *status = RPL_OK;
-    return s;
+    return RPL_OK;
+}
+
+const char *rpl_splash_error(const rpl_splash_t *s)
+{
+    return s ? rpl_err_text(&s->err) : "no splash (NULL)";
 }
 
 void rpl_splash_destroy(rpl_splash_t *s)
@@ -92,7 +101,7 @@ void rpl_splash_destroy(rpl_splash_t *s)
 
 int rpl_splash_emit(rpl_splash_t *s, double x, double y, double speed)
 {
-    if (!s || !isfinite(x) || !isfinite(y) || fabs(x) > COORD_MAX || fabs(y) > COORD_MAX ||
+    if (!usable(s) || !isfinite(x) || !isfinite(y) || fabs(x) > COORD_MAX || fabs(y) > COORD_MAX ||
         !isfinite(speed) || speed < 0)
         return -1;
     double f = speed / SPEED_FULL;
@@ -140,7 +149,7 @@ static rpl_water_t *landed_in(rpl_water_t *const *waters, int n, double x, doubl
 
 int rpl_splash_step(rpl_splash_t *s, double dt, double g, rpl_water_t *const *waters, int n)
 {
-    if (!s || !isfinite(dt) || dt < 0 || !isfinite(g) || fabs(g) > COORD_MAX || n < 0 ||
+    if (!usable(s) || !isfinite(dt) || dt < 0 || !isfinite(g) || fabs(g) > COORD_MAX || n < 0 ||
         (n > 0 && !waters))
         return -1;
     int landings = 0, kept = 0;
@@ -177,16 +186,16 @@ int rpl_splash_step(rpl_splash_t *s, double dt, double g, rpl_water_t *const *wa
 
 int rpl_splash_count(const rpl_splash_t *s)
 {
-    return s ? s->count : 0;
+    return usable(s) ? s->count : 0;
 }
 
 const rpl_droplet_t *rpl_splash_droplets(const rpl_splash_t *s)
 {
-    return s ? s->d : NULL;
+    return usable(s) ? s->d : NULL;
 }
 
 void rpl_splash_clear(rpl_splash_t *s)
 {
-    if (s)
+    if (usable(s))
         s->count = 0;
 }

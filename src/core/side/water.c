@@ -9,20 +9,6 @@
 #include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
-static rpl_status water_fail(rpl_water_t *w, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status water_fail(rpl_water_t *w, rpl_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
 void rpl_water_defaults(rpl_water_params_t *p)
 {
     if (!p)
@@ -57,22 +43,6 @@ void rpl_water_defaults(rpl_water_params_t *p)
 
 /* ---- checking ---------------------------------------------------------- */
 
-static rpl_status refuse(char *why, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status refuse(char *why, size_t len, const char *fmt, ...)
-{
-    if (why && len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, len, fmt, ap);
-        va_end(ap);
-    }
-    return RPL_EINVAL;
-}
-
 /* A real in [lo, hi] (open ends when lo_open / hi_open). */
 static int in_range(double v, double lo, int lo_open, double hi, int hi_open)
 {
@@ -87,69 +57,68 @@ static int in_range(double v, double lo, int lo_open, double hi, int hi_open)
 
 #define WORLD 1e9 /* world coordinates beyond this are refused */
 
-rpl_status rpl_water_check(const rpl_water_params_t *p, char *why, size_t len)
+/* The parameters' check: RPL_OK, or RPL_EINVAL with the reason in e. */
+static rpl_status check(const rpl_water_params_t *p, rpl_err_t *e)
 {
-    if (why && len > 0)
-        why[0] = 0;
     if (!p)
-        return refuse(why, len, "no parameters (NULL)");
+        return rpl_err_set(e, RPL_EINVAL, "no parameters (NULL)");
     if (p->kind != RPL_SURFACE_SPRINGS && p->kind != RPL_SURFACE_WAVES)
-        return refuse(why, len, "kind %d: must be springs (0) or waves (1)", (int)p->kind);
+        return rpl_err_set(e, RPL_EINVAL, "kind %d: must be springs (0) or waves (1)", (int)p->kind);
     if (!in_range(p->x0, -WORLD, 0, WORLD, 0) || !in_range(p->x1, -WORLD, 0, WORLD, 0) ||
         !(p->x0 < p->x1))
-        return refuse(why, len, "x0 %g, x1 %g: must be finite with x0 < x1 (|x| <= 1e9)", p->x0,
+        return rpl_err_set(e, RPL_EINVAL, "x0 %g, x1 %g: must be finite with x0 < x1 (|x| <= 1e9)", p->x0,
                       p->x1);
     if (!in_range(p->level, -WORLD, 0, WORLD, 0) || !in_range(p->bottom, -WORLD, 0, WORLD, 0) ||
         !(p->bottom > p->level))
-        return refuse(why, len, "level %g, bottom %g: must be finite with bottom > level",
+        return rpl_err_set(e, RPL_EINVAL, "level %g, bottom %g: must be finite with bottom > level",
                       p->level, p->bottom);
     if (p->ends != RPL_ENDS_FREE && p->ends != RPL_ENDS_REFLECT && p->ends != RPL_ENDS_ABSORB)
-        return refuse(why, len, "ends %d: must be free (0), reflect (1) or absorb (2)",
+        return rpl_err_set(e, RPL_EINVAL, "ends %d: must be free (0), reflect (1) or absorb (2)",
                       (int)p->ends);
     if (!in_range(p->step, 0, 1, 0.1, 0))
-        return refuse(why, len, "step %g: must be in (0, 0.1] seconds", p->step);
+        return rpl_err_set(e, RPL_EINVAL, "step %g: must be in (0, 0.1] seconds", p->step);
     if (p->max_steps < 1 || p->max_steps > 1000)
-        return refuse(why, len, "max_steps %d: must be in 1..1000", p->max_steps);
+        return rpl_err_set(e, RPL_EINVAL, "max_steps %d: must be in 1..1000", p->max_steps);
     if (p->springs < RPL_SPRINGS_MIN || p->springs > RPL_SPRINGS_MAX)
-        return refuse(why, len, "springs %d: must be in %d..%d", p->springs, RPL_SPRINGS_MIN,
+        return rpl_err_set(e, RPL_EINVAL, "springs %d: must be in %d..%d", p->springs, RPL_SPRINGS_MIN,
                       RPL_SPRINGS_MAX);
     if (!in_range(p->stiffness, 0, 0, 1, 0))
-        return refuse(why, len, "stiffness %g: must be in [0, 1]", p->stiffness);
+        return rpl_err_set(e, RPL_EINVAL, "stiffness %g: must be in [0, 1]", p->stiffness);
     if (!in_range(p->damping, 0, 0, 1, 0))
-        return refuse(why, len, "damping %g: must be in [0, 1]", p->damping);
+        return rpl_err_set(e, RPL_EINVAL, "damping %g: must be in [0, 1]", p->damping);
     if (p->passes < 1 || p->passes > RPL_PASSES_MAX)
-        return refuse(why, len, "passes %d: must be in 1..%d", p->passes, RPL_PASSES_MAX);
+        return rpl_err_set(e, RPL_EINVAL, "passes %d: must be in 1..%d", p->passes, RPL_PASSES_MAX);
     if (!isfinite(p->spread) || p->spread < 0)
-        return refuse(why, len, "spread %g: must be finite and >= 0", p->spread);
+        return rpl_err_set(e, RPL_EINVAL, "spread %g: must be finite and >= 0", p->spread);
     double lim = rpl_water_spread_limit(p);
     if (!(p->spread < lim))
-        return refuse(why, len, "spread %g is unstable with %d pass%s: must be below %.4f",
+        return rpl_err_set(e, RPL_EINVAL, "spread %g is unstable with %d pass%s: must be below %.4f",
                       p->spread, p->passes, p->passes == 1 ? "" : "es", lim);
     if (!in_range(p->frequency, 0, 1, 100, 0))
-        return refuse(why, len, "frequency %g: must be in (0, 100] Hz", p->frequency);
+        return rpl_err_set(e, RPL_EINVAL, "frequency %g: must be in (0, 100] Hz", p->frequency);
     if (!in_range(p->wavelength, 0, 1, 1e6, 0))
-        return refuse(why, len, "wavelength %g: must be in (0, 1e6]", p->wavelength);
+        return rpl_err_set(e, RPL_EINVAL, "wavelength %g: must be in (0, 1e6]", p->wavelength);
     if (!in_range(p->life, 0, 1, 600, 0))
-        return refuse(why, len, "life %g: must be in (0, 600] seconds", p->life);
+        return rpl_err_set(e, RPL_EINVAL, "life %g: must be in (0, 600] seconds", p->life);
     if (!in_range(p->force_min, 0, 0, WORLD, 0) || !in_range(p->force_max, 0, 0, WORLD, 0) ||
         !(p->force_min <= p->force_max))
-        return refuse(why, len,
+        return rpl_err_set(e, RPL_EINVAL,
                       "force_min %g, force_max %g: must be finite with 0 <= force_min <= force_max",
                       p->force_min, p->force_max);
     if (!in_range(p->speed_max, 0, 1, WORLD, 0))
-        return refuse(why, len, "speed_max %g: must be finite and > 0", p->speed_max);
+        return rpl_err_set(e, RPL_EINVAL, "speed_max %g: must be finite and > 0", p->speed_max);
     if (!in_range(p->sleep_epsilon, 0, 0, WORLD, 0))
-        return refuse(why, len, "sleep_epsilon %g: must be finite and >= 0", p->sleep_epsilon);
+        return rpl_err_set(e, RPL_EINVAL, "sleep_epsilon %g: must be finite and >= 0", p->sleep_epsilon);
     if (p->sleep_steps < 1)
-        return refuse(why, len, "sleep_steps %d: must be >= 1", p->sleep_steps);
+        return rpl_err_set(e, RPL_EINVAL, "sleep_steps %d: must be >= 1", p->sleep_steps);
     if (!in_range(p->density, 0, 1, WORLD, 0))
-        return refuse(why, len, "density %g: must be finite and > 0", p->density);
+        return rpl_err_set(e, RPL_EINVAL, "density %g: must be finite and > 0", p->density);
     if (!in_range(p->drag, 0, 0, WORLD, 0))
-        return refuse(why, len, "drag %g: must be finite and >= 0", p->drag);
+        return rpl_err_set(e, RPL_EINVAL, "drag %g: must be finite and >= 0", p->drag);
     if (!in_range(p->angular_drag, 0, 0, WORLD, 0))
-        return refuse(why, len, "angular_drag %g: must be finite and >= 0", p->angular_drag);
+        return rpl_err_set(e, RPL_EINVAL, "angular_drag %g: must be finite and >= 0", p->angular_drag);
     if (!in_range(p->max_dv, 0, 1, WORLD, 0))
-        return refuse(why, len, "max_dv %g: must be finite and > 0", p->max_dv);
+        return rpl_err_set(e, RPL_EINVAL, "max_dv %g: must be finite and > 0", p->max_dv);
     return RPL_OK;
 }
 
@@ -230,32 +199,29 @@ static void arrays_attach(rpl_water_t *w, double *block, int n)
         absorb_fill(w->absorb, n);
 }
 
-rpl_water_t *rpl_water_create(const rpl_water_params_t *p, rpl_status *status)
+rpl_status rpl_water_create(const rpl_water_params_t *p, rpl_water_t **out)
 {
-    rpl_status st = rpl_water_check(p, NULL, 0);
-    if (st != RPL_OK) {
-        if (status)
-            *status = st;
-        return NULL;
-    }
-    rpl_water_t *w = calloc(1, sizeof *w);
-    double *block = w ? arrays_alloc(p->springs) : NULL;
+    if (!out)
+        return RPL_EINVAL;
+    rpl_water_t *w = *out = calloc(1, sizeof *w);
+    if (!w)
+        return RPL_ENOMEM;
+    rpl_status st = check(p, &w->err);
+    if (st != RPL_OK)
+        return st;
+    double *block = arrays_alloc(p->springs);
     long glast = rpl_water_grid_last(p);
     double *grid = block && glast > 0 ? rpl_water_grid_alloc(glast) : NULL;
     if (!block || (glast > 0 && !grid)) {
         free(block);
-        free(w);
-        if (status)
-            *status = RPL_ENOMEM;
-        return NULL;
+        return rpl_err_set(&w->err, RPL_ENOMEM, "no memory for %d springs and %ld surface samples",
+                           p->springs, glast + 1);
     }
     w->p = *p;
     arrays_attach(w, block, p->springs);
     rpl_water_grid_attach(w, grid, glast);
     flatten(w);
-    if (status)
-        *status = RPL_OK;
-    return w;
+    return RPL_OK;
 }
 
 void rpl_water_destroy(rpl_water_t *w)
@@ -269,12 +235,12 @@ void rpl_water_destroy(rpl_water_t *w)
 
 const char *rpl_water_error(const rpl_water_t *w)
 {
-    return w ? w->err : "no water (NULL)";
+    return w ? rpl_err_text(&w->err) : "no water (NULL)";
 }
 
 const rpl_water_params_t *rpl_water_params(const rpl_water_t *w)
 {
-    return w ? &w->p : NULL;
+    return water_usable(w) ? &w->p : NULL;
 }
 
 static int params_equal(const rpl_water_params_t *a, const rpl_water_params_t *b)
@@ -293,11 +259,10 @@ static int params_equal(const rpl_water_params_t *a, const rpl_water_params_t *b
 
 rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
 {
-    if (!w)
+    if (!water_usable(w))
         return RPL_EINVAL;
-    char why[sizeof w->err];
-    if (rpl_water_check(p, why, sizeof why) != RPL_OK)
-        return water_fail(w, RPL_EINVAL, "%s", why);
+    if (check(p, &w->err) != RPL_OK)
+        return RPL_EINVAL;
     if (params_equal(&w->p, p))
         return RPL_OK; /* nothing changes, and a sleeping body sleeps on */
     long glast = rpl_water_grid_last(p);
@@ -305,7 +270,7 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
     if (glast != w->glast) {
         grid = glast > 0 ? rpl_water_grid_alloc(glast) : NULL;
         if (glast > 0 && !grid)
-            return water_fail(w, RPL_ENOMEM, "no memory for %ld surface samples", glast + 1);
+            return rpl_err_set(&w->err, RPL_ENOMEM, "no memory for %ld surface samples", glast + 1);
     }
     double *block = w->y;
     if (p->springs != w->n) {
@@ -315,7 +280,7 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
         if (!block) {
             if (grid != w->gh)
                 free(grid);
-            return water_fail(w, RPL_ENOMEM, "no memory for %d springs", p->springs);
+            return rpl_err_set(&w->err, RPL_ENOMEM, "no memory for %d springs", p->springs);
         }
         int m = p->springs;
         for (int j = 0; j < m; j++) {
@@ -350,7 +315,7 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
 
 void rpl_water_reset(rpl_water_t *w)
 {
-    if (!w)
+    if (!water_usable(w))
         return;
     flatten(w);
     w->steps = 0;
@@ -361,7 +326,7 @@ void rpl_water_reset(rpl_water_t *w)
 
 void rpl_water_step(rpl_water_t *w)
 {
-    if (!w || !w->awake)
+    if (!water_usable(w) || !w->awake)
         return;
     if (w->p.kind == RPL_SURFACE_SPRINGS)
         rpl_water_springs_step(w);
@@ -373,7 +338,7 @@ void rpl_water_step(rpl_water_t *w)
 
 int rpl_water_advance(rpl_water_t *w, double seconds)
 {
-    if (!w || !isfinite(seconds) || seconds < 0)
+    if (!water_usable(w) || !isfinite(seconds) || seconds < 0)
         return -1;
     w->acc += seconds;
     /* The tiny allowance keeps rounding from putting off a step that the
@@ -399,22 +364,22 @@ int rpl_water_advance(rpl_water_t *w, double seconds)
 
 uint64_t rpl_water_steps(const rpl_water_t *w)
 {
-    return w ? w->steps : 0;
+    return water_usable(w) ? w->steps : 0;
 }
 
 double rpl_water_time(const rpl_water_t *w)
 {
-    return w ? (double)w->steps * w->p.step : 0;
+    return water_usable(w) ? (double)w->steps * w->p.step : 0;
 }
 
 int rpl_water_awake(const rpl_water_t *w)
 {
-    return w ? w->awake : 0;
+    return water_usable(w) ? w->awake : 0;
 }
 
 double rpl_water_energy(const rpl_water_t *w)
 {
-    if (!w)
+    if (!water_usable(w))
         return 0;
     double e = 0;
     if (w->p.kind == RPL_SURFACE_SPRINGS) {
@@ -437,7 +402,7 @@ double rpl_water_energy(const rpl_water_t *w)
 
 double rpl_water_height(const rpl_water_t *w, double x)
 {
-    if (!w)
+    if (!water_usable(w))
         return 0;
     if (w->p.kind == RPL_SURFACE_WAVES) {
         double h;
@@ -452,7 +417,7 @@ double rpl_water_height(const rpl_water_t *w, double x)
 
 double rpl_water_slope(const rpl_water_t *w, double x)
 {
-    if (!w)
+    if (!water_usable(w))
         return 0;
     if (w->p.kind == RPL_SURFACE_WAVES) {
         double h, dx;
@@ -468,7 +433,7 @@ double rpl_water_slope(const rpl_water_t *w, double x)
 
 double rpl_water_velocity(const rpl_water_t *w, double x)
 {
-    if (!w)
+    if (!water_usable(w))
         return 0;
     if (w->p.kind == RPL_SURFACE_WAVES) {
         double h, dt;
@@ -483,7 +448,7 @@ double rpl_water_velocity(const rpl_water_t *w, double x)
 
 rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n, float *out)
 {
-    if (!w || !out || n < 1 || !isfinite(x0) || !isfinite(dx))
+    if (!water_usable(w) || !out || n < 1 || !isfinite(x0) || !isfinite(dx))
         return RPL_EINVAL;
     double level = w->p.level;
     if (w->p.kind == RPL_SURFACE_WAVES) {
@@ -506,9 +471,9 @@ rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n, f
     return RPL_OK;
 }
 
-double rpl_water_grid_height(const rpl_water_t *w, long k)
+double rpl_water_grid_height(rpl_water_t *w, long k)
 {
-    if (!w)
+    if (!water_usable(w))
         return 0;
     const rpl_water_params_t *p = &w->p;
     if (!w->gh)
@@ -519,7 +484,6 @@ double rpl_water_grid_height(const rpl_water_t *w, long k)
     if (k > w->glast)
         k = w->glast;
     if (w->gstamp[k] != w->gen) {
-        /* the pointers are const in a const w, what they point to is not */
         w->gh[k] = rpl_water_height(w, rpl_wave_grid_x(p->x0, p->x1, w->glast, k));
         w->gstamp[k] = w->gen;
     }
@@ -528,35 +492,35 @@ double rpl_water_grid_height(const rpl_water_t *w, long k)
 
 int rpl_water_springs(const rpl_water_t *w)
 {
-    return w ? w->n : 0;
+    return water_usable(w) ? w->n : 0;
 }
 
 const double *rpl_water_spring_y(const rpl_water_t *w)
 {
-    return w && w->p.kind == RPL_SURFACE_SPRINGS ? w->y : NULL;
+    return water_usable(w) && w->p.kind == RPL_SURFACE_SPRINGS ? w->y : NULL;
 }
 
 const double *rpl_water_spring_v(const rpl_water_t *w)
 {
-    return w && w->p.kind == RPL_SURFACE_SPRINGS ? w->v : NULL;
+    return water_usable(w) && w->p.kind == RPL_SURFACE_SPRINGS ? w->v : NULL;
 }
 
 int rpl_water_rings(const rpl_water_t *w)
 {
-    return w ? w->nrings : 0;
+    return water_usable(w) ? w->nrings : 0;
 }
 
 /* ---- disturbing ------------------------------------------------------------ */
 
 rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
 {
-    if (!w)
+    if (!water_usable(w))
         return RPL_EINVAL;
     if (!isfinite(x) || x < w->p.x0 || x > w->p.x1)
-        return water_fail(w, RPL_EINVAL, "disturb at x %g: outside [%g, %g]", x, w->p.x0,
+        return rpl_err_set(&w->err, RPL_EINVAL, "disturb at x %g: outside [%g, %g]", x, w->p.x0,
                           w->p.x1);
     if (!isfinite(dv))
-        return water_fail(w, RPL_EINVAL, "disturb by %g: must be finite", dv);
+        return rpl_err_set(&w->err, RPL_EINVAL, "disturb by %g: must be finite", dv);
     if (w->p.kind == RPL_SURFACE_WAVES) {
         /* a ring started close by a moment ago takes this one in: a splash's
          * droplets falling back would otherwise fill every ring at once,
@@ -594,10 +558,10 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
 
 rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force)
 {
-    if (!w)
+    if (!water_usable(w))
         return RPL_EINVAL;
     if (!isfinite(vy))
-        return water_fail(w, RPL_EINVAL, "impact speed %g: must be finite", vy);
+        return rpl_err_set(&w->err, RPL_EINVAL, "impact speed %g: must be finite", vy);
     double share = fabs(vy) / w->p.speed_max;
     if (share > 1)
         share = 1;

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "ripple.h"
+#include "ripple/side.h"
 
 /* A waves surface as the coupling sees it: samples k = 0..last at
  * x0 + k * dx, dx = (x1 - x0) / last, the last one exactly at x1, at most
@@ -34,6 +34,6 @@ static inline double rpl_wave_grid_x(double x0, double x1, long last, long k)
  * (a step, a disturbance whose ring reaches it, new parameters, a reset).  It
  * writes to w's cache, hence not for two threads at once on one body.
  * k is clamped into 0..last. */
-double rpl_water_grid_height(const rpl_water_t *w, long k);
+double rpl_water_grid_height(rpl_water_t *w, long k);
 
 #endif

@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
-#include "ripple.h"
+#include "core/base/error.h"
+#include "ripple/side.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -39,14 +40,21 @@ struct rpl_water {
      * parameters, flattening); a disturbance marks stale only the samples
      * its ring reaches (grid_stale_ring).  So each point is summed over
      * the rings about once a step instead of once per body (and per
-     * crossing) that reads it.  The arrays are written through a const
-     * rpl_water_t: a cache, not the surface. */
+     * crossing) that reads it.  The readers that fill it (submerged, forces,
+     * crossing) take the body non-const: they write it. */
     long glast;       /* intervals; 0 (and gh NULL) for springs */
     double *gh;       /* glast + 1 heights, then glast + 1 stamps, one block */
     uint64_t *gstamp;
     uint64_t gen;     /* >= 1 once created; stamps start at 0 */
-    char err[160];
+    rpl_err_t err;
 };
+
+/* A body that can be used: not NULL, and created whole (a failed handle
+ * only reports its error and is destroyed). */
+static inline int water_usable(const rpl_water_t *w)
+{
+    return w && w->y;
+}
 
 /* Where a ring's waves come from (water_rings.c): the ring and its images. */
 enum { RING_SOURCES_MAX = 5 };

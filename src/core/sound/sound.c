@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "ripple/sound.h"
 #include "ripple_support.h"
 
 /*
@@ -80,22 +81,8 @@ struct rpl_sound {
     uint32_t bed_noise[2];
     int32_t bed_a[2], bed_b[2]; /* two low-passes per channel */
 
-    char err[160];
+    rpl_err_t err;
 };
-
-static rpl_status sound_fail(rpl_sound_t *s, rpl_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static rpl_status sound_fail(rpl_sound_t *s, rpl_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    return st;
-}
 
 /* Q16 share per frame of a one-pole follower with time constant tau_us
  * microseconds (1/N for N frames, the first-order 1 - e^(-1/N)), in
@@ -178,19 +165,16 @@ static uint64_t next_u64(rpl_sound_t *s)
     return hi << 32 | lo;
 }
 
-rpl_sound_t *rpl_sound_create(int sample_rate, uint64_t seed, rpl_status *status)
+rpl_status rpl_sound_create(int sample_rate, uint64_t seed, rpl_sound_t **out)
 {
-    if (sample_rate < RPL_SOUND_RATE_MIN || sample_rate > RPL_SOUND_RATE_MAX) {
-        if (status)
-            *status = RPL_EINVAL;
-        return NULL;
-    }
-    rpl_sound_t *s = calloc(1, sizeof *s);
-    if (!s) {
-        if (status)
-            *status = RPL_ENOMEM;
-        return NULL;
-    }
+    if (!out)
+        return RPL_EINVAL;
+    rpl_sound_t *s = *out = calloc(1, sizeof *s);
+    if (!s)
+        return RPL_ENOMEM;
+    if (sample_rate < RPL_SOUND_RATE_MIN || sample_rate > RPL_SOUND_RATE_MAX)
+        return rpl_err_set(&s->err, RPL_EINVAL, "sample rate %d out of range %d..%d",
+                           sample_rate, RPL_SOUND_RATE_MIN, RPL_SOUND_RATE_MAX);
     int r = sample_rate;
     s->rate = r;
     s->rng = rpl_seed_mix(seed ^ 0x50554E44534F554Eull); /* not the field's sequence */
@@ -210,9 +194,14 @@ rpl_sound_t *rpl_sound_create(int sample_rate, uint64_t seed, rpl_status *status
     s->swell = s->swell_to = Q16 * 3 / 4;
     for (int c = 0; c < 2; c++)
         s->bed_noise[c] = (uint32_t)next_u64(s) | 1u; /* xorshift must not start at 0 */
-    if (status)
-        *status = RPL_OK;
-    return s;
+    return RPL_OK;
+}
+
+/* A mixer that can be used: created whole (rate set; a failed handle only
+ * reports its error and is destroyed). */
+static int usable(const rpl_sound_t *snd)
+{
+    return snd && snd->rate > 0;
 }
 
 void rpl_sound_destroy(rpl_sound_t *snd)
@@ -222,30 +211,30 @@ void rpl_sound_destroy(rpl_sound_t *snd)
 
 int rpl_sound_rate(const rpl_sound_t *snd)
 {
-    return snd ? snd->rate : 0;
+    return usable(snd) ? snd->rate : 0;
 }
 
 int rpl_sound_voices(const rpl_sound_t *snd)
 {
     int n = 0;
-    for (int i = 0; snd && i < SLOTS; i++)
+    for (int i = 0; usable(snd) && i < SLOTS; i++)
         n += snd->v[i].state != V_FREE;
     return n;
 }
 
 int rpl_sound_pending(const rpl_sound_t *snd)
 {
-    return snd ? snd->npend : 0;
+    return usable(snd) ? snd->npend : 0;
 }
 
 uint64_t rpl_sound_frames(const rpl_sound_t *snd)
 {
-    return snd ? snd->now : 0;
+    return usable(snd) ? snd->now : 0;
 }
 
 const char *rpl_sound_error(const rpl_sound_t *snd)
 {
-    return snd ? snd->err : "no sound (NULL)";
+    return snd ? rpl_err_text(&snd->err) : "no sound (NULL)";
 }
 
 /* The voice of a drip, from the stone's size and weight. */
@@ -327,13 +316,13 @@ static void start_voice(rpl_sound_t *s, const voice_t *nv)
 rpl_status rpl_sound_drip(rpl_sound_t *snd, int x, int y, int radius, int weight, int field_w)
 {
     (void)y;
-    if (!snd)
+    if (!usable(snd))
         return RPL_EINVAL;
     if (radius < 1 || radius > RPL_RADIUS_MAX)
-        return sound_fail(snd, RPL_EINVAL, "drip radius %d out of range 1..%d", radius,
+        return rpl_err_set(&snd->err, RPL_EINVAL, "drip radius %d out of range 1..%d", radius,
                           RPL_RADIUS_MAX);
     if (field_w < 1)
-        return sound_fail(snd, RPL_EINVAL, "field width %d: want at least 1", field_w);
+        return rpl_err_set(&snd->err, RPL_EINVAL, "field width %d: want at least 1", field_w);
     if (weight == 0)
         return RPL_OK;
     pending_t p;
@@ -464,10 +453,10 @@ static int32_t saturate(int32_t x)
 
 rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames)
 {
-    if (!snd)
+    if (!usable(snd))
         return RPL_EINVAL;
     if (frames < 0 || (!out && frames > 0))
-        return sound_fail(snd, RPL_EINVAL, "mix of %d frames into %s", frames,
+        return rpl_err_set(&snd->err, RPL_EINVAL, "mix of %d frames into %s", frames,
                           out ? "a buffer" : "NULL");
     for (int f = 0; f < frames; f++) {
         uint64_t t = snd->now++;
@@ -498,16 +487,16 @@ rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames)
 
 void rpl_sound_set_ambient(rpl_sound_t *snd, int on)
 {
-    if (snd)
+    if (usable(snd))
         snd->bed_to = on ? Q16 : 0;
 }
 
 rpl_status rpl_sound_set_volume(rpl_sound_t *snd, int volume)
 {
-    if (!snd)
+    if (!usable(snd))
         return RPL_EINVAL;
     if (volume < 0 || volume > RPL_SOUND_VOLUME_ONE)
-        return sound_fail(snd, RPL_EINVAL, "volume %d out of range 0..%d", volume,
+        return rpl_err_set(&snd->err, RPL_EINVAL, "volume %d out of range 0..%d", volume,
                           RPL_SOUND_VOLUME_ONE);
     snd->vol_to = (int32_t)((int64_t)volume * Q16 / RPL_SOUND_VOLUME_ONE);
     return RPL_OK;
