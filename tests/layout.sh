@@ -28,8 +28,9 @@
 #                  leans on) and its own room's headers; the field, render
 #                  and side rooms also
 #                  kernels/kernels.h, render also kernels/scalar.h and
-#                  core/field/field.h (the renderer draws the field's
-#                  tiles).  No other room's header: the field and the side
+#                  core/field/tiles.h (the field's face to the renderer:
+#                  its size, heights and tiles, never struct rpl_sim).
+#                  No other room's header: the field and the side
 #                  engine never include each other.
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
 #   src/scene      ripple.h and src/scene/* (and Chipmunk2D's headers; no SDL)
@@ -94,7 +95,7 @@ allowed() {
         core/*:src/ripple_support.h|core/*:src/core/base/*) return 0;;
         core/field:src/kernels/kernels.h|core/side:src/kernels/kernels.h) return 0;;
         core/render:src/kernels/kernels.h|core/render:src/kernels/scalar.h) return 0;;
-        core/render:src/core/field/field.h) return 0;;
+        core/render:src/core/field/tiles.h) return 0;;
         kernels:src/kernels/*) return 0;;
         app:src/app/*|examples:src/examples/*|tools:src/tools/*) return 0;;
         scene:src/scene/*) return 0;;

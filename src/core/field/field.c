@@ -251,7 +251,7 @@ typedef struct step_job {
 static int tile_awake(const rpl_sim_t *sim, int tx, int ty)
 {
     const uint8_t *a = sim->act + (size_t)ty * sim->tiles_x + tx;
-    return (a[0] & (RPL_ACT_CUR | RPL_ACT_PREV)) || rpl_edges_touch(sim, a, tx, ty);
+    return (a[0] & (RPL_ACT_CUR | RPL_ACT_PREV)) || rpl_edges_touch(sim->tiles_x, sim->tiles_y, a, tx, ty);
 }
 
 /* The field's rule (its model) over an area: a kernel of its table. */
@@ -528,4 +528,25 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     rpl_walls_apply(sim);
     rpl_sim_rescan(sim);
     return RPL_OK;
+}
+
+/* ---- the renderer's view (core/field/tiles.h) ------------------------------ */
+
+int rpl_field_view(const rpl_sim_t *sim, rpl_field_view_t *v)
+{
+    if (!rpl_sim_usable(sim))
+        return 0;
+    *v = (rpl_field_view_t){ sim->w, sim->h, sim->tiles_x, sim->tiles_y, sim->cur, sim->act,
+                             sim->sleeping, sim->kern, sim->pool };
+    return 1;
+}
+
+rpl_err_t *rpl_field_err(rpl_sim_t *sim)
+{
+    return &sim->err;
+}
+
+void rpl_field_drew(rpl_sim_t *sim, unsigned tiles)
+{
+    sim->rendered = tiles;
 }
