@@ -712,13 +712,13 @@ uninstall:
 # Regenerates the default background picture from its generator.
 backdrop: deps-run $(LIB)
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkbackdrop src/tools/mkbackdrop.c src/tools/save.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkbackdrop assets/background.png 640 480
 
 # Regenerates the side view's art (sky and stone) from its generator.
 side-art: deps-run $(LIB)
 	$(Q)mkdir -p $(BUILD)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkside src/tools/mkside.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkside src/tools/mkside.c src/tools/save.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkside assets/side-sky.png assets/side-stone.png 640 480
 
 clean:

@@ -7,6 +7,7 @@
 #include "ripple.h"
 #include "ripple_support.h"
 #include "tools/paint.h"
+#include "tools/save.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -620,27 +621,6 @@ static int parse_side(const char *s, int *out)
     return 1;
 }
 
-/* Saves surf as PNG at path through the library's safe writer: a
- * temporary file beside it, synced and renamed into place. */
-static int save_png(SDL_Surface *surf, const char *path)
-{
-    rpl_file_t *f;
-    rpl_status st = rpl_file_open(path, 0, &f);
-    if (st == RPL_OK) {
-        SDL_RWops *rw = SDL_RWFromFP(rpl_file_stream(f), SDL_FALSE);
-        if (!rw || IMG_SavePNG_RW(surf, rw, 1) != 0) {
-            fprintf(stderr, "mkbackdrop: cannot write %s: %s\n", path, SDL_GetError());
-            rpl_file_destroy(f);
-            return 0;
-        }
-        st = rpl_file_commit(f);
-    }
-    if (st != RPL_OK)
-        fprintf(stderr, "mkbackdrop: %s\n", f ? rpl_file_error(f) : rpl_strerror(st));
-    rpl_file_destroy(f);
-    return st == RPL_OK;
-}
-
 int main(int argc, char **argv)
 {
     int w = 640, h = 480;
@@ -668,7 +648,7 @@ int main(int argc, char **argv)
     }
     scene_init(sc, w, h);
     render(sc, surf);
-    int ok = save_png(surf, argv[1]);
+    int ok = tool_save_png(surf, argv[1], "mkbackdrop");
     free(sc);
     SDL_FreeSurface(surf);
     IMG_Quit();

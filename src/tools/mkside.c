@@ -7,6 +7,7 @@
 #include "ripple.h"
 #include "ripple_support.h"
 #include "tools/paint.h"
+#include "tools/save.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -232,26 +233,6 @@ static void paint(SDL_Surface *surf, int stone)
     }
 }
 
-/* Saves surf as PNG at path through the library's safe writer. */
-static int save_png(SDL_Surface *surf, const char *path)
-{
-    rpl_file_t *f;
-    rpl_status st = rpl_file_open(path, 0, &f);
-    if (st == RPL_OK) {
-        SDL_RWops *rw = SDL_RWFromFP(rpl_file_stream(f), SDL_FALSE);
-        if (!rw || IMG_SavePNG_RW(surf, rw, 1) != 0) {
-            fprintf(stderr, "mkside: cannot write %s: %s\n", path, SDL_GetError());
-            rpl_file_destroy(f);
-            return 0;
-        }
-        st = rpl_file_commit(f);
-    }
-    if (st != RPL_OK)
-        fprintf(stderr, "mkside: %s\n", f ? rpl_file_error(f) : rpl_strerror(st));
-    rpl_file_destroy(f);
-    return st == RPL_OK;
-}
-
 static int parse_side(const char *s, int *out)
 {
     long long v;
@@ -269,7 +250,7 @@ static int make(const char *path, int w, int h, int stone)
         return 0;
     }
     paint(surf, stone);
-    int ok = save_png(surf, path);
+    int ok = tool_save_png(surf, path, "mkside");
     SDL_FreeSurface(surf);
     return ok;
 }
