@@ -20,6 +20,18 @@ uint32_t rpl_rng_next(uint64_t *state);
 /* Uniform-ish integer in [lo, hi]. */
 int rpl_rng_range(uint64_t *state, int lo, int hi);
 
+/* A small fast generator (xorshift32, state nonzero, kept by the caller)
+ * for noise where the main one's quality is not needed: the sound's hiss,
+ * the caustics' cells. */
+static inline uint32_t rpl_xorshift32(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
 /* Liang-Barsky on one axis: narrows [*t0, *t1] to where p + t*d lies in
  * [lo, hi]; 0 when nothing is left.  Segments are clipped with it before
  * they are walked cell by cell (stones along a trail, walls, shows). */

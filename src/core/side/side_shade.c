@@ -4,17 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/base.h"
 #include "core/side/side_renderer.h"
-
-/* xorshift32, the state kept by the caller. */
-static uint32_t next_rand(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
 
 /* ---- the caustic pattern ------------------------------------------------- */
 
@@ -54,8 +45,8 @@ void rpl_side_make_caustic(uint8_t *out)
     for (int j = 0; j < CAUS_GRID; j++)
         for (int i = 0; i < CAUS_GRID; i++) {
             /* jittered within the middle 70% of its cell */
-            px[j][i] = i * CELL + CELL * 15 / 100 + (int)(next_rand(&s) % (CELL * 70 / 100));
-            py[j][i] = j * CELL + CELL * 15 / 100 + (int)(next_rand(&s) % (CELL * 70 / 100));
+            px[j][i] = i * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
+            py[j][i] = j * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
         }
     /* brightness by F2 - F1 in 1/16 px: bright thin lines along the
      * borders, and a wider soft glow about them */

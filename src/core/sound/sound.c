@@ -123,19 +123,10 @@ static uint32_t isqrt(uint32_t v)
     return r;
 }
 
-static uint32_t xorshift32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-
 /* White noise in [-32768, 32767]. */
 static int32_t white(uint32_t *s)
 {
-    return (int32_t)(xorshift32(s) >> 16) - 32768;
+    return (int32_t)(rpl_xorshift32(s) >> 16) - 32768;
 }
 
 /*
