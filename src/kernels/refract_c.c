@@ -21,8 +21,8 @@
  *     still goes through the shade table's row 0, whatever it holds);
  *   - a source inside the field needs no clamp: it is texel
  *     x + dx + dy * w of the background's row y.  One unsigned compare per
- *     coordinate tells inside from outside; outside (rare) takes the
- *     clamping rpl_src_index;
+ *     coordinate tells inside from outside; outside (rare), the source
+ *     is clamped to the field as rpl_src_index does (src_clamped);
  *   - after a level pixel, the run of level pixels that follows is copied
  *     two at a time by a function of its own, the heights of each pair
  *     compared as 32-bit words (level2).
@@ -47,10 +47,11 @@
 #define OUTLINE
 #endif
 
-/* The clamping source index, for sources outside the field. */
-static OUTLINE ptrdiff_t src_clamped(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
+/* The index of the source texel (sx, sy) = (x + dx, y + dy) clamped to the
+ * field, as rpl_src_index gives it, for sources outside the field. */
+static OUTLINE ptrdiff_t src_clamped(const rpl_refract_job_t *j, int sx, int sy)
 {
-    return rpl_src_index(j, x, y, xoff, yoff);
+    return (ptrdiff_t)rpl_clampi(sy, 0, j->hgt - 1) * j->w + rpl_clampi(sx, 0, j->w - 1);
 }
 
 /* Whether pixels x and x + 1 of row h (hu above, hd below) both see level
@@ -115,7 +116,7 @@ RPL_LEVEL_RUN_FN(level_run8_lit, (const int16_t *h, const int16_t *hu, const int
         if ((unsigned)(x + dx) <= xmax && (unsigned)(y + dy) <= ymax)              \
             px = bgrow[x + dx + dy * w];                                           \
         else                                                                       \
-            px = bg[src_clamped(j, x, y, xoff, yoff)];                           \
+            px = bg[src_clamped(j, x + dx, y + dy)];                               \
     } while (0)
 
 /* XRGB8888: pixels x in [xa, xb) of interior row y (1 <= xa, xb <= w - 1). */
