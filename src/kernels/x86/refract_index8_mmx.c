@@ -37,7 +37,7 @@ RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xo
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)
 {
     if (!shading) {
-        st64(o, ld64(b));
+        copy8(o, b);
         return;
     }
     const uint8_t *lv = f->shade + RPL_SHADE_STEPS * 256;
@@ -49,10 +49,7 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
                                  const uint32_t *ix, __m64 nx, __m64 ny, const int shading)
 {
     if (!shading) {
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
+        gather4(o, bg, ix);
         return;
     }
     /* the table row q + STEPS with q = (d + 2) >> 2 is (d + M + 2) >> 2,

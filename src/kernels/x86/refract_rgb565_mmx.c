@@ -40,8 +40,7 @@ RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const in
 {
     (void)f;
     (void)shading;
-    st64(o, ld64(b));
-    st64(o + 4, ld64(b + 4));
+    copy8(o, b);
 }
 
 /* clamp(v, 0, max) for v >= max - 32767 (the sums here lie in [-12, 87]):
@@ -56,10 +55,7 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
                                  const uint32_t *ix, __m64 nx, __m64 ny, const int shading)
 {
     if (!shading) {
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
+        gather4(o, bg, ix);
         return;
     }
     __m64 p = _mm_unpacklo_pi32(_mm_cvtsi32_si64((int)(bg[ix[0]] | (uint32_t)bg[ix[1]] << 16)),

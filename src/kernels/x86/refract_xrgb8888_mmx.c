@@ -33,20 +33,14 @@ RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const in
 {
     (void)f;
     (void)shading;
-    st64(o, ld64(b));
-    st64(o + 2, ld64(b + 2));
-    st64(o + 4, ld64(b + 4));
-    st64(o + 6, ld64(b + 6));
+    copy8(o, b);
 }
 
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
                                  const uint32_t *ix, __m64 nx, __m64 ny, const int shading)
 {
     if (!shading) {
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
+        gather4(o, bg, ix);
         return;
     }
     /* d (|d| <= 96 fits a byte) into bytes 0-2 of each pixel, 0 in byte
