@@ -85,11 +85,19 @@ RPL_FORCE_INLINE void gather4(px_t *o, const px_t *bg, const uint32_t *ix)
     o[3] = bg[ix[3]];
 }
 
-/* o[0..7] = b[0..7], by movq. */
+/* o[0..7] = b[0..7], by movq (written out: as a loop, compilers make
+ * scalar moves of it). */
 RPL_FORCE_INLINE void copy8(px_t *o, const px_t *b)
 {
-    for (size_t i = 0; i < sizeof(px_t); i++)
-        st64((char *)o + 8 * i, ld64((const char *)b + 8 * i));
+    unsigned char *d = (unsigned char *)o;
+    const unsigned char *s = (const unsigned char *)b;
+    st64(d, ld64(s));
+    if (sizeof(px_t) >= 2)
+        st64(d + 8, ld64(s + 8));
+    if (sizeof(px_t) == 4) {
+        st64(d + 16, ld64(s + 16));
+        st64(d + 24, ld64(s + 24));
+    }
 }
 
 /* What each format defines; inlined into every instance of render(), where
