@@ -203,24 +203,33 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     const px_t *const bg = fmt_bg(j); /* a local: stores to fb cannot change it */
     for (int y = y0; y < y1; y++) {
         px_t *out = (px_t *)((unsigned char *)j->fb + (ptrdiff_t)y * j->pitch);
+        const int16_t *h = j->h + (ptrdiff_t)y * w;
         const px_t *bgrow = bg + (ptrdiff_t)y * w;
-        const rpl_row_t r = rpl_row(j, y, x0, x1);
-        const int vec = r.xb - r.xa >= 8;
-        RPL_ROW_SCALAR(texel, j, out, r, y, x0, x1, !vec);
-        if (!vec)
-            continue;
-        c.yv = _mm_add_pi16(_mm_set1_pi16((short)y), c.ybias);
-        __m64 xv = _mm_add_pi16(iota, _mm_set1_pi16((short)(r.xa + xbias)));
-        int x = r.xa;
-        for (; x <= r.xb - 8; x += 8) {
-            step8(&c, &f, bg, bgrow, out, r.h, r.hu, r.hd, x, xv, mode, shading);
-            xv = _mm_add_pi16(xv, c.eight);
+        /* the rows above and below; the wall outside the field reads 0 */
+        const int16_t *hu = y > 0 ? h - w : rpl_zero_row;
+        const int16_t *hd = y < j->hgt - 1 ? h + w : rpl_zero_row;
+        if (x0 == 0 && x1 > 0)
+            out[0] = texel(j, 0, y, -h[1], hu[0] - hd[0]);
+        const int xa = x0 > 1 ? x0 : 1, xb = x1 < w - 1 ? x1 : w - 1;
+        if (xb - xa >= 8) {
+            c.yv = _mm_add_pi16(_mm_set1_pi16((short)y), c.ybias);
+            __m64 xv = _mm_add_pi16(iota, _mm_set1_pi16((short)(xa + xbias)));
+            int x = xa;
+            for (; x <= xb - 8; x += 8) {
+                step8(&c, &f, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
+                xv = _mm_add_pi16(xv, c.eight);
+            }
+            /* the tail: one more step ending at xb, redoing a few pixels
+             * (same values) instead of a slow scalar loop */
+            if (x < xb)
+                step8(&c, &f, bg, bgrow, out, h, hu, hd, xb - 8,
+                      _mm_add_pi16(iota, _mm_set1_pi16((short)(xb - 8 + xbias))), mode, shading);
+        } else {
+            for (int x = xa; x < xb; x++)
+                out[x] = texel(j, x, y, h[x - 1] - h[x + 1], hu[x] - hd[x]);
         }
-        /* the tail: one more step ending at xb, redoing a few pixels (same
-         * values) instead of a slow scalar loop */
-        if (x < r.xb)
-            step8(&c, &f, bg, bgrow, out, r.h, r.hu, r.hd, r.xb - 8,
-                  _mm_add_pi16(iota, _mm_set1_pi16((short)(r.xb - 8 + xbias))), mode, shading);
+        if (x1 == w && x0 < w)
+            out[w - 1] = texel(j, w - 1, y, h[w - 2], hu[w - 1] - hd[w - 1]);
     }
 }
 

@@ -68,42 +68,4 @@ static inline void rpl_refract_check(const rpl_refract_job_t *job, const void *b
  * those rows take the vector path too.  All zeros, never written. */
 extern const int16_t rpl_zero_row[RPL_DIM_MAX];
 
-/* Row y of a refraction kernel's area [x0, x1): the heights of the row and
- * of the rows above and below (rpl_zero_row beyond the field, where the
- * wall reads 0), and the interior span [xa, xb) between the border
- * columns, which the vectors cover. */
-typedef struct {
-    const int16_t *h, *hu, *hd;
-    int xa, xb;
-} rpl_row_t;
-
-static inline rpl_row_t rpl_row(const rpl_refract_job_t *j, int y, int x0, int x1)
-{
-    const int w = j->w;
-    rpl_row_t r;
-    r.h = j->h + (ptrdiff_t)y * w;
-    r.hu = y > 0 ? r.h - w : rpl_zero_row;
-    r.hd = y < j->hgt - 1 ? r.h + w : rpl_zero_row;
-    r.xa = x0 > 1 ? x0 : 1;
-    r.xb = x1 < w - 1 ? x1 : w - 1;
-    return r;
-}
-
-/* The pixels out[x] of row r (row y) that take the scalar rule, px =
- * TEXEL(j, x, y, xoff, yoff): the border columns within [x0, x1), and when
- * `span` the interior [r.xa, r.xb) too (one shorter than a vector). */
-#define RPL_ROW_SCALAR(TEXEL, j, out, r, y, x0, x1, span)                           \
-    do {                                                                            \
-        const int w_ = (j)->w;                                                      \
-        if ((x0) == 0 && (x1) > 0)                                                  \
-            (out)[0] = TEXEL(j, 0, y, -(r).h[1], (r).hu[0] - (r).hd[0]);            \
-        if (span)                                                                   \
-            for (int x_ = (r).xa; x_ < (r).xb; x_++)                                \
-                (out)[x_] = TEXEL(j, x_, y, (r).h[x_ - 1] - (r).h[x_ + 1],          \
-                                  (r).hu[x_] - (r).hd[x_]);                         \
-        if ((x1) == w_ && (x0) < w_)                                                \
-            (out)[w_ - 1] = TEXEL(j, w_ - 1, y, (r).h[w_ - 2],                      \
-                                  (r).hu[w_ - 1] - (r).hd[w_ - 1]);                 \
-    } while (0)
-
 #endif
