@@ -56,15 +56,18 @@ static OUTLINE ptrdiff_t src_clamped(const rpl_refract_job_t *j, int sx, int sy)
 
 /* Whether pixels x and x + 1 of row h (hu above, hd below) both see level
  * water: h[x - 1] == h[x + 1], h[x] == h[x + 2], hu[x] == hd[x] and
- * hu[x + 1] == hd[x + 1], compared as pairs of heights in 32-bit words. */
+ * hu[x + 1] == hd[x + 1], compared as pairs of heights in 32-bit words,
+ * the row's first (two tests need a register less than one test of both). */
 static inline int level2(const int16_t *h, const int16_t *hu, const int16_t *hd, int x)
 {
-    uint32_t a, b, c, d;
+    uint32_t a, b;
     memcpy(&a, h + x - 1, sizeof a);
     memcpy(&b, h + x + 1, sizeof b);
-    memcpy(&c, hu + x, sizeof c);
-    memcpy(&d, hd + x, sizeof d);
-    return ((a ^ b) | (c ^ d)) == 0;
+    if (a != b)
+        return 0;
+    memcpy(&a, hu + x, sizeof a);
+    memcpy(&b, hd + x, sizeof b);
+    return a == b;
 }
 
 /* A run of level water from x, whose pixel is level, to at most xb:
