@@ -514,6 +514,8 @@ int instr_run(const opts_t *o)
     sched_t s = b.sched0;
     for (long i = 0; i < frames; i++) {
         step_both(&b, &s, b.sim != NULL, b.has_seed);
+        if (o->step_only)
+            continue;
         if (b.sim)
             st |= render_frame(&b, o->bpp, 0);
         else
@@ -521,10 +523,11 @@ int instr_run(const opts_t *o)
     }
     uint64_t hash = bed_hash(&b, b.sim != NULL, o->bpp, 0);
     printf("instr-run: path %s (kernels %s), %s, %dx%d, %d bpp, %d warm-up steps + %ld "
-           "frames, %d thread%s, checksum %016" PRIx64 "\n",
+           "%s, %d thread%s, checksum %016" PRIx64 "\n",
            name, seed_only ? "seed" : rpl_kernels_name(rpl_sim_kernels(b.sim)),
            b.sim && rpl_sim_model(b.sim) == RPL_MODEL_WAVE ? "wave model" : "classic rule", w, h,
-           o->bpp, WARMUP_STEPS, frames, threads, threads > 1 ? "s" : "", hash);
+           o->bpp, WARMUP_STEPS, frames, o->step_only ? "steps" : "frames", threads,
+           threads > 1 ? "s" : "", hash);
     bed_free(&b);
     return st == RPL_OK ? 0 : 1;
 }

@@ -70,6 +70,7 @@ typedef struct opts {
     int bpp;           /* --bpp for --instr-run: 32, 16 or 8 */
     int list;          /* --list-paths */
     int wave;          /* --model wave: --instr-run steps the wave model */
+    int step_only;     /* --part step: --instr-run steps, and renders nothing */
     int side;          /* --side: the side scene's cost instead (side.c) */
 } opts_t;
 

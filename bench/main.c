@@ -17,7 +17,7 @@ static void usage(FILE *f)
             "usage: ripple-bench [--size WxH] [--frames N] [--threads N] [--path NAME]\n"
             "                    [--seed N] [--json]\n"
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
-            "                    [--model wave]\n"
+            "                    [--model wave] [--part step]\n"
             "       ripple-bench --side [--size WxH] [--frames N] [--seed N]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
@@ -39,6 +39,9 @@ static void usage(FILE *f)
             "                  8 (INDEX8) bits per pixel; timed runs measure every format\n"
             "  --model M       with --instr-run: step by the classic rule (default) or the wave\n"
             "                  model (timed runs measure both: the wave rows)\n"
+            "  --part P        with --instr-run: whole frames (frame, default) or their step\n"
+            "                  alone, stones included (step); a frame less its step is the\n"
+            "                  refraction\n"
             "  --side          instead: the side scene's cost per frame (bodies, water,\n"
             "                  drawing) at 640x480 and 1920x1080 (or --size), with 0, 10\n"
             "                  and 100 bodies, springs and analytic waves\n"
@@ -82,14 +85,15 @@ static int check_path(const char *opt, const char *name, const char **out)
 static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
-                                              "--path", "--instr-run", "--bpp", "--model" };
+                                              "--path", "--instr-run", "--bpp", "--model",
+                                              "--part" };
     static const char *const flags[] = { "--json", "--help", "--version", "--list-paths",
                                          "--side" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->bpp = 32;
-    int bpp_set = 0, model_set = 0;
+    int bpp_set = 0, model_set = 0, part_set = 0;
     o->frames = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL;
@@ -162,6 +166,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
                 return usage_error("--model '%s' is not classic or wave", val);
             o->wave = strcmp(val, "wave") == 0;
             model_set = 1;
+        } else if (strcmp(name, "--part") == 0) {
+            if (strcmp(val, "frame") != 0 && strcmp(val, "step") != 0)
+                return usage_error("--part '%s' is not frame or step", val);
+            o->step_only = strcmp(val, "step") == 0;
+            part_set = 1;
         } else if (strcmp(name, "--bpp") == 0) {
             if (rpl_parse_int(val, 8, 32, &v) != RPL_OK || (v != 8 && v != 16 && v != 32))
                 return usage_error("--bpp '%s' is not 32, 16 or 8", val);
@@ -172,7 +181,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
     }
     if (o->side && (o->json || o->list || o->instr || path_arg || o->threads || model_set ||
-                    bpp_set))
+                    bpp_set || part_set))
         return usage_error("--side goes with --size, --frames and --seed only");
     if (o->side && o->w > 0 && (o->w < 160 || o->h < 120))
         return usage_error("--side needs a size of at least 160x120");
@@ -182,6 +191,8 @@ static int parse_args(int argc, char **argv, opts_t *o)
         return usage_error("--model goes with --instr-run (timed runs measure both)");
     if (o->wave && o->instr && strcmp(o->instr, "seed") == 0)
         return usage_error("the seed has the classic rule only");
+    if (part_set && !o->instr)
+        return usage_error("--part goes with --instr-run (timed runs measure each part)");
     if (bpp_set && !o->instr)
         return usage_error("--bpp goes with --instr-run (timed runs measure every format)");
     if (o->instr && strcmp(o->instr, "seed") == 0 && o->bpp != 32)

@@ -1109,6 +1109,55 @@ static void refract_cases(int first, int last, const rpl_kernels_t *const *paths
         fail_msg("%d mismatches in refraction cases %d..%d", bad, first, last - 1);
 }
 
+/*
+ * The refraction's reference pinned like the step's: CRC-32 over, for
+ * refraction cases 0 to RF_CASES-1 in order (those of --subset N only),
+ * the framebuffers the "c" kernels wrote in XRGB8888, RGB565 and INDEX8,
+ * pitch padding and the untouched pixels around the rectangle included
+ * (little-endian).  Only the scalar kernels and the case generator take
+ * part.  It was obtained by running this test with the constants at 0 on
+ * the scalar kernels as they were before they were rewritten for fewer
+ * instructions, so it holds every later change of refract_c.c to the same
+ * bytes; every other path is held to "c" by the cases themselves.
+ */
+#define REFRACT_REF_CRC 0xFBF6EAADu
+#define REFRACT_REF_CRC_SUBSET4 0x5DFAB4CFu
+
+static void test_refract_reference_crc(void **state)
+{
+    (void)state;
+    uint32_t crc = 0, want = subset == 1 ? REFRACT_REF_CRC : REFRACT_REF_CRC_SUBSET4;
+    unsigned long long bytes = 0;
+    int ncases = 0;
+    if (subset != 1 && subset != 4)
+        skip(); /* no CRC pinned for this subset */
+    for (int n = 0; n < RF_CASES; n++) {
+        refract_case_t c;
+        refract_ref_t r;
+        if (n >= RF_RANDOM_FIRST && (n - RF_RANDOM_FIRST) % subset != 0)
+            continue;
+        ncases++;
+        refract_case_make(n, &c);
+        refract_reference(&c, &r);
+        size_t nfb = (size_t)c.pitch_px * (size_t)c.h;
+        for (int f = 0; f < NFMT; f++)
+            for (size_t i = 0; i < nfb; i++) {
+                uint32_t v = px_get(r.fb[f], f, i);
+                unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8),
+                                       (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+                crc = crc_bytes(crc, le, fmt_size[f]);
+                bytes += fmt_size[f];
+            }
+        refract_ref_free(&r);
+    }
+    printf("reference refraction CRC-32: 0x%08X over %d cases, %llu bytes\n", (unsigned)crc,
+           ncases, bytes);
+    if (crc != want)
+        fail_msg("the \"c\" refraction outputs have CRC-32 0x%08X, pinned 0x%08X: the scalar "
+                 "kernels (or the case generator) changed",
+                 (unsigned)crc, (unsigned)want);
+}
+
 static void test_refract_size_sweep(void **state)
 {
     (void)state;
@@ -1537,6 +1586,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_refract_size_sweep),
         cmocka_unit_test(test_refract_odd_and_large_sizes),
         cmocka_unit_test(test_refract_random),
+        cmocka_unit_test(test_refract_reference_crc),
         cmocka_unit_test(test_guards_on_reference),
         cmocka_unit_test(test_sim_agreement),
         cmocka_unit_test(test_sim_agreement_wave),

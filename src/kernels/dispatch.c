@@ -10,11 +10,11 @@
  * last one this CPU runs.  A path joins the table only in builds that
  * compile it (the RPL_HAVE_* macros come from the Makefile).
  *
- * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  sse2 and avx2
- * have their own kernels of all three, one file each
- * (kernels/x86/refract_{xrgb8888,rgb565,index8}_{sse2,avx2}.c) on one
- * template per instruction set (refract_sse2_tpl.h, refract_avx2_tpl.h);
- * mmx has none (no gather) and uses the scalar ones.  test_paths compares
+ * Refraction kernels per format: XRGB8888, RGB565, INDEX8.  Every SIMD
+ * path has its own kernels of all three, one file each
+ * (kernels/x86/refract_{xrgb8888,rgb565,index8}_{mmx,sse2,avx2}.c) on one
+ * template per instruction set (refract_{mmx,sse2,avx2}_tpl.h); with no
+ * gather, each reads its texels by scalar loads.  test_paths compares
  * every path with "c" in all three formats, bit for bit.  The upscale
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
  * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path. */
@@ -26,9 +26,9 @@ static const struct path {
            rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c, rpl_upscale_c,
            rpl_step_wave_c } },
 #if defined(RPL_HAVE_MMX)
-    /* Pentium MMX / II class: the step only; MMX has no gather */
+    /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
-                     rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c,
+                     rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
                      rpl_upscale_c, rpl_step_wave_mmx } },
 #endif
 #if defined(RPL_HAVE_SSE2)

@@ -1,5 +1,7 @@
 /* kernels/refract_c.c - scalar refraction renderers: the reference into XRGB8888, and the kernels
- * that write RGB565 and 8-bit indexed pixels natively (every path uses these two for now). */
+ * that write RGB565 and 8-bit indexed pixels natively. */
+#include <string.h>
+
 #include "kernels/scalar.h"
 
 /*
@@ -19,8 +21,16 @@
  *     still goes through the shade table's row 0, whatever it holds);
  *   - a source inside the field needs no clamp: it is texel
  *     x + dx + dy * w of the background's row y.  One unsigned compare per
- *     coordinate tells inside from outside; outside (rare) takes the
- *     clamping rpl_src_index.
+ *     coordinate tells inside from outside; outside (rare), the source
+ *     is clamped to the field as rpl_src_index does (src_clamped);
+ *   - after a level pixel, the run of level pixels that follows is copied
+ *     two at a time by a function of its own, the heights of each pair
+ *     compared as 32-bit words (level2).
+ *
+ * The rare and the long-running cases are functions of their own, called
+ * from the row loop, not inlined into it: what the loop keeps in
+ * registers is then the same with them or without, which matters on
+ * 32-bit x86 and its seven registers.
  *
  * The kernels work on a private copy of the job and hoist its fields into
  * locals: the framebuffer stores (uint8_t ones above all, which may alias
@@ -31,9 +41,64 @@
  * constant, for the branches to fold. */
 #if defined(__GNUC__)
 #define ROW_FN static inline __attribute__((always_inline)) void
+#define OUTLINE __attribute__((noinline))
 #else
 #define ROW_FN static inline void
+#define OUTLINE
 #endif
+
+/* The index of the source texel (sx, sy) = (x + dx, y + dy) clamped to the
+ * field, as rpl_src_index gives it, for sources outside the field. */
+static OUTLINE ptrdiff_t src_clamped(const rpl_refract_job_t *j, int sx, int sy)
+{
+    return (ptrdiff_t)rpl_clampi(sy, 0, j->hgt - 1) * j->w + rpl_clampi(sx, 0, j->w - 1);
+}
+
+/* Whether pixels x and x + 1 of row h (hu above, hd below) both see level
+ * water: h[x - 1] == h[x + 1], h[x] == h[x + 2], hu[x] == hd[x] and
+ * hu[x + 1] == hd[x + 1], compared as pairs of heights in 32-bit words,
+ * the row's first (two tests need a register less than one test of both). */
+static inline int level2(const int16_t *h, const int16_t *hu, const int16_t *hd, int x)
+{
+    uint32_t a, b;
+    memcpy(&a, h + x - 1, sizeof a);
+    memcpy(&b, h + x + 1, sizeof b);
+    if (a != b)
+        return 0;
+    memcpy(&a, hu + x, sizeof a);
+    memcpy(&b, hd + x, sizeof b);
+    return a == b;
+}
+
+/* A run of level water from x, whose pixel is level, to at most xb:
+ * pixel x, then pairs while level2 holds; returns where the run ends.
+ * Each level pixel i shows LEVEL(i). */
+#define RPL_LEVEL_RUN_FN(name, params)                                             \
+    static OUTLINE int name params                                                 \
+    {                                                                              \
+        LEVEL(x);                                                                  \
+        for (x++; x + 2 <= xb && level2(h, hu, hd, x); x += 2) {                   \
+            LEVEL(x);                                                              \
+            LEVEL(x + 1);                                                          \
+        }                                                                          \
+        return x;                                                                  \
+    }
+
+#define LEVEL(i) (out[i] = bgrow[i])
+RPL_LEVEL_RUN_FN(level_run8888, (const int16_t *h, const int16_t *hu, const int16_t *hd,
+                                 uint32_t *restrict out, const uint32_t *bgrow, int x, int xb))
+RPL_LEVEL_RUN_FN(level_run565, (const int16_t *h, const int16_t *hu, const int16_t *hd,
+                                uint16_t *restrict out, const uint16_t *bgrow, int x, int xb))
+RPL_LEVEL_RUN_FN(level_run8, (const int16_t *h, const int16_t *hu, const int16_t *hd,
+                              uint8_t *restrict out, const uint8_t *bgrow, int x, int xb))
+#undef LEVEL
+/* INDEX8 with the light: through the shade table's row 0 */
+#define LEVEL(i) (out[i] = level0[bgrow[i]])
+RPL_LEVEL_RUN_FN(level_run8_lit, (const int16_t *h, const int16_t *hu, const int16_t *hd,
+                                  uint8_t *restrict out, const uint8_t *bgrow, int x, int xb,
+                                  const uint8_t *level0))
+#undef LEVEL
+#undef RPL_LEVEL_RUN_FN
 
 /* Locals shared by the three row functions: the field's size and limits,
  * the three height rows around row y, the background and its row y. */
@@ -54,7 +119,7 @@
         if ((unsigned)(x + dx) <= xmax && (unsigned)(y + dy) <= ymax)              \
             px = bgrow[x + dx + dy * w];                                           \
         else                                                                       \
-            px = bg[rpl_src_index(j, x, y, xoff, yoff)];                           \
+            px = bg[src_clamped(j, x + dx, y + dy)];                               \
     } while (0)
 
 /* XRGB8888: pixels x in [xa, xb) of interior row y (1 <= xa, xb <= w - 1). */
@@ -62,15 +127,16 @@ ROW_FN row8888(const rpl_refract_job_t *j, uint32_t *restrict out, int y, int xa
                            int xb, const int one, const int shading)
 {
     RPL_ROW_PRELUDE(bg, uint32_t);
-    for (int x = xa; x < xb; x++) {
+    for (int x = xa; x < xb;) {
         int xoff = h[x - 1] - h[x + 1], yoff = hu[x] - hd[x];
         uint32_t px;
         if ((xoff | yoff) == 0) {
-            out[x] = bgrow[x];
+            x = level_run8888(h, hu, hd, out, bgrow, x, xb);
             continue;
         }
         RPL_SOURCE_TEXEL(px, one);
         out[x] = shading ? rpl_shade(px, rpl_shade_d(xoff, yoff)) : px;
+        x++;
     }
 }
 
@@ -79,15 +145,16 @@ ROW_FN row565(const rpl_refract_job_t *j, uint16_t *restrict out, int y, int xa,
                           int xb, const int one, const int shading)
 {
     RPL_ROW_PRELUDE(bg16, uint16_t);
-    for (int x = xa; x < xb; x++) {
+    for (int x = xa; x < xb;) {
         int xoff = h[x - 1] - h[x + 1], yoff = hu[x] - hd[x];
         uint16_t px;
         if ((xoff | yoff) == 0) {
-            out[x] = bgrow[x];
+            x = level_run565(h, hu, hd, out, bgrow, x, xb);
             continue;
         }
         RPL_SOURCE_TEXEL(px, one);
         out[x] = shading ? rpl_shade565(px, rpl_shade_d(xoff, yoff)) : px;
+        x++;
     }
 }
 
@@ -97,15 +164,17 @@ ROW_FN row8(const rpl_refract_job_t *j, uint8_t *restrict out, int y, int xa,
 {
     RPL_ROW_PRELUDE(bg8, uint8_t);
     const uint8_t *level0 = shading ? j->shade8 + RPL_SHADE_STEPS * 256 : NULL;
-    for (int x = xa; x < xb; x++) {
+    for (int x = xa; x < xb;) {
         int xoff = h[x - 1] - h[x + 1], yoff = hu[x] - hd[x];
         uint8_t px;
         if ((xoff | yoff) == 0) {
-            out[x] = shading ? level0[bgrow[x]] : bgrow[x];
+            x = shading ? level_run8_lit(h, hu, hd, out, bgrow, x, xb, level0)
+                        : level_run8(h, hu, hd, out, bgrow, x, xb);
             continue;
         }
         RPL_SOURCE_TEXEL(px, one);
         out[x] = shading ? level0[rpl_shade8_row(rpl_shade_d(xoff, yoff)) + px] : px;
+        x++;
     }
 }
 
