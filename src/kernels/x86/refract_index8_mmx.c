@@ -4,7 +4,9 @@
 #include <stdint.h>
 
 #define RPL_REFRACT_FN rpl_refract_index8_mmx
-typedef uint8_t px_t;
+#define RPL_FMT_INDEX8
+#include "kernels/x86/refract_fmt.h"
+
 typedef struct {
     const uint8_t *shade; /* the light's table, NULL without light; a local,
                            * as stores to the bytes of fb could change job */
@@ -20,16 +22,6 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
     assert(!shading || j->shade8);
     f->shade = shading ? j->shade8 : NULL;
     f->two = _mm_set1_pi16(2);
-}
-
-RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
-{
-    return j->bg8;
-}
-
-RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel8(j, x, y, xoff, yoff);
 }
 
 /* Through the table's level-0 row when shading: that row need not be the

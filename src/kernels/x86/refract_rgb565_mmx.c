@@ -3,7 +3,9 @@
 #include <stdint.h>
 
 #define RPL_REFRACT_FN rpl_refract_rgb565_mmx
-typedef uint16_t px_t;
+#define RPL_FMT_RGB565
+#include "kernels/x86/refract_fmt.h"
+
 typedef struct {
     __m64 m5, m6;     /* the channel masks and maxima */
     __m64 s5, s6;     /* 32767 - 31 and 32767 - 63: a channel's clamp by saturation */
@@ -24,16 +26,6 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
     f->s6 = _mm_set1_pi16(32767 - 63);
     f->m3 = _mm_set1_pi16(RPL_SHADE_MAX >> 3);
     f->m2 = _mm_set1_pi16(RPL_SHADE_MAX >> 2);
-}
-
-RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
-{
-    return j->bg16;
-}
-
-RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel565(j, x, y, xoff, yoff);
 }
 
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)

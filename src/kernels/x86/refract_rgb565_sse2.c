@@ -3,7 +3,9 @@
 #include <stdint.h>
 
 #define RPL_REFRACT_FN rpl_refract_rgb565_sse2
-typedef uint16_t px_t;
+#define RPL_FMT_RGB565
+#include "kernels/x86/refract_fmt.h"
+
 typedef struct {
     __m128i m5, m6; /* the channel masks and maxima */
 } fmt_t;
@@ -16,16 +18,6 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
     (void)shading;
     f->m5 = _mm_set1_epi16(31);
     f->m6 = _mm_set1_epi16(63);
-}
-
-RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
-{
-    return j->bg16;
-}
-
-RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel565(j, x, y, xoff, yoff);
 }
 
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)

@@ -3,7 +3,9 @@
 #include <stdint.h>
 
 #define RPL_REFRACT_FN rpl_refract_xrgb8888_avx2
-typedef uint32_t px_t;
+#define RPL_FMT_XRGB8888
+#include "kernels/x86/refract_fmt.h"
+
 typedef struct {
     __m256i bias;           /* 0x80 in R, G and B: the light's clamp as a signed add */
     __m256i sel_lo, sel_hi; /* vpshufb: the light's d into the pixels of i0, of i1 */
@@ -22,16 +24,6 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
                                  0, 0, 0, -1, 2, 2, 2, -1, 4, 4, 4, -1, 6, 6, 6, -1);
     f->sel_hi = _mm256_setr_epi8(8, 8, 8, -1, 10, 10, 10, -1, 12, 12, 12, -1, 14, 14, 14, -1,
                                  8, 8, 8, -1, 10, 10, 10, -1, 12, 12, 12, -1, 14, 14, 14, -1);
-}
-
-RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
-{
-    return j->bg;
-}
-
-RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel(j, x, y, xoff, yoff);
 }
 
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)

@@ -3,7 +3,9 @@
 #include <stdint.h>
 
 #define RPL_REFRACT_FN rpl_refract_xrgb8888_sse2
-typedef uint32_t px_t;
+#define RPL_FMT_XRGB8888
+#include "kernels/x86/refract_fmt.h"
+
 typedef struct {
     __m128i bias; /* 0x80 in R, G and B: the light's clamp as a signed add */
 } fmt_t;
@@ -15,16 +17,6 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
     (void)j;
     (void)shading;
     f->bias = _mm_set1_epi32(0x00808080);
-}
-
-RPL_FORCE_INLINE const px_t *fmt_bg(const rpl_refract_job_t *j)
-{
-    return j->bg;
-}
-
-RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xoff, int yoff)
-{
-    return rpl_texel(j, x, y, xoff, yoff);
 }
 
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)
