@@ -185,6 +185,33 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  * for a NULL table or a value that is no format. */
 int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
 
+/* ---- the look of the water, for the bench and the tests --------------- */
+
+/*
+ * How well the refracted picture of heights h (w x hgt cells, row after
+ * row) reads as water at refraction strength `strength` (sixteenths, as
+ * rpl_view_t's), measured with the renderer's own offsets: pixel (x, y)
+ * shows the background at (clamp(x + (xoff * strength >> 4)),
+ * clamp(y + (yoff * strength >> 4))), xoff = h(x-1,y) - h(x+1,y),
+ * yoff = h(x,y-1) - h(x,y+1), heights outside the field 0, clamped to the
+ * picture; its offset is that source minus (x, y).
+ *   speckle  the share of the field's pixels whose offset, x or y,
+ *            differs from its right or lower neighbour's by more than
+ *            RPL_LOOK_SPECKLE_PX pixels: neighbours that show far apart
+ *            texels read as coloured noise, not water;
+ *   offset   the mean length of the offset (sqrt(dx^2 + dy^2)) over the
+ *            pixels of the awake tiles: the RPL_TILE_W x RPL_TILE_H tiles
+ *            with a pixel whose height or height differences are not 0;
+ *   awake    the share of the tiles that are awake.
+ * RPL_EINVAL for a NULL argument, a size out of range or a strength
+ * outside 0..RPL_STRENGTH_MAX.
+ */
+#define RPL_LOOK_SPECKLE_PX 3
+typedef struct rpl_look {
+    double speckle, offset, awake;
+} rpl_look_t;
+rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength, rpl_look_t *out);
+
 #ifdef __cplusplus
 }
 #endif
