@@ -10,6 +10,7 @@
 #include "core/field/field.h"
 #include "kernels/kernels.h"
 #include "core/base/pool.h"
+#include "ripple_support.h"
 
 rpl_sim_t *rpl_sim_create(int w, int h, uint64_t seed, rpl_status *status)
 {
@@ -370,6 +371,38 @@ static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
     return 1;
 }
 
+/* The smooth stone: adds v * (1 - d^2/r^2)^3 to every cell closer than r
+ * to (x, y), rounded towards 0 and clamped to the height range; wall
+ * cells stay 0.  Its slope and curvature fall to 0 at its rim, so it
+ * leaves no step in the water for the rule to turn into ripples a cell
+ * long.  Integers only (v t^3 is below 2^13 * 2^48), the same cells on
+ * every machine.  Returns as stamp does. */
+static int stamp_bump(rpl_sim_t *sim, int x, int y, int r, int16_t v)
+{
+    int x0 = clampi(x - r + 1, 1, sim->w - 2), x1 = clampi(x + r - 1, 1, sim->w - 2);
+    int y0 = clampi(y - r + 1, 1, sim->h - 2), y1 = clampi(y + r - 1, 1, sim->h - 2);
+    if (x - r + 1 > sim->w - 2 || x + r - 1 < 1 || y - r + 1 > sim->h - 2 || y + r - 1 < 1)
+        return 0;
+    for (int ty = y0 / RPL_TILE_H; ty <= y1 / RPL_TILE_H; ty++)
+        for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
+            sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR | RPL_EDGES;
+    int64_t r2 = (int64_t)r * r, den = r2 * r2 * r2;
+    for (int cy = y0; cy <= y1; cy++) {
+        int dy = cy - y;
+        int16_t *row = sim->cur + (ptrdiff_t)cy * sim->w;
+        const uint8_t *wall = sim->walls ? sim->walls + (ptrdiff_t)cy * sim->w : NULL;
+        for (int cx = x0; cx <= x1; cx++) {
+            int dx = cx - x;
+            int64_t t = r2 - ((int64_t)dx * dx + (int64_t)dy * dy);
+            if (t <= 0 || (wall && wall[cx]))
+                continue;
+            int64_t n = row[cx] + (int64_t)v * t * t * t / den;
+            row[cx] = (int16_t)(n < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : n > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : n);
+        }
+    }
+    return 1;
+}
+
 static rpl_status check_stone(rpl_sim_t *sim, int radius, int weight, int16_t *v)
 {
     if (radius < 1 || radius > RPL_RADIUS_MAX)
@@ -399,6 +432,21 @@ rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
     x = pull_in(x, radius, sim->w);
     y = pull_in(y, radius, sim->h);
     if (stamp(sim, x, y, radius, v) && sim->drop_fn)
+        sim->drop_fn(sim->drop_user, x, y, radius, -v);
+    return RPL_OK;
+}
+
+rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight)
+{
+    int16_t v = 0;
+    if (!sim)
+        return RPL_EINVAL;
+    rpl_status st = check_stone(sim, radius, weight, &v);
+    if (st != RPL_OK)
+        return st;
+    x = pull_in(x, radius, sim->w);
+    y = pull_in(y, radius, sim->h);
+    if (stamp_bump(sim, x, y, radius, v) && sim->drop_fn)
         sim->drop_fn(sim->drop_user, x, y, radius, -v);
     return RPL_OK;
 }
@@ -443,7 +491,9 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
     return RPL_OK;
 }
 
-rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
+/* The rain of rpl_sim_rain, its stones laid by drop. */
+static rpl_status rain_of(rpl_sim_t *sim, const rpl_rain_t *rain,
+                          rpl_status (*drop)(rpl_sim_t *, int, int, int, int))
 {
     if (!sim)
         return RPL_EINVAL;
@@ -461,9 +511,19 @@ rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
         int y = rpl_rng_range(&sim->rng, 1, sim->h - 2);
         int r = rpl_rng_range(&sim->rng, rain->rmin, rain->rmax);
         int wt = rpl_rng_range(&sim->rng, rain->wmin, rain->wmax);
-        rpl_sim_drop(sim, x, y, r, wt);
+        drop(sim, x, y, r, wt);
     }
     return RPL_OK;
+}
+
+rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
+{
+    return rain_of(sim, rain, rpl_sim_drop);
+}
+
+rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain)
+{
+    return rain_of(sim, rain, rpl_sim_bump);
 }
 
 uint32_t rpl_sim_random(rpl_sim_t *sim)

@@ -1,6 +1,7 @@
 /* core/render/look.c - how well the refracted water reads: speckle and mean offset, measured with the renderer's offsets (rpl_look_measure). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ripple_support.h"
 
@@ -17,16 +18,62 @@ static int height(const int16_t *h, int w, int hgt, int x, int y)
 /* Row y's offsets as the renderer takes them (rpl_src_index): the
  * source texel, clamped to the picture, minus the pixel; nz[x] is 1 where
  * the height or a height difference is not 0. */
-static void offsets(const int16_t *h, int w, int hgt, int s, int y, int *dx, int *dy,
-                    unsigned char *nz)
+static void offset_at(int w, int hgt, int s, int x, int y, int xoff, int yoff, int c, int *dx,
+                      int *dy, unsigned char *nz)
 {
-    for (int x = 0; x < w; x++) {
-        int xoff = height(h, w, hgt, x - 1, y) - height(h, w, hgt, x + 1, y);
-        int yoff = height(h, w, hgt, x, y - 1) - height(h, w, hgt, x, y + 1);
-        dx[x] = clampi(x + ((xoff * s) >> 4), 0, w - 1) - x;
-        dy[x] = clampi(y + ((yoff * s) >> 4), 0, hgt - 1) - y;
-        nz[x] = (xoff | yoff | height(h, w, hgt, x, y)) != 0;
+    dx[x] = clampi(x + ((xoff * s) >> 4), 0, w - 1) - x;
+    dy[x] = clampi(y + ((yoff * s) >> 4), 0, hgt - 1) - y;
+    nz[x] = (xoff | yoff | c) != 0;
+}
+
+/* 1 if row y is all 0 (rows outside the field are). */
+static int row_level(const int16_t *h, int w, int hgt, int y)
+{
+    if (y < 0 || y >= hgt)
+        return 1;
+    const int16_t *row = h + (size_t)y * (size_t)w;
+    int16_t any = 0;
+    for (int x = 0; x < w; x++)
+        any |= row[x];
+    return any == 0;
+}
+
+/* Fills row y's offsets; 1 when they are all 0 and no height is. */
+static int offsets(const int16_t *h, int w, int hgt, int s, int y, int *dx, int *dy,
+                   unsigned char *nz)
+{
+    if (row_level(h, w, hgt, y - 1) && row_level(h, w, hgt, y) && row_level(h, w, hgt, y + 1)) {
+        memset(dx, 0, (size_t)w * sizeof *dx);
+        memset(dy, 0, (size_t)w * sizeof *dy);
+        memset(nz, 0, (size_t)w);
+        return 1;
     }
+    if (y == 0 || y == hgt - 1) {
+        for (int x = 0; x < w; x++)
+            offset_at(w, hgt, s, x, y,
+                      height(h, w, hgt, x - 1, y) - height(h, w, hgt, x + 1, y),
+                      height(h, w, hgt, x, y - 1) - height(h, w, hgt, x, y + 1),
+                      height(h, w, hgt, x, y), dx, dy, nz);
+        return 0;
+    }
+    /* inside: the neighbours without bounds checks, level water at once */
+    const int16_t *row = h + (size_t)y * (size_t)w, *up = row - w, *down = row + w;
+    for (int x = 0; x < w; x++) {
+        if (x == 0 || x == w - 1) {
+            offset_at(w, hgt, s, x, y,
+                      height(h, w, hgt, x - 1, y) - height(h, w, hgt, x + 1, y),
+                      up[x] - down[x], row[x], dx, dy, nz);
+            continue;
+        }
+        int xoff = row[x - 1] - row[x + 1], yoff = up[x] - down[x];
+        if ((xoff | yoff | row[x]) == 0) {
+            dx[x] = dy[x] = 0;
+            nz[x] = 0;
+            continue;
+        }
+        offset_at(w, hgt, s, x, y, xoff, yoff, row[x], dx, dy, nz);
+    }
+    return 0;
 }
 
 static int apart(int a, int b)
@@ -53,18 +100,21 @@ rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength, rpl_
     double total = 0;
     long speckled = 0, awake_px = 0;
     int awake_tiles = 0;
-    offsets(h, w, hgt, strength, 0, dx, dy, nz);
+    int level = offsets(h, w, hgt, strength, 0, dx, dy, nz), next_level = 1;
     for (int y = 0; y < hgt; y++) {
         /* row y's tiles take its offsets, and nz before row y + 1's replaces it */
         for (int x = 0; x < w; x++) {
             int t = x / RPL_TILE_W;
-            awake[t] |= nz[x];
-            sum[t] += sqrt((double)dx[x] * dx[x] + (double)dy[x] * dy[x]);
             px[t]++;
+            if (!nz[x])
+                continue;
+            awake[t] = 1;
+            if (dx[x] | dy[x])
+                sum[t] += sqrt((double)dx[x] * dx[x] + (double)dy[x] * dy[x]);
         }
         if (y + 1 < hgt)
-            offsets(h, w, hgt, strength, y + 1, ndx, ndy, nz);
-        for (int x = 0; x < w; x++) {
+            next_level = offsets(h, w, hgt, strength, y + 1, ndx, ndy, nz);
+        for (int x = 0; x < w && !(level && next_level); x++) {
             int right = x + 1 < w && (apart(dx[x], dx[x + 1]) || apart(dy[x], dy[x + 1]));
             int down = y + 1 < hgt && (apart(dx[x], ndx[x]) || apart(dy[x], ndy[x]));
             speckled += right || down;
@@ -79,6 +129,7 @@ rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength, rpl_
                 sum[t] = 0, px[t] = 0, awake[t] = 0;
             }
         }
+        level = next_level;
         int *s0 = dx, *s1 = dy;
         dx = ndx, dy = ndy, ndx = s0, ndy = s1;
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "ripple_support.h"
 #include "core/show/show.h"
 
 #define TAU 6.283185307179586
@@ -122,7 +123,7 @@ static int clampi(int v, int lo, int hi)
 
 static rpl_status drop(rpl_sim_t *sim, double x, double y, int r, int w, rpl_status st)
 {
-    rpl_status d = rpl_sim_drop(sim, cell(x), cell(y), r, w);
+    rpl_status d = rpl_sim_bump(sim, cell(x), cell(y), r, w);
     return st != RPL_OK ? st : d;
 }
 
@@ -338,7 +339,7 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
     if (p->view.rain_on) {
         resolve_rain(p, sim);
         if (p->rain_allowed) {
-            rpl_status d = rpl_sim_rain(sim, &p->view.rain);
+            rpl_status d = rpl_sim_rain_bumps(sim, &p->view.rain);
             if (st == RPL_OK)
                 st = d;
         }
