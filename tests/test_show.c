@@ -619,8 +619,9 @@ static void test_drop_timing(void **state)
         rpl_sim_step(sim);
         assert_int_equal(rpl_sim_energy(sim), 0);
     }
-    /* step 120: x = 0.5 * 100, y = 0.25 * 80, r = 0.05 * 80 */
-    assert_bump(tick_diff(p, sim), sim, 50, 20, 4, 300);
+    /* step 120: x = 0.5 * 100, y = 0.25 * 80, r = 0.05 * 80; the radius a
+     * share of the field, the weight too: 300 * 80 / 480 */
+    assert_bump(tick_diff(p, sim), sim, 50, 20, 4, 50);
     assert_false(rpl_show_player_done(p));
     rpl_sim_step(sim);
     for (int i = 121; i < 150; i++) {
@@ -631,7 +632,8 @@ static void test_drop_timing(void **state)
         free(before);
         rpl_sim_step(sim);
     }
-    /* step 150 (2.5 s): a stone that raises the water, in cells */
+    /* step 150 (2.5 s): a stone that raises the water, in cells (its
+     * weight as written) */
     rpl_sim_reset(sim, 1);
     assert_bump(tick_diff(p, sim), sim, 30, 70, 3, -200);
     assert_true(rpl_show_player_done(p));
@@ -645,19 +647,19 @@ static void test_drop_timing(void **state)
     s = parse_ok(H "drop 0.25 0.75 0.1 250\n");
     sim = new_sim(200, 60, 1);
     p = player_of(s, 1);
-    assert_bump(tick_diff(p, sim), sim, 50, 45, 6, 250);
+    assert_bump(tick_diff(p, sim), sim, 50, 45, 6, 31); /* 250 * 60 / 480, rounded */
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
     /* radii stay in 1..RPL_RADIUS_MAX */
     sim = new_sim(20, 16, 1);
     p = player_of(s, 1);
-    assert_bump(tick_diff(p, sim), sim, 5, 12, 2, 250);
+    assert_bump(tick_diff(p, sim), sim, 5, 12, 2, 8); /* 250 * 16 / 480 */
     rpl_show_player_destroy(p);
     rpl_show_free(s);
     s = parse_ok(H "drop 0.5 0.5 0.0001 250\n");
     p = player_of(s, 1);
     rpl_sim_reset(sim, 1);
-    assert_bump(tick_diff(p, sim), sim, 10, 8, 1, 250);
+    assert_bump(tick_diff(p, sim), sim, 10, 8, 1, 8);
     rpl_show_player_destroy(p);
     rpl_show_free(s);
     rpl_sim_destroy(sim);
@@ -976,6 +978,27 @@ static void test_rain(void **state)
     rpl_sim_destroy(a);
     rpl_sim_destroy(b);
     rpl_sim_destroy(c);
+
+    /* radii as shares of a 160x120 field: 2.4 and 3.6 cells, rounded, and
+     * the weights in proportion, 120 / 480 of theirs */
+    s = parse_ok(H "rain 30 0.02 0.03 100 200\n@5 end\n");
+    a = new_sim(160, 120, 9), b = new_sim(160, 120, 9);
+    p = player_of(s, 3);
+    r = (rpl_rain_t){ 500, 2, 4, 25, 50 };
+    for (int t = 0; t < 40; t++) {
+        assert_int_equal(rpl_show_player_tick(p, a), RPL_OK);
+        assert_int_equal(rpl_sim_rain_bumps(b, &r), RPL_OK);
+        rpl_sim_step(a);
+        rpl_sim_step(b);
+    }
+    assert_true(rpl_sim_energy(a) > 0);
+    assert_plane_equal(cur_of(a), cur_of(b), cells(a));
+    const rpl_rain_t *v = &rpl_show_player_view(p)->rain;
+    assert_true(v->rmin == 2 && v->rmax == 4 && v->wmin == 25 && v->wmax == 50);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
 }
 
 /* cut flattens the water (rpl_sim_reset with the player's seed); walls
