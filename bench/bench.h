@@ -72,6 +72,9 @@ typedef struct opts {
     int wave;          /* --model wave: --instr-run steps the wave model */
     int step_only;     /* --part step: --instr-run steps, and renders nothing */
     int side;          /* --side: the side scene's cost instead (side.c) */
+    int look;          /* --look: how a show's water reads instead (look.c) */
+    int every;         /* --every: --look's steps between samples; 0 the default */
+    const char *show;  /* --show: --look's show; NULL the default one */
 } opts_t;
 
 typedef struct path {
@@ -206,6 +209,9 @@ void print_summary(const run_t *r, double total_s);
 
 /* side.c: ripple-bench --side; the exit status */
 int side_bench(const opts_t *o);
+
+/* look.c: ripple-bench --look; the exit status */
+int look_bench(const opts_t *o);
 
 /* json.c */
 int print_json(const run_t *r, const char *cpu, const char *autop, double total_s);

@@ -19,6 +19,8 @@ static void usage(FILE *f)
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
             "                    [--model wave] [--part step]\n"
             "       ripple-bench --side [--size WxH] [--frames N] [--seed N]\n"
+            "       ripple-bench --look [--show FILE] [--size WxH] [--model M] [--seed N]\n"
+            "                    [--frames N] [--every N] [--threads N]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
             "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
@@ -45,6 +47,11 @@ static void usage(FILE *f)
             "  --side          instead: the side scene's cost per frame (bodies, water,\n"
             "                  drawing) at 640x480 and 1920x1080 (or --size), with 0, 10\n"
             "                  and 100 bodies, springs and analytic waves\n"
+            "  --look          instead: play a show headless (the default show, or --show\n"
+            "                  FILE) as the demo does, one step a frame, for --frames steps\n"
+            "                  (default one pass), and print every --every N steps (60) the\n"
+            "                  speckle share and mean offset of the refracted water (640x480\n"
+            "                  unless --size; --model classic or wave)\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
@@ -86,9 +93,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
                                               "--path", "--instr-run", "--bpp", "--model",
-                                              "--part" };
+                                              "--part", "--every", "--show" };
     static const char *const flags[] = { "--json", "--help", "--version", "--list-paths",
-                                         "--side" };
+                                         "--side", "--look" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
@@ -116,6 +123,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         if (strcmp(a, "--side") == 0) {
             o->side = 1;
+            continue;
+        }
+        if (strcmp(a, "--look") == 0) {
+            o->look = 1;
             continue;
         }
         if (strncmp(a, "--", 2) != 0)
@@ -159,6 +170,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
             o->threads = (int)v;
         } else if (strcmp(name, "--path") == 0) {
             path_arg = val;
+        } else if (strcmp(name, "--every") == 0) {
+            if (rpl_parse_int(val, 1, FRAMES_MAX, &v) != RPL_OK)
+                return usage_error("--every '%s' is not a whole number in 1..%d", val,
+                                   FRAMES_MAX);
+            o->every = (int)v;
+        } else if (strcmp(name, "--show") == 0) {
+            o->show = val;
         } else if (strcmp(name, "--instr-run") == 0) {
             o->instr = val;
         } else if (strcmp(name, "--model") == 0) {
@@ -183,11 +201,16 @@ static int parse_args(int argc, char **argv, opts_t *o)
     if (o->side && (o->json || o->list || o->instr || path_arg || o->threads || model_set ||
                     bpp_set || part_set))
         return usage_error("--side goes with --size, --frames and --seed only");
+    if (o->look && (o->side || o->json || o->list || o->instr || path_arg || bpp_set || part_set))
+        return usage_error("--look goes with --show, --size, --model, --seed, --frames, "
+                           "--every and --threads only");
+    if (!o->look && (o->every || o->show))
+        return usage_error("%s goes with --look", o->every ? "--every" : "--show");
     if (o->side && o->w > 0 && (o->w < 160 || o->h < 120))
         return usage_error("--side needs a size of at least 160x120");
     if (o->instr && path_arg)
         return usage_error("--path and --instr-run do not go together");
-    if (model_set && !o->instr)
+    if (model_set && !o->instr && !o->look)
         return usage_error("--model goes with --instr-run (timed runs measure both)");
     if (o->wave && o->instr && strcmp(o->instr, "seed") == 0)
         return usage_error("the seed has the classic rule only");
@@ -278,7 +301,7 @@ int main(int argc, char **argv)
     }
     int rc = parse_args(argc, argv, &r->o);
     if (rc < 0)
-        rc = r->o.side ? side_bench(&r->o) : r->o.instr ? instr_run(&r->o) : bench(r);
+        rc = r->o.look ? look_bench(&r->o) : r->o.side ? side_bench(&r->o) : r->o.instr ? instr_run(&r->o) : bench(r);
     free(r);
     return rc;
 }

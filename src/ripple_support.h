@@ -185,6 +185,50 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  * for a NULL table or a value that is no format. */
 int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
 
+/* ---- smooth stones, for shows ------------------------------------------ */
+
+/*
+ * As rpl_sim_drop and rpl_sim_rain (same checks, the drop hook called
+ * alike), but each stone is a smooth bump added to the water rather than
+ * a flat disc set into it: every cell closer than the radius r to the
+ * centre gets v * (1 - d^2/r^2)^3 added, v the weight negated and clamped
+ * as rpl_sim_drop's, d the cell's distance from the centre; the quotient
+ * rounds towards 0 and the sum is clamped to the height range; walls stay
+ * 0.  Without the disc's step at its rim the water keeps no ripples a
+ * cell or two long, which the refraction would show as coloured noise.
+ * Integer arithmetic only: the same heights on every machine and path.
+ * The show player lays its stones and its rain with these.
+ */
+rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight);
+rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain);
+
+/* ---- the look of the water, for the bench and the tests --------------- */
+
+/*
+ * How well the refracted picture of heights h (w x hgt cells, row after
+ * row) reads as water at refraction strength `strength` (sixteenths, as
+ * rpl_view_t's), measured with the renderer's own offsets: pixel (x, y)
+ * shows the background at (clamp(x + (xoff * strength >> 4)),
+ * clamp(y + (yoff * strength >> 4))), xoff = h(x-1,y) - h(x+1,y),
+ * yoff = h(x,y-1) - h(x,y+1), heights outside the field 0, clamped to the
+ * picture; its offset is that source minus (x, y).
+ *   speckle  the share of the field's pixels whose offset, x or y,
+ *            differs from its right or lower neighbour's by more than
+ *            RPL_LOOK_SPECKLE_PX pixels: neighbours that show far apart
+ *            texels read as coloured noise, not water;
+ *   offset   the mean length of the offset (sqrt(dx^2 + dy^2)) over the
+ *            pixels of the awake tiles: the RPL_TILE_W x RPL_TILE_H tiles
+ *            with a pixel whose height or height differences are not 0;
+ *   awake    the share of the tiles that are awake.
+ * RPL_EINVAL for a NULL argument, a size out of range or a strength
+ * outside 0..RPL_STRENGTH_MAX.
+ */
+#define RPL_LOOK_SPECKLE_PX 3
+typedef struct rpl_look {
+    double speckle, offset, awake;
+} rpl_look_t;
+rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength, rpl_look_t *out);
+
 #ifdef __cplusplus
 }
 #endif

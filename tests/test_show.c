@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 #include "util.h"
 
 #define H "ripple-show 1\n"
@@ -70,8 +71,9 @@ static rpl_show_player_t *player_of(const rpl_show_t *s, uint64_t seed)
 
 /* ---- what a tick did to the field -------------------------------------- */
 
-/* One tick; the cells it changed (a stone sets its cells to -weight, so
- * against a still or known field the changed cells are the stones). */
+/* One tick; the cells it changed (a stone adds its smooth bump, -weight
+ * at its centre, so against a still or known field the changed cells are
+ * the stones; a stone of radius 1 is its one cell, set to -weight). */
 typedef struct diff {
     int n;
     int x[4096], y[4096];
@@ -99,28 +101,37 @@ static const diff_t *tick_diff(rpl_show_player_t *p, rpl_sim_t *sim)
     return &dif;
 }
 
-/* The number of interior cells strictly inside the circle (the stone
- * rule of ripple.h), counted here by its own loop. */
-static int disc_cells(const rpl_sim_t *sim, int cx, int cy, int r)
+/* The height a show's stone of radius r and weight w adds at (dx, dy)
+ * from its centre on still water: -w (1 - d^2/r^2)^3, rounded towards 0
+ * (rpl_sim_bump in ripple_support.h), worked out here on its own. */
+static int bump_at(int dx, int dy, int r, int w)
+{
+    long long t = (long long)r * r - ((long long)dx * dx + (long long)dy * dy);
+    if (t <= 0)
+        return 0;
+    long long r6 = (long long)r * r * r * r * r * r;
+    return (int)(-(long long)w * t * t * t / r6);
+}
+
+/* The tick changed exactly the cells of the bump of radius r around
+ * (cx, cy) of weight w that are not 0, each to its height. */
+static void assert_bump(const diff_t *d, const rpl_sim_t *sim, int cx, int cy, int r, int w)
 {
     int n = 0;
     for (int y = 1; y < height_of(sim) - 1; y++)
         for (int x = 1; x < width_of(sim) - 1; x++)
-            n += (x - cx) * (x - cx) + (y - cy) * (y - cy) < r * r;
-    return n;
-}
-
-/* The tick changed exactly the disc of radius r around (cx, cy), to -w. */
-static void assert_disc(const diff_t *d, const rpl_sim_t *sim, int cx, int cy, int r, int w)
-{
-    assert_int_equal(d->n, disc_cells(sim, cx, cy, r));
+            n += bump_at(x - cx, y - cy, r, w) != 0;
+    assert_int_equal(d->n, n);
     for (int i = 0; i < d->n; i++) {
         int dx = d->x[i] - cx, dy = d->y[i] - cy;
         if (dx * dx + dy * dy >= r * r)
             fail_msg("cell (%d, %d) changed, outside the stone at (%d, %d) r %d", d->x[i],
                      d->y[i], cx, cy, r);
-        assert_int_equal(d->v[i], -w);
+        assert_int_equal(d->v[i], bump_at(dx, dy, r, w));
     }
+    /* the centre takes the whole weight */
+    if (cx > 0 && cy > 0 && cx < width_of(sim) - 1 && cy < height_of(sim) - 1)
+        assert_int_equal(cur_of(sim)[(size_t)cy * (size_t)width_of(sim) + (size_t)cx], -w);
 }
 
 /* The tick changed exactly these single cells (stones of radius 1). */
@@ -621,8 +632,9 @@ static void test_drop_timing(void **state)
         rpl_sim_step(sim);
         assert_int_equal(rpl_sim_energy(sim), 0);
     }
-    /* step 120: x = 0.5 * 100, y = 0.25 * 80, r = 0.05 * 80 */
-    assert_disc(tick_diff(p, sim), sim, 50, 20, 4, 300);
+    /* step 120: x = 0.5 * 100, y = 0.25 * 80, r = 0.05 * 80; the radius a
+     * share of the field, the weight too: 300 * 80 / 480 */
+    assert_bump(tick_diff(p, sim), sim, 50, 20, 4, 50);
     assert_false(rpl_show_player_done(p));
     rpl_sim_step(sim);
     for (int i = 121; i < 150; i++) {
@@ -633,9 +645,10 @@ static void test_drop_timing(void **state)
         free(before);
         rpl_sim_step(sim);
     }
-    /* step 150 (2.5 s): a stone that raises the water, in cells */
+    /* step 150 (2.5 s): a stone that raises the water, in cells (its
+     * weight as written) */
     rpl_sim_reset(sim, 1);
-    assert_disc(tick_diff(p, sim), sim, 30, 70, 3, -200);
+    assert_bump(tick_diff(p, sim), sim, 30, 70, 3, -200);
     assert_true(rpl_show_player_done(p));
     assert_true(rpl_show_player_changed(p) & RPL_SHOW_ENDED);
     assert_int_equal(tick_diff(p, sim)->n, 0); /* over */
@@ -647,19 +660,19 @@ static void test_drop_timing(void **state)
     s = parse_ok(H "drop 0.25 0.75 0.1 250\n");
     sim = new_sim(200, 60, 1);
     p = player_of(s, 1);
-    assert_disc(tick_diff(p, sim), sim, 50, 45, 6, 250);
+    assert_bump(tick_diff(p, sim), sim, 50, 45, 6, 31); /* 250 * 60 / 480, rounded */
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
     /* radii stay in 1..RPL_RADIUS_MAX */
     sim = new_sim(20, 16, 1);
     p = player_of(s, 1);
-    assert_disc(tick_diff(p, sim), sim, 5, 12, 2, 250);
+    assert_bump(tick_diff(p, sim), sim, 5, 12, 2, 8); /* 250 * 16 / 480 */
     rpl_show_player_destroy(p);
     rpl_show_destroy(s);
     s = parse_ok(H "drop 0.5 0.5 0.0001 250\n");
     p = player_of(s, 1);
     rpl_sim_reset(sim, 1);
-    assert_disc(tick_diff(p, sim), sim, 10, 8, 1, 250);
+    assert_bump(tick_diff(p, sim), sim, 10, 8, 1, 8);
     rpl_show_player_destroy(p);
     rpl_show_destroy(s);
     rpl_sim_destroy(sim);
@@ -961,7 +974,7 @@ static void test_rain(void **state)
     rpl_rain_t r = { 500, 1, 2, 100, 200 }; /* 30 a second: 500 a thousand steps */
     for (int t = 0; t < 40; t++) {
         assert_int_equal(rpl_show_player_tick(p, a), RPL_OK);
-        assert_int_equal(rpl_sim_rain(b, &r), RPL_OK);
+        assert_int_equal(rpl_sim_rain_bumps(b, &r), RPL_OK);
         assert_int_equal(rpl_show_player_tick(q, c), RPL_OK);
         rpl_sim_step(a);
         rpl_sim_step(b);
@@ -978,6 +991,27 @@ static void test_rain(void **state)
     rpl_sim_destroy(a);
     rpl_sim_destroy(b);
     rpl_sim_destroy(c);
+
+    /* radii as shares of a 160x120 field: 2.4 and 3.6 cells, rounded, and
+     * the weights in proportion, 120 / 480 of theirs */
+    s = parse_ok(H "rain 30 0.02 0.03 100 200\n@5 end\n");
+    a = new_sim(160, 120, 9), b = new_sim(160, 120, 9);
+    p = player_of(s, 3);
+    r = (rpl_rain_t){ 500, 2, 4, 25, 50 };
+    for (int t = 0; t < 40; t++) {
+        assert_int_equal(rpl_show_player_tick(p, a), RPL_OK);
+        assert_int_equal(rpl_sim_rain_bumps(b, &r), RPL_OK);
+        rpl_sim_step(a);
+        rpl_sim_step(b);
+    }
+    assert_true(rpl_sim_energy(a) > 0);
+    assert_plane_equal(cur_of(a), cur_of(b), cells(a));
+    const rpl_rain_t *v = &rpl_show_player_view(p)->rain;
+    assert_true(v->rmin == 2 && v->rmax == 4 && v->wmin == 25 && v->wmax == 50);
+    rpl_show_player_destroy(p);
+    rpl_show_free(s);
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
 }
 
 /* cut flattens the water (rpl_sim_reset with the player's seed); walls

@@ -1,4 +1,4 @@
-/* test_stones.c - stones thrown into the field: rpl_sim_drop, rpl_sim_trail and rpl_sim_rain (cmocka). */
+/* test_stones.c - stones thrown into the field: rpl_sim_drop, rpl_sim_trail, rpl_sim_rain and the shows' smooth stones (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ripple.h"
+#include "ripple_support.h"
 #include "util.h"
 
 /* ---- drops ------------------------------------------------------------ */
@@ -434,6 +435,113 @@ static void test_rain_extreme_weights(void **state)
                  "crashed or hit undefined behaviour", failures);
 }
 
+/* ---- smooth stones (rpl_sim_bump, rpl_sim_rain_bumps) ------------------ */
+
+/* What a smooth stone adds at (dx, dy) from its centre: -w (1 - d^2/r^2)^3
+ * rounded towards 0, w already clamped to the height range. */
+static int64_t ref_bump(int64_t dx, int64_t dy, int64_t r, int64_t w)
+{
+    int64_t t = r * r - (dx * dx + dy * dy);
+    return t <= 0 ? 0 : -w * t * t * t / (r * r * r * r * r * r);
+}
+
+typedef struct hook_log {
+    int n, x, y, r, w;
+} hook_log_t;
+
+static void log_hook(void *user, int x, int y, int radius, int weight)
+{
+    hook_log_t *l = user;
+    *l = (hook_log_t){ l->n + 1, x, y, radius, weight };
+}
+
+static void test_bump(void **state)
+{
+    (void)state;
+    const int w = 40, h = 30;
+    rpl_sim_t *sim = new_sim(w, h, 1);
+    hook_log_t log = { 0, 0, 0, 0, 0 };
+    rpl_sim_set_drop_hook(sim, log_hook, &log);
+    /* on still water: the profile itself, deepest at the centre, 0 at the rim */
+    assert_int_equal(rpl_sim_bump(sim, 20, 15, 6, 400), RPL_OK);
+    assert_int_equal(log.n, 1);
+    assert_true(log.x == 20 && log.y == 15 && log.r == 6 && log.w == 400);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int64_t want = x == 0 || y == 0 || x == w - 1 || y == h - 1
+                               ? 0 : ref_bump(x - 20, y - 15, 6, 400);
+            if (cur_of(sim)[y * w + x] != want)
+                fail_msg("bump: cell (%d, %d) is %d, want %lld", x, y, cur_of(sim)[y * w + x],
+                         (long long)want);
+        }
+    assert_int_equal(cur_of(sim)[15 * w + 20], -400);
+    assert_int_equal(cur_of(sim)[15 * w + 25], ref_bump(5, 0, 6, 400));
+    assert_int_equal(cur_of(sim)[15 * w + 26], 0);
+    /* it adds to the water there, and the sum is clamped */
+    int16_t *before = copy_plane(cur_of(sim), cells(sim));
+    assert_int_equal(rpl_sim_bump(sim, 22, 15, 3, -100), RPL_OK);
+    for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++)
+            assert_int_equal(cur_of(sim)[y * w + x],
+                             before[y * w + x] + ref_bump(x - 22, y - 15, 3, -100));
+    free(before);
+    assert_int_equal(rpl_sim_bump(sim, 20, 15, 2, 8192), RPL_OK);
+    assert_int_equal(rpl_sim_bump(sim, 20, 15, 2, 8192), RPL_OK);
+    assert_int_equal(cur_of(sim)[15 * w + 20], RPL_HEIGHT_MIN);
+    assert_int_equal(rpl_sim_bump(sim, 20, 15, 2, INT_MIN), RPL_OK); /* weight clamped */
+    assert_int_equal(cur_of(sim)[15 * w + 20], RPL_HEIGHT_MIN + RPL_HEIGHT_MAX);
+    /* radius 1 is one cell, as a drop's; walls stay 0; off the field nothing */
+    rpl_sim_reset(sim, 1);
+    int16_t *want = new_plane(w, h);
+    ref_drop(want, w, h, 5, 5, 1, 77);
+    assert_int_equal(rpl_sim_bump(sim, 5, 5, 1, 77), RPL_OK);
+    assert_plane_equal(cur_of(sim), want, cells(sim));
+    free(want);
+    assert_int_equal(rpl_sim_wall_rect(sim, 10, 10, 4, 4, 1), RPL_OK);
+    assert_int_equal(rpl_sim_bump(sim, 12, 12, 5, 300), RPL_OK);
+    for (int y = 10; y < 14; y++)
+        for (int x = 10; x < 14; x++)
+            assert_int_equal(cur_of(sim)[y * w + x], 0);
+    assert_true(cur_of(sim)[12 * w + 15] < 0);
+    log.n = 0;
+    assert_int_equal(rpl_sim_bump(sim, -100, 5, 5, 300), RPL_OK);
+    assert_int_equal(log.n, 0);
+    /* the checks of rpl_sim_drop */
+    assert_int_equal(rpl_sim_bump(sim, 5, 5, 0, 1), RPL_EINVAL);
+    assert_int_equal(rpl_sim_bump(sim, 5, 5, RPL_RADIUS_MAX + 1, 1), RPL_EINVAL);
+    assert_int_equal(rpl_sim_bump(NULL, 5, 5, 3, 1), RPL_EINVAL);
+    assert_int_equal(rpl_sim_rain_bumps(NULL, &(rpl_rain_t){ 100, 1, 1, 1, 1 }), RPL_EINVAL);
+    assert_int_equal(rpl_sim_rain_bumps(sim, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_sim_rain_bumps(sim, &(rpl_rain_t){ 100, 3, 2, 1, 1 }), RPL_EINVAL);
+    rpl_sim_destroy(sim);
+}
+
+/* The smooth rain draws its stones as rpl_sim_rain does: with stones of
+ * radius 1 far apart both lay the same cells. */
+static void test_rain_bumps(void **state)
+{
+    (void)state;
+    rpl_sim_t *a = new_sim(300, 200, 5), *b = new_sim(300, 200, 5);
+    rpl_rain_t rain = { 1500, 1, 1, 50, 90 };
+    for (int t = 0; t < 10; t++) {
+        assert_int_equal(rpl_sim_rain(a, &rain), RPL_OK);
+        assert_int_equal(rpl_sim_rain_bumps(b, &rain), RPL_OK);
+        assert_plane_equal(cur_of(a), cur_of(b), cells(a));
+        rpl_sim_reset(a, (uint64_t)t);
+        rpl_sim_reset(b, (uint64_t)t);
+    }
+    /* wider stones: the same number of centres, each the deepest cell */
+    rain = (rpl_rain_t){ 3000, 4, 4, 200, 200 };
+    assert_int_equal(rpl_sim_rain(a, &rain), RPL_OK);
+    assert_int_equal(rpl_sim_rain_bumps(b, &rain), RPL_OK);
+    int centres = 0;
+    for (size_t i = 0; i < cells(a); i++)
+        centres += cur_of(b)[i] <= -200 && cur_of(a)[i] == -200;
+    assert_true(centres >= 2 && centres <= 3);
+    rpl_sim_destroy(a);
+    rpl_sim_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_rain_rate),
         cmocka_unit_test(test_rain_bad_settings),
         cmocka_unit_test(test_rain_extreme_weights),
+        cmocka_unit_test(test_bump),
+        cmocka_unit_test(test_rain_bumps),
     };
     return cmocka_run_group_tests_name("stones", tests, NULL, NULL);
 }

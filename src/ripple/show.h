@@ -157,7 +157,9 @@ const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *colu
  * ticks it and then steps the field.  Tick k of a pass applies, in the
  * order written, the commands at step k: stones (and the stones due now
  * of commands still laying theirs), walls, edges, cuts (rpl_sim_reset with
- * the player's seed); then, while the show's rain is on, rpl_sim_rain.  At
+ * the player's seed); then, while the show's rain is on, its rain, drawn
+ * as rpl_sim_rain draws it.  A show's stones are smooth bumps, not discs,
+ * and weigh in proportion to the field's size (docs/shows.md).  At
  * `loop` the pass starts again at step 0 in the same tick (commands still
  * laying stones stop); at `end`, or after the last stone of a show
  * without `loop` or `end`, it is over: nothing more happens but its rain,

@@ -10,6 +10,7 @@
 #include "core/field/field.h"
 #include "kernels/kernels.h"
 #include "core/base/pool.h"
+#include "ripple_support.h"
 
 /* A failed field keeps nothing but its message. */
 static void release(rpl_sim_t *sim)
@@ -344,9 +345,15 @@ static int clampi(int v, int lo, int hi)
 }
 
 /* Stamps the circle with no argument checks (callers checked them);
- * wall cells stay 0.  Returns 1 if the circle reaches the interior (the
- * stone landed), 0 if it fell wholly off the field. */
-static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
+ * wall cells stay 0.  A disc sets its cells to v.  A bump (the shows'
+ * smooth stone) adds v * (1 - d^2/r^2)^3 to every cell closer than r,
+ * rounded towards 0 and clamped to the height range: its slope and
+ * curvature fall to 0 at its rim, so it leaves no step in the water for
+ * the rule to turn into ripples a cell long; integers only (v t^3 is
+ * below 2^13 * 2^48), the same cells on every machine.  Returns 1 if the
+ * circle reaches the interior (the stone landed), 0 if it fell wholly off
+ * the field. */
+static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v, int bump)
 {
     /* Clip the bounding box to the interior before the loop, so a drop
      * that overlaps an edge keeps its inner part. Offsets stay small. */
@@ -358,14 +365,21 @@ static int stamp(rpl_sim_t *sim, int x, int y, int r, int16_t v)
         for (int tx = x0 / RPL_TILE_W; tx <= x1 / RPL_TILE_W; tx++)
             sim->act[(size_t)ty * sim->tiles_x + tx] |= RPL_ACT_CUR | RPL_EDGES;
     int r2 = r * r;
+    int64_t den = (int64_t)r2 * r2 * r2;
     for (int cy = y0; cy <= y1; cy++) {
         int dy = cy - y;
         int16_t *row = sim->cur + (ptrdiff_t)cy * sim->w;
         const uint8_t *wall = sim->walls ? sim->walls + (ptrdiff_t)cy * sim->w : NULL;
         for (int cx = x0; cx <= x1; cx++) {
-            int dx = cx - x;
-            if (dx * dx + dy * dy < r2 && !(wall && wall[cx]))
+            int dx = cx - x, t = r2 - (dx * dx + dy * dy);
+            if (t <= 0 || (wall && wall[cx]))
+                continue;
+            if (!bump) {
                 row[cx] = v;
+                continue;
+            }
+            int64_t n = row[cx] + (int64_t)v * t * t * t / den;
+            row[cx] = (int16_t)(n < RPL_HEIGHT_MIN ? RPL_HEIGHT_MIN : n > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : n);
         }
     }
     return 1;
@@ -389,7 +403,8 @@ static int pull_in(int v, int r, int n)
     return clampi(v, -r - 1, n + r);
 }
 
-rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
+/* A stone, a disc or a bump, checked. */
+static rpl_status stone(rpl_sim_t *sim, int x, int y, int radius, int weight, int bump)
 {
     int16_t v = 0;
     if (!rpl_sim_usable(sim))
@@ -399,9 +414,19 @@ rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
         return st;
     x = pull_in(x, radius, sim->w);
     y = pull_in(y, radius, sim->h);
-    if (stamp(sim, x, y, radius, v) && sim->drop_fn)
+    if (stamp(sim, x, y, radius, v, bump) && sim->drop_fn)
         sim->drop_fn(sim->drop_user, x, y, radius, -v);
     return RPL_OK;
+}
+
+rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight)
+{
+    return stone(sim, x, y, radius, weight, 0);
+}
+
+rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight)
+{
+    return stone(sim, x, y, radius, weight, 1);
 }
 
 rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
@@ -438,13 +463,15 @@ rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
             px += (int)((int64_t)dx * i / n);
             py += (int)((int64_t)dy * i / n);
         }
-        if (stamp(sim, px, py, radius, v) && sim->drop_fn)
+        if (stamp(sim, px, py, radius, v, 0) && sim->drop_fn)
             sim->drop_fn(sim->drop_user, px, py, radius, -v);
     }
     return RPL_OK;
 }
 
-rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
+/* The rain of rpl_sim_rain, its stones laid by drop. */
+static rpl_status rain_of(rpl_sim_t *sim, const rpl_rain_t *rain,
+                          rpl_status (*drop)(rpl_sim_t *, int, int, int, int))
 {
     if (!rpl_sim_usable(sim))
         return RPL_EINVAL;
@@ -462,9 +489,19 @@ rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
         int y = rpl_rng_range(&sim->rng, 1, sim->h - 2);
         int r = rpl_rng_range(&sim->rng, rain->rmin, rain->rmax);
         int wt = rpl_rng_range(&sim->rng, rain->wmin, rain->wmax);
-        rpl_sim_drop(sim, x, y, r, wt);
+        drop(sim, x, y, r, wt);
     }
     return RPL_OK;
+}
+
+rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain)
+{
+    return rain_of(sim, rain, rpl_sim_drop);
+}
+
+rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain)
+{
+    return rain_of(sim, rain, rpl_sim_bump);
 }
 
 uint32_t rpl_sim_random(rpl_sim_t *sim)

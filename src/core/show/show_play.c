@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "ripple_support.h"
 #include "core/show/show.h"
 
 #define TAU 6.283185307179586
@@ -131,9 +132,21 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* A stone's weight on this field: as written when its radius is in
+ * cells; with its radius a share of the field, in proportion to the
+ * field's shorter side against 480 cells, so that its slopes (radius and
+ * depth alike) and so the refraction look the same at every size. */
+static int weight_of(int w, coord_t r, const rpl_sim_t *sim)
+{
+    if (r.px)
+        return w;
+    int side = rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim);
+    return (int)lround((double)w * side / 480);
+}
+
 static rpl_status drop(rpl_sim_t *sim, double x, double y, int r, int w, rpl_status st)
 {
-    rpl_status d = rpl_sim_drop(sim, cell(x), cell(y), r, w);
+    rpl_status d = rpl_sim_bump(sim, cell(x), cell(y), r, w);
     return st != RPL_OK ? st : d;
 }
 
@@ -145,19 +158,19 @@ static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_
     double x = pos(e->c[0], rpl_sim_width(sim)), y = pos(e->c[1], rpl_sim_height(sim));
     switch (e->cmd) {
     case C_DROP:
-        st = drop(sim, x, y, radius(len_of(e->c[2], sim)), e->w0, st);
+        st = drop(sim, x, y, radius(len_of(e->c[2], sim)), weight_of(e->w0, e->c[2], sim), st);
         break;
     case C_RING: {
         double rr = len_of(e->c[2], sim);
-        int r = radius(len_of(e->c[3], sim));
+        int r = radius(len_of(e->c[3], sim)), w = weight_of(e->w0, e->c[3], sim);
         for (size_t i = lo; i < hi; i++) {
             double a = TAU * (double)i / e->count - TAU / 4; /* from the top, clockwise */
-            st = drop(sim, x + rr * cos(a), y + rr * sin(a), r, e->w0, st);
+            st = drop(sim, x + rr * cos(a), y + rr * sin(a), r, w, st);
         }
         break;
     }
     case C_TRAIL: {
-        int r = radius(len_of(e->c[0], sim));
+        int r = radius(len_of(e->c[0], sim)), w = weight_of(e->w0, e->c[0], sim);
         size_t seg = 0;
         double total = pa->at[pa->n - 1];
         for (size_t i = lo; i < hi; i++) {
@@ -168,17 +181,17 @@ static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_
             double f = l > 0 ? (d - pa->at[seg]) / l : 0;
             f = f < 0 ? 0 : f > 1 ? 1 : f;
             st = drop(sim, pa->x[seg] + f * (pa->x[seg + 1] - pa->x[seg]),
-                      pa->y[seg] + f * (pa->y[seg + 1] - pa->y[seg]), r, e->w0, st);
+                      pa->y[seg] + f * (pa->y[seg + 1] - pa->y[seg]), r, w, st);
         }
         break;
     }
     case C_TEXT: {
         double c = len_of(e->c[2], sim);
-        int r = radius(len_of(e->radius, sim));
+        int r = radius(len_of(e->radius, sim)), w = weight_of(e->w0, e->radius, sim);
         for (size_t i = lo; i < hi; i++) {
             const int16_t *d = s->dots + 2 * (e->first + i);
             st = drop(sim, x + (d[0] - (e->tw - 1) / 2.0) * c, y + (d[1] - (e->th - 1) / 2.0) * c,
-                      r, e->w0, st);
+                      r, w, st);
         }
         break;
     }
@@ -225,8 +238,8 @@ static void resolve_rain(rpl_show_player_t *p, const rpl_sim_t *sim)
         r->per_kilostep = p->rain->count;
         r->rmin = radius(len_of(p->rain->c[0], sim));
         r->rmax = radius(len_of(p->rain->c[1], sim));
-        r->wmin = p->rain->w0;
-        r->wmax = p->rain->w1;
+        r->wmin = weight_of(p->rain->w0, p->rain->c[0], sim);
+        r->wmax = weight_of(p->rain->w1, p->rain->c[0], sim);
     } else {
         /* the default: as the demo's own rain */
         int unit = (rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim)) / 240;
@@ -352,7 +365,7 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
     if (p->view.rain_on) {
         resolve_rain(p, sim);
         if (p->rain_allowed) {
-            rpl_status d = rpl_sim_rain(sim, &p->view.rain);
+            rpl_status d = rpl_sim_rain_bumps(sim, &p->view.rain);
             if (st == RPL_OK)
                 st = d;
         }

@@ -1,0 +1,180 @@
+/* test_look.c - how the water reads: rpl_look_measure on hand-made heights, and the default show's speckle held under its target on both models (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ripple.h"
+#include "ripple_support.h"
+#include "util.h"
+
+/* ---- the measure ------------------------------------------------------- */
+
+static void test_measure_still(void **state)
+{
+    (void)state;
+    int16_t *h = new_plane(100, 70);
+    rpl_look_t look = { 1, 1, 1 };
+    assert_int_equal(rpl_look_measure(h, 100, 70, RPL_STRENGTH_ONE, &look), RPL_OK);
+    assert_true(look.speckle == 0 && look.offset == 0 && look.awake == 0);
+    assert_int_equal(rpl_look_measure(NULL, 100, 70, 16, &look), RPL_EINVAL);
+    assert_int_equal(rpl_look_measure(h, 100, 70, 16, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_look_measure(h, 0, 70, 16, &look), RPL_EINVAL);
+    assert_int_equal(rpl_look_measure(h, 100, 70, -1, &look), RPL_EINVAL);
+    assert_int_equal(rpl_look_measure(h, 100, 70, RPL_STRENGTH_MAX + 1, &look), RPL_EINVAL);
+    free(h);
+}
+
+/* One cell of height 100 at (10, 10) of a 64x32 field, one tile: its four
+ * neighbours take offsets (clamped to the picture) of 9 px left, 52 right
+ * (to column 63), 9 up and 20 down (to row 31); worked out by hand, ten
+ * pixels differ from their right or lower neighbour by more than 3 px. */
+static void test_measure_spike(void **state)
+{
+    (void)state;
+    int16_t *h = new_plane(64, 32);
+    h[10 * 64 + 10] = 100;
+    rpl_look_t look;
+    assert_int_equal(rpl_look_measure(h, 64, 32, RPL_STRENGTH_ONE, &look), RPL_OK);
+    assert_true(look.speckle * 2048 > 9.5 && look.speckle * 2048 < 10.5);
+    assert_true(look.offset * 2048 > 89.9 && look.offset * 2048 < 90.1);
+    assert_true(look.awake == 1);
+    /* at half strength: 50 px right (to 61), the others still clamped */
+    assert_int_equal(rpl_look_measure(h, 64, 32, RPL_STRENGTH_ONE / 2, &look), RPL_OK);
+    assert_true(look.offset * 2048 > 87.9 && look.offset * 2048 < 88.1);
+    /* at strength 0 nothing moves, though the tile is awake */
+    assert_int_equal(rpl_look_measure(h, 64, 32, 0, &look), RPL_OK);
+    assert_true(look.speckle == 0 && look.offset == 0 && look.awake == 1);
+    /* two tiles side by side, one awake: the offset is the awake tile's */
+    int16_t *h2 = new_plane(128, 32);
+    h2[10 * 128 + 10] = 100;
+    assert_int_equal(rpl_look_measure(h2, 128, 32, RPL_STRENGTH_ONE, &look), RPL_OK);
+    assert_true(look.awake == 0.5);
+    assert_true(look.speckle * 4096 > 9.5 && look.speckle * 4096 < 10.5);
+    /* right, 100 px reach column 111 now: 138 over the one awake tile */
+    assert_true(look.offset * 2048 > 137.9 && look.offset * 2048 < 138.1);
+    free(h);
+    free(h2);
+}
+
+/* A wide smooth dip bends the picture without speckle: -200 (1 - d^2/30^2)^3
+ * in the middle of a 128x64 field takes offsets of up to 23 px, changing
+ * a pixel or two from one pixel to the next. */
+static void test_measure_dip(void **state)
+{
+    (void)state;
+    int w = 128, hgt = 64;
+    int16_t *h = new_plane(w, hgt);
+    for (int y = 0; y < hgt; y++)
+        for (int x = 0; x < w; x++) {
+            int d2 = (x - 64) * (x - 64) + (y - 32) * (y - 32);
+            if (d2 < 900) {
+                long long t = 900 - d2;
+                h[y * w + x] = (int16_t)(-200 * t * t * t / (900LL * 900 * 900));
+            }
+        }
+    rpl_look_t look;
+    assert_int_equal(rpl_look_measure(h, w, hgt, RPL_STRENGTH_ONE, &look), RPL_OK);
+    assert_true(look.speckle < 0.001);
+    assert_true(look.offset > 3);
+    assert_true(look.awake == 1);
+    free(h);
+}
+
+/* ---- the default show -------------------------------------------------- */
+
+#define LOOK_W 640
+#define LOOK_H 480
+#define LOOK_EVERY 10        /* steps between samples */
+#define LOOK_SPECKLE_MAX 0.05 /* the target: 5% at every sampled step */
+
+/* Plays one pass of the default show as the demo does (a tick, then a
+ * step; the refraction strength the show sets) and samples the look every
+ * LOOK_EVERY steps: the worst speckle, the largest and the mean offset of
+ * the samples with awake tiles. */
+static void play_look(int wave, double *worst, long *worst_at, double *max_off,
+                      double *mean_off)
+{
+    rpl_show_t *s = NULL;
+    if (rpl_show_read("assets/shows/default.show", &s) != RPL_OK)
+        fail_msg("cannot read assets/shows/default.show (run the tests from the top of the "
+                 "tree): %s", s ? rpl_show_error(s) : "");
+    rpl_sim_t *sim = new_sim(LOOK_W, LOOK_H, 1);
+    if (wave) {
+        rpl_wave_params_t wp = { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }; /* the demo's */
+        assert_int_equal(rpl_sim_set_model(sim, RPL_MODEL_WAVE, &wp), RPL_OK);
+    }
+    rpl_status st = RPL_EINVAL;
+    rpl_show_player_t *p = rpl_show_player_create(s, 1, &st);
+    assert_int_equal(st, RPL_OK);
+    int strength = RPL_STRENGTH_ONE;
+    long steps = (long)rpl_show_length(s), awake = 0;
+    double sum = 0;
+    *worst = 0, *worst_at = 0, *max_off = 0;
+    for (long i = 1; i <= steps; i++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        if (rpl_show_player_changed(p) & RPL_SHOW_STRENGTH)
+            strength = rpl_show_player_view(p)->strength;
+        rpl_sim_step(sim);
+        if (i % LOOK_EVERY)
+            continue;
+        rpl_look_t look;
+        assert_int_equal(rpl_look_measure(cur_of(sim), LOOK_W, LOOK_H, strength, &look), RPL_OK);
+        if (look.speckle > *worst)
+            *worst = look.speckle, *worst_at = i;
+        if (look.offset > *max_off)
+            *max_off = look.offset;
+        if (look.awake > 0)
+            sum += look.offset, awake++;
+    }
+    *mean_off = awake ? sum / (double)awake : 0;
+    rpl_show_player_destroy(p);
+    rpl_sim_destroy(sim);
+    rpl_show_free(s);
+}
+
+static void check_show(int wave)
+{
+    double worst, max_off, mean_off;
+    long at;
+    play_look(wave, &worst, &at, &max_off, &mean_off);
+    print_message("default show, %dx%d, %s water: worst speckle %.2f%% (step %ld), offsets "
+                  "up to %.2f px, %.2f on average\n", LOOK_W, LOOK_H, wave ? "wave" : "classic",
+                  100 * worst, at, max_off, mean_off);
+    if (worst > LOOK_SPECKLE_MAX)
+        fail_msg("the default show's water speckles: %.2f%% of the pixels at step %ld, over "
+                 "%.0f%% (ripple-bench --look shows the curve)", 100 * worst, at,
+                 100 * LOOK_SPECKLE_MAX);
+    /* and it is not calm water that keeps it under: the rings show */
+    assert_true(max_off >= 2);
+    assert_true(mean_off >= 1);
+}
+
+static void test_default_show_classic(void **state)
+{
+    (void)state;
+    check_show(0);
+}
+
+static void test_default_show_wave(void **state)
+{
+    (void)state;
+    check_show(1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_measure_still),
+        cmocka_unit_test(test_measure_spike),
+        cmocka_unit_test(test_measure_dip),
+        cmocka_unit_test(test_default_show_classic),
+        cmocka_unit_test(test_default_show_wave),
+    };
+    return cmocka_run_group_tests_name("look", tests, NULL, NULL);
+}
