@@ -25,14 +25,18 @@ int look_bench(const opts_t *o)
     rpl_status st = rpl_show_read(path, &show);
     if (st != RPL_OK) {
         fprintf(stderr, "ripple-bench: %s\n", show ? rpl_show_error(show) : rpl_strerror(st));
-        rpl_show_free(show);
+        rpl_show_destroy(show);
         return st == RPL_ENOMEM ? 1 : EXIT_USAGE;
     }
-    rpl_sim_t *sim = rpl_sim_create(w, h, o->seed, &st);
-    rpl_show_player_t *p = sim ? rpl_show_player_create(show, o->seed, &st) : NULL;
+    rpl_sim_t *sim = NULL;
+    rpl_show_player_t *p = NULL;
     int rc = 1;
-    if (!sim || !p) {
-        fprintf(stderr, "ripple-bench: %s\n", rpl_strerror(st));
+    st = rpl_sim_create(w, h, o->seed, &sim);
+    if (st == RPL_OK)
+        st = rpl_show_player_create(show, o->seed, &p);
+    if (st != RPL_OK) {
+        fprintf(stderr, "ripple-bench: %s\n", p ? rpl_show_player_error(p)
+                                             : sim ? rpl_sim_error(sim) : rpl_strerror(st));
         goto out;
     }
     if (o->threads > 0 && rpl_sim_set_threads(sim, o->threads) != RPL_OK)
@@ -85,6 +89,6 @@ fail:
 out:
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(show);
+    rpl_show_destroy(show);
     return rc;
 }

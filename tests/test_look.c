@@ -109,9 +109,8 @@ static void play_look(int wave, double *worst, long *worst_at, double *max_off,
         rpl_wave_params_t wp = { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }; /* the demo's */
         assert_int_equal(rpl_sim_set_model(sim, RPL_MODEL_WAVE, &wp), RPL_OK);
     }
-    rpl_status st = RPL_EINVAL;
-    rpl_show_player_t *p = rpl_show_player_create(s, 1, &st);
-    assert_int_equal(st, RPL_OK);
+    rpl_show_player_t *p = NULL;
+    assert_int_equal(rpl_show_player_create(s, 1, &p), RPL_OK);
     int strength = RPL_STRENGTH_ONE;
     long steps = (long)rpl_show_length(s), awake = 0;
     double sum = 0;
@@ -135,7 +134,7 @@ static void play_look(int wave, double *worst, long *worst_at, double *max_off,
     *mean_off = awake ? sum / (double)awake : 0;
     rpl_show_player_destroy(p);
     rpl_sim_destroy(sim);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
 }
 
 static void check_show(int wave)

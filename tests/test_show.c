@@ -1009,7 +1009,7 @@ static void test_rain(void **state)
     const rpl_rain_t *v = &rpl_show_player_view(p)->rain;
     assert_true(v->rmin == 2 && v->rmax == 4 && v->wmin == 25 && v->wmax == 50);
     rpl_show_player_destroy(p);
-    rpl_show_free(s);
+    rpl_show_destroy(s);
     rpl_sim_destroy(a);
     rpl_sim_destroy(b);
 }
