@@ -24,6 +24,8 @@
 #   make warnings   every C file under gcc and clang with -Werror
 #   make backdrop   regenerate assets/background.png
 #   make side-art   regenerate assets/side-sky.png and assets/side-stone.png
+#   make screenshots  remake the pictures in docs/img (the README's window
+#                   under Xvfb, the show's busiest moments; not part of test)
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
@@ -253,7 +255,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 clean install uninstall deps-run deps-check deps-test deps-i386 \
-        backdrop side-art check-stages test-stages unit-runs unit-exact unit-once san-runs \
+        backdrop side-art screenshots check-stages test-stages unit-runs unit-exact unit-once san-runs \
         san-suites san-smoke $(TEST_STAGES:%=stage-%) $(CHECK_STAGES:%=stage-%)
 
 ifeq ($(ARCH),i386)
@@ -720,6 +722,17 @@ side-art: deps-run $(LIB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $(BUILD)/mkside src/tools/mkside.c src/tools/save.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 	$(BUILD)/mkside assets/side-sky.png assets/side-stone.png 640 480
+
+# The pictures of the README and docs/look.md, remade from this build and
+# the default show (src/tools/screenshots.sh says how): the window is
+# grabbed under Xvfb, everything else is headless and gives the same bytes
+# on every run.
+screenshots: deps-run $(DEMO) $(BENCH) $(BUILD)/shot
+	RIPPLE=./$(DEMO) BENCH=$(BENCH) SHOT=$(BUILD)/shot sh src/tools/screenshots.sh docs/img
+
+$(BUILD)/shot: src/tools/shot.c src/tools/save.c src/tools/save.h $(LIB)
+	$(Q)mkdir -p $(BUILD)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $@ src/tools/shot.c src/tools/save.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
 
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)

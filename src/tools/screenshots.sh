@@ -1,0 +1,155 @@
+#!/bin/sh
+# screenshots.sh - remakes the pictures of the README and docs/look.md from
+# the current build, so they never show an old demo: `make screenshots`.
+# usage: sh src/tools/screenshots.sh [OUTDIR]   (default docs/img; RIPPLE,
+#        BENCH, SHOT and SHOW name the demo, ripple-bench, build/shot and
+#        the show, by default ./ripple, bench/ripple-bench, build/shot and
+#        assets/shows/default.show)
+#
+# Every picture but the window is made headless with the fixed seed 1, so
+# the same build and show give the same files.  The moments are found, not
+# written down: ripple-bench --look plays the show and, within each scene's
+# span of time (SCENES below), the step with the most speckle is taken, so
+# the pictures show each scene where its water looks worst, whatever the
+# show is tuned to.
+#
+# The window (window.png, what a viewer sees, with the overlay) is grabbed
+# from Xvfb's screen file while the demo plays the show live; its water is
+# the show at about WINDOW_AT seconds, give or take the few steps the
+# machine's timing moves it, and its overlay holds this machine's timings,
+# so it differs from run to run.  Without Xvfb, xdotool or xwininfo the
+# other pictures are made, the window is not, and the exit status is 1.
+set -u
+
+OUT=${1:-docs/img}
+RIPPLE=${RIPPLE:-./ripple}
+BENCH=${BENCH:-bench/ripple-bench}
+SHOT=${SHOT:-build/shot}
+SHOW=${SHOW:-assets/shows/default.show}
+SEED=1
+WINDOW_AT=${WINDOW_AT:-11}
+
+# The busy scenes of the default show, as NAME FROM TO (seconds): the word
+# written in stones, the shapes drawn stone by stone, the rain, the two
+# slits, the finale (its rings, text and shower).
+SCENES="text 6.5 10
+shapes 10 20.5
+rain 20.5 28.5
+slits 28.5 41
+finale 41 60"
+# the busy moments shown on the wave model as well
+WAVE_SCENES="text rain"
+
+for f in "$RIPPLE" "$BENCH" "$SHOT"; do
+    [ -x "$f" ] || { echo "screenshots: $f is not built (make screenshots builds it)" >&2; exit 2; }
+done
+[ -r "$SHOW" ] || { echo "screenshots: cannot read the show $SHOW" >&2; exit 2; }
+mkdir -p "$OUT" || exit 2
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ripple-shots-XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+fail=0
+
+say() { printf '  %-26s %s\n' "$1" "$2"; }
+
+# ripple --headless at the show's step N, the frame saved: frame N WxH MODEL FILE
+frame() {
+    "$RIPPLE" --headless --show "$SHOW" --seed $SEED --size "$2" --model "$3" --frames "$1" \
+        --no-overlay --mute --screenshot "$4" >/dev/null ||
+        { echo "screenshots: ripple failed at step $1 ($2, $3)" >&2; exit 1; }
+}
+
+# The step of the most speckle in each scene: busiest WxH MODEL -> lines NAME STEP SPECKLE
+busiest() {
+    "$BENCH" --look --show "$SHOW" --seed $SEED --size "$1" --model "$2" --every 10 >"$TMP/look" ||
+        { echo "screenshots: ripple-bench --look failed ($1, $2)" >&2; exit 1; }
+    echo "$SCENES" | while read -r name from to; do
+        awk -v from="$from" -v to="$to" -v name="$name" '
+            /^ *[0-9]/ { t = $2; sub(/s$/, "", t); sp = $3; sub(/%$/, "", sp)
+                         if (t + 0 > from + 0 && t + 0 <= to + 0 && (best == "" || sp + 0 > best + 0)) {
+                             best = sp; at = $1 } }
+            END { if (at != "") print name, at, best }' "$TMP/look"
+    done
+}
+
+# A 400x300 piece of the middle of a 640x480 frame, at 1:1: the pool's
+# pixels as they are, small enough for the page.
+middle() { "$SHOT" crop "$1" "$2" 120 90 400 300 >/dev/null || exit 1; }
+
+echo "screenshots: into $OUT/ (show $SHOW, seed $SEED)"
+
+# ---- the busy moments, classic and wave, 640x480 -----------------------------
+busiest 640x480 classic >"$TMP/classic"
+busiest 640x480 wave >"$TMP/wave"
+while read -r name step sp; do
+    frame "$step" 640x480 classic "$TMP/f.png"
+    middle "$TMP/f.png" "$OUT/busy-$name.png"
+    say "busy-$name.png" "classic, step $step ($sp% speckle)"
+done <"$TMP/classic"
+for name in $WAVE_SCENES; do
+    set -- $(grep "^$name " "$TMP/wave")
+    [ $# = 3 ] || continue
+    frame "$2" 640x480 wave "$TMP/f.png"
+    middle "$TMP/f.png" "$OUT/wave-$name.png"
+    say "wave-$name.png" "wave, step $2 ($3% speckle)"
+done
+
+# ---- the word at 320x200 and at 1920x1080, at the step of busy-text ----------
+set -- $(grep '^text ' "$TMP/classic")
+if [ $# = 3 ]; then
+    frame "$2" 320x200 classic "$OUT/small-320x200.png"
+    say "small-320x200.png" "classic, step $2, whole"
+    frame "$2" 1920x1080 classic "$TMP/f.png"
+    "$SHOT" crop "$TMP/f.png" "$TMP/g.png" 240 135 1440 810 >/dev/null &&
+        "$SHOT" half "$TMP/g.png" "$OUT/large-1920x1080.png" >/dev/null || exit 1
+    say "large-1920x1080.png" "classic, step $2, the middle 1440x810 at half size"
+fi
+
+# ---- the side view ------------------------------------------------------------
+"$RIPPLE" --headless --scene side --seed $SEED --frames 882 --mute --screenshot "$OUT/side.png" \
+    >/dev/null || { echo "screenshots: the side view failed" >&2; exit 1; }
+say "side.png" "the side view, step 882"
+
+# ---- the window, under Xvfb -----------------------------------------------------
+missing=
+for c in xvfb-run Xvfb xdotool xwininfo; do
+    command -v $c >/dev/null 2>&1 || missing="$missing $c"
+done
+if [ -n "$missing" ]; then
+    echo "screenshots: not found:$missing: $OUT/window.png is NOT remade" \
+         "(on Debian: apt-get install xvfb xdotool x11-utils)" >&2
+    exit 1
+fi
+cat >"$TMP/window.sh" <<'EOF'
+# under xvfb-run: plays the show in a window, freezes the demo at the
+# moment, copies the window out of the screen file
+fb=$1 at=$2 out=$3 shot=$4
+shift 4
+"$@" >/dev/null 2>&1 &
+pid=$!
+wid=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
+rc=1
+if [ -n "$wid" ]; then
+    sleep "$at"
+    kill -STOP "$pid"
+    sleep 0.2
+    geo=$(xwininfo -id "$wid" | awk '/Absolute upper-left X/ { x = $NF } /Absolute upper-left Y/ { y = $NF }
+                                     /^ *Width:/ { w = $NF } /^ *Height:/ { h = $NF }
+                                     END { print x, y, w, h }')
+    "$shot" xwd "$fb/Xvfb_screen0" "$out" $geo && rc=0
+    kill -CONT "$pid"
+fi
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+exit $rc
+EOF
+mkdir "$TMP/fb"
+if SDL_AUDIODRIVER=dummy timeout 120 xvfb-run -a -s "-screen 0 640x480x24 -fbdir $TMP/fb" \
+        sh "$TMP/window.sh" "$TMP/fb" "$WINDOW_AT" "$OUT/window.png" "$SHOT" \
+        "$RIPPLE" --show "$SHOW" --seed $SEED --mute; then
+    say "window.png" "the window under Xvfb, the show live at about ${WINDOW_AT} s"
+else
+    echo "screenshots: the window could not be grabbed: $OUT/window.png is NOT remade" >&2
+    fail=1
+fi
+exit $fail
