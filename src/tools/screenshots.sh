@@ -29,14 +29,12 @@ SHOW=${SHOW:-assets/shows/default.show}
 SEED=1
 WINDOW_AT=${WINDOW_AT:-11}
 
-# The busy scenes of the default show, as NAME FROM TO (seconds): the word
-# written in stones, the shapes drawn stone by stone, the rain, the two
-# slits, the finale (its rings, text and shower).
-SCENES="text 6.5 10
-shapes 10 20.5
-rain 20.5 28.5
-slits 28.5 41
-finale 41 60"
+# The busy scenes of the default show, as NAME FROM TO (seconds) WHAT.
+SCENES="text 6.5 10 the word written in stones
+shapes 10 20.5 the big ring and the shapes drawn stone by stone
+rain 20.5 28.5 the rain
+slits 28.5 41 the two slits
+finale 41 60 the finale: rings, the word again, a shower"
 # the busy moments shown on the wave model as well
 WAVE_SCENES="text rain"
 
@@ -46,11 +44,37 @@ done
 [ -r "$SHOW" ] || { echo "screenshots: cannot read the show $SHOW" >&2; exit 2; }
 mkdir -p "$OUT" || exit 2
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ripple-shots-XXXXXX") || exit 2
+: >"$TMP/list"
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
 fail=0
 
-say() { printf '  %-26s %s\n' "$1" "$2"; }
+# Each picture made is said, and listed in OUT/README.md (written at the end).
+say() {
+    printf '  %-26s %s\n' "$1" "$2"
+    printf '| [%s](%s) | %s |\n' "$1" "$1" "$2" >>"$TMP/list"
+}
+# OUT/README.md: what each picture is, at which step of the show
+index() {
+    {
+        echo "# docs/img"
+        echo
+        echo "Written by \`make screenshots\` (\`src/tools/screenshots.sh\`) from the build and"
+        echo "\`$SHOW\`, seed $SEED; every picture but window.png is made headless and"
+        echo "comes out the same on every run. A busy moment is the step of the most"
+        echo "speckle (\`ripple-bench --look --every 10\`) in its scene's span of time;"
+        echo "the busy-* and wave-* pictures are the middle 400x300 of the 640x480 pool"
+        echo "at 1:1."
+        echo
+        echo "| picture | what |"
+        echo "|---|---|"
+        cat "$TMP/list"
+    } >"$OUT/README.md"
+}
+
+# the scene's words; a step as seconds
+what() { echo "$SCENES" | awk -v n="$1" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }'; }
+secs() { awk -v n="$1" 'BEGIN { printf "%.2f s", n / 60 }'; }
 
 # ripple --headless at the show's step N, the frame saved: frame N WxH MODEL FILE
 frame() {
@@ -63,7 +87,7 @@ frame() {
 busiest() {
     "$BENCH" --look --show "$SHOW" --seed $SEED --size "$1" --model "$2" --every 10 >"$TMP/look" ||
         { echo "screenshots: ripple-bench --look failed ($1, $2)" >&2; exit 1; }
-    echo "$SCENES" | while read -r name from to; do
+    echo "$SCENES" | while read -r name from to what; do
         awk -v from="$from" -v to="$to" -v name="$name" '
             /^ *[0-9]/ { t = $2; sub(/s$/, "", t); sp = $3; sub(/%$/, "", sp)
                          if (t + 0 > from + 0 && t + 0 <= to + 0 && (best == "" || sp + 0 > best + 0)) {
@@ -84,31 +108,31 @@ busiest 640x480 wave >"$TMP/wave"
 while read -r name step sp; do
     frame "$step" 640x480 classic "$TMP/f.png"
     middle "$TMP/f.png" "$OUT/busy-$name.png"
-    say "busy-$name.png" "classic, step $step ($sp% speckle)"
+    say "busy-$name.png" "$(what $name), classic water: step $step ($(secs $step)), $sp% speckle"
 done <"$TMP/classic"
 for name in $WAVE_SCENES; do
     set -- $(grep "^$name " "$TMP/wave")
     [ $# = 3 ] || continue
     frame "$2" 640x480 wave "$TMP/f.png"
     middle "$TMP/f.png" "$OUT/wave-$name.png"
-    say "wave-$name.png" "wave, step $2 ($3% speckle)"
+    say "wave-$name.png" "$(what $name), wave water: step $2 ($(secs $2)), $3% speckle"
 done
 
 # ---- the word at 320x200 and at 1920x1080, at the step of busy-text ----------
 set -- $(grep '^text ' "$TMP/classic")
 if [ $# = 3 ]; then
     frame "$2" 320x200 classic "$OUT/small-320x200.png"
-    say "small-320x200.png" "classic, step $2, whole"
+    say "small-320x200.png" "the word at 320x200, classic water: step $2, the whole pool"
     frame "$2" 1920x1080 classic "$TMP/f.png"
     "$SHOT" crop "$TMP/f.png" "$TMP/g.png" 240 135 1440 810 >/dev/null &&
         "$SHOT" half "$TMP/g.png" "$OUT/large-1920x1080.png" >/dev/null || exit 1
-    say "large-1920x1080.png" "classic, step $2, the middle 1440x810 at half size"
+    say "large-1920x1080.png" "the word at 1920x1080, classic water: step $2, the middle 1440x810 at half size"
 fi
 
 # ---- the side view ------------------------------------------------------------
 "$RIPPLE" --headless --scene side --seed $SEED --frames 882 --mute --screenshot "$OUT/side.png" \
     >/dev/null || { echo "screenshots: the side view failed" >&2; exit 1; }
-say "side.png" "the side view, step 882"
+say "side.png" "the side view (--scene side): step 882, a crate just in"
 
 # ---- the window, under Xvfb -----------------------------------------------------
 missing=
@@ -116,6 +140,7 @@ for c in xvfb-run Xvfb xdotool xwininfo; do
     command -v $c >/dev/null 2>&1 || missing="$missing $c"
 done
 if [ -n "$missing" ]; then
+    index
     echo "screenshots: not found:$missing: $OUT/window.png is NOT remade" \
          "(on Debian: apt-get install xvfb xdotool x11-utils)" >&2
     exit 1
@@ -147,9 +172,10 @@ mkdir "$TMP/fb"
 if SDL_AUDIODRIVER=dummy timeout 120 xvfb-run -a -s "-screen 0 640x480x24 -fbdir $TMP/fb" \
         sh "$TMP/window.sh" "$TMP/fb" "$WINDOW_AT" "$OUT/window.png" "$SHOT" \
         "$RIPPLE" --show "$SHOW" --seed $SEED --mute; then
-    say "window.png" "the window under Xvfb, the show live at about ${WINDOW_AT} s"
+    say "window.png" "the window under Xvfb with its overlay, the show live at about ${WINDOW_AT} s (its timings are this machine's)"
 else
     echo "screenshots: the window could not be grabbed: $OUT/window.png is NOT remade" >&2
     fail=1
 fi
+index
 exit $fail
