@@ -110,8 +110,8 @@ static SDL_Surface *grab_xwd(const char *path, const int r[4])
              order = f_[7], bpp = f_[11], pitch = f_[12], rmask = f_[14], gmask = f_[15],
              bmask = f_[16], ncolors = f_[19];
     if (version != 7 || format != 2 || bpp != 32 || pitch < w * 4 || header < 100) {
-        fprintf(stderr, "%s: %s: not a 32-bit ZPixmap XWD file (version %u, format %u, %u bits)\n",
-                PROG, path, version, format, bpp);
+        fprintf(stderr, "%s: %s: not an XWD file of 32-bit pixels (version 7, ZPixmap)\n", PROG,
+                path);
         goto done;
     }
     if ((uint32_t)r[0] + (uint32_t)r[2] > w || (uint32_t)r[1] + (uint32_t)r[3] > h) {
