@@ -185,23 +185,6 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  * for a NULL table or a value that is no format. */
 int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
 
-/* ---- smooth stones, for shows ------------------------------------------ */
-
-/*
- * As rpl_sim_drop and rpl_sim_rain (same checks, the drop hook called
- * alike), but each stone is a smooth bump added to the water rather than
- * a flat disc set into it: every cell closer than the radius r to the
- * centre gets v * (1 - d^2/r^2)^3 added, v the weight negated and clamped
- * as rpl_sim_drop's, d the cell's distance from the centre; the quotient
- * rounds towards 0 and the sum is clamped to the height range; walls stay
- * 0.  Without the disc's step at its rim the water keeps no ripples a
- * cell or two long, which the refraction would show as coloured noise.
- * Integer arithmetic only: the same heights on every machine and path.
- * The show player lays its stones and its rain with these.
- */
-rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight);
-rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain);
-
 /* ---- the look of the water, for the bench and the tests --------------- */
 
 /*

@@ -104,6 +104,22 @@ typedef struct rpl_rain {
 } rpl_rain_t;
 rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain);
 
+/*
+ * Smooth stones: as rpl_sim_drop and rpl_sim_rain (same checks, the drop
+ * hook called alike), but each stone is a bump added to the water rather
+ * than a flat disc set into it: every interior cell closer than the
+ * radius r to the centre gets v * (1 - d^2/r^2)^3 added, v the weight
+ * negated and clamped as rpl_sim_drop's, d the cell's distance from the
+ * centre; the quotient rounds towards 0 and the sum is clamped to the
+ * height range; walls stay 0.  Without the disc's step at its rim the
+ * water keeps no ripples a cell or two long, which the refraction would
+ * show as coloured noise: the stones to use where the water is busy.
+ * Integer arithmetic only: the same heights on every machine and path.
+ * The show player lays its stones and its rain with these.
+ */
+rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight);
+rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain);
+
 /* Next value of the field's generator (xorshift64*), for callers that want
  * randomness reproducible with the field's seed. */
 uint32_t rpl_sim_random(rpl_sim_t *sim);
