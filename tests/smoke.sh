@@ -1211,7 +1211,7 @@ pid=$!
 wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
 if [ -z "$wid" ]; then kill "$pid"; wait "$pid"; exit 1; fi
 sleep "$wait"
-key() { timeout 5 xdotool key --window "$wid" "$1"; sleep 0.4; }
+key() { timeout 5 xdotool key --window "$wid" "$1"; sleep 0.3; }
 key n
 cp "$fb/Xvfb_screen0" "$out-a.xwd"
 key o
@@ -1259,22 +1259,26 @@ EOF
             # ovl_run SCENE PRESENT SCALE WAIT: one run in an X server of its own,
             # its exit status into ov-...rc
             ovl_run() {
-                mkdir -p "$TMP/fb-$1"
-                timeout -k 5 30 xvfb-run -a -s "-screen 0 1024x768x24 -br -fbdir $TMP/fb-$1" \
-                    sh "$TMP/ovlgrab.sh" "$TMP/fb-$1" "$TMP/ov-$1-$2-$3" "$4" "$RIPPLE" \
+                mkdir -p "$TMP/fb-$1-$2-$3"
+                timeout -k 5 30 xvfb-run -a -s "-screen 0 1024x768x24 -br -fbdir $TMP/fb-$1-$2-$3" \
+                    sh "$TMP/ovlgrab.sh" "$TMP/fb-$1-$2-$3" "$TMP/ov-$1-$2-$3" "$4" "$RIPPLE" \
                     --scene "$1" --size 320x200 --scale "$3" --present "$2" --mute --no-overlay \
                     >"$TMP/ov-$1-$2-$3.run" 2>&1
                 echo $? >"$TMP/ov-$1-$2-$3.rc"
             }
-            # the side scene's first note lasts 3 s: its runs wait that long, beside
-            # the pool's (a second later, so that the two servers take two displays)
-            { ovl_run side surface 1 3.3; ovl_run side texture 3 3.3; } &
-            side_runs=$!
+            # the side scene's first note lasts 3 s: its two runs wait that long
+            # beside the pool's (each a second after the last, so that the servers
+            # take different displays)
+            ovl_run side surface 1 3.1 &
+            side1=$!
+            sleep 1
+            ovl_run side texture 3 3.1 &
+            side3=$!
             sleep 1
             for run in surface:1 surface:3 texture:1 texture:3; do
-                ovl_run pool "${run%:*}" "${run#*:}" 0.3
+                ovl_run pool "${run%:*}" "${run#*:}" 0.2
             done
-            wait "$side_runs"
+            wait "$side1" "$side3"
             for run in pool:surface:1 pool:surface:3 pool:texture:1 pool:texture:3 side:surface:1 \
                 side:texture:3; do
                 sc=${run%%:*} rest=${run#*:}; p=${rest%%:*} s=${rest#*:}
