@@ -1190,6 +1190,130 @@ EOF
         else
             echo "smoke: xdotool is not installed, window change tests (resize, fullscreen, minimise) skipped"
         fi
+
+        # --- the overlay at the window's own pixels ---------------------------------
+        # At --scale 3 the figures' panel has the size in pixels it has at --scale 1
+        # (its text does not grow with the scale) in the same corner, over the
+        # upscaled water, in both present modes and both scenes; and O shows it and
+        # hides it again without a stale pixel: the window, paused (N), is the same
+        # before and after.  The screen is read from Xvfb's frame buffer file
+        # (-fbdir, an XWD image), so no grabbing tool is needed.
+        if command -v xdotool >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+            # ovlgrab.sh FBDIR OUT WAIT COMMAND...: runs the demo (started with the
+            # overlay off), waits WAIT s (the scene's first note gone), pauses it with
+            # N and copies the screen to OUT-a, shows the overlay (OUT-b), hides it
+            # (OUT-c), quits with q
+            cat >"$TMP/ovlgrab.sh" <<'EOF'
+fb=$1 out=$2 wait=$3
+shift 3
+"$@" >"$out.log" 2>&1 &
+pid=$!
+wid=$(timeout 10 xdotool search --sync --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
+if [ -z "$wid" ]; then kill "$pid"; wait "$pid"; exit 1; fi
+sleep "$wait"
+key() { timeout 5 xdotool key --window "$wid" "$1"; sleep 0.3; }
+key n
+cp "$fb/Xvfb_screen0" "$out-a.xwd"
+key o
+cp "$fb/Xvfb_screen0" "$out-b.xwd"
+key o
+cp "$fb/Xvfb_screen0" "$out-c.xwd"
+key q
+wait "$pid"
+EOF
+            # ovlpanel.py OUT: "X Y W H SAME" of the three grabs: where the overlay
+            # changed the top half of the window (the figures' panel; the hint and
+            # the notes lie in the bottom half), from the window's corner, and 1 if
+            # the screen with the overlay hidden again is the one before it was shown
+            cat >"$TMP/ovlpanel.py" <<'EOF'
+import struct, sys
+def load(path):
+    d = open(path, 'rb').read()
+    f = struct.unpack('>25I', d[:100])
+    w, h, bpp, bpl = f[4], f[5], f[11], f[12]
+    if bpp != 32:
+        sys.exit('want 32-bit pixels, got %d' % bpp)
+    off = f[0] + f[19] * 12
+    return w, h, [d[off + y * bpl:off + y * bpl + w * 4] for y in range(h)]
+w, h, a = load(sys.argv[1] + '-a.xwd')
+b, c = load(sys.argv[1] + '-b.xwd')[2], load(sys.argv[1] + '-c.xwd')[2]
+black = bytes(w * 4)
+lit = [y for y in range(h) if a[y] != black]
+if not lit:
+    sys.exit('the screen is black')
+wy, wh = lit[0], lit[-1] - lit[0] + 1
+row = a[wy + wh // 2]
+xs = [x for x in range(w) if row[4 * x:4 * x + 3] != b'\0\0\0']
+wx = xs[0]
+box = None
+for y in range(wy, wy + wh // 2):
+    if a[y] == b[y]:
+        continue
+    d = [x for x in range(w) if a[y][4 * x:4 * x + 4] != b[y][4 * x:4 * x + 4]]
+    x0, x1 = d[0], d[-1]
+    box = [x0, y, x1, y] if box is None else [min(box[0], x0), box[1], max(box[2], x1), y]
+if box is None:
+    sys.exit('O showed no overlay')
+print(box[0] - wx, box[1] - wy, box[2] - box[0] + 1, box[3] - box[1] + 1, int(a == c))
+EOF
+            # ovl_run SCENE PRESENT SCALE WAIT: one run in an X server of its own,
+            # its exit status into ov-...rc
+            ovl_run() {
+                mkdir -p "$TMP/fb-$1-$2-$3"
+                timeout -k 5 30 xvfb-run -a -s "-screen 0 1024x768x24 -br -fbdir $TMP/fb-$1-$2-$3" \
+                    sh "$TMP/ovlgrab.sh" "$TMP/fb-$1-$2-$3" "$TMP/ov-$1-$2-$3" "$4" "$RIPPLE" \
+                    --scene "$1" --size 320x200 --scale "$3" --present "$2" --mute --no-overlay \
+                    >"$TMP/ov-$1-$2-$3.run" 2>&1
+                echo $? >"$TMP/ov-$1-$2-$3.rc"
+            }
+            # the side scene's first note lasts 3 s: its two runs wait that long
+            # beside the pool's (each a second after the last, so that the servers
+            # take different displays)
+            ovl_run side surface 1 3.1 &
+            side1=$!
+            sleep 1
+            ovl_run side texture 3 3.1 &
+            side3=$!
+            sleep 1
+            for run in surface:1 surface:3 texture:1 texture:3; do
+                ovl_run pool "${run%:*}" "${run#*:}" 0.2
+            done
+            wait "$side1" "$side3"
+            for run in pool:surface:1 pool:surface:3 pool:texture:1 pool:texture:3 side:surface:1 \
+                side:texture:3; do
+                sc=${run%%:*} rest=${run#*:}; p=${rest%%:*} s=${rest#*:}
+                f=$TMP/ov-$sc-$p-$s
+                [ "$(cat "$f.rc" 2>/dev/null)" = 0 ] && ok ||
+                    bad "overlay shown and hidden, $sc, $p, scale $s: exit $(cat "$f.rc" 2>/dev/null); $(head -c 300 "$f.run")"
+                if python3 "$TMP/ovlpanel.py" "$f" >"$f.txt" 2>&1; then
+                    ok
+                else
+                    bad "overlay $sc $p scale $s: $(tail -n 1 "$f.txt")"
+                    : >"$f.txt"
+                fi
+            done
+            for run in pool:surface:3 pool:texture:1 pool:texture:3 side:texture:3; do
+                sc=${run%%:*} rest=${run#*:}; p=${rest%%:*} s=${rest#*:}
+                # what was measured at scale 1 with the window's surface
+                read -r x1 y1 w1 h1 same1 <"$TMP/ov-$sc-surface-1.txt" 2>/dev/null
+                read -r x y w h same <"$TMP/ov-$sc-$p-$s.txt" 2>/dev/null
+                # the same panel: in the same place, as tall, as wide but for a few
+                # characters of the figures (they change as they are measured)
+                if [ -n "${h:-}" ] && [ -n "${h1:-}" ] && [ "$x $y $h" = "$x1 $y1 $h1" ] &&
+                    [ "$w" -le $((w1 + 12)) ] && [ "$w" -ge $((w1 - 12)) ]; then
+                    ok
+                else
+                    bad "overlay $sc $p scale $s: the panel is ${w:-?}x${h:-?} at ${x:-?},${y:-?}, at scale 1 ${w1:-?}x${h1:-?} at ${x1:-?},${y1:-?}"
+                fi
+            done
+            for f in "$TMP"/ov-*.txt; do
+                read -r x y w h same <"$f" 2>/dev/null
+                [ "${same:-0}" = 1 ] && ok ||
+                    bad "overlay hidden again: the window differs from before it was shown (${f##*/})"
+            done
+        else
+            echo "smoke: xdotool or python3 is not installed, the overlay's window test skipped"
+        fi
     else
         bad "xvfb-run is not installed: cannot test the window"
     fi

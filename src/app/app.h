@@ -23,7 +23,7 @@ enum { PRESENT_TEXTURE = 0, PRESENT_SURFACE = 1 };
 #define OVL_BOXES 4
 
 /* An element of the overlay: a text on a translucent panel (alpha 0: on
- * nothing), in field coordinates. */
+ * nothing), in the canvas's coordinates. */
 typedef struct ovl_item {
     SDL_Rect panel;
     int alpha;
@@ -72,6 +72,9 @@ typedef struct app {
     SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
     uint32_t *ovl;  /* the overlay, ARGB, drawn over the water by the GPU or SDL */
+    int ovl_w, ovl_h, ovl_s; /* its canvas: the field's rectangle in the window's pixels,
+                              * the field shown ovl_s times larger: the text keeps its size */
+    size_t ovl_cap; /* the pixels ovl has room for */
     char ovl_key[1024]; /* what the overlay shows now */
     SDL_Rect ovl_box[OVL_BOXES]; /* where the overlay has anything to show */
     int ovl_n;
@@ -213,9 +216,14 @@ void app_take_screenshot(app_t *a);
 int app_draw_overlay(app_t *a);
 size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw);
 const char *app_present_name(const app_t *a);
-/* Lays the overlay straight over w x h XRGB8888 pixels that show the
- * field scaled s times: darkened panels and text, no blending pass. */
-void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s);
+/* Lays the overlay straight over w x h XRGB8888 pixels, the field's
+ * rectangle in the window: darkened panels and text, no blending pass. */
+void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h);
+/* The overlay's canvas for the field shown s times larger in the window
+ * (the text stays the size it has at scale 1): 1 when it is a new one (to
+ * be drawn again, and handed anew to SDL), 0 when it was already, -1 when
+ * memory ran out (the old one, smaller, stays). */
+int app_overlay_scale(app_t *a, int s);
 
 /* palette.c: the one place that sets the 8-bit framebuffer's palette to
  * the shown scene's, when it differs (nothing to do in other formats):

@@ -340,6 +340,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     int no_bg = app_backdrop_open(a);
     a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
     a->ovl = calloc(npx, 4);
+    a->ovl_w = a->o.w, a->ovl_h = a->o.h, a->ovl_s = 1, a->ovl_cap = npx;
     if (no_bg || !a->fb || !a->ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
     char pathbuf[4096];

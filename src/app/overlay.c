@@ -6,14 +6,14 @@
 #include "app/app.h"
 #include "ripple_support.h"
 
-/* Adds a rectangle (clipped to the field) to the overlay's boxes, what
+/* Adds a rectangle (clipped to the canvas) to the overlay's boxes, what
  * has to be laid over the water: kept apart, so that a corner's hint and
  * a panel at the top do not make one box over the whole frame, but
  * merged with a box it overlaps (and so never laid twice). */
 static void mark(app_t *a, int x, int y, int w, int h)
 {
     int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int x1 = x + w > a->o.w ? a->o.w : x + w, y1 = y + h > a->o.h ? a->o.h : y + h;
+    int x1 = x + w > a->ovl_w ? a->ovl_w : x + w, y1 = y + h > a->ovl_h ? a->ovl_h : y + h;
     if (x1 <= x0 || y1 <= y0)
         return;
     SDL_Rect r = { x0, y0, x1 - x0, y1 - y0 };
@@ -51,11 +51,12 @@ static void item(app_t *a, int px, int py, int pw, int ph, int alpha, int tx, in
     it->sc = sc;
     mark(a, px, py, pw, ph);
     int x0 = px < 0 ? 0 : px, y0 = py < 0 ? 0 : py;
-    int x1 = px + pw > a->o.w ? a->o.w : px + pw, y1 = py + ph > a->o.h ? a->o.h : py + ph;
+    int x1 = px + pw > a->ovl_w ? a->ovl_w : px + pw;
+    int y1 = py + ph > a->ovl_h ? a->ovl_h : py + ph;
     for (int yy = y0; alpha && yy < y1; yy++)
         for (int xx = x0; xx < x1; xx++)
-            a->ovl[(size_t)yy * a->o.w + xx] = (uint32_t)alpha << 24;
-    rpl_font_draw(a->ovl, (ptrdiff_t)a->o.w * 4, a->o.w, a->o.h, tx, ty, text, color, sc);
+            a->ovl[(size_t)yy * a->ovl_w + xx] = (uint32_t)alpha << 24;
+    rpl_font_draw(a->ovl, (ptrdiff_t)a->ovl_w * 4, a->ovl_w, a->ovl_h, tx, ty, text, color, sc);
 }
 
 /* The overlay's opaque pixels (text and its shadow) as runs along rows,
@@ -66,7 +67,7 @@ static void find_runs(app_t *a)
     for (int i = 0; i < a->ovl_n; i++) {
         const SDL_Rect *b = &a->ovl_box[i];
         for (int y = b->y; y < b->y + b->h; y++) {
-            const uint32_t *row = a->ovl + (size_t)y * a->o.w;
+            const uint32_t *row = a->ovl + (size_t)y * a->ovl_w;
             for (int x = b->x; x < b->x + b->w; x++) {
                 if (row[x] >> 24 != 0xFF)
                     continue;
@@ -87,28 +88,38 @@ static void find_runs(app_t *a)
     }
 }
 
-void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h, int s)
+void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h)
 {
     for (int i = 0; i < a->ovl_items_n; i++) {
         const ovl_item_t *it = &a->ovl_items[i];
         if (it->alpha)
-            rpl_font_panel(px, pitch, w, h, it->panel.x * s, it->panel.y * s, it->panel.w * s,
-                           it->panel.h * s, 256 - it->alpha);
+            rpl_font_panel(px, pitch, w, h, it->panel.x, it->panel.y, it->panel.w, it->panel.h,
+                           256 - it->alpha);
     }
     for (int i = 0; i < a->ovl_runs_n; i++) {
         const ovl_run_t *r = &a->ovl_runs[i];
-        const uint32_t *from = a->ovl + (size_t)r->y * a->o.w + r->x;
-        for (int j = 0; j < s; j++) {
-            uint32_t *to = (uint32_t *)(void *)((char *)px + (ptrdiff_t)(r->y * s + j) * pitch) +
-                           (ptrdiff_t)r->x * s;
-            if (s == 1)
-                memcpy(to, from, (size_t)r->n * 4);
-            else
-                for (int k = 0; k < r->n * s; k++)
-                    to[k] = from[k / s];
-        }
+        memcpy((char *)px + (ptrdiff_t)r->y * pitch + (ptrdiff_t)r->x * 4,
+               a->ovl + (size_t)r->y * a->ovl_w + r->x, (size_t)r->n * 4);
     }
-    (void)h;
+}
+
+int app_overlay_scale(app_t *a, int s)
+{
+    if (s == a->ovl_s)
+        return 0;
+    size_t w = (size_t)a->o.w * (size_t)s, h = (size_t)a->o.h * (size_t)s;
+    if (w * h > a->ovl_cap) { /* a smaller one fits in the room it has */
+        uint32_t *px = malloc(w * h * 4);
+        if (!px)
+            return -1; /* the smaller canvas it has stays, inside the window */
+        free(a->ovl);
+        a->ovl = px, a->ovl_cap = w * h;
+    }
+    memset(a->ovl, 0, w * h * 4);
+    a->ovl_w = (int)w, a->ovl_h = (int)h, a->ovl_s = s;
+    a->ovl_key[0] = '\0'; /* laid out again, on the new canvas */
+    a->ovl_n = 0, a->ovl_items_n = 0, a->ovl_runs_n = 0;
+    return 1;
 }
 
 const char *app_present_name(const app_t *a)
@@ -130,8 +141,8 @@ size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw)
  * returns 1 if so. */
 int app_draw_overlay(app_t *a)
 {
-    int w = a->o.w, h = a->o.h;
-    int sc = w >= 1280 ? 2 : 1;
+    int w = a->ovl_w, h = a->ovl_h; /* the window's pixels over the field */
+    int sc = a->o.w >= 1280 ? 2 : 1; /* the text's size does not follow the scale */
     uint32_t now = SDL_GetTicks();
     int due = SDL_TICKS_PASSED(now, a->stats_next_ms);
     char state[96]; /* with the figures, room enough in the panel's 512 */

@@ -62,6 +62,46 @@ static int choose_present(app_t *a)
     return mode;
 }
 
+/* The overlay's texture, its canvas's size (0, or -1: none). */
+static int overlay_texture(app_t *a)
+{
+    if (a->ovl_tex)
+        SDL_DestroyTexture(a->ovl_tex);
+    a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
+                                   SDL_TEXTUREACCESS_STREAMING, a->ovl_w, a->ovl_h);
+    if (a->ovl_tex)
+        SDL_SetTextureBlendMode(a->ovl_tex, SDL_BLENDMODE_BLEND);
+    return a->ovl_tex ? 0 : -1;
+}
+
+/* The overlay's canvas as a surface, to blend over a window surface
+ * that is not 32-bit (0, or -1: none). */
+static int overlay_surface_of(app_t *a)
+{
+    if (a->ovl_surf)
+        SDL_FreeSurface(a->ovl_surf);
+    a->ovl_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->ovl, a->ovl_w, a->ovl_h, 32,
+                                                     a->ovl_w * 4, SDL_PIXELFORMAT_ARGB8888);
+    if (a->ovl_surf)
+        SDL_SetSurfaceBlendMode(a->ovl_surf, SDL_BLENDMODE_BLEND);
+    return a->ovl_surf ? 0 : -1;
+}
+
+/* The overlay's canvas for the field shown s times larger, and SDL's
+ * view of it made again when it is a new one: the text keeps its size
+ * at any scale.  Memory running out keeps the old canvas (the overlay
+ * then covers less of the window); no texture or surface for it hides
+ * the overlay. */
+static void overlay_canvas(app_t *a, int s)
+{
+    if (app_overlay_scale(a, s) != 1)
+        return;
+    if (a->present == PRESENT_SURFACE)
+        overlay_surface_of(a);
+    else
+        overlay_texture(a);
+}
+
 static int open_texture(app_t *a, char **err)
 {
     Uint32 flags = SDL_RENDERER_ACCELERATED | (a->o.vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
@@ -72,16 +112,10 @@ static int open_texture(app_t *a, char **err)
         *err = app_format("cannot create a renderer: %s", SDL_GetError());
         return -1;
     }
-    SDL_RenderSetLogicalSize(a->ren, a->o.w, a->o.h);
-    SDL_RenderSetIntegerScale(a->ren, SDL_TRUE);
     a->tex = SDL_CreateTexture(a->ren,
                                a->o.fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
                                SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
-    a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
-                                   SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
-    if (a->ovl_tex)
-        SDL_SetTextureBlendMode(a->ovl_tex, SDL_BLENDMODE_BLEND);
-    if (!a->tex || !a->ovl_tex) {
+    if (!a->tex || overlay_texture(a) != 0) {
         *err = app_format("cannot create a %dx%d texture: %s", a->o.w, a->o.h, SDL_GetError());
         return -1;
     }
@@ -103,13 +137,10 @@ static int open_surface(app_t *a, char **err)
         *err = app_format("out of memory");
         return -1;
     }
-    a->ovl_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->ovl, a->o.w, a->o.h, 32, a->o.w * 4,
-                                                     SDL_PIXELFORMAT_ARGB8888);
-    if (!a->ovl_surf) {
+    if (overlay_surface_of(a) != 0) {
         *err = app_format("cannot make the overlay: %s", SDL_GetError());
         return -1;
     }
-    SDL_SetSurfaceBlendMode(a->ovl_surf, SDL_BLENDMODE_BLEND);
     return 0;
 }
 
@@ -154,24 +185,32 @@ void app_video_close(app_t *a)
     SDL_Quit();
 }
 
-/* Where the field lies in the window's surface: the largest whole scale
- * that fits, centred. */
-static SDL_Rect surface_place(const app_t *a, const SDL_Surface *ws)
+/* Where the field lies in a window of w x h pixels: the largest whole
+ * scale that fits (at least 1), centred. */
+static SDL_Rect place(const app_t *a, int w, int h)
 {
-    int s = ws->w / a->o.w < ws->h / a->o.h ? ws->w / a->o.w : ws->h / a->o.h;
+    int s = w / a->o.w < h / a->o.h ? w / a->o.w : h / a->o.h;
     s = s < 1 ? 1 : s;
-    return (SDL_Rect){ (ws->w - a->o.w * s) / 2, (ws->h - a->o.h * s) / 2, a->o.w * s,
-                       a->o.h * s };
+    return (SDL_Rect){ (w - a->o.w * s) / 2, (h - a->o.h * s) / 2, a->o.w * s, a->o.h * s };
 }
 
 void app_window_to_field(const app_t *a, int *x, int *y)
 {
-    if (a->present != PRESENT_SURFACE)
-        return; /* the renderer's logical size maps the mouse already */
-    SDL_Surface *ws = SDL_GetWindowSurface(a->win);
-    if (!ws)
-        return;
-    SDL_Rect d = surface_place(a, ws);
+    int w, h;
+    if (a->present == PRESENT_SURFACE) {
+        SDL_Surface *ws = SDL_GetWindowSurface(a->win);
+        if (!ws)
+            return;
+        w = ws->w, h = ws->h;
+    } else { /* the renderer's pixels, which a high-DPI window has more of */
+        int ww, wh;
+        if (SDL_GetRendererOutputSize(a->ren, &w, &h) != 0)
+            return;
+        SDL_GetWindowSize(a->win, &ww, &wh);
+        if (ww > 0 && wh > 0)
+            *x = (int)((long)*x * w / ww), *y = (int)((long)*y * h / wh);
+    }
+    SDL_Rect d = place(a, w, h);
     int s = d.w / a->o.w;
     *x = (*x - d.x) / s;
     *y = (*y - d.y) / s;
@@ -267,6 +306,7 @@ typedef struct drawn {
     int all;         /* the whole surface goes to the screen, else push[0..np) */
     int np;
     int overlay;     /* the overlay changed: its texture takes it again */
+    SDL_Rect d;      /* the renderer's: where the field lies in its pixels */
 } drawn_t;
 
 /* The window surface ready for a frame: after a resize (or a new surface)
@@ -295,7 +335,7 @@ static void draw_clipped(app_t *a, SDL_Surface *ws, SDL_Rect d, drawn_t *f)
     a->ms_refract = app_ms_since(t0);
     SDL_BlitSurface(a->fb_surf, NULL, ws, &d);
     app_draw_overlay(a);
-    for (int i = 0; i < a->ovl_n; i++) {
+    for (int i = 0; a->ovl_surf && i < a->ovl_n; i++) {
         SDL_Rect b = a->ovl_box[i], od = { d.x + b.x, d.y + b.y, b.w, b.h };
         SDL_BlitSurface(a->ovl_surf, &b, ws, &od);
     }
@@ -304,10 +344,12 @@ static void draw_clipped(app_t *a, SDL_Surface *ws, SDL_Rect d, drawn_t *f)
     f->all = 1;
 }
 
-/* The overlay over the window surface, after saving what it covers (taken
+/* The overlay over the window surface, at the window's own pixels (its
+ * text the same size at every scale), after saving what it covers (taken
  * off again before the next draw): to push where it was if it moved or
  * changed, and where it is if it or the water under it (the n changed
- * tiles) changed.  Returns the rectangles to push, np of them before. */
+ * tiles, scaled s times) changed.  Returns the rectangles to push, np of
+ * them before. */
 static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, int n, int np)
 {
     int changed = app_draw_overlay(a);
@@ -317,7 +359,7 @@ static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, 
     a->ovl_laid_n = 0;
     for (int i = 0; i < a->ovl_n; i++) {
         const SDL_Rect *b = &a->ovl_box[i];
-        SDL_Rect od = { d->x + b->x * s, d->y + b->y * s, b->w * s, b->h * s };
+        SDL_Rect od = { d->x + b->x, d->y + b->y, b->w, b->h };
         a->ovl_laid[a->ovl_laid_n++] = od;
         int under = changed; /* or the water under it */
         for (int k = 0; k < n && !under; k++) {
@@ -334,17 +376,14 @@ static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, 
         /* on 32-bit pixels the panels and text go straight in */
         uint32_t *at = (uint32_t *)(void *)((char *)ws->pixels + (ptrdiff_t)d->y * ws->pitch +
                                             (ptrdiff_t)d->x * 4);
-        app_lay_overlay(a, at, ws->pitch, d->w, d->h, s);
+        app_lay_overlay(a, at, ws->pitch, d->w, d->h);
     }
     if (locked)
         SDL_UnlockSurface(ws);
     if (ws->format->BytesPerPixel != 4)
-        for (int i = 0; i < a->ovl_laid_n; i++) { /* SDL blends the ARGB overlay */
+        for (int i = 0; a->ovl_surf && i < a->ovl_laid_n; i++) { /* SDL blends the overlay */
             SDL_Rect b = a->ovl_box[i], to = a->ovl_laid[i]; /* SDL clips them in place */
-            if (s == 1)
-                SDL_BlitSurface(a->ovl_surf, &b, ws, &to);
-            else
-                SDL_BlitScaled(a->ovl_surf, &b, ws, &to);
+            SDL_BlitSurface(a->ovl_surf, &b, ws, &to);
         }
     return np;
 }
@@ -360,8 +399,9 @@ static void draw_surface(app_t *a, drawn_t *f)
     if (!ws)
         return;
     f->ws = ws;
-    SDL_Rect d = surface_place(a, ws);
+    SDL_Rect d = place(a, ws->w, ws->h);
     int s = d.w / a->o.w;
+    overlay_canvas(a, s);
     int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
     f->all = surface_begin(a, ws);
     if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
@@ -401,17 +441,23 @@ static void present_surface(app_t *a, const drawn_t *f)
 }
 
 /* A frame for SDL's renderer: the scene into fb, the overlay redrawn if
- * what it shows changed. */
+ * what it shows changed, or on a new canvas for a new scale. */
 static void draw_texture(app_t *a, drawn_t *f)
 {
+    int w = a->o.w, h = a->o.h;
+    if (SDL_GetRendererOutputSize(a->ren, &w, &h) != 0)
+        w = a->o.w, h = a->o.h;
+    f->d = place(a, w, h);
+    overlay_canvas(a, f->d.w / a->o.w);
     uint64_t t0 = SDL_GetPerformanceCounter();
     app_refract(a);
     a->ms_refract = app_ms_since(t0);
     f->overlay = app_draw_overlay(a);
 }
 
-/* SDL's renderer: the frame uploaded to a texture, the overlay's boxes
- * (only) blended over it from a second texture, presented. */
+/* SDL's renderer: the frame uploaded to a texture and scaled into place,
+ * the overlay's boxes (only) blended over it from a second texture at the
+ * renderer's own pixels, presented. */
 static void present_texture(app_t *a, const drawn_t *f)
 {
     if (a->o.fmt == RPL_INDEX8) {
@@ -421,16 +467,21 @@ static void present_texture(app_t *a, const drawn_t *f)
     } else {
         SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * rpl_format_bytes(a->o.fmt));
     }
+    int n = a->ovl_tex ? a->ovl_n : 0;
     if (f->overlay)
-        for (int i = 0; i < a->ovl_n; i++) {
+        for (int i = 0; i < n; i++) {
             const SDL_Rect *b = &a->ovl_box[i];
-            SDL_UpdateTexture(a->ovl_tex, b, a->ovl + (size_t)b->y * a->o.w + b->x, a->o.w * 4);
+            SDL_UpdateTexture(a->ovl_tex, b, a->ovl + (size_t)b->y * a->ovl_w + b->x,
+                              a->ovl_w * 4);
         }
     SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
     SDL_RenderClear(a->ren);
-    SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
-    for (int i = 0; i < a->ovl_n; i++)
-        SDL_RenderCopy(a->ren, a->ovl_tex, &a->ovl_box[i], &a->ovl_box[i]);
+    SDL_RenderCopy(a->ren, a->tex, NULL, &f->d);
+    for (int i = 0; i < n; i++) {
+        const SDL_Rect *b = &a->ovl_box[i];
+        SDL_Rect to = { f->d.x + b->x, f->d.y + b->y, b->w, b->h };
+        SDL_RenderCopy(a->ren, a->ovl_tex, b, &to);
+    }
     SDL_RenderPresent(a->ren);
 }
 
@@ -439,7 +490,7 @@ static void present_texture(app_t *a, const drawn_t *f)
 void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
-    drawn_t f = { NULL, 0, 0, 0 };
+    drawn_t f = { NULL, 0, 0, 0, { 0, 0, 0, 0 } };
     if (a->present == PRESENT_SURFACE) {
         draw_surface(a, &f);
         present_surface(a, &f);
