@@ -104,7 +104,9 @@ echo "screenshots: into $OUT/ (show $SHOW, seed $SEED)"
 
 # ---- the busy moments, classic and wave, 640x480 -----------------------------
 busiest 640x480 classic >"$TMP/classic"
+cp "$TMP/look" "$TMP/classic.look"
 busiest 640x480 wave >"$TMP/wave"
+cp "$TMP/look" "$TMP/wave.look"
 while read -r name step sp; do
     frame "$step" 640x480 classic "$TMP/f.png"
     middle "$TMP/f.png" "$OUT/busy-$name.png"
@@ -117,6 +119,17 @@ for name in $WAVE_SCENES; do
     middle "$TMP/f.png" "$OUT/wave-$name.png"
     say "wave-$name.png" "$(what $name), wave water: step $2 ($(secs $2)), $3% speckle"
 done
+
+# ---- the curve: speckle over the whole show, before smooth stones and now ---
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$(dirname "$0")/look-curve.py" docs/look-before.txt "$TMP/classic.look" \
+        "$TMP/wave.look" "$OUT/look-curve.svg" ||
+        { echo "screenshots: the curve failed" >&2; exit 1; }
+    say "look-curve.svg" "speckle over the default show at 640x480, every 10 steps, before smooth stones and now"
+else
+    echo "screenshots: python3 not found: $OUT/look-curve.svg is NOT remade" >&2
+    fail=1
+fi
 
 # ---- the word at 320x200 and at 1920x1080, at the step of busy-text ----------
 set -- $(grep '^text ' "$TMP/classic")
