@@ -165,6 +165,7 @@ static void test_every_command_parses(void **state)
         "      strength 0.75\n"
         "      stone 0.01\n"
         "\tstone 4px\n"
+        "      weights 1.25 wave=0.5\n"
         "      edges absorb\n"
         "      edges reflect\n"
         "      picture default\n"
@@ -191,16 +192,16 @@ static void test_every_command_parses(void **state)
         "# comments and blank lines after the end are fine\n"
         "\n");
     /* every command but wait and the optional one is an event */
-    assert_int_equal(rpl_show_events(s), 25);
+    assert_int_equal(rpl_show_events(s), 26);
     assert_int_equal(rpl_show_length(s), 200);
     assert_int_equal(rpl_show_loops(s), 1);
     assert_int_equal(rpl_show_pictures(s), 2);
     int line = 0, col = 0;
     assert_string_equal(rpl_show_picture(s, 0, &line, &col), "default");
-    assert_int_equal(line, 11);
+    assert_int_equal(line, 12);
     assert_int_equal(col, 7);
     assert_string_equal(rpl_show_picture(s, 1, &line, &col), "my pool.png");
-    assert_int_equal(line, 12);
+    assert_int_equal(line, 13);
     assert_null(rpl_show_picture(s, 2, &line, &col));
     assert_null(rpl_show_picture(s, -1, NULL, NULL));
     rpl_show_destroy(s);
