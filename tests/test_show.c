@@ -165,6 +165,7 @@ static void test_every_command_parses(void **state)
         "      strength 0.75\n"
         "      stone 0.01\n"
         "\tstone 4px\n"
+        "      weights 1.25 wave=0.5\n"
         "      edges absorb\n"
         "      edges reflect\n"
         "      picture default\n"
@@ -191,16 +192,16 @@ static void test_every_command_parses(void **state)
         "# comments and blank lines after the end are fine\n"
         "\n");
     /* every command but wait and the optional one is an event */
-    assert_int_equal(rpl_show_events(s), 25);
+    assert_int_equal(rpl_show_events(s), 26);
     assert_int_equal(rpl_show_length(s), 200);
     assert_int_equal(rpl_show_loops(s), 1);
     assert_int_equal(rpl_show_pictures(s), 2);
     int line = 0, col = 0;
     assert_string_equal(rpl_show_picture(s, 0, &line, &col), "default");
-    assert_int_equal(line, 11);
+    assert_int_equal(line, 12);
     assert_int_equal(col, 7);
     assert_string_equal(rpl_show_picture(s, 1, &line, &col), "my pool.png");
-    assert_int_equal(line, 12);
+    assert_int_equal(line, 13);
     assert_null(rpl_show_picture(s, 2, &line, &col));
     assert_null(rpl_show_picture(s, -1, NULL, NULL));
     rpl_show_destroy(s);
@@ -1014,6 +1015,56 @@ static void test_rain(void **state)
     rpl_sim_destroy(b);
 }
 
+/* weights F wave=G: the stones and rain laid from there weigh F times what
+ * is written on the classic water, G times on the wave model (F without
+ * wave=), rounded half away from zero after the field's own scaling. */
+static void test_weights(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@1 drop 0.5 0.5 0.05 300\n"
+                               "@2 weights 1.5 wave=0.5\n"
+                               "@3 drop 0.5 0.5 0.05 300\n"
+                               "@4 drop 40px 30px 3px -201\n"
+                               "@5 weights 0.75\n"
+                               "@6 drop 0.5 0.5 0.05 300\n"
+                               "@7 rain 30 0.02 0.03 100 200\n"
+                               "@8 rain off\n   weights 1\n"
+                               "@9 drop 0.5 0.5 0.05 300\n");
+    rpl_wave_params_t wp = { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 };
+    for (int wave = 0; wave < 2; wave++) {
+        rpl_sim_t *sim = new_sim(80, 60, 1);
+        if (wave)
+            assert_int_equal(rpl_sim_set_model(sim, RPL_MODEL_WAVE, &wp), RPL_OK);
+        rpl_show_player_t *p = player_of(s, 1);
+        /* 300 * 60 / 480 = 37.5: 38 as written; times 1.5: 56.25, 56;
+         * times 0.5: 18.75, 19; times 0.75: 28.125, 28 */
+        static const int want[2][5] = { { 38, 56, -302, 28, 38 }, { 38, 19, -101, 28, 38 } };
+        int k = 0;
+        for (int t = 0; t <= 9; t++) {
+            rpl_sim_reset(sim, 1);
+            const diff_t *d = tick_diff(p, sim);
+            if (t == 1 || t == 3 || t == 4 || t == 6 || t == 9) /* at 4 in px: -201 times 1.5, 0.5 */
+                assert_bump(d, sim, 40, 30, 3, want[wave][k++]);
+            else if (t != 7) /* at 7 the rain */
+                assert_int_equal(d->n, 0);
+            if (t == 7) {
+                const rpl_rain_t *r = &rpl_show_player_view(p)->rain;
+                /* 100 and 200 * 60 / 480 = 12.5 and 25, times 0.75 */
+                assert_true(r->wmin == 9 && r->wmax == 19);
+            }
+        }
+        rpl_show_player_destroy(p);
+        rpl_sim_destroy(sim);
+    }
+    rpl_show_destroy(s);
+
+    bad(H "weights\n", "t:2:1: 'weights' needs 1 argument (FACTOR), got 0");
+    bad(H "weights 5\n", "t:2:9: bad FACTOR '5': want a factor 0..4 (1 weighs as written)");
+    bad(H "weights -1\n", "t:2:9: bad FACTOR '-1': want a factor 0..4 (1 weighs as written)");
+    bad(H "weights 1 wave=x\n", "t:2:16: bad wave 'x': want a factor 0..4 (1 weighs as written)");
+    bad(H "drop 0.5 0.5 0.01 300 wave=1\n", "t:2:23: 'drop' takes no option 'wave'");
+}
+
 /* cut flattens the water (rpl_sim_reset with the player's seed); walls
  * and edges reach the field. */
 static void test_cut_walls_edges(void **state)
@@ -1435,6 +1486,7 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_rain),
+        cmocka_unit_test(test_weights),
         cmocka_unit_test(test_cut_walls_edges),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),

@@ -57,13 +57,16 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
  *                                       centred on X Y, CELL apart
  *   rain on | off | RATE RMIN RMAX WMIN WMAX   (RATE stones per second)
  *   light on | off      strength S (0..4, 1 is 1:1)      stone R
+ *   weights F [wave=G]  stones and rain laid from here weigh F times what is
+ *                       written (G times on the wave model)
  *   wall rect|open X0 Y0 X1 Y1 | line X0 Y0 X1 Y1 THICKNESS | clear
  *   edges reflect | absorb      picture NAME      cut      wait T      loop      end
  * Options NAME=VALUE after a command: over=T (lay its stones over T
  * instead of at once), every=T and times=N (repeat it), count=N (ring),
- * radius=R (text).  A command or option written with a leading '?' is
- * optional: one this version does not know is skipped, so later shows
- * still play here; an unknown command or option without it is an error.
+ * radius=R (text), wave=G (weights).  A command or option written with
+ * a leading '?' is optional: one this version does not know is skipped,
+ * so later shows still play here; an unknown command or option without it
+ * is an error.
  * Weights are whole numbers in [-8192, 8192]; radii are clamped into
  * [1, RPL_RADIUS_MAX] cells when played.
  *

@@ -14,7 +14,7 @@
 /* What a line asks for.  The first four lay stones over time ("actions"). */
 enum {
     C_DROP, C_RING, C_TRAIL, C_TEXT,
-    C_RAIN_ON, C_RAIN_OFF, C_RAIN_SET, C_LIGHT, C_STRENGTH, C_STONE,
+    C_RAIN_ON, C_RAIN_OFF, C_RAIN_SET, C_LIGHT, C_STRENGTH, C_STONE, C_WEIGHTS,
     C_WALL_RECT, C_WALL_OPEN, C_WALL_LINE, C_WALL_CLEAR, C_EDGES, C_PICTURE, C_CUT,
     C_WAIT, C_LOOP, C_END
 };
@@ -41,6 +41,8 @@ typedef struct ev {
     int count;            /* ring: stones; light, edges: the value; strength:
                              sixteenths; rain: per_kilostep */
     int w0, w1;           /* weight; rain: weights */
+    int wf[2];            /* weights: the factors in thousandths, on the
+                             classic water and on the wave model */
     coord_t c[5];         /* positions and lengths, in the order written */
     coord_t radius;       /* text: radius of its stones */
     size_t first, n;      /* trail: its first coordinate in pts, and its points

@@ -27,6 +27,7 @@ struct rpl_show_player {
     int rain_allowed;
     unsigned changed;
     const ev_t *rain;  /* the last `rain RATE ...`, NULL for the default */
+    int wf[2];         /* `weights`: thousandths, classic and wave */
     rpl_show_view_t view;
     active_t act[RPL_SHOW_ACTIVE_MAX];
     int nact;
@@ -41,6 +42,7 @@ static void initial_view(rpl_show_player_t *p)
     memset(&p->view.rain, 0, sizeof p->view.rain);
     p->view.picture = "";
     p->rain = NULL;
+    p->wf[0] = p->wf[1] = 1000;
 }
 
 /* A player that can play: created whole (a failed handle only reports its
@@ -132,16 +134,23 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* A stone's weight on this field: as written when its radius is in
- * cells; with its radius a share of the field, in proportion to the
- * field's shorter side against 480 cells, so that its slopes (radius and
- * depth alike) and so the refraction look the same at every size. */
-static int weight_of(int w, coord_t r, const rpl_sim_t *sim)
+/* A stone's weight on this field: as written (times the show's `weights`
+ * for the field's model) when its radius is in cells; with its radius a
+ * share of the field, also in proportion to the field's shorter side
+ * against 480 cells, so that its slopes (radius and depth alike) and so
+ * the refraction look the same at every size.  In integers, rounded half
+ * away from zero, the same on every machine. */
+static int weight_of(const rpl_show_player_t *p, int w, coord_t r, const rpl_sim_t *sim)
 {
-    if (r.px)
-        return w;
-    int side = rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim);
-    return (int)lround((double)w * side / 480);
+    int64_t f = p->wf[rpl_sim_model(sim) == RPL_MODEL_WAVE], den = 1000;
+    int64_t num = (int64_t)w * f;
+    if (!r.px) {
+        int side = rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim);
+        num *= side;
+        den *= 480;
+    }
+    int64_t v = num >= 0 ? (num + den / 2) / den : -((-num + den / 2) / den);
+    return (int)v; /* |v| < 2^20: 8192 x 4 x 8192 / 480 at most */
 }
 
 static rpl_status drop(rpl_sim_t *sim, double x, double y, int r, int w, rpl_status st)
@@ -151,18 +160,19 @@ static rpl_status drop(rpl_sim_t *sim, double x, double y, int r, int w, rpl_sta
 }
 
 /* Lays stones [lo, hi) of a command. */
-static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_sim_t *sim,
+static rpl_status lay(const rpl_show_player_t *p, const ev_t *e, const path_t *pa, rpl_sim_t *sim,
                       size_t lo, size_t hi)
 {
+    const rpl_show_t *s = p->show;
     rpl_status st = RPL_OK;
     double x = pos(e->c[0], rpl_sim_width(sim)), y = pos(e->c[1], rpl_sim_height(sim));
     switch (e->cmd) {
     case C_DROP:
-        st = drop(sim, x, y, radius(len_of(e->c[2], sim)), weight_of(e->w0, e->c[2], sim), st);
+        st = drop(sim, x, y, radius(len_of(e->c[2], sim)), weight_of(p, e->w0, e->c[2], sim), st);
         break;
     case C_RING: {
         double rr = len_of(e->c[2], sim);
-        int r = radius(len_of(e->c[3], sim)), w = weight_of(e->w0, e->c[3], sim);
+        int r = radius(len_of(e->c[3], sim)), w = weight_of(p, e->w0, e->c[3], sim);
         for (size_t i = lo; i < hi; i++) {
             double a = TAU * (double)i / e->count - TAU / 4; /* from the top, clockwise */
             st = drop(sim, x + rr * cos(a), y + rr * sin(a), r, w, st);
@@ -170,7 +180,7 @@ static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_
         break;
     }
     case C_TRAIL: {
-        int r = radius(len_of(e->c[0], sim)), w = weight_of(e->w0, e->c[0], sim);
+        int r = radius(len_of(e->c[0], sim)), w = weight_of(p, e->w0, e->c[0], sim);
         size_t seg = 0;
         double total = pa->at[pa->n - 1];
         for (size_t i = lo; i < hi; i++) {
@@ -187,7 +197,7 @@ static rpl_status lay(const rpl_show_t *s, const ev_t *e, const path_t *pa, rpl_
     }
     case C_TEXT: {
         double c = len_of(e->c[2], sim);
-        int r = radius(len_of(e->radius, sim)), w = weight_of(e->w0, e->radius, sim);
+        int r = radius(len_of(e->radius, sim)), w = weight_of(p, e->w0, e->radius, sim);
         for (size_t i = lo; i < hi; i++) {
             const int16_t *d = s->dots + 2 * (e->first + i);
             st = drop(sim, x + (d[0] - (e->tw - 1) / 2.0) * c, y + (d[1] - (e->th - 1) / 2.0) * c,
@@ -218,7 +228,7 @@ static int run_action(rpl_show_player_t *p, active_t *a, rpl_sim_t *sim, rpl_sta
         uint64_t n = rpl_show_stone_count(e, pp);
         uint64_t lo = (l * n + span - 1) / span, hi = ((l + 1) * n + span - 1) / span;
         if (hi > lo) {
-            rpl_status d = lay(s, e, pp, sim, (size_t)lo, (size_t)hi);
+            rpl_status d = lay(p, e, pp, sim, (size_t)lo, (size_t)hi);
             if (*st == RPL_OK)
                 *st = d;
         }
@@ -238,8 +248,8 @@ static void resolve_rain(rpl_show_player_t *p, const rpl_sim_t *sim)
         r->per_kilostep = p->rain->count;
         r->rmin = radius(len_of(p->rain->c[0], sim));
         r->rmax = radius(len_of(p->rain->c[1], sim));
-        r->wmin = weight_of(p->rain->w0, p->rain->c[0], sim);
-        r->wmax = weight_of(p->rain->w1, p->rain->c[0], sim);
+        r->wmin = weight_of(p, p->rain->w0, p->rain->c[0], sim);
+        r->wmax = weight_of(p, p->rain->w1, p->rain->c[0], sim);
     } else {
         /* the default: as the demo's own rain */
         int unit = (rpl_sim_width(sim) < rpl_sim_height(sim) ? rpl_sim_width(sim) : rpl_sim_height(sim)) / 240;
@@ -274,6 +284,10 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
     case C_STRENGTH:
         p->view.strength = e->count;
         p->changed |= RPL_SHOW_STRENGTH;
+        return RPL_OK;
+    case C_WEIGHTS:
+        p->wf[0] = e->wf[0];
+        p->wf[1] = e->wf[1];
         return RPL_OK;
     case C_STONE:
         p->view.stone = radius(len_of(e->c[0], sim));

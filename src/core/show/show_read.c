@@ -206,17 +206,18 @@ static int parse_time(const tok_t *t, size_t skip, uint64_t *out)
 /* Argument kinds (one letter each in a command's signature). */
 enum {
     K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
+    K_FACTOR = 'g',
     K_ONOFF = 'b', K_EDGES = 'e', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
 };
 
 /* Options. */
-enum { O_OVER = 1, O_EVERY = 2, O_TIMES = 4, O_COUNT = 8, O_RADIUS = 16 };
+enum { O_OVER = 1, O_EVERY = 2, O_TIMES = 4, O_COUNT = 8, O_RADIUS = 16, O_WAVE = 32 };
 static const struct opt {
     const char *name;
     unsigned bit;
 } opts[] = {
     { "over", O_OVER }, { "every", O_EVERY }, { "times", O_TIMES },
-    { "count", O_COUNT }, { "radius", O_RADIUS },
+    { "count", O_COUNT }, { "radius", O_RADIUS }, { "wave", O_WAVE },
 };
 #define O_REPEAT (O_EVERY | O_TIMES)
 
@@ -237,6 +238,7 @@ static const struct cmd {
     { "light", NULL, C_LIGHT, "b", "on|off", 0 },
     { "strength", NULL, C_STRENGTH, "f", "STRENGTH", 0 },
     { "stone", NULL, C_STONE, "l", "RADIUS", 0 },
+    { "weights", NULL, C_WEIGHTS, "g", "FACTOR", O_WAVE },
     { "wall", "rect", C_WALL_RECT, "xyxy", "X0 Y0 X1 Y1", 0 },
     { "wall", "open", C_WALL_OPEN, "xyxy", "X0 Y0 X1 Y1", 0 },
     { "wall", "line", C_WALL_LINE, "xyxyl", "X0 Y0 X1 Y1 THICKNESS", 0 },
@@ -286,6 +288,18 @@ static rpl_status parse_coord(parser_t *ps, const tok_t *t, int kind, const char
     }
     out->v = v;
     out->px = px;
+    return RPL_OK;
+}
+
+/* A factor of weights, 0..4, kept in thousandths. */
+static rpl_status parse_factor(parser_t *ps, const tok_t *t, const char *what, int *out)
+{
+    char b[64], q[QUOTE_MAX + 4];
+    double v;
+    if (t->quoted || rpl_parse_real(cstr(t, 0, 0, b), 0, 4, &v) != RPL_OK)
+        return perr(ps, t->col, "bad %s '%s': want a factor 0..4 (1 weighs as written)", what,
+                    shown(t, q));
+    *out = (int)lround(v * 1000);
     return RPL_OK;
 }
 
@@ -461,6 +475,10 @@ static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmd
             e->count = (int)lround(v * RPL_STRENGTH_ONE);
             break;
         }
+        case K_FACTOR:
+            st = parse_factor(ps, t, what, &e->wf[0]);
+            e->wf[1] = e->wf[0]; /* wave=, read after the arguments, may change it */
+            break;
         case K_ONOFF:
             if (!tok_is(t, "on") && !tok_is(t, "off"))
                 return perr(ps, t->col, "bad '%s': want on or off", shown(t, q));
@@ -575,6 +593,12 @@ static rpl_status parse_opts(parser_t *ps, const struct cmd *c, tok_t **o, int n
         }
         case O_RADIUS: {
             rpl_status st = parse_coord(ps, &val, K_LEN, "radius", &e->radius);
+            if (st != RPL_OK)
+                return st;
+            break;
+        }
+        case O_WAVE: {
+            rpl_status st = parse_factor(ps, &val, "wave", &e->wf[1]);
             if (st != RPL_OK)
                 return st;
             break;
