@@ -185,10 +185,14 @@ I386_SR = $(shell if [ "$(I386_SYSROOT)" = 1 ] || ! ls $(I386_SDL_FILES) >/dev/n
 I386_SR_LIB = $(I386_SR)/usr/lib/i386-linux-gnu $(I386_SR)/lib/i386-linux-gnu
 I386_PC = PKG_CONFIG_LIBDIR=$(I386_SR)/usr/lib/i386-linux-gnu/pkgconfig:$(I386_SR)/usr/share/pkgconfig \
           $(if $(I386_SR),PKG_CONFIG_SYSROOT_DIR=$(I386_SR)) pkg-config
-SDL_CFLAGS = $(if $(I386_SR),-I$(I386_SR)/usr/include/i386-linux-gnu) \
-             $(shell $(I386_PC) --cflags sdl2 SDL2_image 2>/dev/null)
-SDL_LIBS   = $(if $(I386_SR),$(I386_SR_LIB:%=-L%) $(I386_SR_LIB:%=-Wl,-rpath-link,%)) \
-             $(shell $(I386_PC) --libs sdl2 SDL2_image 2>/dev/null)
+# The sysroot has no -dev package of the image libraries that SDL2_image.pc
+# names, which pkg-config insists on: there it is linked by name.
+SDL_CFLAGS = $(if $(I386_SR),-I$(I386_SR)/usr/include/i386-linux-gnu \
+               $(shell $(I386_PC) --cflags sdl2 2>/dev/null), \
+             $(shell $(I386_PC) --cflags sdl2 SDL2_image 2>/dev/null))
+SDL_LIBS   = $(if $(I386_SR),$(I386_SR_LIB:%=-L%) $(I386_SR_LIB:%=-Wl,-rpath-link,%) \
+               $(shell $(I386_PC) --libs sdl2 2>/dev/null) -lSDL2_image, \
+             $(shell $(I386_PC) --libs sdl2 SDL2_image 2>/dev/null))
 ZLIB_LIBS  = $(shell $(I386_PC) --libs zlib 2>/dev/null)
 # How the tests run it: qemu-user, told where the sysroot is.
 I386_QEMU  = qemu-i386$(if $(I386_SR), -L $(I386_SR))

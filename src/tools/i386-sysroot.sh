@@ -65,6 +65,20 @@ for deb in "$APTDIR"/archives/*.deb; do
     dpkg -x "$deb" "$DIR"
     n=$((n + 1))
 done
+# One /usr, as on the machine: qemu-i386 -L looks a library up in DIR at
+# the path the loader asks for, and the loader asks for /lib/... as often as
+# /usr/lib/...
+if [ -d "$DIR/lib" ] && ! [ -L "$DIR/lib" ]; then
+    mkdir -p "$DIR/usr/lib"
+    cp -a "$DIR/lib/." "$DIR/usr/lib/"
+    rm -rf "$DIR/lib"
+    ln -s usr/lib "$DIR/lib"
+fi
+# An empty cache of the loader's: the machine's own /etc/ld.so.cache would
+# send it to the machine's i386 libraries when there are some; this one
+# leaves it to search DIR's folders, then the machine's.
+mkdir -p "$DIR/etc"
+: >"$DIR/etc/ld.so.cache"
 # Absolute links (libz.so -> /lib/i386-linux-gnu/libz.so.1...) would point
 # at the machine's own files: point them inside the sysroot.
 find "$DIR" -type l | while read -r link; do
@@ -73,6 +87,11 @@ find "$DIR" -type l | while read -r link; do
         /*) ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$DIR$to")" "$link";;
     esac
 done
+broken=$(find "$DIR" -type l ! -exec test -e {} \; -print | head -n 3)
+if [ -n "$broken" ]; then
+    echo "i386-sysroot: links that lead nowhere: $broken"
+    exit 1
+fi
 rm -rf "$APTDIR/archives"
 touch "$DIR/.complete"
 echo "i386-sysroot: $n packages unpacked into $DIR"
