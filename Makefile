@@ -316,9 +316,9 @@ deps-i386:
 deps-i386-demo:
 ifeq ($(I386_SYSROOT),1)
 	$(Q)sh src/tools/i386-sysroot.sh $(I386_SYSROOT_DIR)
-else
-	$(Q)if ls $(I386_SDL_FILES) >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && { \
+else ifneq ($(words $(wildcard $(I386_SDL_FILES))),$(words $(I386_SDL_FILES)))
+	$(Q)mkdir -p $(BUILD) && rm -f $(BUILD)/deps-i386-demo.log; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && { \
 	    echo "installing: $(I386_SDL_PKGS)"; dpkg --add-architecture i386; \
 	    apt-get update -q >/dev/null; \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
