@@ -71,7 +71,7 @@ done
 if [ -d "$DIR/lib" ] && ! [ -L "$DIR/lib" ]; then
     mkdir -p "$DIR/usr/lib"
     cp -a "$DIR/lib/." "$DIR/usr/lib/"
-    rm -rf "$DIR/lib"
+    rm -rf "${DIR:?}/lib"
     ln -s usr/lib "$DIR/lib"
 fi
 # An empty cache of the loader's: the machine's own /etc/ld.so.cache would
