@@ -129,6 +129,8 @@ NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
 # not for a day or two: deps-i386-demo then falls back by itself to a
 # private sysroot in $(I386_SYSROOT_DIR) (src/tools/i386-sysroot.sh, no
 # root needed), and I386_SYSROOT=1 takes that way even when they install.
+# The install never removes a package (--no-remove): rather than let apt
+# trade the amd64 SDL2 for the i386 one, it is refused and the sysroot taken.
 I386_SDL_PKGS  = libsdl2-dev:i386 libsdl2-image-dev:i386 zlib1g-dev:i386
 I386_SDL_FILES = /usr/lib/i386-linux-gnu/libSDL2.so /usr/lib/i386-linux-gnu/libSDL2_image.so \
                  /usr/lib/i386-linux-gnu/libz.so
@@ -321,7 +323,7 @@ else ifneq ($(words $(wildcard $(I386_SDL_FILES))),$(words $(I386_SDL_FILES)))
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && { \
 	    echo "installing: $(I386_SDL_PKGS)"; dpkg --add-architecture i386; \
 	    apt-get update -q >/dev/null; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends --no-remove \
 	        $(I386_SDL_PKGS) >$(BUILD)/deps-i386-demo.log 2>&1; }; then :; \
 	else \
 	    [ -s $(BUILD)/deps-i386-demo.log ] && tail -n 5 $(BUILD)/deps-i386-demo.log; \
