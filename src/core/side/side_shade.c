@@ -415,23 +415,41 @@ static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *
 }
 
 
+/* A body's columns clipped to a frame w wide, its bottom clamped about the
+ * frame and the first row under it (at most h): 0 when no column shows. */
+typedef struct water_span {
+    int cx0, cx1;
+    double bottom;
+    int yb;
+} water_span_t;
+
+static int water_span(const rpl_side_water_t *wb, int w, int h, water_span_t *sp)
+{
+    long long n = (long long)wb->x1 - wb->x0;
+    sp->cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
+    sp->cx1 = (int)(wb->x1 > w ? w : wb->x1);
+    if (n <= 0 || sp->cx0 >= sp->cx1)
+        return 0;
+    sp->bottom = clampd(wb->bottom, -1.0, h + 1.0);
+    int yb = (int)ceil(sp->bottom);
+    sp->yb = yb < h ? yb : h;
+    return 1;
+}
+
 /* As draw_water finds them: the same clipping, the same wet test and the
  * same surface rows (a column is drawn from its surface row down). */
 void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br)
 {
     br->x0 = br->x1 = br->y0 = br->y1 = 0;
     br->yfull = INT_MAX;
-    long long n = (long long)wb->x1 - wb->x0;
-    int cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
-    int cx1 = (int)(wb->x1 > w ? w : wb->x1);
-    if (n <= 0 || cx0 >= cx1)
+    water_span_t sp;
+    if (!water_span(wb, w, h, &sp))
         return;
     const float *sf = wb->surface;
     const long long base = wb->x0;
-    double bottom = clampd(wb->bottom, -1.0, h + 1.0);
-    int yb = (int)ceil(bottom);
+    const double bottom = sp.bottom;
     int lo = INT_MAX, hi = INT_MIN, dry = 0;
-    for (int x = cx0; x < cx1; x++) {
+    for (int x = sp.cx0; x < sp.cx1; x++) {
         double s = sf[x - base];
         if (!(s < bottom)) {
             dry = 1;
@@ -443,10 +461,10 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
     }
     if (lo == INT_MAX)
         return;
-    br->x0 = cx0;
-    br->x1 = cx1;
+    br->x0 = sp.cx0;
+    br->x1 = sp.cx1;
     br->y0 = lo < 0 ? 0 : lo;
-    br->y1 = yb < h ? yb : h;
+    br->y1 = sp.yb;
     br->yfull = dry ? INT_MAX : hi;
 }
 
@@ -459,19 +477,15 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
                        const anim_t *an, depth_entry_t *depth, const columns_t *col)
 {
-    long long n = (long long)wb->x1 - wb->x0;
-    int cx0 = (int)(wb->x0 < 0 ? 0 : wb->x0);
-    int cx1 = (int)(wb->x1 > w ? w : wb->x1);
-    if (n <= 0 || cx0 >= cx1)
+    water_span_t sp;
+    if (!water_span(wb, w, h, &sp))
         return;
+    const int cx0 = sp.cx0, cx1 = sp.cx1, yb = sp.yb;
+    const double bottom = sp.bottom;
     /* the surface at column x is sf[x - base] (no pointer moved out of
      * the array, which C leaves undefined) */
     const float *sf = wb->surface;
     const long long base = wb->x0;
-    double bottom = clampd(wb->bottom, -1.0, h + 1.0);
-    int yb = (int)ceil(bottom);
-    if (yb > h)
-        yb = h;
     /* the gradient spans the body's depth under its highest visible point */
     double top = bottom;
     int ytop = h;
