@@ -117,12 +117,13 @@ static rpl_err_t *err_slot(rpl_sim_t *sim, rpl_renderer_t *r)
 /* The one implementation behind rpl_refract, rpl_render and
  * rpl_renderer_draw: with a renderer, only the tiles that may have
  * changed since its last draw into the same place. */
-static rpl_status render(rpl_sim_t *sim, rpl_renderer_t *r, const source_t *src, void *fb,
+static rpl_status render(rpl_sim_t *sim, const rpl_field_view_t *fv, rpl_renderer_t *r,
+                         const source_t *src, void *fb,
                          ptrdiff_t pitch, const rpl_view_t *view)
 {
     const int bytes = rpl_format_bytes(src->format);
     render_job_t job;
-    rpl_field_view(sim, &job.f); /* callers checked the field */
+    job.f = *fv;
     const rpl_field_view_t *f = &job.f;
     if (!fb || !view)
         return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: %s is NULL", fb ? "the view" : "fb");
@@ -173,7 +174,8 @@ static rpl_status render(rpl_sim_t *sim, rpl_renderer_t *r, const source_t *src,
 rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t pitch,
                        rpl_format format, const rpl_view_t *view)
 {
-    if (!rpl_field_view(sim, &(rpl_field_view_t){ 0 }))
+    rpl_field_view_t f;
+    if (!rpl_field_view(sim, &f))
         return RPL_EINVAL;
     if (!bg)
         return rpl_err_set(rpl_field_err(sim), RPL_EINVAL, "render: bg is NULL");
@@ -181,35 +183,35 @@ rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t p
         return rpl_err_set(rpl_field_err(sim), RPL_EINVAL, "render: a raw background draws only XRGB8888 (format "
                         "%d needs a backdrop)", (int)format);
     source_t src = { RPL_XRGB8888, 0, bg, NULL, NULL, NULL };
-    return render(sim, NULL, &src, fb, pitch, view);
+    return render(sim, &f, NULL, &src, fb, pitch, view);
 }
 
-static rpl_status render_backdrop(rpl_sim_t *sim, rpl_renderer_t *r, const rpl_backdrop_t *bd,
-                                  void *fb, ptrdiff_t pitch, const rpl_view_t *view)
+static rpl_status render_backdrop(rpl_sim_t *sim, const rpl_field_view_t *f, rpl_renderer_t *r,
+                                  const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
+                                  const rpl_view_t *view)
 {
     if (!bd || !bd->px)
         return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: the backdrop is %s",
                            bd ? "a failed one (see rpl_backdrop_error)" : "NULL");
-    rpl_field_view_t f;
-    rpl_field_view(sim, &f);
-    if (bd->w != f.w || bd->h != f.h)
+    if (bd->w != f->w || bd->h != f->h)
         return rpl_err_set(err_slot(sim, r), RPL_EINVAL, "render: the backdrop is %dx%d, the field %dx%d", bd->w,
-                    bd->h, f.w, f.h);
+                    bd->h, f->w, f->h);
     source_t src = { bd->format, bd->id, NULL, NULL, NULL, NULL };
     switch (bd->format) {
     case RPL_RGB565: src.bg16 = bd->px; break;
     case RPL_INDEX8: src.bg8 = bd->px, src.shade8 = bd->shade; break;
     default: src.bg = bd->px; break;
     }
-    return render(sim, r, &src, fb, pitch, view);
+    return render(sim, f, r, &src, fb, pitch, view);
 }
 
 rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
                       const rpl_view_t *view)
 {
-    if (!rpl_field_view(sim, &(rpl_field_view_t){ 0 }))
+    rpl_field_view_t f;
+    if (!rpl_field_view(sim, &f))
         return RPL_EINVAL;
-    return render_backdrop(sim, NULL, bd, fb, pitch, view);
+    return render_backdrop(sim, &f, NULL, bd, fb, pitch, view);
 }
 
 /* ---- renderers ------------------------------------------------------------ */
@@ -273,7 +275,9 @@ rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *
 {
     if (!usable(r))
         return RPL_EINVAL;
-    return render_backdrop(r->sim, r, bd, fb, pitch, view);
+    rpl_field_view_t f;
+    rpl_field_view(r->sim, &f); /* a usable renderer's field is usable */
+    return render_backdrop(r->sim, &f, r, bd, fb, pitch, view);
 }
 
 void rpl_renderer_invalidate(rpl_renderer_t *r)
