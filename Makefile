@@ -492,7 +492,7 @@ STAGES = $(BUILD)/stages
 # beside the three CPUs').
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:330 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
