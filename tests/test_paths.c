@@ -928,13 +928,16 @@ typedef struct refract_ref {
     uint16_t *bg16;
     uint8_t *bg8;
     void *fb[NFMT]; /* pitch_px * h pixels of each format */
+    int32_t *rows_mem; /* the jobs' row table (rpl_refract_rows) */
+    const int32_t *rows;
 } refract_ref_t;
 
 static rpl_refract_job_t refract_job(const refract_case_t *c, int f, const int16_t *hts,
-                                     const void *bg, const uint8_t *shade, void *fb)
+                                     const void *bg, const uint8_t *shade, void *fb,
+                                     const int32_t *rows)
 {
     rpl_refract_job_t job = {hts, NULL, fb, (ptrdiff_t)c->pitch_px * (ptrdiff_t)fmt_size[f],
-                             c->w, c->h, c->strength, c->shading, NULL, NULL, NULL};
+                             c->w, c->h, c->strength, c->shading, NULL, NULL, NULL, rows};
     if (f == 0)
         job.bg = bg;
     else if (f == 1)
@@ -957,6 +960,8 @@ static void refract_reference(const refract_case_t *c, refract_ref_t *r)
     r->bg = xmalloc(n * sizeof *r->bg);
     r->bg16 = xmalloc(n * sizeof *r->bg16);
     r->bg8 = xmalloc(n * sizeof *r->bg8);
+    r->rows_mem = xmalloc(RPL_ROWS_LEN(c->h) * sizeof *r->rows_mem);
+    r->rows = rpl_refract_rows(r->rows_mem, c->w, c->h);
     fill_plane(r->hts, c->w, c->h, c->hpat, &s);
     for (size_t i = 0; i < n; i++) {
         if (c->bgpat == BG_RANDOM)
@@ -976,7 +981,8 @@ static void refract_reference(const refract_case_t *c, refract_ref_t *r)
         r->fb[f] = xmalloc(nfb * fmt_size[f]);
         for (size_t i = 0; i < nfb; i++)
             px_set(r->fb[f], f, i, fb_guard(i));
-        rpl_refract_job_t job = refract_job(c, f, r->hts, ref_bg(r, f), shade_random, r->fb[f]);
+        rpl_refract_job_t job =
+            refract_job(c, f, r->hts, ref_bg(r, f), shade_random, r->fb[f], r->rows);
         fmt_kernel(ref_k, f)(&job, c->x0, c->x1, c->y0, c->y1);
     }
 }
@@ -987,6 +993,7 @@ static void refract_ref_free(refract_ref_t *r)
     free(r->bg);
     free(r->bg16);
     free(r->bg8);
+    free(r->rows_mem);
     for (int f = 0; f < NFMT; f++)
         free(r->fb[f]);
 }
@@ -1040,7 +1047,7 @@ static int refract_run_format(const refract_case_t *c, const refract_ref_t *r,
         shade = slice_alloc(&ss, 3, 0, SHADE_LEN - 1, 1, bguard, shade_random);
     for (size_t i = flo; i <= fhi; i++)
         px_set(fb, f, i, fb_guard(i));
-    rpl_refract_job_t job = refract_job(c, f, hts, bg, shade, fb);
+    rpl_refract_job_t job = refract_job(c, f, hts, bg, shade, fb, r->rows);
     fmt_kernel(k, f)(&job, c->x0, c->x1, c->y0, c->y1);
 
     int bad = 0;

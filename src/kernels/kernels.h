@@ -19,7 +19,20 @@ typedef struct rpl_refract_job {
     const uint8_t *bg8;    /* background, w*hgt palette indices (refract_index8) */
     const uint8_t *shade8; /* refract_index8 with shading: RPL_SHADE_LEVELS rows of
                             * 256 indices, any values (see ripple.h) */
+    /* rows[k] = clamp(k, 0, hgt - 1) * w for k in [-RPL_ROW_PAD, hgt + RPL_ROW_PAD):
+     * where source row y + dy starts, clamped, without a multiply or a
+     * compare (made by rpl_refract_rows; the scalar kernels read it) */
+    const int32_t *rows;
 } rpl_refract_job_t;
+
+/* The rows table's margin above and below the field: no height difference
+ * reaches further (|h[a] - h[b]| <= RPL_HEIGHT_MAX - RPL_HEIGHT_MIN < 2^14),
+ * nor does one scaled by a strength up to RPL_STRENGTH_ONE. */
+#define RPL_ROW_PAD 16384
+/* Entries of the table for a field hgt rows high. */
+#define RPL_ROWS_LEN(hgt) ((size_t)(hgt) + 2 * RPL_ROW_PAD)
+/* Fills t (RPL_ROWS_LEN(hgt) entries) and returns the job's rows: t + RPL_ROW_PAD. */
+const int32_t *rpl_refract_rows(int32_t *t, int w, int hgt);
 
 /*
  * Computes the next step of the cells x in [x0, x1), y in [y0, y1) into

@@ -108,7 +108,8 @@ RPL_LEVEL_RUN_FN(level_run8_lit, (const int16_t *h, const int16_t *hu, const int
     const int16_t *h = j->h + (ptrdiff_t)y * w;                                    \
     const int16_t *hu = h - w, *hd = h + w;                                        \
     const type *bg = j->bgfield;                                                   \
-    const type *bgrow = bg + (ptrdiff_t)y * w
+    const type *bgrow = bg + (ptrdiff_t)y * w;                                     \
+    const int32_t *rows = j->rows + y
 
 /* Source texel for the pixel at x of row y with offsets (xoff, yoff), not
  * both 0.  Shared by the three row functions (their bg and bgrow differ). */
@@ -116,8 +117,8 @@ RPL_LEVEL_RUN_FN(level_run8_lit, (const int16_t *h, const int16_t *hu, const int
     do {                                                                           \
         int dx = (one) ? xoff : (xoff * s) >> 4;                                   \
         int dy = (one) ? yoff : (yoff * s) >> 4;                                   \
-        if ((unsigned)(x + dx) <= xmax && (unsigned)(y + dy) <= ymax)              \
-            px = bgrow[x + dx + dy * w];                                           \
+        if ((unsigned)(x + dx) <= xmax && ((one) || (unsigned)(dy + RPL_ROW_PAD) <= 2 * RPL_ROW_PAD)) \
+            px = bg[rows[dy] + x + dx];                                            \
         else                                                                       \
             px = bg[src_clamped(j, x + dx, y + dy)];                               \
     } while (0)
@@ -196,6 +197,13 @@ ROW_FN row8(const rpl_refract_job_t *j, uint8_t *restrict out, int y, int xa,
         else                                                                       \
             ROW(j, out, y, xa, xb, 0, 1);                                          \
     } while (0)
+
+const int32_t *rpl_refract_rows(int32_t *t, int w, int hgt)
+{
+    for (ptrdiff_t k = -RPL_ROW_PAD; k < (ptrdiff_t)hgt + RPL_ROW_PAD; k++)
+        t[k + RPL_ROW_PAD] = (int32_t)rpl_clampi((int)k, 0, hgt - 1) * w;
+    return t + RPL_ROW_PAD;
+}
 
 void rpl_refract_xrgb8888_c(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1)
 {

@@ -20,12 +20,24 @@ int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0,
 {
     int any = 0;
     for (int y = y0; y < y1; y++) {
-        ptrdiff_t row = (ptrdiff_t)y * w;
+        const int16_t *c = cur + (ptrdiff_t)y * w, *u = c - w, *d = c + w;
+        int16_t *p = prev + (ptrdiff_t)y * w;
+        /* The clamp is rare, so each n is stored as it is (with heights in
+         * the contract, |n| <= 24575 fits int16) and `out` gathers
+         * n - RPL_HEIGHT_MIN, which has a bit above RPL_HEIGHT_MAX -
+         * RPL_HEIGHT_MIN set just when n is outside [RPL_HEIGHT_MIN,
+         * RPL_HEIGHT_MAX]: such a row is clamped after. */
+        unsigned out = 0;
         for (int x = x0; x < x1; x++) {
-            int16_t n = rpl_step_cell(cur, prev, row + x, w);
-            prev[row + x] = n;
+            int n = ((c[x - 1] + c[x + 1] + u[x] + d[x]) >> 1) - p[x];
+            n -= n >> 5;
+            p[x] = (int16_t)n;
+            out |= (unsigned)(n - RPL_HEIGHT_MIN);
             any |= n;
         }
+        if (out > (unsigned)(RPL_HEIGHT_MAX - RPL_HEIGHT_MIN))
+            for (int x = x0; x < x1; x++)
+                p[x] = (int16_t)rpl_clampi(p[x], RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
     }
     return any != 0;
 }

@@ -21,8 +21,11 @@ static void release(rpl_sim_t *sim)
     free(sim->prev);
     free(sim->act);
     free(sim->act_next);
+    free(sim->rows_mem);
     sim->cur = sim->prev = NULL;
     sim->act = sim->act_next = NULL;
+    sim->rows_mem = NULL;
+    sim->rows = NULL;
     rpl_walls_free(sim);
 }
 
@@ -44,10 +47,12 @@ rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out)
     size_t nt = (size_t)sim->tiles_x * (size_t)sim->tiles_y;
     sim->act = calloc(nt, 1);
     sim->act_next = calloc(nt, 1);
-    if (!sim->cur || !sim->prev || !sim->act || !sim->act_next) {
+    sim->rows_mem = malloc(RPL_ROWS_LEN(h) * sizeof *sim->rows_mem);
+    if (!sim->cur || !sim->prev || !sim->act || !sim->act_next || !sim->rows_mem) {
         release(sim);
         return rpl_err_set(&sim->err, RPL_ENOMEM, "out of memory for a %dx%d field", w, h);
     }
+    sim->rows = rpl_refract_rows(sim->rows_mem, w, h);
     sim->w = w;
     sim->h = h;
     sim->threads = 1;
@@ -574,7 +579,7 @@ int rpl_field_view(const rpl_sim_t *sim, rpl_field_view_t *v)
     if (!rpl_sim_usable(sim))
         return 0;
     *v = (rpl_field_view_t){ sim->w, sim->h, sim->tiles_x, sim->tiles_y, sim->cur, sim->act,
-                             sim->sleeping, sim->kern, sim->pool };
+                             sim->sleeping, sim->kern, sim->pool, sim->rows };
     return 1;
 }
 

@@ -33,6 +33,7 @@ typedef struct rpl_field_view {
     int sleeping;              /* 1: tiles at rest are skipped (act is kept) */
     const rpl_kernels_t *kern; /* the field's kernel table */
     struct rpl_pool *pool;     /* its workers, NULL with one thread */
+    const int32_t *rows;       /* where each row starts, clamped (rpl_refract_job_t) */
 } rpl_field_view_t;
 
 /* Fills *v from a usable field and returns 1; 0 for NULL or a failed one. */

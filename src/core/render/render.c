@@ -147,7 +147,7 @@ static rpl_status render(rpl_sim_t *sim, const rpl_field_view_t *fv, rpl_rendere
     job.drawn = r ? r->drawn : NULL;
     job.fresh = r ? r->fresh : NULL;
     job.k = (rpl_refract_job_t){ f->cur, src->bg, fb, pitch, f->w, f->h, view->strength,
-                                 shading, src->bg16, src->bg8, src->shade8 };
+                                 shading, src->bg16, src->bg8, src->shade8, f->rows };
     job.refract = refract;
     job.all = !same;
     atomic_init(&job.next, 0);
