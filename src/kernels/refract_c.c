@@ -100,11 +100,12 @@ RPL_LEVEL_RUN_FN(level_run8_lit, (const int16_t *h, const int16_t *hu, const int
 #undef LEVEL
 #undef RPL_LEVEL_RUN_FN
 
-/* Locals shared by the three row functions: the field's size and limits,
- * the three height rows around row y, the background and its row y. */
+/* Locals shared by the three row functions: the field's size and limit,
+ * the three height rows around row y, the background, its row y and the
+ * row table from row y. */
 #define RPL_ROW_PRELUDE(bgfield, type)                                             \
     const int w = j->w, s = j->strength;                                           \
-    const unsigned xmax = (unsigned)(w - 1), ymax = (unsigned)(j->hgt - 1);        \
+    const unsigned xmax = (unsigned)(w - 1);                                       \
     const int16_t *h = j->h + (ptrdiff_t)y * w;                                    \
     const int16_t *hu = h - w, *hd = h + w;                                        \
     const type *bg = j->bgfield;                                                   \
