@@ -14,6 +14,7 @@
 #                two RIPPLES_MARGINAL durations ("3 10" s), the difference
 #                of CPU over the difference of frames (start-up cancels),
 #                RUNS times (5), medians printed, ratios taken run by run
+#   PRESENTS="headless surface texture"  with MARGINAL: the runs of each demo
 #   ALSO=PATH    with MARGINAL: another demo binary (an older build) measured
 #                in the same runs, its rows marked "[also]"
 #
@@ -53,6 +54,7 @@ MARGINAL=${MARGINAL:-}
 RIPPLES_MARGINAL=${RIPPLES_MARGINAL:-3 10}
 RUNS=${RUNS:-5}
 ALSO=${ALSO:-}
+PRESENTS=${PRESENTS:-headless surface texture}
 
 die() { echo "vs-ripples.sh: $*" >&2; exit 1; }
 
@@ -173,11 +175,16 @@ marginal() {
         for demo in "$DEMO" ${ALSO:+"$ALSO"}; do
             local tag=""
             [ "$demo" = "$DEMO" ] || tag=" [also]"
-            for p in surface texture; do
+            for p in $PRESENTS; do
                 for n in "$lo" "$hi"; do
                     : >"$TMP/rows"
-                    SDL_VIDEODRIVER=x11 measure "$p$tag" ripple "$demo" --benchmark --size "$size" \
-                        --threads 1 --frames "$n" --present "$p"
+                    if [ "$p" = headless ]; then
+                        measure "$p$tag" ripple "$demo" --benchmark --headless --size "$size" \
+                            --threads 1 --frames "$n"
+                    else
+                        SDL_VIDEODRIVER=x11 measure "$p$tag" ripple "$demo" --benchmark --size "$size" \
+                            --threads 1 --frames "$n" --present "$p"
+                    fi
                     sed "s/^/$r\t/" "$TMP/rows" >>"$TMP/mrows"
                 done
             done
