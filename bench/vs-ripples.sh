@@ -9,6 +9,14 @@
 #   FRAMES=2000  frames of each ripple run
 #   RIPPLES_SECONDS=5  wall time of the ripples run
 #   SIZES="640x480 1024x768"  field sizes
+#   MARGINAL="500 3500"  instead of one run of each: the marginal cost, each
+#                ripple run with the two frame counts and ripples for the
+#                two RIPPLES_MARGINAL durations ("3 10" s), the difference
+#                of CPU over the difference of frames (start-up cancels),
+#                RUNS times (5), medians printed, ratios taken run by run
+#   PRESENTS="headless surface texture"  with MARGINAL: the runs of each demo
+#   ALSO=PATH    with MARGINAL: another demo binary (an older build) measured
+#                in the same runs, its rows marked "[also]"
 #
 # For each field size WxH, one Xvfb whose screen is exactly WxHx24 (the
 # display number picked by Xvfb itself, -displayfd) serves every run of that
@@ -42,6 +50,11 @@ SHMCOUNT=${2:-}
 FRAMES=${FRAMES:-2000}
 RIPPLES_SECONDS=${RIPPLES_SECONDS:-5}
 SIZES=${SIZES:-640x480 1024x768}
+MARGINAL=${MARGINAL:-}
+RIPPLES_MARGINAL=${RIPPLES_MARGINAL:-3 10}
+RUNS=${RUNS:-5}
+ALSO=${ALSO:-}
+PRESENTS=${PRESENTS:-headless surface texture}
 
 die() { echo "vs-ripples.sh: $*" >&2; exit 1; }
 
@@ -49,6 +62,7 @@ abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 DEMO=$(abspath "$DEMO")
 [ -x "$DEMO" ] || die "$DEMO is not an executable (build it first: make)"
 [ -z "$SHMCOUNT" ] || SHMCOUNT=$(abspath "$SHMCOUNT")
+[ -z "$ALSO" ] || { ALSO=$(abspath "$ALSO"); [ -x "$ALSO" ] || die "ALSO=$ALSO is not an executable"; }
 command -v Xvfb >/dev/null 2>&1 || die "Xvfb is not installed (Debian: apt-get install xvfb)"
 case $FRAMES in '' | *[!0-9]*) die "FRAMES='$FRAMES' is not a whole number" ;; esac
 case $RIPPLES_SECONDS in '' | *[!0-9.]*) die "RIPPLES_SECONDS='$RIPPLES_SECONDS' is not a number" ;; esac
@@ -151,6 +165,78 @@ measure() {
         "$(child_cpu "$TMP/times")" "$(awk -v a="$x0" -v b="$x1" -v t="$TCK" 'BEGIN { print (b - a) / t }')" >>"$TMP/rows"
 }
 
+# marginal SIZE: the MARGINAL mode's runs and table for one size
+marginal() {
+    local size=$1 r lo hi rlo rhi p
+    read -r lo hi <<<"$MARGINAL"
+    read -r rlo rhi <<<"$RIPPLES_MARGINAL"
+    : >"$TMP/mrows"
+    for r in $(seq "$RUNS"); do
+        for demo in "$DEMO" ${ALSO:+"$ALSO"}; do
+            local tag=""
+            [ "$demo" = "$DEMO" ] || tag=" [also]"
+            for p in $PRESENTS; do
+                for n in "$lo" "$hi"; do
+                    : >"$TMP/rows"
+                    if [ "$p" = headless ]; then
+                        measure "$p$tag" ripple "$demo" --benchmark --headless --size "$size" \
+                            --threads 1 --frames "$n"
+                    else
+                        SDL_VIDEODRIVER=x11 measure "$p$tag" ripple "$demo" --benchmark --size "$size" \
+                            --threads 1 --frames "$n" --present "$p"
+                    fi
+                    sed "s/^/$r\t/" "$TMP/rows" >>"$TMP/mrows"
+                done
+            done
+        done
+        if [ -n "$RIPPLES" ]; then
+            for t in "$rlo" "$rhi"; do
+                : >"$TMP/rows"
+                # shellcheck disable=SC2086 # RIPPLES_ARGS is a list of options
+                RIPPLES_SECONDS=$t measure ripples ripples "$RIPPLES" ${RIPPLES_ARGS:--root -delay 0}
+                sed "s/^/$r\t/" "$TMP/rows" >>"$TMP/mrows"
+            done
+        fi
+    done
+    echo
+    echo "## $size (Xvfb ${size}x24), marginal: frames $lo vs $hi, ripples $rlo s vs $rhi s; median of $RUNS runs"
+    echo
+    # rows: run label frames wall cpu xs, two per run and label (low, high)
+    awk -F '\t' '
+        function median(v, n,    i, j, t) {
+            for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        }
+        { k = $1 SUBSEP $2
+          if (!(k in f0)) { f0[k] = $3; c0[k] = $5; x0[k] = $6 } else { f1[k] = $3; c1[k] = $5; x1[k] = $6 }
+          if (!($2 in seen)) { seen[$2] = 1; order[++nl] = $2 }
+          if ($1 > runs) runs = $1 }
+        END {
+            print "| run | client CPU ms/frame | X server CPU ms/frame | ripples / it, client | ripples / it, client + X |"
+            print "|---|---:|---:|---:|---:|"
+            for (l = 1; l <= nl; l++) {
+                lab = order[l]; n = 0
+                for (r = 1; r <= runs; r++) {
+                    k = r SUBSEP lab; q = r SUBSEP "ripples"
+                    if (!(k in f1) || f1[k] == f0[k]) continue
+                    df = f1[k] - f0[k]; n++
+                    cm[n] = 1000 * (c1[k] - c0[k]) / df; xm[n] = 1000 * (x1[k] - x0[k]) / df
+                    if ((q in f1) && f1[q] > f0[q]) {
+                        rf = f1[q] - f0[q]
+                        rc = 1000 * (c1[q] - c0[q]) / rf; rx = 1000 * (x1[q] - x0[q]) / rf
+                        ra[n] = cm[n] > 0 ? rc / cm[n] : 0; rb[n] = cm[n] + xm[n] > 0 ? (rc + rx) / (cm[n] + xm[n]) : 0
+                    } else { ra[n] = 0; rb[n] = 0 }
+                }
+                if (n == 0) { printf "| %s | failed | | | |\n", lab; continue }
+                for (i = 1; i <= n; i++) { a1[i] = cm[i]; a2[i] = xm[i]; a3[i] = ra[i]; a4[i] = rb[i] }
+                mc = median(a1, n); mx = median(a2, n); m3 = median(a3, n); m4 = median(a4, n)
+                if (lab == "ripples") printf "| %s | %.3f | %.3f | 1 | 1 |\n", lab, mc, mx
+                else printf "| %s | %.3f | %.3f | %.2fx | %.2fx |\n", lab, mc, mx, m3, m4
+            }
+        }' "$TMP/mrows"
+    if [ -s "$TMP/notes" ]; then echo; sed "s/^/note: /" "$TMP/notes"; fi
+}
+
 echo "# ripple's presentation cost under Xvfb, beside xscreensaver's ripples"
 echo
 echo "$("$DEMO" --version 2>/dev/null | head -n 1); $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs;" \
@@ -160,6 +246,11 @@ for size in $SIZES; do
     : >"$TMP/rows"
     : >"$TMP/notes"
     start_xvfb "$size"
+    if [ -n "$MARGINAL" ]; then
+        marginal "$size"
+        stop_xvfb
+        continue
+    fi
     measure headless ripple "$DEMO" --benchmark --headless --size "$size" --threads 1 --frames "$FRAMES"
     for p in surface texture auto; do
         SDL_VIDEODRIVER=x11 measure "$p" ripple "$DEMO" --benchmark --size "$size" --threads 1 \

@@ -951,6 +951,26 @@ if [ "$WINDOW" = 1 ]; then
         RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \
             "$RIPPLE" --benchmark --size 160x120 --frames 50
         grep -q "^present *surface" "$TMP/out" && ok || bad "RIPPLE_PRESENT=surface not honoured"
+        # --present auto decides without OpenGL in the demo's process: the
+        # environment asking for software rendering gives the surface, and
+        # without a GPU device the surface costs auto no more memory than
+        # --present surface (within 10 MB; the OpenGL probe took some 75 MB)
+        LIBGL_ALWAYS_SOFTWARE=1 expect 0 "auto, software asked for" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --benchmark --size 160x120 --frames 20
+        grep -q "^present *surface (software rendering asked for by the environment;" "$TMP/out" && ok ||
+            bad "auto with LIBGL_ALWAYS_SOFTWARE: $(grep present "$TMP/out")"
+        if [ ! -e /dev/dri ] && [ ! -e /dev/nvidiactl ] && [ -x /usr/bin/time ]; then
+            for p in surface auto; do
+                expect 0 "resident memory, $p" -- xvfb-run -a -s "-screen 0 1024x768x24" \
+                    /usr/bin/time -f "maxrss %M" "$RIPPLE" --benchmark --frames 20 --present $p
+                sed -n 's/^maxrss \([0-9]*\)$/\1/p' "$TMP/err" >"$TMP/rss-$p"
+                [ $p = surface ] || grep -q "^present *surface (no GPU device;" "$TMP/out" && ok ||
+                    bad "auto without a GPU device: $(grep present "$TMP/out")"
+            done
+            rs=$(cat "$TMP/rss-surface") ra=$(cat "$TMP/rss-auto")
+            [ -n "$rs" ] && [ -n "$ra" ] && [ "$ra" -le $((rs + 10240)) ] && ok ||
+                bad "--present auto's maximum RSS ${ra:-?} kB is over --present surface's ${rs:-?} kB + 10 MB"
+        fi
         # at scale 1 the water is refracted straight into the window's pixels,
         # with the overlay laid over them or not: the same water
         for v in "" --no-overlay; do

@@ -231,6 +231,13 @@ int app_overlay_scale(app_t *a, int s);
  * read. */
 void app_show_palette(app_t *a);
 
+/* video.c: how frames will reach the screen (a->present, and why in
+ * a->present_why): what was asked for, else the rule of --present auto
+ * (README.md), whose probe of SDL's renderer runs in a short-lived child
+ * process: call it before any thread starts.  app_video_open calls it if
+ * it was not. */
+void app_present_choose(app_t *a);
+
 /* video.c: the window, and a frame drawn into it.  app_refract draws the
  * scene shown into the framebuffer; app_render_frame draws a frame and
  * then presents what it drew. */

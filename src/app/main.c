@@ -324,6 +324,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
 {
     rpl_status st;
     char *err = NULL;
+    if (!a->o.headless) /* --present auto's probe forks: before any thread */
+        app_present_choose(a);
     app_scene_init(a);
     st = rpl_sim_create(a->o.w, a->o.h, a->o.seed, &a->sim);
     if (st != RPL_OK)

@@ -59,8 +59,29 @@ static void item(app_t *a, int px, int py, int pw, int ph, int alpha, int tx, in
     rpl_font_draw(a->ovl, (ptrdiff_t)a->ovl_w * 4, a->ovl_w, a->ovl_h, tx, ty, text, color, sc);
 }
 
-/* The overlay's opaque pixels (text and its shadow) as runs along rows,
- * found once each time the overlay changes. */
+/* The part of item it's panel inside the canvas (w x h), in *r; 0 if
+ * none or it has no panel. */
+static int panel_part(const ovl_item_t *it, int w, int h, SDL_Rect *r)
+{
+    const SDL_Rect canvas = { 0, 0, w, h };
+    return it->alpha && SDL_IntersectRect(&it->panel, &canvas, r);
+}
+
+/* Whether the n pixels of row y from x lie in a panel: app_lay_overlay
+ * lays the text there with the panel, in one pass. */
+static int in_panel(const app_t *a, int x, int y, int n)
+{
+    for (int i = 0; i < a->ovl_items_n; i++) {
+        SDL_Rect p;
+        if (panel_part(&a->ovl_items[i], a->ovl_w, a->ovl_h, &p) && y >= p.y && y < p.y + p.h &&
+            x >= p.x && x + n <= p.x + p.w)
+            return 1;
+    }
+    return 0;
+}
+
+/* The overlay's opaque pixels (text and its shadow) outside its panels as
+ * runs along rows, found once each time the overlay changes. */
 static void find_runs(app_t *a)
 {
     a->ovl_runs_n = 0;
@@ -74,6 +95,10 @@ static void find_runs(app_t *a)
                 int x1 = x + 1;
                 while (x1 < b->x + b->w && row[x1] >> 24 == 0xFF)
                     x1++;
+                if (in_panel(a, x, y, x1 - x)) {
+                    x = x1;
+                    continue;
+                }
                 if (a->ovl_runs_n == a->ovl_runs_max) {
                     int max = a->ovl_runs_max ? a->ovl_runs_max * 2 : 1024;
                     ovl_run_t *r = realloc(a->ovl_runs, (size_t)max * sizeof *r);
@@ -88,13 +113,67 @@ static void find_runs(app_t *a)
     }
 }
 
+/* One pixel of a panel: c darkened to keep/256 of each of R, G and B (its
+ * top byte kept), as rpl_font_panel does it; or, where the overlay's pixel
+ * t is opaque (its text), t. */
+static inline uint32_t panel_px(uint32_t c, uint32_t t, uint32_t k)
+{
+    if (t >> 24 == 0xFF)
+        return t;
+    /* R and B scale together without carrying into each other: 0xFF * 256
+     * fits in the 16 bits each has */
+    return (c & 0xFF000000u) | ((((c & 0x00FF00FFu) * k) >> 8) & 0x00FF00FFu) |
+           ((((c & 0x0000FF00u) * k) >> 8) & 0x0000FF00u);
+}
+
+/* n pixels of a row under a panel of keep k: darkened, the text of the
+ * overlay's row o laid in the same pass.  Four at a time in the
+ * compilers' vectors where they have them (SSE2's registers on x86-64):
+ * an opaque pixel's alpha shifted down with its sign is -1, no other's. */
+#if defined(__GNUC__)
+typedef int32_t v4i_t __attribute__((vector_size(16)));
+typedef uint32_t v4u_t __attribute__((vector_size(16)));
+#define PANEL_LOOP(dark)                                                             \
+    for (; i + 4 <= n; i += 4) {                                                    \
+        v4u_t c, t;                                                                 \
+        memcpy(&c, row + i, sizeof c);                                              \
+        memcpy(&t, o + i, sizeof t);                                                \
+        const v4u_t text = (v4u_t)(((v4i_t)t >> 24) == -1);                         \
+        const v4u_t d = ((dark) & ~text) | (t & text);                              \
+        memcpy(row + i, &d, sizeof d);                                              \
+    }
+#endif
+static void panel_row(uint32_t *row, const uint32_t *o, int n, uint32_t k)
+{
+    int i = 0;
+#if defined(__GNUC__)
+    const v4u_t zero = { 0, 0, 0, 0 };
+    const v4u_t top = zero + 0xFF000000u, half = zero + 0x007F7F7Fu;
+    const v4u_t rb = zero + 0x00FF00FFu, g = zero + 0x0000FF00u;
+    if (k == 128) { /* half: a shift */
+        PANEL_LOOP((c & top) | ((c >> 1) & half))
+    } else {
+        PANEL_LOOP((c & top) | ((((c & rb) * k) >> 8) & rb) | ((((c & g) * k) >> 8) & g))
+    }
+#endif
+    for (; i < n; i++)
+        row[i] = panel_px(row[i], o[i], k);
+}
+
 void app_lay_overlay(const app_t *a, uint32_t *px, ptrdiff_t pitch, int w, int h)
 {
+    w = w < a->ovl_w ? w : a->ovl_w;
+    h = h < a->ovl_h ? h : a->ovl_h;
+    /* in the items' order, as panels over panels darken twice */
     for (int i = 0; i < a->ovl_items_n; i++) {
         const ovl_item_t *it = &a->ovl_items[i];
-        if (it->alpha)
-            rpl_font_panel(px, pitch, w, h, it->panel.x, it->panel.y, it->panel.w, it->panel.h,
-                           256 - it->alpha);
+        SDL_Rect p;
+        if (!panel_part(it, w, h, &p))
+            continue;
+        uint32_t k = (uint32_t)(it->alpha > 256 ? 0 : 256 - it->alpha);
+        for (int y = p.y; y < p.y + p.h; y++)
+            panel_row((uint32_t *)(void *)((char *)px + (ptrdiff_t)y * pitch) + p.x,
+                      a->ovl + (size_t)y * a->ovl_w + p.x, p.w, k);
     }
     for (int i = 0; i < a->ovl_runs_n; i++) {
         const ovl_run_t *r = &a->ovl_runs[i];

@@ -1,6 +1,12 @@
 /* app/video.c - the window: renderer, textures, and a frame of water and overlay presented. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app/app.h"
 
@@ -27,39 +33,96 @@ static const char *gl_renderer_name(void)
     return name ? (const char *)name : NULL;
 }
 
-/* auto: the window's surface unless a real GPU draws SDL's textures.  SDL
- * 2.26 cannot give one window both a renderer and its surface, so the
- * renderer is tried in a hidden window of its own. */
-static int choose_present(app_t *a)
+/* What the probe found, as the probe process's exit status. */
+enum { PROBE_NONE = 40, PROBE_SOFTWARE, PROBE_SOFT_GL, PROBE_GPU };
+
+/* The probe itself, in the short-lived process: SDL's accelerated
+ * renderer tried in a hidden window of its own (SDL 2.26 cannot give one
+ * window both a renderer and its surface), and what draws for it. */
+static int probe_renderer(void)
 {
-    const char *want = a->o.present ? a->o.present : getenv("RIPPLE_PRESENT");
-    if (want && !strcmp(want, "surface")) {
-        a->present_why = "asked for";
-        return PRESENT_SURFACE;
-    }
-    if (want && !strcmp(want, "texture")) {
-        a->present_why = "asked for";
-        return PRESENT_TEXTURE;
-    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return PROBE_NONE;
     SDL_Window *w = SDL_CreateWindow("ripple", 0, 0, 64, 64, SDL_WINDOW_HIDDEN);
     SDL_Renderer *r = w ? SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED) : NULL;
     SDL_RendererInfo info;
-    int mode = PRESENT_SURFACE;
-    a->present_why = "no accelerated renderer";
-    if (r && SDL_GetRendererInfo(r, &info) == 0) {
-        const char *gl = !strncmp(info.name, "opengl", 6) ? gl_renderer_name() : NULL;
-        if (!strcmp(info.name, "software"))
-            a->present_why = "SDL's renderer is software";
-        else if (gl && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe") || strstr(gl, "swrast")))
-            a->present_why = "OpenGL is a software rasteriser";
-        else
-            mode = PRESENT_TEXTURE, a->present_why = "a GPU renderer";
+    if (!r || SDL_GetRendererInfo(r, &info) != 0)
+        return PROBE_NONE;
+    if (!strcmp(info.name, "software"))
+        return PROBE_SOFTWARE;
+    const char *gl = !strncmp(info.name, "opengl", 6) ? gl_renderer_name() : NULL;
+    if (gl && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe") || strstr(gl, "swrast")))
+        return PROBE_SOFT_GL;
+    return PROBE_GPU;
+}
+
+/* A device a GPU driver would draw through: Linux's DRM nodes, or the
+ * NVIDIA driver's own.  Without one, OpenGL can only be a software
+ * rasteriser.  Elsewhere (no such rule known) 1: the probe decides. */
+static int gpu_device(void)
+{
+#if defined(__linux__)
+    DIR *dir = opendir("/dev/dri");
+    int found = 0;
+    for (struct dirent *e; dir && !found && (e = readdir(dir)) != NULL;)
+        found = !strncmp(e->d_name, "renderD", 7) || !strncmp(e->d_name, "card", 4);
+    if (dir)
+        closedir(dir);
+    return found || access("/dev/nvidiactl", F_OK) == 0;
+#else
+    return 1;
+#endif
+}
+
+/* A variable of the environment set to ask for something (not "0"). */
+static int env_on(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    return value ? SDL_strcasecmp(v, value) == 0 : strcmp(v, "0") != 0;
+}
+
+void app_present_choose(app_t *a)
+{
+    const char *want = a->o.present ? a->o.present : getenv("RIPPLE_PRESENT");
+    a->present = PRESENT_SURFACE;
+    if (want && !strcmp(want, "surface")) {
+        a->present_why = "asked for";
+        return;
     }
-    if (r)
-        SDL_DestroyRenderer(r);
-    if (w)
-        SDL_DestroyWindow(w);
-    return mode;
+    if (want && !strcmp(want, "texture")) {
+        a->present = PRESENT_TEXTURE, a->present_why = "asked for";
+        return;
+    }
+    if (env_on("SDL_RENDER_DRIVER", "software") || env_on("LIBGL_ALWAYS_SOFTWARE", NULL)) {
+        a->present_why = "software rendering asked for by the environment";
+        return;
+    }
+    if (!gpu_device()) {
+        a->present_why = "no GPU device";
+        return;
+    }
+    /* the probe in a process of its own, so that OpenGL's libraries and
+     * buffers (some 75 MB) never enter this one */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(probe_renderer());
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    int found = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (found == PROBE_GPU)
+        a->present = PRESENT_TEXTURE, a->present_why = "a GPU renderer";
+    else if (found == PROBE_SOFT_GL)
+        a->present_why = "OpenGL is a software rasteriser";
+    else if (found == PROBE_SOFTWARE)
+        a->present_why = "SDL's renderer is software";
+    else if (found == PROBE_NONE)
+        a->present_why = "no accelerated renderer";
+    else
+        a->present_why = "the renderer's probe failed";
 }
 
 /* The overlay's texture, its canvas's size (0, or -1: none). */
@@ -151,7 +214,8 @@ int app_video_open(app_t *a, char **err)
         return -1;
     }
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
-    a->present = choose_present(a);
+    if (!a->present_why) /* not chosen yet */
+        app_present_choose(a);
     /* the window's surface without SDL going through GL itself */
     if (a->present == PRESENT_SURFACE)
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");

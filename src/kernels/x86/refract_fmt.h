@@ -5,6 +5,7 @@
 #define RPL_REFRACT_FMT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/x86/simd.h"
 
@@ -35,5 +36,22 @@ RPL_FORCE_INLINE px_t fmt_texel(const rpl_refract_job_t *j, int x, int y, int xo
 {
     return RPL_FMT_TEXEL(j, x, y, xoff, yoff);
 }
+
+#if defined(RPL_FMT_INDEX8)
+/* Whether the shade table's level-0 row (what level water shows, d = 0)
+ * is the identity, as the backdrop makes it: level water then copies the
+ * background instead of looking every pixel up.  Eight entries a word. */
+RPL_FORCE_INLINE int fmt_level_same(const uint8_t *shade)
+{
+    const uint8_t *lv = shade + RPL_SHADE_STEPS * 256;
+    uint64_t want = 0x0706050403020100ull, diff = 0;
+    for (int e = 0; e < 256; e += 8, want += 0x0808080808080808ull) {
+        uint64_t w;
+        memcpy(&w, lv + e, sizeof w);
+        diff |= w ^ want;
+    }
+    return diff == 0;
+}
+#endif
 
 #endif

@@ -10,6 +10,7 @@
 typedef struct {
     const uint8_t *shade; /* the light's table, NULL without light; a local,
                            * as stores to the bytes of fb could change job */
+    int level_same;       /* its level-0 row is the identity */
     __m128i two, rowbias;
 } fmt_t;
 
@@ -19,15 +20,16 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
 {
     assert(!shading || j->shade8);
     f->shade = shading ? j->shade8 : NULL;
+    f->level_same = shading && fmt_level_same(j->shade8);
     f->two = _mm_set1_epi16(2);
     f->rowbias = _mm_set1_epi16(RPL_SHADE_STEPS);
 }
 
-/* Through the table's level-0 row when shading: that row need not be the
- * identity. */
+/* Through the table's level-0 row when shading, unless it is the
+ * identity: that row need not be. */
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)
 {
-    if (!shading) {
+    if (!shading || f->level_same) {
         _mm_storel_epi64((__m128i *)o, _mm_loadl_epi64((const __m128i *)b));
         return;
     }
