@@ -1,6 +1,7 @@
 /* app/video.c - the window: renderer, textures, and a frame of water and overlay presented. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static const char *gl_renderer_name(void)
 
 /* What the probe found, as the probe process's exit status. */
 enum { PROBE_NONE = 40, PROBE_SOFTWARE, PROBE_SOFT_GL, PROBE_GPU };
+/* How long the probe may take, in milliseconds. */
+#define PROBE_WAIT_MS 5000
 
 /* The probe itself, in the short-lived process: SDL's accelerated
  * renderer tried in a hidden window of its own (SDL 2.26 cannot give one
@@ -109,9 +112,24 @@ void app_present_choose(app_t *a)
     pid_t pid = fork();
     if (pid == 0)
         _exit(probe_renderer());
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    /* a driver that hangs must not hang the demo: the probe gets five
+     * seconds (it takes a few tenths), then the surface is used */
+    int st = 0, waited = 0;
+    for (pid_t got = 0; pid > 0 && got == 0;) {
+        got = waitpid(pid, &st, WNOHANG);
+        if (got < 0 && errno == EINTR)
+            got = 0;
+        else if (got < 0)
+            st = 0, pid = -1;
+        else if (got == 0 && waited++ >= PROBE_WAIT_MS / 10) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            a->present_why = "the renderer's probe did not answer";
+            return;
+        } else if (got == 0)
+            SDL_Delay(10);
+    }
     int found = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (found == PROBE_GPU)
         a->present = PRESENT_TEXTURE, a->present_why = "a GPU renderer";
