@@ -606,8 +606,8 @@ static int bench_scene(app_opts_t *o, char **err)
                       : o->surface_set && (b->scene != APP_SCENE_SIDE || o->surface != b->surface)
                           ? "--surface" : NULL;
     if (clash)
-        return fail(err, "%s does not go with --bench-scene %s: the scene sets it", clash,
-                    o->bench_scene);
+        return fail(err, "%s does not go with the %s timedemo: the scene sets it", clash,
+                    b->name);
     o->bench = b;
     o->scene = b->scene;
     o->model = b->model;
