@@ -21,7 +21,8 @@
 
 /* The side scenes: a body every SIDE_DROP_EVERY frames, the oldest taken
  * away first when SIDE_BODIES are in the level (the demo's autoplay keeps
- * as many). */
+ * as many).  What changes a scene's play or its CRC (these, side_drop's
+ * schedule, the quantisation) gives it a new version in args.c's table. */
 #define SIDE_DROP_EVERY 15
 #define SIDE_BODIES 24
 
