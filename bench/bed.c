@@ -428,7 +428,7 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
     sched_t s = b->sched0;
     drop_t d[MAX_DROPS];
     rpl_stats_t ts = { 0, 0, 0 };
-    uint64_t n = 0, stepped = 0, rendered = 0, t0 = now_ns(), t;
+    uint64_t n = 0, stepped = 0, rendered = 0, c0 = process_cpu_ns(), t0 = now_ns(), t;
     do {
         if (steps) {
             int nd = sched_next(&s, d);
@@ -462,6 +462,7 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
     }
     double tiles = k ? (double)ts.tiles * (double)n : 0;
     res->ns = t > t0 ? t - t0 : 1;
+    res->cpu_ns = process_cpu_ns() - c0;
     res->frames = n;
     res->hash = bed_hash(b, k != NULL, e->bpp, 0x6A09E667F3BCC908ull);
     res->awake = k && steps ? (double)stepped / tiles : -1;

@@ -100,6 +100,8 @@ typedef struct row {
     double vs_seed, vs_1t;      /* < 0: not applicable */
     double awake, redrawn;      /* tile fractions per frame, < 0: not applicable */
     uint64_t frames;            /* frames in the best run */
+    double cpu_ms;              /* the process's CPU ms a frame (every thread), the least of
+                                 * the runs: it holds on a busy machine where ns/px swings */
 } row_t;
 
 enum { BED_SIM = 1, BED_SEED = 2, BED_CALM = 4, BED_FORMATS = 8, BED_KEEP = 16 };
@@ -134,6 +136,7 @@ typedef struct bed {
 /* What one timed run gives. */
 typedef struct result {
     uint64_t ns, frames, hash;
+    uint64_t cpu_ns; /* the process's CPU time over the timed frames */
     double awake, redrawn; /* average tile fractions, < 0 when not measured */
 } result_t;
 
@@ -189,6 +192,7 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res);
 int instr_run(const opts_t *o);
 
 /* runner.c */
+uint64_t process_cpu_ns(void); /* the process's CPU time, every thread */
 int is_calm(int stage);
 void collect_paths(run_t *r);
 void collect_tcounts(run_t *r);

@@ -132,6 +132,8 @@ static void put_rows(jdoc_t *d, cJSON *root, const run_t *r)
         put(d, o, "redrawn_fraction",
             fixed_or_null(is_sim_only(w->stage) ? -1 : w->redrawn, 4));
         put(d, o, "frames", u64(w->frames));
+        put(d, o, "cpu_ms_per_frame", fixed(w->cpu_ms, 4));
+        put(d, o, "cpu_ns_per_px", fixed(w->cpu_ms * 1e6 / ((double)w->w * w->h), 4));
     }
 }
 

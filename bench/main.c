@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "kernel path and thread count of the core, and the seed's literal code for\n"
             "comparison, into 32-bit framebuffers (at 640x480, or the one size, into 16- and\n"
             "8-bit ones too); then a calm scene with sleeping tiles on and off, and memcpy.\n"
+            "ns/px and fps are wall time; beside them, the process's CPU ms a frame.\n"
             "  --size WxH      only this size (each side %d..%d); default 320x200, 640x480,\n"
             "                  1280x720 and 1920x1080 (the calm scene uses the largest)\n"
             "  --frames N      frames per run (1..%d); default: busy runs fill %.1f s,\n"

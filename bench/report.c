@@ -77,12 +77,15 @@ void print_header(const run_t *r, const char *cpu, const char *autop)
     printf("ns/px: nanoseconds per pixel per frame, lower is better; fps = 1e9 / (ns/px * W * H)\n"
            "vs seed: seed ns/px / row ns/px, same stage and size (the seed runs on one thread)\n"
            "vs 1t: the same path, stage, size and sleep on one thread / this row\n"
-           "awake: tiles stepped / tiles, average per frame (redrawn: tiles rendered / tiles)\n\n");
-    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "stage", "size",
-           "path", "bpp", "threads", "sleep", "ns/px", "fps", "vs seed", "vs 1t", "awake");
-    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s\n", "-------",
+           "awake: tiles stepped / tiles, average per frame (redrawn: tiles rendered / tiles)\n"
+           "ns/px and fps are wall time (the best run's); cpu ms: the process's CPU time a frame,\n"
+           "  every thread, the least of the runs: on a busy machine it holds where they swing\n\n");
+    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s  %8s\n", "stage", "size",
+           "path", "bpp", "threads", "sleep", "ns/px", "fps", "vs seed", "vs 1t", "awake",
+           "cpu ms");
+    printf("%-7s  %-9s  %-6s  %3s  %7s  %5s  %8s  %10s  %7s  %5s  %6s  %8s\n", "-------",
            "---------", "------", "---", "-------", "-----", "--------", "----------", "-------",
-           "-----", "------");
+           "-----", "------", "--------");
     fflush(stdout); /* the rows take a while: the header shows at once */
 }
 
@@ -96,11 +99,11 @@ void print_rows(const run_t *r, int from)
             snprintf(bpp, sizeof bpp, "%d", w->bpp);
         else
             snprintf(bpp, sizeof bpp, "-");
-        printf("%-7s  %-9s  %-6s  %3s  %7d  %5s  %8.3f  %10.1f  %7s  %5s  %6s\n",
+        printf("%-7s  %-9s  %-6s  %3s  %7d  %5s  %8.3f  %10.1f  %7s  %5s  %6s  %8.4f\n",
                stage_names[w->stage], size, w->path, bpp, w->threads,
                w->sleep < 0 ? "-" : w->sleep ? "on" : "off", w->ns_px, w->fps,
                fmt_ratio(a, sizeof a, w->vs_seed), fmt_ratio(b, sizeof b, w->vs_1t),
-               w->stage == ST_REFRACT ? "-" : fmt_pct(c, sizeof c, w->awake));
+               w->stage == ST_REFRACT ? "-" : fmt_pct(c, sizeof c, w->awake), w->cpu_ms);
     }
     fflush(stdout);
 }
@@ -110,10 +113,11 @@ void print_calm(const run_t *r)
     const calm_sum_t *c = &r->calm;
     printf("\ncalm scene %dx%d on %s: one stone (radius %d, weight %d) every %d frames\n", c->w,
            c->h, c->path, c->radius, CALM_WEIGHT, CALM_PERIOD);
-    printf("%-10s  %-9s  %-6s  %7s  %9s  %8s  %7s  %7s  %10s\n", "stage", "size", "path",
-           "threads", "ms/frame", "ns/px", "awake", "redrawn", "full/sleep");
-    printf("%-10s  %-9s  %-6s  %7s  %9s  %8s  %7s  %7s  %10s\n", "----------", "---------",
-           "------", "-------", "---------", "--------", "-------", "-------", "----------");
+    printf("%-10s  %-9s  %-6s  %7s  %9s  %8s  %7s  %7s  %10s  %8s\n", "stage", "size", "path",
+           "threads", "ms/frame", "ns/px", "awake", "redrawn", "full/sleep", "cpu ms");
+    printf("%-10s  %-9s  %-6s  %7s  %9s  %8s  %7s  %7s  %10s  %8s\n", "----------", "---------",
+           "------", "-------", "---------", "--------", "-------", "-------", "----------",
+           "--------");
     for (int i = 0; i < r->nrows; i++) {
         const row_t *w = &r->rows[i];
         if (!is_calm(w->stage))
@@ -123,12 +127,13 @@ void print_calm(const run_t *r)
         while (t < r->ntcounts && r->tcounts[t] != w->threads)
             t++;
         snprintf(size, sizeof size, "%dx%d", w->w, w->h);
-        printf("%-10s  %-9s  %-6s  %7d  %9.3f  %8.3f  %7s  %7s  %10s\n", stage_names[w->stage],
-               size, w->path, w->threads, w->ns_px * w->w * w->h / 1e6, w->ns_px,
-               fmt_pct(a, sizeof a, w->awake), fmt_pct(b, sizeof b, w->redrawn),
+        printf("%-10s  %-9s  %-6s  %7d  %9.3f  %8.3f  %7s  %7s  %10s  %8.4f\n",
+               stage_names[w->stage], size, w->path, w->threads, w->ns_px * w->w * w->h / 1e6,
+               w->ns_px, fmt_pct(a, sizeof a, w->awake), fmt_pct(b, sizeof b, w->redrawn),
                w->stage == ST_CALM_SLEEP && t < r->ntcounts
                    ? fmt_ratio(q, sizeof q, c->ratio[t])
-                   : "1.00");
+                   : "1.00",
+               w->cpu_ms);
     }
 }
 

@@ -3,8 +3,8 @@
 # usage: QEMU='qemu-i386 [-L SYSROOT] -cpu pentium3' sh tests/demo32.sh RIPPLE64 RIPPLE32 LOGDIR
 #
 # The timedemo (--benchmark --headless) as it comes and on every path the
-# CPU has must report the 64-bit run's water CRC; the wave model too once the timedemo
-# takes it (until then both must refuse it alike).  The timedemo in a
+# CPU has must report the 64-bit run's water CRC; its wave-1 scene (--model
+# wave, the wave model's step) too, in a short run.  The timedemo in a
 # window under Xvfb at 8, 16 and 32 bits a pixel (one step a frame, so the
 # frames do not hang on the emulator's speed) must take the 64-bit demo's
 # screenshot, byte for byte, and report its CRC.  Bad flags must exit 2 with the 64-bit demo's message.  The
@@ -69,15 +69,14 @@ for path in auto c mmx; do
     else bad "timedemo, path $path: 32-bit crc '$c32' (exit $(rc_of bm-$path.32)), 64-bit '$c64' (exit $(rc_of bm-$path.64))"
         head -c 300 "$LOGS/bm-$path.32.err"; fi
 done
-both bm-wave --benchmark --headless --size 160x120 --frames 200 --model wave
-if [ "$(rc_of bm-wave.64)" = 0 ]; then
-    c64=$(crc_of bm-wave.64)
-    c32=$(crc_of bm-wave.32)
-    if [ "$(rc_of bm-wave.32)" = 0 ] && [ -n "$c64" ] && [ "$c32" = "$c64" ]; then ok; echo "timedemo, wave: crc32 $c32 on both"
-    else bad "timedemo, wave: 32-bit crc '$c32' (exit $(rc_of bm-wave.32)), 64-bit '$c64'"; fi
-elif [ "$(rc_of bm-wave.32)" = "$(rc_of bm-wave.64)" ] && cmp -s "$LOGS/bm-wave.32.err" "$LOGS/bm-wave.64.err"; then
-    ok; echo "timedemo, wave: refused alike (exit $(rc_of bm-wave.64))"
-else bad "timedemo, wave: the 64-bit demo exits $(rc_of bm-wave.64), the 32-bit one $(rc_of bm-wave.32)"; fi
+both bm-wave --benchmark --headless --size 160x120 --frames 100 --model wave --threads 1
+c64=$(crc_of bm-wave.64)
+c32=$(crc_of bm-wave.32)
+if [ "$(rc_of bm-wave.64)" = 0 ] && [ "$(rc_of bm-wave.32)" = 0 ] && [ -n "$c64" ] && [ "$c32" = "$c64" ] &&
+    grep -q "scene wave-1$" "$LOGS/bm-wave.32.out"; then
+    ok; echo "timedemo, wave-1: crc32 $c32 on both"
+else bad "timedemo, wave-1: 32-bit crc '$c32' (exit $(rc_of bm-wave.32)), 64-bit '$c64' (exit $(rc_of bm-wave.64))"
+    head -c 300 "$LOGS/bm-wave.32.err"; fi
 
 # a window under Xvfb at each depth, its screenshot (each run its own server)
 if command -v xvfb-run >/dev/null 2>&1; then

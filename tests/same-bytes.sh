@@ -6,6 +6,7 @@
 # the wave model after a few hundred steps of the default show, a BMP of
 # the side scene, and the sound of the pool and of the side scene as WAV.
 # Every file must be byte for byte the same from both, and not trivial.
+# Every timedemo scene (--benchmark) must end with the same CRCs in both.
 set -u
 A=${1:?usage: same-bytes.sh RIPPLE-A RIPPLE-B}
 B=${2:?usage: same-bytes.sh RIPPLE-A RIPPLE-B}
@@ -46,6 +47,35 @@ run side.bmp --size 320x240 --frames 240 --scene side --screenshot
 run side-waves.bmp --size 320x240 --frames 240 --scene side --surface waves --screenshot
 run pool.wav --size 160x120 --frames 300 --audio-out
 run side.wav --size 320x240 --frames 300 --scene side --audio-out
+
+# timedemo NAME: both builds play the timedemo's scene NAME headless; the
+# CRC lines of their reports (the final state's, and the show's sound's)
+# must be there and the same
+timedemo() {
+    for side in a b; do
+        if [ $side = a ]; then prog=$A; else prog=$B; fi
+        if ! "$prog" --headless --benchmark --bench-scene "$1" --size 160x120 --frames 120 \
+            >"$TMP/$side.out" 2>"$TMP/$side.err"; then
+            echo "FAIL: timedemo $1: $prog exited with an error: $(head -c 300 "$TMP/$side.err")"
+            fail=$((fail + 1))
+            return
+        fi
+        grep "crc32 [0-9a-f]\{8\}" "$TMP/$side.out" >"$TMP/$side.crc"
+    done
+    if ! [ -s "$TMP/a.crc" ]; then
+        echo "FAIL: timedemo $1: no CRC in the report"
+        fail=$((fail + 1))
+    elif cmp -s "$TMP/a.crc" "$TMP/b.crc"; then
+        echo "same: timedemo $1 ($(sed -n 's/^\([a-z]*\) *crc32 \([0-9a-f]*\).*/\1 \2/p' "$TMP/a.crc" | tr '\n' ' ' | sed 's/ $//'))"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: timedemo $1 differs: $(tr '\n' ' ' <"$TMP/a.crc") against $(tr '\n' ' ' <"$TMP/b.crc")"
+        fail=$((fail + 1))
+    fi
+}
+for scene in busy wave show side side-waves; do
+    timedemo $scene
+done
 
 echo "same-bytes: $pass the same, $fail failed ($A and $B)"
 [ "$fail" = 0 ]

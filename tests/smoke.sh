@@ -110,6 +110,24 @@ absent "$TMP/shot.txt"
 expect 2 "screenshot into a missing directory" -- "$RIPPLE" $H --frames 1 --screenshot "$TMP/no/such/dir/s.png"
 expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-state "$TMP/no/such/dir/s.rpl"
 
+# --- the timedemo's scenes: listed; a bad name or a clash is a usage error ----
+BENCH_SCENES="busy wave show side side-waves"
+expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
+[ "$(wc -l <"$TMP/out")" = 5 ] && ok || bad "--benchmark --list: want 5 scenes, got: $(cat "$TMP/out")"
+for s in $BENCH_SCENES; do
+    grep -q "^$s  *1  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $s, version 1: $(cat "$TMP/out")"
+done
+expect 2 "bad timedemo scene" -- "$RIPPLE" $H --benchmark --bench-scene nosuch
+grep -q "busy, wave, show, side or side-waves" "$TMP/err" && ok || bad "bad timedemo scene: $(cat "$TMP/err")"
+expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-2
+expect 2 "--list without --benchmark" -- "$RIPPLE" --list
+expect 2 "--bench-scene without --benchmark" -- "$RIPPLE" $H --bench-scene side
+expect 2 "--bench-scene and --model" -- "$RIPPLE" $H --benchmark --bench-scene busy --model wave
+expect 2 "--bench-scene and --scene" -- "$RIPPLE" $H --benchmark --bench-scene show --scene side
+expect 2 "--bench-scene and --surface" -- "$RIPPLE" $H --benchmark --bench-scene side --surface waves
+expect 2 "--surface in the pool's timedemo" -- "$RIPPLE" $H --benchmark --surface waves
+expect 2 "the side timedemo at 100x100" -- "$RIPPLE" $H --benchmark --scene side --size 100x100
+
 # --- bad images ---------------------------------------------------------------
 expect 2 "missing image" -- "$RIPPLE" $H --frames 1 --image "$TMP/nope.png" --screenshot "$TMP/a.png"
 printf 'this is not a picture\n' >"$TMP/text.png"
@@ -822,6 +840,64 @@ RIPPLE_PRESENT=gpu expect 2 "bad RIPPLE_PRESENT" -- "$RIPPLE" $H
 expect 2 "--benchmark with --seed" -- "$RIPPLE" $H --benchmark --seed 3
 expect 2 "--benchmark with --no-rain" -- "$RIPPLE" $H --benchmark --no-rain
 
+# every scene of the timedemo, chosen as a user would: named in its report,
+# with CPU time beside the wall time, its final state's CRC (and the show's
+# sound's) the same on every kernel path this machine has, thread count and
+# depth, and in the JSON report; in a window further down
+bench_flags() {
+    case $1 in
+        wave) echo "--model wave";;
+        show) echo "--bench-scene show";;
+        side) echo "--scene side";;
+        side-waves) echo "--scene side --surface waves";;
+    esac
+}
+crcs_of() {
+    sed -n -e 's/^sound *crc32 \([0-9a-f]*\) .*/sound \1/p' -e 's/^water *crc32 \([0-9a-f]*\)$/water \1/p' \
+        -e 's/^state *crc32 \([0-9a-f]*\)$/state \1/p' "$1" | tr '\n' ' '
+}
+BM_PATHS=$("$BENCH" --list-paths)
+[ -n "$BM_PATHS" ] && ok || bad "ripple-bench --list-paths lists no path"
+for s in $BENCH_SCENES; do
+    # shellcheck disable=SC2046 # the words are the flags
+    expect 0 "timedemo $s" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --frames 80
+    cp "$TMP/out" "$TMP/bm-$s.txt"
+    crcs_of "$TMP/bm-$s.txt" >"$TMP/crc-$s"
+    grep -q "^ripple .* benchmark, scene $s-1$" "$TMP/out" && ok || bad "timedemo $s: report names another scene: $(head -n 1 "$TMP/out")"
+    case $s in side*) want="state [0-9a-f]\{8\} $";; show) want="sound [0-9a-f]\{8\} water [0-9a-f]\{8\} $";;
+        *) want="water [0-9a-f]\{8\} $";; esac
+    grep -q "^$want" "$TMP/crc-$s" && ok || bad "timedemo $s: want CRC lines '$want', got '$(cat "$TMP/crc-$s")'"
+    tail -n 1 "$TMP/out" | grep -q -e "^water *crc32 " -e "^state *crc32 " && ok || bad "timedemo $s: the report does not end with the state's CRC"
+    grep -q "^cpu/frame .* main thread [0-9.]*$" "$TMP/out" && grep -q "^process  *[0-9.]* cpu ms/frame" "$TMP/out" &&
+        ok || bad "timedemo $s: no CPU times: $(cat "$TMP/out")"
+    i=0
+    for p in $BM_PATHS; do
+        i=$((i + 1))
+        v="--simd $p --threads $((i % 3 + 1))"
+        [ $i = 1 ] && v="$v --bpp 8 --json"
+        # shellcheck disable=SC2046,SC2086
+        expect 0 "timedemo $s: $v" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --frames 80 $v
+        if [ $i = 1 ]; then
+            python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); c=d["cpu_ms_per_frame"]
+assert d["scene"] == sys.argv[2] + "-1" and d["scene_name"] == sys.argv[2] and d["scene_version"] == 1, d["scene"]
+assert d["frames"] == 80 and d["fps"] > 0 and d["fps_1pct_low"] > 0
+assert c["process"] > 0 and c["main_thread"] > 0 and d["cpu_seconds"] > 0 and d["ms_per_frame"]["total"] > 0
+print(("sound %s " % d["sound_crc32"] if "sound_crc32" in d else "") +
+      ("state" if sys.argv[2].startswith("side") else "water") + " " + d["crc32"] + " ", end="")' \
+                "$TMP/out" "$s" >"$TMP/jcrc" 2>&1 &&
+                [ "$(cat "$TMP/jcrc")" = "$(cat "$TMP/crc-$s")" ] && ok || bad "timedemo $s: JSON invalid or its CRCs differ: $(cat "$TMP/jcrc")"
+        else
+            [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/crc-$s")" ] && ok ||
+                bad "timedemo $s, $v: the state differs ($(crcs_of "$TMP/out")vs $(cat "$TMP/crc-$s"))"
+        fi
+    done
+done
+# the scenes differ from one another, and the classic one from its own CRC
+# at another size: the CRC sees the state
+[ "$(sort -u "$TMP"/crc-* | wc -l)" = 5 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
+[ "$(crc_of "$TMP/bm-busy.txt")" != "$BM_CRC" ] && ok || bad "80 and 200 frames of busy-1 end in the same water"
+
 # --- walls and edges -----------------------------------------------------------
 expect 2 "bad --edges" -- "$RIPPLE" $H --frames 1 --edges sideways
 expect 2 "--edges without a value" -- "$RIPPLE" $H --frames 1 --edges
@@ -848,7 +924,7 @@ expect 0 "--help" -- "$RIPPLE" --help
 grep -q -- "--model M" "$TMP/out" && grep -q -- "--attenuation A" "$TMP/out" && ok || bad "--help does not list --model and the wave settings"
 for bad_wave in "--speed 1e9" "--viscosity -1" "--attenuation 0" "--dt nan" "--model foo" \
         "--model" "--spacing 0" "--speed fast" "--dt 1e400" "--attenuation 1.0001" "--speed 0" \
-        "--speed 42.5" "--speed 42.4264 --attenuation 1" "--model wave --benchmark"; do
+        "--speed 42.5" "--speed 42.4264 --attenuation 1" "--model wave --benchmark --speed 30"; do
     # shellcheck disable=SC2086 # the words are the flags
     expect 2 "bad wave flags $bad_wave" -- "$RIPPLE" $H --frames 2 $bad_wave --save-state "$TMP/bw.rpl"
 done
@@ -880,7 +956,7 @@ grep -q -- "--scene S" "$TMP/out" && grep -q -- "--surface M" "$TMP/out" && grep
 for bad_side in "--scene foo" "--scene" "--surface foo" "--surface" "--spread 0.6" "--spread 0.51" \
         "--spread nan" "--spread -0.1" "--stiffness -1" "--stiffness inf" "--damping 2" \
         "--passes 0" "--passes 33" "--passes 1 --spread 0.34" "--ends sideways" \
-        "--scene side --benchmark" "--scene side --load-state $TMP/h.rpl" "--scene side --walls assets/background.png"; do
+        "--scene side --benchmark --passes 4" "--scene side --load-state $TMP/h.rpl" "--scene side --walls assets/background.png"; do
     # shellcheck disable=SC2086 # the words are the flags
     expect 2 "bad side flags $bad_side" -- "$RIPPLE" $H --frames 2 $bad_side --screenshot "$TMP/bs.bmp"
 done
@@ -946,6 +1022,17 @@ if [ "$WINDOW" = 1 ]; then
                 [ "$(crc_of "$TMP/out")" = "$BM_CRC" ] && ok || bad "window benchmark $p at $b bits: water differs from headless"
                 case $p in auto) want="surface\|texture";; *) want=$p;; esac
                 grep -q "^present *\($want\)" "$TMP/out" && ok || bad "window benchmark $p names no present mode: $(grep present "$TMP/out")"
+            done
+        done
+        # every timedemo scene in a window ends in the state it ends in headless
+        for s in $BENCH_SCENES; do
+            for p in surface texture; do
+                # shellcheck disable=SC2046 # the words are the flags
+                expect 0 "timedemo $s in a window, $p" -- env SDL_AUDIODRIVER=dummy xvfb-run -a -s "-screen 0 1024x768x24" \
+                    "$RIPPLE" --benchmark $(bench_flags "$s") --size 160x120 --frames 80 --present $p --threads 2
+                [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/crc-$s")" ] && ok ||
+                    bad "timedemo $s in a window, $p: the state differs from headless ($(crcs_of "$TMP/out")vs $(cat "$TMP/crc-$s"))"
+                grep -q "^cpu/frame .* [a-z]*+present [0-9.]* " "$TMP/out" && ok || bad "timedemo $s in a window, $p: no CPU time of the drawing and presenting"
             done
         done
         RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \

@@ -248,12 +248,14 @@ void app_render_frame(app_t *a);
 /* Mouse coordinates in the window to cells of the field. */
 void app_window_to_field(const app_t *a, int *x, int *y);
 
-/* timedemo.c: --benchmark, the fixed scene played and measured, one step
- * per displayed frame; prints the report; returns the exit status. */
+/* timedemo.c: --benchmark, the scene o.bench names played and measured,
+ * 1/60 s of it per displayed frame; prints the report; returns the exit
+ * status.  Every scene starts from TIMEDEMO_SEED. */
 int app_timedemo(app_t *a);
-/* The scene --benchmark plays (named and versioned in its report). */
-#define TIMEDEMO_SCENE "busy-1"
 #define TIMEDEMO_SEED 1
+
+/* side.c: the side scene, for the timedemo (NULL before it is shown). */
+struct side_scene *app_side_get(app_t *a);
 
 /* audio.c: the drips' sound, one step's worth (1/60 s) per simulation
  * step.  app_audio_open makes the mixer, hooks it to the field's drops

@@ -85,6 +85,67 @@ static int take_benchmark(app_opts_t *o, const char *name, const char *val, char
     return 0;
 }
 
+static int take_list(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name, (void)val, (void)err;
+    o->list = 1;
+    return 0;
+}
+
+/* --- the timedemo's scenes ----------------------------------------------- */
+
+static const app_bench_scene_t bench_scenes[] = {
+    { "busy", 1,
+      "the pool, classic water: the autopilot's stones and rain from seed 1 (the default)",
+      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0 },
+    { "wave", 1, "the same stones and rain on the wave model's water (--model wave)",
+      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0 },
+    { "show", 1,
+      "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
+      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1 },
+    { "side", 1,
+      "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
+      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0 },
+    { "side-waves", 1,
+      "the same drops on analytic waves (--scene side --surface waves)",
+      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0 },
+};
+#define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
+
+const app_bench_scene_t *app_bench_scene_find(const char *name)
+{
+    for (size_t i = 0; i < BENCH_SCENES; i++) {
+        const app_bench_scene_t *b = &bench_scenes[i];
+        size_t n = strlen(b->name);
+        char ver[16];
+        snprintf(ver, sizeof ver, "-%d", b->version);
+        if (!strncmp(name, b->name, n) && (!name[n] || !strcmp(name + n, ver)))
+            return b;
+    }
+    return NULL;
+}
+
+void app_print_bench_scenes(FILE *to)
+{
+    for (size_t i = 0; i < BENCH_SCENES; i++)
+        fprintf(to, "%-11s %d  %s\n", bench_scenes[i].name, bench_scenes[i].version,
+                bench_scenes[i].what);
+}
+
+static int take_bench_scene(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name;
+    if (!app_bench_scene_find(val)) {
+        char names[128] = "";
+        for (size_t i = 0; i < BENCH_SCENES; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     i == 0 ? "" : i + 1 < BENCH_SCENES ? ", " : " or ", bench_scenes[i].name);
+        return fail(err, "bad --bench-scene '%s': want %s (--benchmark --list)", val, names);
+    }
+    o->bench_scene = val;
+    return 0;
+}
+
 static int take_json(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)name, (void)val, (void)err;
@@ -262,6 +323,7 @@ static int take_surface(app_opts_t *o, const char *name, const char *val, char *
     if (strcmp(val, "springs") && strcmp(val, "waves"))
         return fail(err, "bad --surface '%s': want springs or waves", val, "");
     o->surface = strcmp(val, "waves") ? RPL_SURFACE_SPRINGS : RPL_SURFACE_WAVES;
+    o->surface_set = 1;
     return 0;
 }
 
@@ -405,9 +467,14 @@ static const flag_t flags[] = {
       "framebuffer depth: 32 (XRGB8888, default), 16 (RGB565) or\n"
       "8 (256 colours, a palette built from the picture)" },
     { "--benchmark", NULL, 0, take_benchmark,
-      "the timedemo: a fixed scene, one step per frame, vsync off,\n"
-      "then a report with fps and a CRC of the water (default\n"
-      "2000 frames; in a window, or with --headless)" },
+      "the timedemo: a fixed scene, 1/60 s of it per frame, vsync\n"
+      "off, then a report with fps, wall and CPU times and a CRC\n"
+      "of the final state (default 2000 frames; in a window, or\n"
+      "with --headless); busy-1 unless --bench-scene, --model\n"
+      "wave or --scene side [--surface waves] name another" },
+    { "--bench-scene", "NAME", 0, take_bench_scene,
+      "the timedemo's scene: busy, wave, show, side or side-waves" },
+    { "--list", NULL, 0, take_list, "with --benchmark: list its scenes and quit" },
     { "--json", NULL, 0, take_json, "the --benchmark report as JSON" },
     { "--present", "MODE", 0, take_present,
       "how frames reach the screen: auto (default), surface (the\n"
@@ -521,29 +588,64 @@ static int take_arg(int argc, char **argv, int *i, app_opts_t *o, char **err)
     return f->take(o, name, val, err);
 }
 
+/* The timedemo's scene: --bench-scene, or the one --model wave, --scene
+ * side and --surface waves make; flags that say otherwise are refused. */
+static int bench_scene(app_opts_t *o, char **err)
+{
+    if (!o->bench_scene) {
+        if (o->surface_set && o->scene != APP_SCENE_SIDE)
+            return fail(err, "--surface goes with --scene side in --benchmark%s%s", "", "");
+        o->bench_scene = o->scene == APP_SCENE_SIDE
+                             ? (o->surface == RPL_SURFACE_WAVES ? "side-waves" : "side")
+                         : o->model == RPL_MODEL_WAVE ? "wave" : "busy";
+    }
+    const app_bench_scene_t *b = app_bench_scene_find(o->bench_scene);
+    const char *clash = o->scene_set && o->scene != b->scene ? "--scene"
+                      : o->model_set && (b->scene != APP_SCENE_POOL || o->model != b->model)
+                          ? "--model"
+                      : o->surface_set && (b->scene != APP_SCENE_SIDE || o->surface != b->surface)
+                          ? "--surface" : NULL;
+    if (clash)
+        return fail(err, "%s does not go with the %s timedemo: the scene sets it", clash,
+                    b->name);
+    o->bench = b;
+    o->scene = b->scene;
+    o->model = b->model;
+    o->model_set = b->model != RPL_MODEL_CLASSIC;
+    o->surface = b->surface;
+    o->no_show = !b->show; /* the default show plays only in its scene */
+    return 0;
+}
+
 /* --benchmark plays a fixed scene and measures frames: what would change
  * either is refused. */
 static int check_benchmark(app_opts_t *o, char **err)
 {
     if (o->benchmark) {
-        /* the timedemo's scene is fixed, so figures compare across machines */
+        /* the timedemo's scenes are fixed, so figures compare across machines */
         const char *clash = o->seed_set ? "--seed" : o->load_state ? "--load-state"
                           : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
                           : o->show ? "--show" : o->no_show ? "--no-show"
                           : o->walls ? "--walls" : o->edges ? "--edges"
-                          : o->model == RPL_MODEL_WAVE ? "--model wave"
-                          : o->scene == APP_SCENE_SIDE ? "--scene side" : NULL;
+                          : o->wave_set ? "a wave setting (--speed, --viscosity, ...)"
+                          : o->springs_set ? "a spring setting (--stiffness, --passes, ...)"
+                          : NULL;
         if (clash)
             return fail(err, "%s does not go with --benchmark: it plays a fixed scene%s", clash, "");
         const char *out = o->audio_out ? "--audio-out" : o->record ? "--record" : NULL;
         if (out)
             return fail(err, "%s does not go with --benchmark: it measures frames, not steps%s",
                         out, "");
+        if (bench_scene(o, err))
+            return -1;
         if (o->frames < 0)
             o->frames = TIMEDEMO_FRAMES_DEFAULT;
         o->vsync = 0;
-    } else if (o->json) {
-        return fail(err, "--json goes with --benchmark%s%s", "", "");
+    } else {
+        const char *alone = o->json ? "--json" : o->bench_scene ? "--bench-scene"
+                          : o->list ? "--list" : NULL;
+        if (alone)
+            return fail(err, "%s goes with --benchmark%s", alone, "");
     }
     return 0;
 }

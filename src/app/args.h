@@ -30,6 +30,9 @@ typedef struct app_opts {
                         * default), 16 (RPL_RGB565) or 8 (RPL_INDEX8) */
     int help, version;
     int benchmark;     /* --benchmark: the timedemo */
+    const struct app_bench_scene *bench; /* the scene it plays (set once the flags are read) */
+    const char *bench_scene; /* --bench-scene: its name as given; NULL: from the flags */
+    int list;          /* --list: print the timedemo's scenes */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
     int json;          /* --json: its report as JSON */
     int mute;          /* --mute: start with the sound off */
@@ -48,12 +51,33 @@ typedef struct app_opts {
     int scene;         /* --scene: APP_SCENE_POOL (default) or APP_SCENE_SIDE */
     int scene_set;
     rpl_surface_kind surface; /* --surface: the side scene's springs or waves */
+    int surface_set;   /* --surface was given */
     rpl_water_params_t springs; /* --stiffness, --damping, --spread, --passes, --ends */
     int springs_set;   /* one of them was given */
 } app_opts_t;
 
 /* The scenes: the top-down pool, the side view of a 2D game's water. */
 enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
+
+/* The timedemo's scenes (--benchmark): each named and versioned, so a
+ * report says what it measured and a changed scene gets a new version
+ * rather than a figure that no longer compares.  A pool scene plays the
+ * autopilot's stones and rain (busy, wave) or the default show (show); a
+ * side scene drops bodies on its own fixed schedule. */
+typedef struct app_bench_scene {
+    const char *name;         /* "busy": --bench-scene busy or busy-1 */
+    int version;              /* 1: the report says busy-1 */
+    const char *what;         /* a line for --list and the report */
+    int scene;                /* APP_SCENE_POOL or APP_SCENE_SIDE */
+    rpl_model model;          /* the pool's water */
+    rpl_surface_kind surface; /* the side view's water */
+    int show;                 /* the pool plays the default show, its sound mixed */
+} app_bench_scene_t;
+
+/* The scene of that name ("busy" or "busy-1"), NULL if none. */
+const app_bench_scene_t *app_bench_scene_find(const char *name);
+/* --benchmark --list: one line a scene, its name, version and what it is. */
+void app_print_bench_scenes(FILE *to);
 
 /* The wave model's parameters when no flag sets them: slower, thicker
  * water than the classic rule's (k = 0.16 against 1/2, u t = 0.02). */

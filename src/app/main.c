@@ -286,6 +286,9 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     int show_status = app_show_open(a, &err);
     if (show_status != 0)
         return die(show_status, err);
+    if (a->o.benchmark && a->o.bench->show && !a->show)
+        return die(EXIT_USAGE, app_format("the %s-%d timedemo plays assets/shows/default.show: "
+                                          "not found", a->o.bench->name, a->o.bench->version));
     if (a->o.audio_out && a->o.headless && (uint64_t)a->o.frames > app_audio_max_steps())
         return die(EXIT_USAGE, app_format("--audio-out: %ld frames of sound do not fit in a WAV "
                                           "file (at most %llu)", a->o.frames,
@@ -451,6 +454,10 @@ int main(int argc, char **argv)
     }
     if (a.o.version) {
         printf("ripple %s\n", RPL_VERSION);
+        return flush_stdout(0);
+    }
+    if (a.o.list) {
+        app_print_bench_scenes(stdout);
         return flush_stdout(0);
     }
     if (a.o.benchmark)

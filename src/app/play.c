@@ -29,7 +29,7 @@ static const char *default_show(char *buf, size_t len)
 
 int app_show_open(app_t *a, char **err)
 {
-    if (a->o.no_show || a->o.benchmark)
+    if (a->o.no_show) /* the timedemo's scenes but show-1 have it set */
         return 0;
     char buf[4096];
     const char *path = a->o.show ? a->o.show : default_show(buf, sizeof buf);

@@ -222,6 +222,11 @@ static void report(const app_t *a, double s)
             s > 0 ? (double)a->frame / s : 0.0, st.bodies, st.awake, st.waters);
 }
 
+side_scene_t *app_side_get(app_t *a)
+{
+    return a->side ? a->side->scene : NULL;
+}
+
 static void destroy(app_t *a)
 {
     if (a->side)

@@ -1,12 +1,17 @@
-/* app/timedemo.c - --benchmark: a fixed scene played one step per displayed frame, measured honestly and reported. */
+/* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame, measured honestly (wall and CPU time) and reported with a CRC of its final state. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 #include <zlib.h>
 
 #include "app/app.h"
+#include "scene/scene.h"
 
 /* Frame times are kept as a histogram of 10-microsecond bins up to one
  * second (the last bin holds anything slower), so any number of frames
@@ -14,12 +19,83 @@
 #define BIN_US 10
 #define BINS 100000
 
+/* The side scenes: a body every SIDE_DROP_EVERY frames, the oldest taken
+ * away first when SIDE_BODIES are in the level (the demo's autoplay keeps
+ * as many).  What changes a scene's play or its CRC (these, side_drop's
+ * schedule, the quantisation) gives it a new version in args.c's table. */
+#define SIDE_DROP_EVERY 15
+#define SIDE_BODIES 24
+
+/* The show's sound: 1/60 s of it a frame, mixed into a buffer. */
+#define SOUND_RATE 48000
+#define SOUND_PER_FRAME (SOUND_RATE / STEP_HZ)
+
+/* The stages of a frame, each timed on the wall clock and on the main
+ * thread's CPU clock.  In a window the drawing and presenting are timed
+ * apart on the wall clock only (video.c does both): their CPU time is
+ * one figure. */
+enum { ST_INPUT, ST_STEP, ST_SOUND, ST_DRAW, ST_PRESENT, STAGES };
+
 typedef struct timedemo {
-    double stones, step, refract, present; /* milliseconds, summed over frames */
-    double seconds;                        /* wall time of the whole run */
+    app_t *a;
+    const app_bench_scene_t *b;
+    int side;                    /* the side view's scene */
+    side_scene_t *scene;         /* its scene */
+    int side_steps;              /* its steps a frame: 1/60 s */
+    long drops;                  /* bodies dropped */
+    rpl_sound_t *snd;            /* the show's sound (NULL in other scenes) */
+    int16_t buf[2 * SOUND_PER_FRAME];
+    unsigned char bytes[4 * SOUND_PER_FRAME];
+    uLong sound_crc;
+    double ms[STAGES];           /* wall milliseconds, summed over frames */
+    int64_t cpu_ns[STAGES];      /* the main thread's CPU; ST_DRAW holds the present's too */
+    double seconds;              /* wall time of the whole run */
+    int64_t cpu_last;            /* the main thread's CPU clock at the last frame's end */
+    int64_t main_ns, process_ns; /* CPU time of the run: the main thread, the process */
+    double user_s, sys_s;        /* the process's, split (getrusage) */
     long frames;
     uint32_t *hist;
 } timedemo_t;
+
+/* What each stage is called in a scene's report. */
+static const char *stage_name(const timedemo_t *t, int st)
+{
+    static const char *const pool[STAGES] = { "stones", "step", "sound", "refract", "present" };
+    static const char *const side[STAGES] = { "drops", "step", "sound", "draw", "present" };
+    if (st == ST_INPUT && t->b->show)
+        return "show";
+    return t->side ? side[st] : pool[st];
+}
+
+/* Whether the scene has the stage. */
+static int has_stage(const timedemo_t *t, int st)
+{
+    return st != ST_SOUND || t->snd;
+}
+
+static int64_t cpu_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t thread_ns(void)
+{
+    return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static void rusage_s(double *user, double *sys)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        *user = *sys = 0;
+        return;
+    }
+    *user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+    *sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
 
 /* The frame time below which 99% of the frames lie, as frames per second. */
 static double low_1pct(const timedemo_t *t)
@@ -33,8 +109,11 @@ static double low_1pct(const timedemo_t *t)
     return 0;
 }
 
-/* CRC-32 of the heights now, as int16 little-endian bytes whatever the
- * machine, so two machines can confirm they computed the same water. */
+/* --- the final state's CRC ------------------------------------------------
+ * Every value goes in as little-endian bytes whatever the machine, so two
+ * machines can confirm they computed the same state. */
+
+/* CRC-32 of the pool's heights now, as int16. */
 static uint32_t water_crc(const rpl_sim_t *sim)
 {
     size_t n = (size_t)rpl_sim_width(sim) * (size_t)rpl_sim_height(sim);
@@ -51,6 +130,208 @@ static uint32_t water_crc(const rpl_sim_t *sim)
     }
     return (uint32_t)crc;
 }
+
+/* v rounded to a whole number of 1/q, as 4 bytes into the CRC.  The side
+ * scene's state is doubles: rounded, a last-bit difference between two
+ * builds would not show, yet a body a sixteenth of a pixel elsewhere
+ * does. */
+static uLong crc_fixed(uLong crc, double v, double q)
+{
+    double r = isfinite(v) ? nearbyint(v * q) : 0;
+    uint32_t u = (uint32_t)(int32_t)(r > 2147483647.0 ? 2147483647.0
+                                     : r < -2147483648.0 ? -2147483648.0 : r);
+    unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                           (unsigned char)(u >> 24) };
+    return crc32(crc, b, 4);
+}
+
+/* The side scene's CRC: the number of bodies, then each water's surface
+ * at every whole pixel column of its basin (1/16 pixel), then each body's
+ * centre (1/16 pixel) and angle (1/1024 radian), oldest first. */
+static uint32_t side_crc(side_scene_t *s)
+{
+    side_stats_t st;
+    side_scene_stats(s, &st);
+    uLong crc = crc_fixed(crc32(0L, Z_NULL, 0), st.bodies, 1);
+    for (int k = 0; k < st.waters; k++) {
+        const rpl_water_t *w = side_scene_water(s, k);
+        const rpl_water_params_t *p = rpl_water_params(w);
+        for (double x = ceil(p->x0); x <= p->x1; x += 1)
+            crc = crc_fixed(crc, rpl_water_height(w, x), 16);
+    }
+    double x, y, angle, sub;
+    for (int i = 0; side_scene_body(s, i, &x, &y, &angle, &sub) == 0; i++) {
+        crc = crc_fixed(crc, x, 16);
+        crc = crc_fixed(crc, y, 16);
+        crc = crc_fixed(crc, angle, 1024);
+    }
+    return (uint32_t)crc;
+}
+
+static uint32_t state_crc(const timedemo_t *t)
+{
+    return t->side ? side_crc(t->scene) : water_crc(t->a->sim);
+}
+
+/* --- the scenes -------------------------------------------------------- */
+
+/* The show's drips go to its mixer. */
+static void on_drop(void *user, int x, int y, int radius, int weight)
+{
+    timedemo_t *t = user;
+    rpl_sound_drip(t->snd, x, y, radius, weight, t->a->o.w);
+}
+
+/* Makes what the scene needs beyond the demo's start: 0, or -1 with a
+ * message. */
+static int scene_open(timedemo_t *t)
+{
+    app_t *a = t->a;
+    t->sound_crc = crc32(0L, Z_NULL, 0);
+    if (t->side) {
+        t->scene = app_side_get(a);
+        if (!t->scene) {
+            app_print_error("the side scene was not made");
+            return -1;
+        }
+        side_scene_set_autoplay(t->scene, 0); /* the timedemo drops the bodies */
+        t->side_steps = (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
+    }
+    if (t->b->show) {
+        if (rpl_sound_create(SOUND_RATE, a->o.seed, &t->snd) != RPL_OK) {
+            rpl_sound_destroy(t->snd);
+            t->snd = NULL;
+            app_print_error("cannot start the show's sound: out of memory");
+            return -1;
+        }
+        rpl_sound_set_ambient(t->snd, 1);
+        rpl_sim_set_drop_hook(a->sim, on_drop, t);
+    }
+    return 0;
+}
+
+static void scene_close(timedemo_t *t)
+{
+    if (t->snd)
+        rpl_sim_set_drop_hook(t->a->sim, NULL, NULL);
+    rpl_sound_destroy(t->snd);
+    t->snd = NULL;
+}
+
+/* The side scenes' schedule: the n-th body over the big pool (three in
+ * four) or the small basin, spread over its width by a fixed stride, let
+ * go from 5% to 20% of the height, crates and balls in turn, light and
+ * heavy from a fixed list; its size comes from the scene's own generator,
+ * seeded with TIMEDEMO_SEED. */
+static void side_drop(timedemo_t *t, long n)
+{
+    static const double density[] = { 0.45, 0.7, 0.35, 1.3, 0.55, 2.6, 0.9, 0.4 };
+    side_stats_t st;
+    side_scene_stats(t->scene, &st);
+    for (int i = st.bodies; i >= SIDE_BODIES; i--)
+        side_scene_remove(t->scene, 0);
+    int basin = n % 4 == 3 && st.waters > 1;
+    const rpl_water_params_t *p = rpl_water_params(side_scene_water(t->scene, basin));
+    double across = ((double)((n * 37 + 11) % 64) + 0.5) / 64;
+    double x = p->x0 + (0.08 + 0.84 * across) * (p->x1 - p->x0);
+    double y = t->a->o.h * (0.05 + 0.01 * (double)((n * 23) % 16));
+    side_scene_drop(t->scene, x, y, n & 1 ? SIDE_BALL : SIDE_CRATE,
+                    density[n % (long)(sizeof density / sizeof density[0])], 1);
+}
+
+/* The scene's input for a frame: the stones and rain, the show's tick,
+ * or the side view's drops. */
+static void scene_input(timedemo_t *t)
+{
+    app_t *a = t->a;
+    if (t->side) {
+        if (t->frames % SIDE_DROP_EVERY == 0)
+            side_drop(t, t->drops++);
+    } else if (t->b->show) {
+        app_show_tick(a);
+        app_backdrop_update(a); /* the show may have moved the walls */
+    } else {
+        rpl_sim_rain(a->sim, &a->rain);
+        rpl_autopilot_tick(a->ap, a->sim);
+    }
+}
+
+/* 1/60 s of the scene: one step of the pool, SIDE_STEP steps of the side
+ * view, whatever the frame took. */
+static void scene_step(timedemo_t *t)
+{
+    if (t->side)
+        for (int i = 0; i < t->side_steps; i++)
+            side_scene_step(t->scene);
+    else
+        rpl_sim_step(t->a->sim);
+}
+
+static void scene_sound(timedemo_t *t)
+{
+    rpl_sound_mix(t->snd, t->buf, SOUND_PER_FRAME);
+    for (int i = 0; i < 2 * SOUND_PER_FRAME; i++) {
+        uint16_t u = (uint16_t)t->buf[i];
+        t->bytes[2 * i] = (unsigned char)u;
+        t->bytes[2 * i + 1] = (unsigned char)(u >> 8);
+    }
+    t->sound_crc = crc32(t->sound_crc, t->bytes, sizeof t->bytes);
+}
+
+/* One frame: the scene's input, its step (and the show's sound), then the
+ * frame drawn and, in a window, handed to the display.  0 when the user
+ * asked to quit. */
+static int play_frame(timedemo_t *t)
+{
+    app_t *a = t->a;
+    int64_t c0 = t->cpu_last; /* the last frame's end: one clock read less a frame */
+    uint64_t t0 = SDL_GetPerformanceCounter();
+    scene_input(t);
+    double ms_input = app_ms_since(t0);
+    int64_t c1 = thread_ns();
+    uint64_t t1 = SDL_GetPerformanceCounter();
+    scene_step(t);
+    double ms_step = app_ms_since(t1);
+    int64_t c2 = thread_ns(), c3 = c2;
+    double ms_sound = 0;
+    if (t->snd) {
+        uint64_t t2 = SDL_GetPerformanceCounter();
+        scene_sound(t);
+        ms_sound = app_ms_since(t2);
+        c3 = thread_ns();
+    }
+    if (a->o.headless) {
+        uint64_t t3 = SDL_GetPerformanceCounter();
+        app_refract(a);
+        a->ms_refract = app_ms_since(t3);
+        a->ms_present = 0;
+    } else {
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) /* the scene plays alone: only quitting counts */
+            if (e.type == SDL_QUIT ||
+                (e.type == SDL_KEYDOWN && (e.key.keysym.sym == SDLK_ESCAPE ||
+                                           e.key.keysym.sym == SDLK_q)))
+                return 0;
+        app_render_frame(a);
+    }
+    int64_t c4 = t->cpu_last = thread_ns();
+    double frame = app_ms_since(t0);
+    t->ms[ST_INPUT] += ms_input;
+    t->ms[ST_STEP] += ms_step;
+    t->ms[ST_SOUND] += ms_sound;
+    t->ms[ST_DRAW] += a->ms_refract;
+    t->ms[ST_PRESENT] += a->ms_present;
+    t->cpu_ns[ST_INPUT] += c1 - c0;
+    t->cpu_ns[ST_STEP] += c2 - c1;
+    t->cpu_ns[ST_SOUND] += c3 - c2;
+    t->cpu_ns[ST_DRAW] += c4 - c3;
+    long bin = (long)(frame * 1000.0 / BIN_US);
+    t->hist[bin < BINS ? bin : BINS - 1]++;
+    app_smooth(&a->t_frame, frame);
+    return 1;
+}
+
+/* --- the report ---------------------------------------------------------- */
 
 static void cpu_model(char *buf, size_t len)
 {
@@ -70,42 +351,6 @@ static void cpu_model(char *buf, size_t len)
         fclose(f);
 }
 
-/* One frame: the scene's stones and rain, one step, the refraction and,
- * in a window, the frame handed to the display. */
-static int play_frame(app_t *a, timedemo_t *t)
-{
-    uint64_t t0 = SDL_GetPerformanceCounter();
-    rpl_sim_rain(a->sim, &a->rain);
-    rpl_autopilot_tick(a->ap, a->sim);
-    double stones = app_ms_since(t0);
-    uint64_t t1 = SDL_GetPerformanceCounter();
-    rpl_sim_step(a->sim);
-    double step = app_ms_since(t1);
-    if (a->o.headless) {
-        uint64_t t2 = SDL_GetPerformanceCounter();
-        app_refract(a);
-        a->ms_refract = app_ms_since(t2);
-        a->ms_present = 0;
-    } else {
-        SDL_Event e;
-        while (SDL_PollEvent(&e)) /* the scene plays alone: only quitting counts */
-            if (e.type == SDL_QUIT ||
-                (e.type == SDL_KEYDOWN && (e.key.keysym.sym == SDLK_ESCAPE ||
-                                           e.key.keysym.sym == SDLK_q)))
-                return 0;
-        app_render_frame(a);
-    }
-    double frame = app_ms_since(t0);
-    t->stones += stones;
-    t->step += step;
-    t->refract += a->ms_refract;
-    t->present += a->ms_present;
-    long bin = (long)(frame * 1000.0 / BIN_US);
-    t->hist[bin < BINS ? bin : BINS - 1]++;
-    app_smooth(&a->t_frame, frame);
-    return 1;
-}
-
 static const char *present_mode(const app_t *a, char *buf, size_t len)
 {
     if (a->o.headless)
@@ -121,58 +366,159 @@ static const char *present_mode(const app_t *a, char *buf, size_t len)
     return buf;
 }
 
-static void report_text(const app_t *a, const timedemo_t *t, const char *cpu, const char *mode)
+/* What the report says, worked out once for the text and the JSON. */
+typedef struct figures {
+    char cpu[256], mode[256], scene[64], draw_cpu[32];
+    const char *present;
+    double n, ms, rest;          /* frames; wall ms of the run, and not in a stage */
+    double cpu_ms[STAGES];       /* the main thread's CPU ms a frame (ST_DRAW with the present) */
+    double cpu_rest, cpu_main;   /* its CPU outside the stages, and in all, ms a frame */
+    double cpu_process;          /* the process's, all threads, ms a frame */
+    uint32_t crc;
+    side_stats_t side;
+} figures_t;
+
+static void work_out(const timedemo_t *t, figures_t *f)
 {
-    FILE *out = app_report_stream(a);
-    double n = (double)t->frames, ms = t->seconds * 1000.0;
-    double rest = ms - t->stones - t->step - t->refract - t->present;
-    fprintf(out, "ripple %s benchmark, scene %s\n", RPL_VERSION, TIMEDEMO_SCENE);
-    fprintf(out, "cpu       %s\n", cpu);
-    fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h,
-           8 * rpl_format_bytes(a->o.fmt),
-           a->o.scale, rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
-           rpl_sim_threads(a->sim) > 1 ? "s" : "");
-    fprintf(out, "present   %s\n", mode);
-    fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames, t->seconds,
-           n / t->seconds, low_1pct(t));
-    fprintf(out, "ms/frame  stones %.4f  step %.4f  refract %.4f  present %.4f  rest %.4f  total %.4f\n",
-           t->stones / n, t->step / n, t->refract / n, t->present / n, rest / n, ms / n);
-    fprintf(out, "water     crc32 %08x\n", (unsigned)water_crc(a->sim));
+    const app_t *a = t->a;
+    cpu_model(f->cpu, sizeof f->cpu);
+    f->present = present_mode(a, f->mode, sizeof f->mode);
+    snprintf(f->scene, sizeof f->scene, "%s-%d", t->b->name, t->b->version);
+    snprintf(f->draw_cpu, sizeof f->draw_cpu, "%s%s%s", stage_name(t, ST_DRAW),
+             a->o.headless ? "" : "+", a->o.headless ? "" : stage_name(t, ST_PRESENT));
+    f->n = (double)t->frames;
+    f->ms = t->seconds * 1000.0;
+    f->rest = f->ms;
+    double in_stages = 0;
+    for (int st = 0; st < STAGES; st++) {
+        f->rest -= t->ms[st];
+        f->cpu_ms[st] = (double)t->cpu_ns[st] / 1e6 / f->n;
+        in_stages += f->cpu_ms[st];
+    }
+    f->cpu_main = (double)t->main_ns / 1e6 / f->n;
+    f->cpu_rest = f->cpu_main - in_stages;
+    f->cpu_process = (double)t->process_ns / 1e6 / f->n;
+    f->crc = state_crc(t);
+    memset(&f->side, 0, sizeof f->side);
+    if (t->side)
+        side_scene_stats(t->scene, &f->side);
 }
 
-static int report_json(const app_t *a, const timedemo_t *t, const char *cpu, const char *mode)
+static void report_text(const timedemo_t *t, const figures_t *f)
 {
-    double n = (double)t->frames, ms = t->seconds * 1000.0;
+    const app_t *a = t->a;
+    FILE *out = app_report_stream(a);
+    double n = f->n;
+    fprintf(out, "ripple %s benchmark, scene %s\n", RPL_VERSION, f->scene);
+    fprintf(out, "scene     %s version %d: %s\n", t->b->name, t->b->version, t->b->what);
+    fprintf(out, "cpu       %s\n", f->cpu);
+    fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h,
+            8 * rpl_format_bytes(a->o.fmt), a->o.scale,
+            rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
+            rpl_sim_threads(a->sim) > 1 ? "s" : "");
+    if (t->side)
+        fprintf(out, "side      %s, %d steps of %.4f s a frame; at the end %d bodies (%d in "
+                "water), %d of %d waters awake, %d droplets\n",
+                t->b->surface == RPL_SURFACE_WAVES ? "analytic waves" : "springs",
+                t->side_steps, SIDE_STEP, f->side.bodies, f->side.floating, f->side.awake,
+                f->side.waters, f->side.droplets);
+    fprintf(out, "present   %s\n", f->present);
+    fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames,
+            t->seconds, n / t->seconds, low_1pct(t));
+    fprintf(out, "ms/frame ");
+    for (int st = 0; st < STAGES; st++)
+        if (has_stage(t, st))
+            fprintf(out, " %s %.4f ", stage_name(t, st), t->ms[st] / n);
+    fprintf(out, " rest %.4f  total %.4f\n", f->rest / n, f->ms / n);
+    fprintf(out, "cpu/frame");
+    for (int st = 0; st < ST_PRESENT; st++)
+        if (has_stage(t, st))
+            fprintf(out, " %s %.4f ", st == ST_DRAW ? f->draw_cpu : stage_name(t, st),
+                    f->cpu_ms[st]);
+    fprintf(out, " rest %.4f  main thread %.4f\n", f->cpu_rest, f->cpu_main);
+    fprintf(out, "process   %.4f cpu ms/frame, all threads (user %.4f, sys %.4f): %.2f of the "
+            "wall time\n", f->cpu_process, t->user_s * 1000 / n, t->sys_s * 1000 / n,
+            f->ms > 0 ? f->cpu_process * n / f->ms : 0.0);
+    if (t->snd)
+        fprintf(out, "sound     crc32 %08x (1/60 s a frame, %d Hz 16-bit stereo, mixed, not "
+                "played)\n", (unsigned)t->sound_crc, SOUND_RATE);
+    if (t->side)
+        fprintf(out, "state     crc32 %08x\n", (unsigned)f->crc);
+    else
+        fprintf(out, "water     crc32 %08x\n", (unsigned)f->crc);
+}
+
+/* A stage's figures into obj under its name (draw as "draw_present" and
+ * the like when it holds the present's too). */
+static void put_stages(cJSON *obj, const timedemo_t *t, const double *v, int cpu)
+{
+    char key[32];
+    for (int st = 0; st < (cpu ? ST_PRESENT : STAGES); st++) {
+        if (!has_stage(t, st))
+            continue;
+        snprintf(key, sizeof key, "%s%s%s", stage_name(t, st),
+                 cpu && st == ST_DRAW && !t->a->o.headless ? "_" : "",
+                 cpu && st == ST_DRAW && !t->a->o.headless ? stage_name(t, ST_PRESENT) : "");
+        cJSON_AddNumberToObject(obj, key, v[st]);
+    }
+}
+
+static int report_json(const timedemo_t *t, const figures_t *f)
+{
+    const app_t *a = t->a;
+    double n = f->n;
     cJSON *j = cJSON_CreateObject();
     cJSON *stage = cJSON_CreateObject();
-    char crc[16];
-    snprintf(crc, sizeof crc, "%08x", (unsigned)water_crc(a->sim));
-    if (!j || !stage) {
+    cJSON *cpu = cJSON_CreateObject();
+    char crc[16], sound[16];
+    snprintf(crc, sizeof crc, "%08x", (unsigned)f->crc);
+    snprintf(sound, sizeof sound, "%08x", (unsigned)t->sound_crc);
+    if (!j || !stage || !cpu) {
         cJSON_Delete(j);
         cJSON_Delete(stage);
+        cJSON_Delete(cpu);
         return -1;
     }
     cJSON_AddStringToObject(j, "version", RPL_VERSION);
-    cJSON_AddStringToObject(j, "scene", TIMEDEMO_SCENE);
-    cJSON_AddStringToObject(j, "cpu", cpu);
+    cJSON_AddStringToObject(j, "scene", f->scene);
+    cJSON_AddStringToObject(j, "scene_name", t->b->name);
+    cJSON_AddNumberToObject(j, "scene_version", t->b->version);
+    cJSON_AddStringToObject(j, "scene_about", t->b->what);
+    cJSON_AddStringToObject(j, "cpu", f->cpu);
     cJSON_AddNumberToObject(j, "width", a->o.w);
     cJSON_AddNumberToObject(j, "height", a->o.h);
     cJSON_AddNumberToObject(j, "bpp", 8 * rpl_format_bytes(a->o.fmt));
     cJSON_AddNumberToObject(j, "scale", a->o.scale);
     cJSON_AddStringToObject(j, "path", rpl_kernels_name(rpl_sim_kernels(a->sim)));
     cJSON_AddNumberToObject(j, "threads", rpl_sim_threads(a->sim));
-    cJSON_AddStringToObject(j, "present", mode);
-    cJSON_AddNumberToObject(j, "frames", (double)t->frames);
+    cJSON_AddStringToObject(j, "present", f->present);
+    cJSON_AddNumberToObject(j, "frames", n);
     cJSON_AddNumberToObject(j, "seconds", t->seconds);
     cJSON_AddNumberToObject(j, "fps", n / t->seconds);
     cJSON_AddNumberToObject(j, "fps_1pct_low", low_1pct(t));
-    cJSON_AddNumberToObject(stage, "stones", t->stones / n);
-    cJSON_AddNumberToObject(stage, "step", t->step / n);
-    cJSON_AddNumberToObject(stage, "refract", t->refract / n);
-    cJSON_AddNumberToObject(stage, "present", t->present / n);
-    cJSON_AddNumberToObject(stage, "rest", (ms - t->stones - t->step - t->refract - t->present) / n);
-    cJSON_AddNumberToObject(stage, "total", ms / n);
+    double ms[STAGES];
+    for (int st = 0; st < STAGES; st++)
+        ms[st] = t->ms[st] / n;
+    put_stages(stage, t, ms, 0);
+    cJSON_AddNumberToObject(stage, "rest", f->rest / n);
+    cJSON_AddNumberToObject(stage, "total", f->ms / n);
     cJSON_AddItemToObject(j, "ms_per_frame", stage);
+    put_stages(cpu, t, f->cpu_ms, 1);
+    cJSON_AddNumberToObject(cpu, "rest", f->cpu_rest);
+    cJSON_AddNumberToObject(cpu, "main_thread", f->cpu_main);
+    cJSON_AddNumberToObject(cpu, "process", f->cpu_process);
+    cJSON_AddNumberToObject(cpu, "process_user", t->user_s * 1000 / n);
+    cJSON_AddNumberToObject(cpu, "process_sys", t->sys_s * 1000 / n);
+    cJSON_AddItemToObject(j, "cpu_ms_per_frame", cpu);
+    cJSON_AddNumberToObject(j, "cpu_seconds", (double)t->process_ns / 1e9);
+    if (t->side) {
+        cJSON_AddStringToObject(j, "surface",
+                                t->b->surface == RPL_SURFACE_WAVES ? "waves" : "springs");
+        cJSON_AddNumberToObject(j, "steps_per_frame", t->side_steps);
+        cJSON_AddNumberToObject(j, "bodies", f->side.bodies);
+    }
+    if (t->snd)
+        cJSON_AddStringToObject(j, "sound_crc32", sound);
     cJSON_AddStringToObject(j, "crc32", crc);
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
@@ -189,17 +535,33 @@ int app_timedemo(app_t *a)
 {
     timedemo_t t;
     memset(&t, 0, sizeof t);
+    t.a = a;
+    t.b = a->o.bench;
+    t.side = t.b->scene == APP_SCENE_SIDE;
     t.hist = calloc(BINS, sizeof *t.hist);
     if (!t.hist) {
-        fprintf(stderr, "ripple: out of memory\n");
+        app_print_error("out of memory");
+        return 1;
+    }
+    if (scene_open(&t) != 0) {
+        free(t.hist);
         return 1;
     }
     int done = 1;
+    double user0, sys0;
+    rusage_s(&user0, &sys0);
+    int64_t process0 = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID), main0 = thread_ns();
+    t.cpu_last = main0;
     uint64_t t0 = SDL_GetPerformanceCounter();
     for (; t.frames < a->o.frames && !app_stop_signal(); t.frames++)
-        if (!(done = play_frame(a, &t)))
+        if (!(done = play_frame(&t)))
             break;
     t.seconds = app_ms_since(t0) / 1000.0;
+    t.main_ns = thread_ns() - main0;
+    t.process_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process0;
+    rusage_s(&t.user_s, &t.sys_s);
+    t.user_s -= user0;
+    t.sys_s -= sys0;
     int status = 0;
     if (app_stop_signal()) {
         status = 1; /* stopped by a signal: no report, no word */
@@ -208,14 +570,14 @@ int app_timedemo(app_t *a)
                 t.frames, a->o.frames);
         status = 1;
     } else {
-        char cpu[256], mode[256];
-        cpu_model(cpu, sizeof cpu);
-        const char *m = present_mode(a, mode, sizeof mode);
-        if (a->o.json ? report_json(a, &t, cpu, m) != 0 : (report_text(a, &t, cpu, m), 0)) {
-            fprintf(stderr, "ripple: out of memory for the report\n");
+        figures_t f;
+        work_out(&t, &f);
+        if (a->o.json ? report_json(&t, &f) != 0 : (report_text(&t, &f), 0)) {
+            app_print_error("out of memory for the report");
             status = 1;
         }
     }
+    scene_close(&t);
     free(t.hist);
     return status;
 }

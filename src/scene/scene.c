@@ -632,6 +632,14 @@ int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h,
     return body_add(s, x, y, SIDE_CRATE, w / 2, h / 2, density);
 }
 
+int side_scene_remove(side_scene_t *s, int i)
+{
+    if (!s || i < 0 || i >= s->nbodies)
+        return -1;
+    body_remove(s, i);
+    return 0;
+}
+
 void side_scene_clear(side_scene_t *s)
 {
     if (!s)

@@ -63,6 +63,9 @@ uint64_t side_scene_steps(const side_scene_t *s);
  * full (the oldest is then removed first when `recycle` is set). */
 int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, double density,
                     int recycle);
+/* Removes the i-th body (0 is the oldest; the others keep their order):
+ * 0, or -1 past the end. */
+int side_scene_remove(side_scene_t *s, int i);
 /* Removes every body and droplet, calms the water. */
 void side_scene_clear(side_scene_t *s);
 /* Springs or waves, the water flattened. */
