@@ -36,8 +36,9 @@ int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src)
     return RING_SOURCES_MAX;
 }
 
-/* Displacement, d/dt (per second) and d/dx at x of the rings alive. */
-void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
+/* Displacement, d/dt (per second) and d/dx at x of the rings alive, from
+ * the rings themselves: the sum as the header describes it. */
+static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
 {
     const rpl_water_params_t *p = &w->p;
     double omega = 2 * M_PI * p->frequency, c = p->frequency * p->wavelength;
@@ -73,6 +74,60 @@ void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt,
         *dx = sdx;
 }
 
+/* The same sum from the terms of x's bucket (water_state.h): the terms
+ * left out of it are ones the sum skips at x, as their wave has not got
+ * there (|x - src| > reach by more than a bucket's width, against
+ * rounding below a millionth of one), and the rest come in the sum's order
+ * through the sum's own test and arithmetic: the same bits.  The height
+ * alone takes a sine, not a sine and a cosine (the C library gives the
+ * same sine either way).  x outside the basin, or no terms: rings_sum_all. */
+void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
+{
+    const rpl_water_params_t *p = &w->p;
+    const terms_t *tm = w->tm;
+    if (!tm || !(x >= p->x0 && x <= p->x1)) {
+        rings_sum_all(w, x, h, dt, dx);
+        return;
+    }
+    double omega = 2 * M_PI * p->frequency, c = p->frequency * p->wavelength;
+    int b = 0;
+    if (tm->nb > 1) {
+        double u = floor((x - p->x0) / tm->bw);
+        b = u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
+    }
+    const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
+    double sh = 0;
+    if (!dt && !dx) {
+        for (; in < end; in++) {
+            const term_t *e = &tm->t[*in];
+            double s = fabs(x - e->src);
+            if (s > e->reach)
+                continue;
+            sh += e->env * sin(omega * (e->age - s / c));
+        }
+        *h = sh;
+        return;
+    }
+    double sdt = 0, sdx = 0;
+    for (; in < end; in++) {
+        const term_t *e = &tm->t[*in];
+        double dist = x - e->src, s = fabs(dist);
+        if (s > e->reach)
+            continue;
+        double phase = omega * (e->age - s / c);
+        double sn = sin(phase), cs = cos(phase);
+        sh += e->env * sn;
+        if (dt)
+            sdt += w->rings[e->ring].amp * (-2 / p->life * e->fade * sn) + e->env * omega * cs;
+        if (dx)
+            sdx += e->env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
+    }
+    *h = sh;
+    if (dt)
+        *dt = sdt;
+    if (dx)
+        *dx = sdx;
+}
 
 void rpl_water_rings_step(rpl_water_t *w)
 {
@@ -88,4 +143,5 @@ void rpl_water_rings_step(rpl_water_t *w)
         w->nrings -= dead;
     }
     w->calm = w->nrings == 0 ? w->calm + 1 : 0;
+    rpl_water_terms_build(w);
 }
