@@ -57,13 +57,14 @@ void rpl_water_grid_stale_ring(rpl_water_t *w, const ring_t *g)
 
 /* ---- the rings' terms (water_state.h) ------------------------------------- */
 
-/* The buckets are at least an eighth of a wavelength wide, and wide beside
- * the rounding of the basin's coordinates: a term goes into the buckets its
- * reach meets and one more on each side, which covers any rounding smaller
- * than a bucket in where the term's reach ends and in which bucket a
- * height's x falls (|x| <= 1e9, c * life <= 6e10: errors of a few 1e-5
- * units at most, against buckets of at least 1e-3 of the coordinates).
- * Too narrow a basin has one bucket, which holds every term. */
+/* A term goes into the buckets its reach meets and one more on each side,
+ * which covers any rounding smaller than a bucket in where its reach ends
+ * and in which bucket a height's x falls.  The rounding is far smaller:
+ * a bucket is at least an eighth of a wavelength and 1e-3 of |x0| + |x1|
+ * wide, a reach at most c * life = f * life wavelengths <= 6e4 of them,
+ * and the sources lie within a few |x0| + |x1|, so the sums and quotients
+ * below are off by less than 1e-9 of a bucket.  A basin too narrow for
+ * that has one bucket, which holds every term. */
 static int bucket_count(const rpl_water_params_t *p)
 {
     double span = p->x1 - p->x0;

@@ -77,8 +77,9 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
 /* The same sum from the terms of x's bucket (water_state.h): the terms
  * left out of it are ones the sum skips at x, as their wave has not got
  * there (|x - src| > reach by more than a bucket's width, against
- * rounding below a millionth of one), and the rest come in the sum's order
- * through the sum's own test and arithmetic: the same bits.  The height
+ * rounding below 1e-9 of one: water_cache.c), and the rest come in the
+ * sum's order through the sum's own test and arithmetic: the same bits
+ * (tests/test_water.c checks them against the full sum).  The height
  * alone takes a sine, not a sine and a cosine (the C library gives the
  * same sine either way).  x outside the basin, or no terms: rings_sum_all. */
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
