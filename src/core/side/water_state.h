@@ -25,16 +25,18 @@ typedef struct ring {
 /* Where a ring's waves come from (water_rings.c): the ring and its images. */
 enum { RING_SOURCES_MAX = 5 };
 
-/* The rings' terms as they stand (water_cache.c): every source of every
- * ring alive whose wave can reach the basin, in the order the surface sums
- * them (oldest ring first, its sources in rpl_water_ring_sources' order),
- * each with what the sum works out per ring; and the basin cut into nb
+/* The rings' terms as they stand (water_rings.c; their memory follows the
+ * grid's in one block, water_cache.c): every source of every ring alive
+ * whose wave can reach the basin, in the order the surface sums them
+ * (oldest ring first, its sources in rpl_water_ring_sources' order), each
+ * with what the sum works out per ring; and the basin cut into nb
  * stretches ("buckets") of width bw, each with the terms whose reach meets
  * it or a neighbour.  A height in a bucket then walks that bucket's terms
  * only, and each still makes the sum's own test (|x - src| <= reach), in
  * the same order: the same sum, bit for bit, without looking at the rings
- * and images that cannot reach it (water_rings.c, rpl_water_rings_eval).
- * Remade whenever the rings change: a step, a new ring, new parameters. */
+ * and images that cannot reach it (rpl_water_rings_eval).  Remade
+ * whenever the rings change: a step, a new ring, new parameters, a reset;
+ * a disturbance merged into a ring changes only that ring's envelopes. */
 enum { TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX, TERM_BUCKETS_MAX = 32 };
 
 typedef struct term {
@@ -111,13 +113,13 @@ uint64_t rpl_water_life_steps(const rpl_water_params_t *p);
 int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
 void rpl_water_rings_step(rpl_water_t *w);
+void rpl_water_terms_build(rpl_water_t *w);
+void rpl_water_terms_amp(rpl_water_t *w, int r);
 
 /* water_cache.c */
 long rpl_water_grid_last(const rpl_water_params_t *p);
 double *rpl_water_grid_alloc(long last);
 void rpl_water_grid_attach(rpl_water_t *w, double *block, long last);
 void rpl_water_grid_stale_ring(rpl_water_t *w, const ring_t *g);
-void rpl_water_terms_build(rpl_water_t *w);
-void rpl_water_terms_amp(rpl_water_t *w, int r);
 
 #endif
