@@ -59,21 +59,19 @@ static int bucket_count(const rpl_water_params_t *p)
     return (int)nb;
 }
 
-/* The buckets term e goes into, *a .. *b; 0 when none (its wave cannot
- * reach the basin). */
-static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, const term_t *e, int *a,
-                        int *b)
+/* The buckets term e goes into, in e->lo .. e->hi; 0 when none (its
+ * wave cannot reach the basin). */
+static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, term_t *e)
 {
-    if (tm->nb == 1) {
-        *a = *b = 0;
+    e->lo = e->hi = 0;
+    if (tm->nb == 1)
         return 1;
-    }
     double lo = floor((e->src - e->reach - p->x0) / tm->bw) - 1;
     double hi = floor((e->src + e->reach - p->x0) / tm->bw) + 1;
     if (!(hi >= 0 && lo <= tm->nb - 1))
         return 0;
-    *a = lo <= 0 ? 0 : (int)lo;
-    *b = hi >= tm->nb - 1 ? tm->nb - 1 : (int)hi;
+    e->lo = (uint8_t)(lo <= 0 ? 0 : lo);
+    e->hi = (uint8_t)(hi >= tm->nb - 1 ? tm->nb - 1 : hi);
     return 1;
 }
 
@@ -87,10 +85,11 @@ static term_t term_of(const rpl_water_t *w, int r, double src)
     double fade = 1 - age / p->life;
     /* a wave has gone c * age from its source: further away it has not
      * arrived, and that costs a compare, not a sine */
-    return (term_t){src, p->frequency * p->wavelength * age, age, fade, g->amp * fade * fade, r};
+    return (term_t){src, p->frequency * p->wavelength * age, age, fade, g->amp * fade * fade, r, 0, 0};
 }
 
-/* Ring r's terms after the others; none when dead. */
+/* Ring r's terms after the others, counted into their buckets
+ * (start[b + 1]); none when dead. */
 static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
 {
     tm->first[r] = tm->n;
@@ -101,9 +100,10 @@ static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
     int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
     for (int i = 0; i < ns; i++) {
         term_t e = term_of(w, r, src[i]);
-        int a, b;
-        if (!term_buckets(tm, &w->p, &e, &a, &b))
+        if (!term_buckets(tm, &w->p, &e))
             continue; /* never reaches the basin */
+        for (int j = e.lo; j <= e.hi; j++)
+            tm->start[j + 1]++;
         tm->t[tm->n++] = e;
         tm->count[r]++;
     }
@@ -120,27 +120,16 @@ void rpl_water_terms_build(rpl_water_t *w)
     tm->n = 0;
     tm->nb = bucket_count(p);
     tm->bw = (p->x1 - p->x0) / tm->nb;
+    memset(tm->start, 0, sizeof tm->start);
     uint64_t lives = rpl_water_life_steps(p);
     for (int r = 0; r < w->nrings; r++)
         ring_terms(w, tm, r, lives);
-    int *start = tm->start;
-    memset(start, 0, sizeof tm->start);
-    for (int k = 0; k < tm->n; k++) {
-        int a, b;
-        term_buckets(tm, p, &tm->t[k], &a, &b);
-        for (int j = a; j <= b; j++)
-            start[j + 1]++;
-    }
-    for (int j = 0; j < tm->nb; j++)
-        start[j + 1] += start[j];
     int fill[TERM_BUCKETS_MAX];
-    memcpy(fill, start, sizeof fill);
-    for (int k = 0; k < tm->n; k++) {
-        int a, b;
-        term_buckets(tm, p, &tm->t[k], &a, &b);
-        for (int j = a; j <= b; j++)
-            tm->in[fill[j]++] = (uint16_t)k;
-    }
+    for (int j = 0; j < tm->nb; j++)
+        fill[j] = tm->start[j + 1] += tm->start[j];
+    for (int k = tm->n - 1; k >= 0; k--) /* from the back: each bucket fills down to its start */
+        for (int j = tm->t[k].lo; j <= tm->t[k].hi; j++)
+            tm->in[--fill[j]] = (uint16_t)k;
 }
 
 /* Ring r's amplitude changed (a disturbance merged into it): its terms'

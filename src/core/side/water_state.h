@@ -46,6 +46,7 @@ typedef struct term {
     double fade;     /* 1 - age / life */
     double env;      /* amp * fade * fade */
     int ring;        /* its ring in rings[] */
+    uint8_t lo, hi;  /* the buckets it is in */
 } term_t;
 
 typedef struct terms {
