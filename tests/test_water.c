@@ -1,4 +1,4 @@
-/* test_water.c - side-view water: defaults and refusals, the spread's stability limit against a reference chain, the spring rule, the spline, symmetry, sleeping, frame-rate independence, the step cap, analytic rings and their echoes off the walls, ends and parameter changes (cmocka). */
+/* test_water.c - side-view water: defaults and refusals, the spread's stability limit against a reference chain, the spring rule, the spline, symmetry, sleeping, frame-rate independence, the step cap, analytic rings and their echoes off the walls, the rings' sum bit for bit against a full sum of every ring and image, ends and parameter changes (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1034,6 +1034,293 @@ static void test_waves_merge(void **state)
     rpl_water_destroy(w);
 }
 
+/* ---- the waves' sum, exactly -------------------------------------------------- */
+
+/* The waves as ripple.h describes them, kept beside a body: its rings
+ * (oldest first; a disturbance within a quarter wavelength of one started
+ * at most 0.1 s before adds to it; the oldest goes when 256 are alive; a
+ * ring lives life / step steps, rounded up), and the surface summed over
+ * every ring and every image, nothing left out, in the header's order.
+ * The sum is written with the arithmetic the body uses (the amplitude
+ * times the fade twice, the phase 2 pi f (age - s / c), the age as whole
+ * steps times the step), so the body must give these bits exactly:
+ * whatever it skips, it may skip only waves that have not arrived. */
+typedef struct model_ring {
+    double x, amp;
+    uint64_t born;
+} model_ring_t;
+
+typedef struct waves_model {
+    rpl_water_params_t p;
+    model_ring_t r[RPL_WAVES_MAX];
+    int n;
+    uint64_t steps;
+} waves_model_t;
+
+static uint64_t model_lives(const rpl_water_params_t *p)
+{
+    return (uint64_t)ceil(p->life / p->step - 1e-9);
+}
+
+static void model_disturb(waves_model_t *m, double x, double dv)
+{
+    uint64_t recent = (uint64_t)(0.1 / m->p.step);
+    for (int i = m->n - 1; i >= 0 && m->steps - m->r[i].born <= recent; i--)
+        if (fabs(m->r[i].x - x) <= 0.25 * m->p.wavelength) {
+            m->r[i].amp += dv;
+            return;
+        }
+    if (m->n == RPL_WAVES_MAX) {
+        memmove(m->r, m->r + 1, (RPL_WAVES_MAX - 1) * sizeof *m->r);
+        m->n--;
+    }
+    m->r[m->n++] = (model_ring_t){x, dv, m->steps};
+}
+
+static void model_step(waves_model_t *m)
+{
+    m->steps++;
+    int dead = 0;
+    while (dead < m->n && m->steps - m->r[dead].born >= model_lives(&m->p))
+        dead++;
+    memmove(m->r, m->r + dead, (size_t)(m->n - dead) * sizeof *m->r);
+    m->n -= dead;
+}
+
+/* Height less the level, d/dt and d/dx at x (clamped into the basin). */
+static void model_sum(const waves_model_t *m, double x, double *h, double *dt, double *dx)
+{
+    const rpl_water_params_t *p = &m->p;
+    x = !(x >= p->x0) ? p->x0 : x > p->x1 ? p->x1 : x;
+    double omega = 2 * PI * p->frequency, c = p->frequency * p->wavelength;
+    double sh = 0, sdt = 0, sdx = 0;
+    for (int r = 0; r < m->n; r++) {
+        const model_ring_t *g = &m->r[r];
+        if (m->steps - g->born >= model_lives(p))
+            continue; /* dead, not yet dropped (the life was shortened) */
+        double age = (double)(m->steps - g->born) * p->step;
+        double left = 2 * p->x0 - g->x, right = 2 * p->x1 - g->x;
+        const double src[5] = {g->x, left, right, 2 * p->x1 - left, 2 * p->x0 - right};
+        int ns = p->ends == RPL_ENDS_ABSORB ? 1 : 5;
+        for (int i = 0; i < ns; i++) {
+            double dist = x - src[i], s = fabs(dist);
+            if (s > c * age)
+                continue;
+            double fade = 1 - age / p->life, env = g->amp * fade * fade;
+            double phase = omega * (age - s / c), sn = sin(phase), cs = cos(phase);
+            sh += env * sn;
+            sdt += g->amp * (-2 / p->life * fade * sn) + env * omega * cs;
+            sdx += env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
+        }
+    }
+    *h = sh;
+    *dt = sdt;
+    *dx = sdx;
+}
+
+static int same_bits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
+static double unit_rnd(uint64_t *s)
+{
+    return (double)(rnd_next(s) >> 11) / 9007199254740992.0;
+}
+
+/* The body against the model at x: height, velocity, slope, bit for bit. */
+static void check_at(const rpl_water_t *w, const waves_model_t *m, double x, const char *what)
+{
+    double h, dt, dx;
+    model_sum(m, x, &h, &dt, &dx);
+    double got_h = rpl_water_height(w, x), got_v = rpl_water_velocity(w, x), got_s = rpl_water_slope(w, x);
+    if (!same_bits(got_h, m->p.level + h) || !same_bits(got_v, dt) || !same_bits(got_s, dx))
+        fail_msg("%s, step %llu, %d rings, x %.17g: height %.17g velocity %.17g slope %.17g, "
+                 "want %.17g %.17g %.17g",
+                 what, (unsigned long long)m->steps, m->n, x, got_h, got_v, got_s, m->p.level + h, dt, dx);
+}
+
+/* Everywhere a sum might go wrong: random points, the walls and past
+ * them, even fractions of the basin (where stretches of it may start),
+ * a few rings' centres and images, and the points their waves have just
+ * reached or not (c * age away, and an ulp either side); then a sampled
+ * run across the basin (rpl_water_sample). */
+static void check_surface(const rpl_water_t *w, const waves_model_t *m, uint64_t *rng)
+{
+    const rpl_water_params_t *p = &m->p;
+    double span = p->x1 - p->x0, c = p->frequency * p->wavelength;
+    check_at(w, m, p->x0, "left wall");
+    check_at(w, m, p->x1, "right wall");
+    check_at(w, m, p->x0 - 0.25 * span, "left of the basin");
+    check_at(w, m, p->x1 + 3 * span, "right of the basin");
+    for (int i = 0; i < 16; i++)
+        check_at(w, m, p->x0 + span * unit_rnd(rng), "random point");
+    for (int k = 1; k < 64; k += 1 + (int)(rnd_next(rng) % 4))
+        check_at(w, m, p->x0 + span * k / 64, "even fraction");
+    for (int k = 0; k < 4 && m->n > 0; k++) {
+        const model_ring_t *g = &m->r[rnd_next(rng) % (unsigned)m->n];
+        double reach = c * ((double)(m->steps - g->born) * p->step);
+        double left = 2 * p->x0 - g->x, right = 2 * p->x1 - g->x;
+        const double src[5] = {g->x, left, right, 2 * p->x1 - left, 2 * p->x0 - right};
+        for (int i = 0; i < 5; i++) {
+            check_at(w, m, src[i], "a source");
+            double edge[2] = {src[i] - reach, src[i] + reach};
+            for (int j = 0; j < 2; j++) {
+                check_at(w, m, edge[j], "front of a wave");
+                check_at(w, m, nextafter(edge[j], -INFINITY), "just outside or inside a front");
+                check_at(w, m, nextafter(edge[j], INFINITY), "just inside or outside a front");
+            }
+        }
+    }
+    enum { N = 61 };
+    float got[N];
+    double x0 = p->x0 - 3.5, dx = (span + 7) / (N - 1);
+    assert_int_equal(rpl_water_sample(w, x0, dx, N, got), RPL_OK);
+    for (int i = 0; i < N; i++) {
+        double h, dt, sl;
+        model_sum(m, x0 + i * dx, &h, &dt, &sl);
+        float want = (float)(p->level + h);
+        if (memcmp(&got[i], &want, sizeof want) != 0)
+            fail_msg("sample %d at x %.17g, step %llu: %.9g, want %.9g", i, x0 + i * dx,
+                     (unsigned long long)m->steps, got[i], want);
+    }
+}
+
+/* Random basins and waves: offsets from 0 to 1e6, spans from a few units
+ * (one stretch) to 4000, every kind of end, waves from slow and short to
+ * fast and long (reaching past the basin, their images too), lives short
+ * and long, steps of 1/30 to 1/120 s.  Disturbances fall at random times,
+ * places (the walls too) and strengths (tiny to large, some close
+ * together to merge), through their whole lives: young rings, wide ones,
+ * nearly dead ones.  The surface is checked against the full sum about
+ * 16 times in each. */
+static void test_waves_sum_exact(void **state)
+{
+    (void)state;
+    uint64_t rng = 2207;
+    for (int round = 0; round < 24; round++) {
+        rpl_water_params_t p;
+        rpl_water_defaults(&p);
+        p.kind = RPL_SURFACE_WAVES;
+        static const double offsets[] = {0, -731.25, 1e6, 12.5};
+        static const double spans[] = {3, 40, 384, 1018, 4000};
+        p.x0 = offsets[round % 4] + 100 * unit_rnd(&rng);
+        p.x1 = p.x0 + spans[rnd_next(&rng) % 5] * (0.5 + unit_rnd(&rng));
+        p.ends = (rpl_water_ends)(round % 3);
+        p.frequency = 0.5 + 4 * unit_rnd(&rng);
+        p.wavelength = 5 + 300 * unit_rnd(&rng) * unit_rnd(&rng);
+        p.life = 0.5 + 5 * unit_rnd(&rng);
+        static const double steps[] = {1.0 / 30, 1.0 / 60, 1.0 / 120};
+        p.step = steps[rnd_next(&rng) % 3];
+        p.sleep_steps = 1000000; /* stays awake: the model does not sleep */
+        rpl_water_t *w = new_water(&p);
+        waves_model_t m = {.p = p};
+        double span = p.x1 - p.x0;
+        int total = (int)(1.5 * p.life / p.step) + 10, busy = 1 + (int)(rnd_next(&rng) % 6);
+        for (int t = 0; t < total; t++) {
+            int n = rnd_next(&rng) % 4 == 0 ? (int)(rnd_next(&rng) % (unsigned)busy) + 1 : 0;
+            for (int i = 0; i < n && t < total * 2 / 3; i++) {
+                int where = (int)(rnd_next(&rng) % 10);
+                double x = where == 0 ? p.x0 : where == 1 ? p.x1 : p.x0 + span * unit_rnd(&rng);
+                if (where == 2 && m.n > 0) /* close to the newest: may merge */
+                    x = fmin(p.x1, fmax(p.x0, m.r[m.n - 1].x + 0.2 * p.wavelength * (unit_rnd(&rng) - 0.5)));
+                double dv = (unit_rnd(&rng) - 0.5) * (where == 3 ? 1e-6 : 60);
+                assert_int_equal(rpl_water_disturb(w, x, dv), RPL_OK);
+                model_disturb(&m, x, dv);
+                assert_int_equal(rpl_water_rings(w), m.n);
+            }
+            if (t % (total / 16 + 1) == 0)
+                check_surface(w, &m, &rng);
+            int awake = rpl_water_awake(w); /* asleep until the first disturbance */
+            rpl_water_step(w);
+            if (awake)
+                model_step(&m);
+            assert_true(rpl_water_steps(w) == m.steps);
+            assert_int_equal(rpl_water_rings(w), m.n);
+        }
+        rpl_water_destroy(w);
+    }
+}
+
+/* Past 256 rings (the oldest dropped, in the middle of a step), and new
+ * parameters under rings already running: a shorter life (rings dead but
+ * not yet dropped), the basin moved and narrowed, other ends, faster
+ * waves; and a reset. */
+static void test_waves_sum_exact_changes(void **state)
+{
+    (void)state;
+    uint64_t rng = 99;
+    rpl_water_params_t p;
+    rpl_water_defaults(&p);
+    p.kind = RPL_SURFACE_WAVES;
+    p.x0 = 100;
+    p.x1 = 3100;
+    p.wavelength = 8; /* rings more than 2 apart never merge */
+    p.frequency = 20;
+    p.sleep_steps = 1000000;
+    rpl_water_t *w = new_water(&p);
+    waves_model_t m = {.p = p};
+    for (int t = 0; t < 40; t++) {
+        for (int i = 0; i < 12; i++) {
+            double x = p.x0 + 3 * (t * 12 + i) + unit_rnd(&rng);
+            double dv = (unit_rnd(&rng) - 0.5) * 20;
+            rpl_water_disturb(w, x, dv);
+            model_disturb(&m, x, dv);
+            if (i == 6)
+                check_surface(w, &m, &rng);
+        }
+        assert_int_equal(rpl_water_rings(w), m.n);
+        rpl_water_step(w);
+        model_step(&m);
+    }
+    assert_int_equal(m.n, RPL_WAVES_MAX);
+    check_surface(w, &m, &rng);
+
+    rpl_water_params_t q = p;
+    q.life = 0.3; /* 18 steps: the rings older than that are dead now */
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    m.p = q;
+    check_surface(w, &m, &rng);
+    rpl_water_step(w);
+    model_step(&m);
+    assert_int_equal(rpl_water_rings(w), m.n);
+    check_surface(w, &m, &rng);
+
+    q.life = 4;
+    q.x0 = 500; /* the rings stay where they were, some now outside */
+    q.x1 = 1300;
+    q.ends = RPL_ENDS_FREE;
+    q.frequency = 60;
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    m.p = q;
+    for (int t = 0; t < 20; t++) {
+        check_surface(w, &m, &rng);
+        rpl_water_step(w);
+        model_step(&m);
+    }
+    q.ends = RPL_ENDS_ABSORB;
+    q.x1 = 520; /* one stretch */
+    assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+    m.p = q;
+    check_surface(w, &m, &rng);
+
+    rpl_water_reset(w);
+    m.n = 0;
+    m.steps = 0;
+    check_surface(w, &m, &rng);
+    rpl_water_disturb(w, 510, 2);
+    model_disturb(&m, 510, 2);
+    for (int t = 0; t < 10; t++) {
+        rpl_water_step(w);
+        model_step(&m);
+        check_surface(w, &m, &rng);
+    }
+    rpl_water_destroy(w);
+}
+
 /* ---- impacts ------------------------------------------------------------------ */
 
 static void test_impact_force(void **state)
@@ -1210,6 +1497,8 @@ int main(void)
         cmocka_unit_test(test_waves_reflect_twice),
         cmocka_unit_test(test_waves_oldest_dropped),
         cmocka_unit_test(test_waves_merge),
+        cmocka_unit_test(test_waves_sum_exact),
+        cmocka_unit_test(test_waves_sum_exact_changes),
         cmocka_unit_test(test_impact_force),
         cmocka_unit_test(test_absorbing_ends),
         cmocka_unit_test(test_set_params),

@@ -180,6 +180,7 @@ static void flatten(rpl_water_t *w)
     w->awake = 0;
     w->calm = 0;
     w->gen++;
+    rpl_water_terms_build(w);
 }
 
 /* Arrays for n springs in one block: y, v, d, absorb. */
@@ -308,6 +309,7 @@ rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p)
         memset(w->v, 0, (size_t)w->n * sizeof *w->v);
         w->nrings = 0;
     }
+    rpl_water_terms_build(w);
     w->awake = 1;
     w->calm = 0;
     return RPL_OK;
@@ -532,6 +534,7 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
                 break; /* older ones are further down: oldest first */
             if (fabs(g->x - x) <= 0.25 * w->p.wavelength) {
                 g->amp += dv;
+                rpl_water_terms_amp(w, r);
                 rpl_water_grid_stale_ring(w, g);
                 w->awake = 1;
                 w->calm = 0;
@@ -544,6 +547,7 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
             w->nrings--;
         }
         w->rings[w->nrings++] = (ring_t){x, dv, w->steps};
+        rpl_water_terms_build(w);
         rpl_water_grid_stale_ring(w, &w->rings[w->nrings - 1]);
     } else {
         double t;

@@ -12,11 +12,11 @@ long rpl_water_grid_last(const rpl_water_params_t *p)
     return p->kind == RPL_SURFACE_WAVES ? rpl_wave_grid_last(p->x0, p->x1) : 0;
 }
 
-/* One block for last + 1 heights and last + 1 stamps, the stamps 0
- * (stale); NULL when out of memory. */
+/* One block for last + 1 heights, last + 1 stamps (0: stale) and the
+ * rings' terms; NULL when out of memory. */
 double *rpl_water_grid_alloc(long last)
 {
-    return calloc((size_t)last + 1, sizeof(double) + sizeof(uint64_t));
+    return calloc(1, ((size_t)last + 1) * (sizeof(double) + sizeof(uint64_t)) + sizeof(terms_t));
 }
 
 void rpl_water_grid_attach(rpl_water_t *w, double *block, long last)
@@ -24,6 +24,7 @@ void rpl_water_grid_attach(rpl_water_t *w, double *block, long last)
     w->glast = last;
     w->gh = block;
     w->gstamp = block ? (uint64_t *)(block + last + 1) : NULL;
+    w->tm = block ? (terms_t *)(w->gstamp + last + 1) : NULL;
 }
 
 /* A disturbance changes one ring only (made stronger, started, or

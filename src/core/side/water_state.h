@@ -22,6 +22,44 @@ typedef struct ring {
     uint64_t born;   /* step count at birth: its age is (steps - born) * step */
 } ring_t;
 
+/* Where a ring's waves come from (water_rings.c): the ring and its images. */
+enum { RING_SOURCES_MAX = 5 };
+
+/* The rings' terms as they stand (water_rings.c; their memory follows the
+ * grid's in one block, water_cache.c): every source of every ring alive
+ * whose wave can reach the basin, in the order the surface sums them
+ * (oldest ring first, its sources in rpl_water_ring_sources' order), each
+ * with what the sum works out per ring; and the basin cut into nb
+ * stretches ("buckets") of width bw, each with the terms whose reach meets
+ * it or a neighbour.  A height in a bucket then walks that bucket's terms
+ * only, and each still makes the sum's own test (|x - src| <= reach), in
+ * the same order: the same sum, bit for bit, without looking at the rings
+ * and images that cannot reach it (rpl_water_rings_eval).  Remade
+ * whenever the rings change: a step, a new ring, new parameters, a reset;
+ * a disturbance merged into a ring changes only that ring's envelopes. */
+enum { TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX, TERM_BUCKETS_MAX = 32 };
+
+typedef struct term {
+    double src;      /* where the wave comes from */
+    double reach;    /* how far it has gone: c * age */
+    double age;      /* seconds */
+    double fade;     /* 1 - age / life */
+    double env;      /* amp * fade * fade */
+    int ring;        /* its ring in rings[] */
+    uint8_t lo, hi;  /* the buckets it is in */
+} term_t;
+
+typedef struct terms {
+    int n;                              /* terms in t */
+    int nb;                             /* buckets, >= 1 */
+    double bw;                          /* their width: (x1 - x0) / nb */
+    int first[RPL_WAVES_MAX];           /* ring r's terms: t[first[r]] .. */
+    int count[RPL_WAVES_MAX];           /* .. count[r] of them */
+    int start[TERM_BUCKETS_MAX + 1];    /* bucket b's terms: in[start[b]] .. in[start[b + 1] - 1] */
+    term_t t[TERMS_MAX];
+    uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
+} terms_t;
+
 struct rpl_water {
     rpl_water_params_t p;
     int n;            /* springs allocated (p.springs) */
@@ -46,6 +84,7 @@ struct rpl_water {
     double *gh;       /* glast + 1 heights, then glast + 1 stamps, one block */
     uint64_t *gstamp;
     uint64_t gen;     /* >= 1 once created; stamps start at 0 */
+    terms_t *tm;      /* waves: the rings' terms (in the grid's block), else NULL */
     rpl_err_t err;
 };
 
@@ -55,9 +94,6 @@ static inline int water_usable(const rpl_water_t *w)
 {
     return w && w->y;
 }
-
-/* Where a ring's waves come from (water_rings.c): the ring and its images. */
-enum { RING_SOURCES_MAX = 5 };
 
 /* The uniform Catmull-Rom segment from a[i] to a[i+1] as c0 + t (c1 + t
  * (c2 + t c3)), t in [0, 1]: through both points, with tangents half the
@@ -78,6 +114,8 @@ uint64_t rpl_water_life_steps(const rpl_water_params_t *p);
 int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
 void rpl_water_rings_step(rpl_water_t *w);
+void rpl_water_terms_build(rpl_water_t *w);
+void rpl_water_terms_amp(rpl_water_t *w, int r);
 
 /* water_cache.c */
 long rpl_water_grid_last(const rpl_water_params_t *p);
