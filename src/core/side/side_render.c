@@ -44,7 +44,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->format = format;
     if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = malloc((size_t)CAUS * CAUS);
+    r->caustic = calloc((size_t)CAUS * CAUS + 4, 1); /* kernels may read 4 bytes at a texel */
     size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
     r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
     if (format != RPL_XRGB8888)
@@ -61,6 +61,11 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->col.shift = r->colmem + 5 * ncol;
     r->col.gbase = r->colmem + 6 * ncol;
     r->col.rdeep = r->colmem + 7 * ncol;
+    r->col.rrow = r->colmem + 8 * ncol;
+    if ((st = rpl_kernels_find(NULL, &r->kern)) != RPL_OK) {
+        release(r);
+        return rpl_err_set(&r->err, st, "no kernels for the side renderer (RIPPLE_SIMD?)");
+    }
     rpl_side_make_caustic(r->caustic);
     if (format == RPL_INDEX8)
         st = rpl_side_make_palette(r, art);
@@ -289,7 +294,8 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     anim_t an;
     rpl_side_make_anim(&an, time);
     for (int k = 0; k < nwaters; k++)
-        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth, &r->col);
+        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth,
+                            &r->col, r->kern);
     for (int k = 0; k < ndrops; k++)
         rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
     if (direct)

@@ -158,7 +158,7 @@ void rpl_side_make_anim(anim_t *a, double time)
         a->warpv[i] = (int8_t)lrint(5.0 * sin(3.0 * ph - t * 1.1) + 2.0 * sin(7.0 * ph + t * 1.7));
         a->wob[i] = (int16_t)lrint(256.0 * (0.6 * sin(3.0 * ph + t * 2.4) + 0.4 * sin(7.0 * ph - t * 3.1)));
     }
-    memcpy(a->warpv + 256, a->warpv, BLOCK);
+    memcpy(a->warpv + 256, a->warpv, TABLE_PAD);
 }
 
 static inline uint32_t pack(int r, int g, int b)
@@ -475,7 +475,8 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
  * only writes the frame, never reads it (what it refracts is the scene). */
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col)
+                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
+                       const rpl_kernels_t *kern)
 {
     water_span_t sp;
     if (!water_span(wb, w, h, &sp))
@@ -564,8 +565,8 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
     /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
      * (x & 255) on, over a block */
-    int32_t wdeep[512 + BLOCK];
-    for (int i = 0; i < 512 + BLOCK; i++)
+    int32_t wdeep[512 + TABLE_PAD];
+    for (int i = 0; i < 512 + TABLE_PAD; i++)
         wdeep[i] = an->wob[i & 255] * wob_deep;
     /* there the water moves the scene by less than `reach` pixels:
      * columns xs0..xs1-1 read their row without clamping */
@@ -590,13 +591,26 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             mixed_run(&c, cx0, cx1);
             continue;
         }
-        const depth_entry_t *eg = NULL;
-        if (uniform) {
-            int dg = y - ymean;
-            eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-        }
         mixed_run(&c, cx0, xs0);
-        deep_run(&c, xs0, xs1, eg, y < yall);
+        if (uniform) {
+            /* one gradient entry for the row: the kernel's case */
+            int dg = y - ymean;
+            const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+            const int32_t *rd = col->rdeep;
+            if (y < yall) {
+                for (int x = xs0; x < xs1; x++) {
+                    int d = y - col->ys[x];
+                    col->rrow[x] = col->sfx[x] * depth[d < DEPTHS ? d : DEPTHS - 1].refr;
+                }
+                rd = col->rrow;
+            }
+            rpl_side_deep_job_t job = {c.srow, c.frow, rd, wdeep, caus, an->warpv, 2 * y & 255,
+                                       c.c1x, c.c1y, c.c2x, c.c2y, eg->inva, eg->pr, eg->pg,
+                                       eg->pb, eg->caus};
+            kern->side_deep(&job, xs0, xs1);
+        } else {
+            deep_run(&c, xs0, xs1, NULL, y < yall);
+        }
         mixed_run(&c, xs1, cx1);
     }
 }
