@@ -42,6 +42,7 @@
 #define PAL_WATER_H 128
 #define SEED 0x51DE5EEDu
 #define BLOCK 16                   /* pixels of water shaded together (see shade_block) */
+#define HINTS_MAX 64               /* changed rectangles a renderer keeps (more: all of it) */
 #define TABLE_PAD 32               /* periodic tables run this far past 256 (kernels.h) */
 
 /* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
@@ -81,7 +82,17 @@ struct rpl_side_renderer {
     uint8_t *caustic;           /* CAUS*CAUS, tileable light network (and 4 bytes more) */
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
-    int32_t *span;              /* not XRGB8888: per row, the columns [x0, x1) drawn in the frame */
+    int32_t *span;              /* per row, the columns [x0, x1) drawn over the scene (2*h) */
+    /* The last frame drawn, so that the next one into the same framebuffer
+     * writes only what changed (rpl_side_renderer_changed): where it was
+     * drawn, and where it drew over the scene (per row, as span). */
+    const void *last_fb;
+    ptrdiff_t last_pitch, last_spitch;
+    const uint32_t *last_scene;
+    int32_t *last_span;         /* 2*h */
+    int have_last;              /* last_* describe a frame drawn whole or in part */
+    int nhint;                  /* the scene's changes since it, declared; -1: none */
+    rpl_rect_t hint[HINTS_MAX];
     depth_entry_t depth[DEPTHS];
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
