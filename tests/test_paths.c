@@ -7,6 +7,7 @@
  *   test_paths --case wave N    replays wave case N (the wave model's step)
  *   test_paths --case refract N replays refraction case N
  *   test_paths --case side N    replays case N of the side view's deep water
+ *   test_paths --case shallow N replays case N of its water near the surface
  *
  * Every case is built from its number alone (a seeded generator of the
  * test's own), so a failing case printed as "step case 1234" replays with
@@ -1365,6 +1366,189 @@ static void test_side_deep_cases(void **state)
         fail_msg("%d side deep-water cases differ (replay: test_paths --case side N)", bad);
 }
 
+
+/*
+ * The water near the surface: case n as above, and per column a depth
+ * under the surface from far above it through the foam's rows to far
+ * under the table's end, shifts, gradient bases, slopes and darkening at
+ * their bounds, tables of entries at theirs; the row read clamped (any
+ * slope), the pixels left alone (above the surface, foam) checked to keep
+ * what the row held.
+ */
+typedef struct shallow_case {
+    side_case_t base; /* the row, texels, warps, offsets */
+    int32_t *ys, *shift, *gbase, *sfx, *dcol;
+    uint32_t te[RPL_SIDE_DEPTHS], tbg[RPL_SIDE_DEPTHS], tr[RPL_SIDE_DEPTHS], tia[RPL_SIDE_DEPTHS];
+    int32_t wraw[512 + 32];
+    uint32_t *init; /* what out holds before */
+    rpl_side_shallow_job_t job;
+} shallow_case_t;
+
+static void shallow_case_make(int n, shallow_case_t *c)
+{
+    side_case_make(n, &c->base);
+    const side_case_t *b = &c->base;
+    uint64_t s = case_seed(6, n);
+    const int len = b->len, wide = rnd_range(&s, 0, 3) == 0;
+    int y = side_pick(&s, -100, 3000);
+    c->ys = xmalloc((size_t)len * 4);
+    c->shift = xmalloc((size_t)len * 4);
+    c->gbase = xmalloc((size_t)len * 4);
+    c->sfx = xmalloc((size_t)len * 4);
+    c->dcol = xmalloc((size_t)len * 4);
+    c->init = xmalloc((size_t)len * 4);
+    for (int x = 0; x < len; x++) {
+        int kind = rnd_range(&s, 0, 5), d;
+        d = kind == 0 ? rnd_range(&s, -50, -1) : kind == 1 ? rnd_range(&s, 0, 4)
+          : kind == 2 ? rnd_range(&s, 5, 15) : kind == 3 ? rnd_range(&s, 16, 520)
+          : kind == 4 ? side_pick(&s, 5, 1 << 29) : side_pick(&s, -(1 << 29), 16);
+        c->ys[x] = y - d;
+        c->shift[x] = wide ? side_pick(&s, -32767, 32767) : side_pick(&s, -64, 64);
+        c->gbase[x] = y - (wide ? side_pick(&s, -(1 << 29), 1 << 29) : side_pick(&s, -40, 600));
+        c->sfx[x] = wide ? side_pick(&s, -32767, 32767) : side_pick(&s, -384, 384);
+        c->dcol[x] = side_pick(&s, 0, 256);
+        c->init[x] = (uint32_t)rnd_next(&s);
+    }
+    for (int d = 0; d < RPL_SIDE_DEPTHS; d++) {
+        int inva = side_pick(&s, 0, 256), pmax = 65535 - 255 * inva;
+        c->te[d] = (uint32_t)side_pick(&s, 0, 2047) | (uint32_t)side_pick(&s, 0, 511) << 11 |
+                   (uint32_t)side_pick(&s, 0, 256) << 20;
+        c->tbg[d] = (uint32_t)side_pick(&s, 0, pmax) | (uint32_t)side_pick(&s, 0, pmax) << 16;
+        c->tr[d] = (uint32_t)side_pick(&s, 0, pmax) | (uint32_t)side_pick(&s, 0, 128) << 16;
+        c->tia[d] = (uint32_t)inva;
+    }
+    for (int i = 0; i < 512 + 32; i++)
+        c->wraw[i] = i < 256 ? side_pick(&s, -32767, 32767) : c->wraw[i & 255];
+    c->job = (rpl_side_shallow_job_t){b->src, NULL, c->ys, c->shift, c->gbase, c->sfx, c->dcol,
+                                      c->te, c->tbg, c->tr, c->tia, c->wraw, b->caus, b->warpv,
+                                      b->job.phase, y, len, b->job.c1x, b->job.c1y, b->job.c2x,
+                                      b->job.c2y};
+}
+
+static void shallow_case_free(shallow_case_t *c)
+{
+    side_case_free(&c->base);
+    free(c->ys);
+    free(c->shift);
+    free(c->gbase);
+    free(c->sfx);
+    free(c->dcol);
+    free(c->init);
+}
+
+/* The rule of kernels.h for one pixel, written out again (0: left alone). */
+static int shallow_rule(const rpl_side_shallow_job_t *j, int x, uint32_t *px)
+{
+    const int D = RPL_SIDE_DEPTHS;
+    int64_t d = (int64_t)j->y - j->ys[x];
+    if (d < 5)
+        return 0;
+    uint32_t e = j->te[d < D ? d : D - 1];
+    int64_t refr = e % 2048, ew = e / 2048 % 512, dk = e / (1u << 20) % 512;
+    int64_t dg = d < 16 ? d + floor_div_pow2((int64_t)j->shift[x] * d, 4) : (int64_t)j->y - j->gbase[x];
+    dg = clamp64(dg, 0, D - 1);
+    int64_t pre[3] = {j->tbg[dg] % 65536, j->tbg[dg] / 65536, j->tr[dg] % 65536};
+    int64_t cw = j->tr[dg] / 65536, inva = j->tia[dg];
+    int64_t sx = x + floor_div_pow2((int64_t)j->sfx[x] * refr + (int64_t)j->wob[(x + j->phase) % 256] * ew, 16);
+    sx = clamp64(sx, 0, j->w - 1);
+    int v = j->warpv[x % 256];
+    int r1 = (int)(((int64_t)j->c1y + v) & 255), q1 = (int)(((int64_t)x + j->c1x) & 255);
+    int r2 = (int)(((int64_t)j->c2y - v) & 255), q2 = (int)(((int64_t)x * 3 / 4 + j->c2x) & 255);
+    int64_t a1 = j->caus[r1 * 256 + q1], a2 = j->caus[r2 * 256 + q2];
+    int64_t light = a1 * a2 / 256 + (a1 + a2) / 4, add = light * cw / 256;
+    int64_t adds[3] = {add * 230 / 256, add, add * 200 / 256};
+    int64_t k = 256 - (int64_t)j->dcol[x] * dk / 256;
+    uint32_t p = j->src[sx], out = 0xFF000000u;
+    for (int ch = 0; ch < 3; ch++) {
+        int64_t c = p >> (8 * ch) & 0xFF;
+        int64_t o = ((c * inva + pre[ch]) / 256 + adds[ch]) * k / 256;
+        out |= (uint32_t)(o > 255 ? 255 : o) << (8 * ch);
+    }
+    *px = out;
+    return 1;
+}
+
+static void shallow_run(const shallow_case_t *c, const rpl_kernels_t *k, uint32_t *out)
+{
+    const side_case_t *b = &c->base;
+    memcpy(out, c->init, (size_t)b->len * 4);
+    rpl_side_shallow_job_t j = c->job;
+    if (b->guard == G_HEAP || b->x0 == b->x1) {
+        j.out = out;
+        k->side_shallow(&j, b->x0, b->x1);
+        return;
+    }
+    int g = b->guard;
+    size_t lo = (size_t)b->x0, hi = (size_t)b->x1 - 1;
+    slice_t ss, sc, so, sy, s1, s2, s3, s4;
+    j.src = slice_alloc(&ss, 0, 0, (size_t)b->len - 1, 4, g, b->src);
+    j.caus = slice_alloc(&sc, 1, 0, 65536 + 2, 1, g, b->caus);
+    j.out = slice_alloc(&so, 2, lo, hi, 4, g, out);
+    j.ys = slice_alloc(&sy, 3, lo, hi, 4, g, c->ys);
+    j.shift = slice_alloc(&s1, 0, lo, hi, 4, G_HEAP, c->shift);
+    j.gbase = slice_alloc(&s2, 0, lo, hi, 4, G_HEAP, c->gbase);
+    j.sfx = slice_alloc(&s3, 0, lo, hi, 4, G_HEAP, c->sfx);
+    j.dcol = slice_alloc(&s4, 0, lo, hi, 4, G_HEAP, c->dcol);
+    k->side_shallow(&j, b->x0, b->x1);
+    memcpy(out + b->x0, j.out + b->x0, (size_t)(b->x1 - b->x0) * 4);
+    slice_t *all[] = {&ss, &sc, &so, &sy, &s1, &s2, &s3, &s4};
+    for (int i = 0; i < 8; i++)
+        slice_free(all[i]);
+}
+
+static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose)
+{
+    shallow_case_t *c = xmalloc(sizeof *c);
+    shallow_case_make(n, c);
+    const int len = c->base.len, x0 = c->base.x0, x1 = c->base.x1;
+    uint32_t *ref = xmalloc((size_t)len * 4), *got = xmalloc((size_t)len * 4);
+    int bad = 0;
+    char desc[200];
+    snprintf(desc, sizeof desc, "shallow case %d (row %d, [%d, %d), %s)", n, len, x0, x1,
+             guard_name[c->base.guard]);
+    crash_set("shallow", n, desc);
+    shallow_run(c, ref_k, ref);
+    for (int x = 0; x < len && !bad; x++) {
+        uint32_t want = c->init[x];
+        if (x >= x0 && x < x1)
+            shallow_rule(&c->job, x, &want);
+        if (ref[x] != want) {
+            printf("%s: c at x %d: 0x%08X, the rule 0x%08X\n", desc, x, (unsigned)ref[x], (unsigned)want);
+            bad = 1;
+        }
+    }
+    for (int p = 0; p < npaths; p++) {
+        shallow_run(c, paths[p], got);
+        for (int x = 0; x < len; x++)
+            if (got[x] != ref[x]) {
+                printf("%s: %s at x %d: 0x%08X, c 0x%08X\n", desc, paths[p]->name, x,
+                       (unsigned)got[x], (unsigned)ref[x]);
+                bad++;
+                break;
+            }
+        if (verbose)
+            printf("%s: %s %s\n", desc, paths[p]->name, bad ? "differs" : "agrees");
+    }
+    free(ref);
+    free(got);
+    shallow_case_free(c);
+    free(c);
+    return bad;
+}
+
+static void test_side_shallow_cases(void **state)
+{
+    (void)state;
+    crash_hook_on();
+    int bad = 0;
+    for (int n = 0; n < SD_CASES; n++)
+        bad += shallow_check_case(n, simd, nsimd, 0);
+    crash_hook_off();
+    guard_slots_release();
+    if (bad)
+        fail_msg("%d side shallow-water cases differ (replay: test_paths --case shallow N)", bad);
+}
+
 /* ---- the harness itself ----------------------------------------------- */
 
 /* Touching one byte past a guarded buffer, or one before, must kill the
@@ -1702,9 +1886,11 @@ static int replay(const char *kind, const char *num)
         refract_ref_free(&r);
     } else if (strcmp(kind, "side") == 0 && n < SD_CASES) {
         bad += side_check_case((int)n, paths, npaths, 1);
+    } else if (strcmp(kind, "shallow") == 0 && n < SD_CASES) {
+        bad += shallow_check_case((int)n, paths, npaths, 1);
     } else {
         fprintf(stderr, "test_paths: no %s case %ld (step 0..%d, wave 0..%d, refract 0..%d, "
-                "side 0..%d)\n", kind, n, STEP_CASES - 1, WAVE_CASES - 1, RF_CASES - 1,
+                "side and shallow 0..%d)\n", kind, n, STEP_CASES - 1, WAVE_CASES - 1, RF_CASES - 1,
                 SD_CASES - 1);
         return 2;
     }
@@ -1736,7 +1922,7 @@ int main(int argc, char **argv)
         }
         subset = (int)v;
     } else if (argc != 1) {
-        fprintf(stderr, "usage: test_paths [--list | --case step|wave|refract|side N | --subset N]\n");
+        fprintf(stderr, "usage: test_paths [--list | --case step|wave|refract|side|shallow N | --subset N]\n");
         return 2;
     }
     if (!ref_k) {
@@ -1783,6 +1969,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sim_agreement),
         cmocka_unit_test(test_sim_agreement_wave),
         cmocka_unit_test(test_side_deep_cases),
+        cmocka_unit_test(test_side_shallow_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,7 @@
 #define CAUS_BITS 8
 #define CAUS (1 << CAUS_BITS)      /* the caustic pattern's side, a power of two */
 #define CAUS_GRID 8                /* Voronoi cells across the pattern */
-#define DEPTHS 512                 /* depth table entries (deeper uses the last) */
+#define DEPTHS RPL_SIDE_DEPTHS     /* depth table entries (deeper uses the last), 512 */
 #define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
 #define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
 #define DROP_RADIUS_MAX 32.0       /* droplets bigger than this are drawn this big */
