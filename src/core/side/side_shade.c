@@ -692,9 +692,14 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
         return;
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
+    /* pixels surely out of the disc (farther than rad + 0.5, with room
+     * for rounding) are passed over before the square root */
+    const double out = (rad + 0.5 + 1e-6) * (rad + 0.5 + 1e-6);
     for (int y = ya; y <= yb; y++)
         for (int x = xa; x <= xb; x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            if (dx * dx + dy * dy > out)
+                continue;
             double dist = sqrt(dx * dx + dy * dy);
             double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
             if (cv <= 0)
