@@ -1256,7 +1256,7 @@ static void side_case_make(int n, side_case_t *c)
     c->job = (rpl_side_deep_job_t){c->src, NULL, c->rd, c->wob, c->caus, c->warpv, phase,
                                    side_pick(&s, -big, big), side_pick(&s, -big, big),
                                    side_pick(&s, -big, big), side_pick(&s, -big, big),
-                                   inva, pr, pg, pb, side_pick(&s, 0, 128)};
+                                   inva, pr, pg, pb, side_pick(&s, 0, 128), c->len};
 }
 
 static void side_case_free(side_case_t *c)

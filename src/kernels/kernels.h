@@ -92,7 +92,8 @@ typedef void (*rpl_upscale_fn)(const void *src, ptrdiff_t spitch, void *dst, ptr
  *   per channel c of src[sx]: min(255, ((c * inva + p) >> 8) + a),
  *   p = pr, pg, pb and a = add * 200 >> 8, add, add * 230 >> 8 for red,
  *   green, blue; alpha 255.
- * Callers keep 0 <= sx < the row's length for every x, 0 <= inva <= 256,
+ * Callers keep 0 <= sx < w (the row's length, any of whose pixels a kernel
+ * may read) for every x, 0 <= inva <= 256,
  * p >= 0 and 255 * inva + max(pr, pg, pb) <= 65535, 0 <= cw <= 128; wob
  * holds 512 + 32 entries with wob[i] = wob[i & 255], warpv 256 + 32 with
  * warpv[i] = warpv[i & 255], caus 65536 bytes and 3 readable ones after
@@ -109,6 +110,7 @@ typedef struct rpl_side_deep_job {
     int phase;            /* 0..255 */
     int c1x, c1y, c2x, c2y;
     int inva, pr, pg, pb, cw; /* the gradient's entry */
+    int w;                /* the scene row's length */
 } rpl_side_deep_job_t;
 
 typedef void (*rpl_side_deep_fn)(const rpl_side_deep_job_t *job, int x0, int x1);

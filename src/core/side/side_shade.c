@@ -650,7 +650,7 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             }
             rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, caus, an->warpv, 2 * y & 255,
                                       c.c1x, c.c1y, c.c2x, c.c2y, eg->inva, eg->pr, eg->pg,
-                                      eg->pb, eg->caus};
+                                      eg->pb, eg->caus, w};
             kern->side_deep(&dj, xs0, xs1);
         } else {
             deep_run(&c, xs0, xs1, NULL, y < yall);

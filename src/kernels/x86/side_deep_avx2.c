@@ -1,11 +1,12 @@
-/* kernels/x86/side_deep_avx2.c - AVX2 side-view deep water: eight pixels at a time, the scene and the caustic texels by gathers. */
+/* kernels/x86/side_deep_avx2.c - AVX2 side-view deep water: eight pixels at a time, the scene by permutes of the row about them, the caustic texels by gathers. */
 #include <immintrin.h>
 
 #include "kernels/kernels.h"
+#include "kernels/x86/side_avx2.h"
 
 /*
  * Per pixel, in 32-bit lanes: the source column and the two caustic
- * indices, the texels gathered (four bytes read, the low one kept), the
+ * indices, the scene's pixels (side_avx2.h), the texels gathered (four bytes read, the low one kept), the
  * light and its share per channel (each under 256, so they pack into one
  * pixel's bytes).  The gradient's blend is done per channel in 16-bit
  * lanes and packed back to bytes; the light is added with unsigned
@@ -26,7 +27,6 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
     const __m256i k230 = _mm256_set1_epi32(230), alpha = _mm256_set1_epi32((int)0xFF000000u);
     const __m256i c1x = _mm256_set1_epi32(job->c1x), c1y = _mm256_set1_epi32(job->c1y);
     const __m256i c2x = _mm256_set1_epi32(job->c2x), c2y = _mm256_set1_epi32(job->c2y);
-    const int *src = (const int *)(const void *)job->src;
     const int *caus = (const int *)(const void *)job->caus;
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
@@ -35,7 +35,7 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
         const __m256i wb = _mm256_loadu_si256(
             (const __m256i *)(const void *)(job->wob + job->phase + (x & 255)));
         const __m256i sx = _mm256_add_epi32(xv, _mm256_srai_epi32(_mm256_add_epi32(rd, wb), 16));
-        const __m256i p = _mm256_i32gather_epi32(src, sx, 4);
+        const __m256i p = row_pixels(job->src, job->w, x, sx);
         const __m256i v = _mm256_cvtepi8_epi32(
             _mm_loadl_epi64((const __m128i *)(const void *)(job->warpv + (x & 255))));
         const __m256i i1 = _mm256_or_si256(

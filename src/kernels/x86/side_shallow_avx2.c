@@ -1,7 +1,8 @@
-/* kernels/x86/side_shallow_avx2.c - AVX2 side-view water near its surface: eight pixels at a time, tables, scene and caustic texels by gathers. */
+/* kernels/x86/side_shallow_avx2.c - AVX2 side-view water near its surface: eight pixels at a time, tables and caustic texels by gathers, the scene by permutes where it can (side_avx2.h). */
 #include <immintrin.h>
 
 #include "kernels/kernels.h"
+#include "kernels/x86/side_avx2.h"
 
 /*
  * Per pixel in 32-bit lanes: the depth and the gradient's depth, clamped
@@ -23,7 +24,6 @@ void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
     const __m256i k256 = _mm256_set1_epi32(256), alpha = _mm256_set1_epi32((int)0xFF000000u);
     const __m256i c1x = _mm256_set1_epi32(job->c1x), c1y = _mm256_set1_epi32(job->c1y);
     const __m256i c2x = _mm256_set1_epi32(job->c2x), c2y = _mm256_set1_epi32(job->c2y);
-    const int *src = (const int *)(const void *)job->src;
     const int *caus = (const int *)(const void *)job->caus;
     const int *te = (const int *)(const void *)job->te, *tbg = (const int *)(const void *)job->tbg;
     const int *tr = (const int *)(const void *)job->tr, *tia = (const int *)(const void *)job->tia;
@@ -53,7 +53,7 @@ void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
                                       _mm256_mullo_epi32(wb, ew));
         sx = _mm256_add_epi32(xv, _mm256_srai_epi32(sx, 16));
         sx = _mm256_min_epi32(_mm256_max_epi32(sx, zero), wmax);
-        const __m256i p = _mm256_i32gather_epi32(src, sx, 4);
+        const __m256i p = row_pixels(job->src, job->w, x, sx);
         const __m256i v = _mm256_cvtepi8_epi32(
             _mm_loadl_epi64((const __m128i *)(const void *)(job->warpv + (x & 255))));
         const __m256i i1 = _mm256_or_si256(
