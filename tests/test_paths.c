@@ -1317,6 +1317,32 @@ static void side_run(const side_case_t *c, const rpl_kernels_t *k, uint32_t *out
     slice_free(&so);
 }
 
+/* 1 (and a line saying where) when path `name`'s row differs from c's. */
+static int side_row_differs(const char *desc, const char *name, const uint32_t *got,
+                            const uint32_t *ref, int len)
+{
+    for (int x = 0; x < len; x++)
+        if (got[x] != ref[x]) {
+            printf("%s: %s at x %d: 0x%08X, c 0x%08X\n", desc, name, x, (unsigned)got[x],
+                   (unsigned)ref[x]);
+            return 1;
+        }
+    return 0;
+}
+
+/* Runs every side case of a kind (side_check_case or shallow_check_case). */
+static void side_cases(int (*check)(int, const rpl_kernels_t *const *, int, int), const char *kind)
+{
+    crash_hook_on();
+    int bad = 0;
+    for (int n = 0; n < SD_CASES; n++)
+        bad += check(n, simd, nsimd, 0);
+    crash_hook_off();
+    guard_slots_release();
+    if (bad)
+        fail_msg("%d %s cases differ (replay: test_paths --case %s N)", bad, kind, kind);
+}
+
 static int side_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose)
 {
     side_case_t c;
@@ -1337,13 +1363,7 @@ static int side_check_case(int n, const rpl_kernels_t *const *paths, int npaths,
     }
     for (int p = 0; p < npaths; p++) {
         side_run(&c, paths[p], got);
-        for (int x = 0; x < c.len; x++)
-            if (got[x] != ref[x]) {
-                printf("%s: %s at x %d: 0x%08X, c 0x%08X\n", desc, paths[p]->name, x,
-                       (unsigned)got[x], (unsigned)ref[x]);
-                bad++;
-                break;
-            }
+        bad += side_row_differs(desc, paths[p]->name, got, ref, c.len);
         if (verbose)
             printf("%s: %s %s\n", desc, paths[p]->name, bad ? "differs" : "agrees");
     }
@@ -1356,16 +1376,8 @@ static int side_check_case(int n, const rpl_kernels_t *const *paths, int npaths,
 static void test_side_deep_cases(void **state)
 {
     (void)state;
-    crash_hook_on();
-    int bad = 0;
-    for (int n = 0; n < SD_CASES; n++)
-        bad += side_check_case(n, simd, nsimd, 0);
-    crash_hook_off();
-    guard_slots_release();
-    if (bad)
-        fail_msg("%d side deep-water cases differ (replay: test_paths --case side N)", bad);
+    side_cases(side_check_case, "side");
 }
-
 
 /*
  * The water near the surface: case n as above, and per column a depth
@@ -1519,13 +1531,7 @@ static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npat
     }
     for (int p = 0; p < npaths; p++) {
         shallow_run(c, paths[p], got);
-        for (int x = 0; x < len; x++)
-            if (got[x] != ref[x]) {
-                printf("%s: %s at x %d: 0x%08X, c 0x%08X\n", desc, paths[p]->name, x,
-                       (unsigned)got[x], (unsigned)ref[x]);
-                bad++;
-                break;
-            }
+        bad += side_row_differs(desc, paths[p]->name, got, ref, len);
         if (verbose)
             printf("%s: %s %s\n", desc, paths[p]->name, bad ? "differs" : "agrees");
     }
@@ -1539,14 +1545,7 @@ static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npat
 static void test_side_shallow_cases(void **state)
 {
     (void)state;
-    crash_hook_on();
-    int bad = 0;
-    for (int n = 0; n < SD_CASES; n++)
-        bad += shallow_check_case(n, simd, nsimd, 0);
-    crash_hook_off();
-    guard_slots_release();
-    if (bad)
-        fail_msg("%d side shallow-water cases differ (replay: test_paths --case shallow N)", bad);
+    side_cases(shallow_check_case, "shallow");
 }
 
 /* ---- the harness itself ----------------------------------------------- */

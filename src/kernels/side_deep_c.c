@@ -1,5 +1,6 @@
 /* kernels/side_deep_c.c - the side view's deep water, one row: the scalar rule of the SIMD kernels (see kernels.h). */
 #include "kernels/kernels.h"
+#include "kernels/side_light.h"
 
 void rpl_side_deep_c(const rpl_side_deep_job_t *job, int x0, int x1)
 {
@@ -9,11 +10,8 @@ void rpl_side_deep_c(const rpl_side_deep_job_t *job, int x0, int x1)
     const unsigned pr = (unsigned)job->pr, pg = (unsigned)job->pg, pb = (unsigned)job->pb;
     for (int x = x0; x < x1; x++) {
         int sx = x + ((job->rd[x] + job->wob[(x + job->phase) & 255]) >> 16);
-        int v = job->warpv[x & 255];
-        unsigned a1 = caus[((unsigned)(job->c1y + v) & 255) << 8 | ((unsigned)(x + job->c1x) & 255)];
-        unsigned a2 = caus[((unsigned)(job->c2y - v) & 255) << 8 |
-                           ((unsigned)((x * 3 >> 2) + job->c2x) & 255)];
-        unsigned light = (a1 * a2 >> 8) + ((a1 + a2) >> 2);
+        unsigned light =
+            rpl_side_light(caus, job->warpv, x, job->c1x, job->c1y, job->c2x, job->c2y);
         unsigned add = light * cw >> 8;
         uint32_t p = src[sx];
         unsigned r = (((p >> 16 & 0xFF) * inva + pr) >> 8) + (add * 200 >> 8);

@@ -1,5 +1,6 @@
 /* kernels/side_shallow_c.c - the side view's water near its surface, one row: the scalar rule of the SIMD kernels (see kernels.h). */
 #include "kernels/kernels.h"
+#include "kernels/side_light.h"
 
 void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
@@ -17,11 +18,8 @@ void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1)
         unsigned pr = job->tr[dg] & 0xFFFF, cw = job->tr[dg] >> 16, inva = job->tia[dg];
         int sx = x + ((job->sfx[x] * refr + job->wob[(x + job->phase) & 255] * ew) >> 16);
         sx = sx < 0 ? 0 : sx >= job->w ? job->w - 1 : sx;
-        int v = job->warpv[x & 255];
-        unsigned a1 = caus[((unsigned)(job->c1y + v) & 255) << 8 | ((unsigned)(x + job->c1x) & 255)];
-        unsigned a2 = caus[((unsigned)(job->c2y - v) & 255) << 8 |
-                           ((unsigned)((x * 3 >> 2) + job->c2x) & 255)];
-        unsigned light = (a1 * a2 >> 8) + ((a1 + a2) >> 2);
+        unsigned light =
+            rpl_side_light(caus, job->warpv, x, job->c1x, job->c1y, job->c2x, job->c2y);
         unsigned add = light * cw >> 8;
         unsigned k = 256 - (unsigned)(job->dcol[x] * dk >> 8);
         uint32_t p = job->src[sx];

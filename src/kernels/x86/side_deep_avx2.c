@@ -17,7 +17,7 @@
 void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
 {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m255 = _mm256_set1_epi32(255), zero = _mm256_setzero_si256();
+    const __m256i zero = _mm256_setzero_si256();
     const __m256i ia = _mm256_set1_epi16((short)job->inva);
     const __m256i pre = _mm256_setr_epi16((short)job->pb, (short)job->pg, (short)job->pr, 0,
                                           (short)job->pb, (short)job->pg, (short)job->pr, 0,
@@ -25,9 +25,6 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
                                           (short)job->pb, (short)job->pg, (short)job->pr, 0);
     const __m256i cw = _mm256_set1_epi32(job->cw), k200 = _mm256_set1_epi32(200);
     const __m256i k230 = _mm256_set1_epi32(230), alpha = _mm256_set1_epi32((int)0xFF000000u);
-    const __m256i c1x = _mm256_set1_epi32(job->c1x), c1y = _mm256_set1_epi32(job->c1y);
-    const __m256i c2x = _mm256_set1_epi32(job->c2x), c2y = _mm256_set1_epi32(job->c2y);
-    const int *caus = (const int *)(const void *)job->caus;
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
         const __m256i xv = _mm256_add_epi32(_mm256_set1_epi32(x), lane);
@@ -36,19 +33,8 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
             (const __m256i *)(const void *)(job->wob + job->phase + (x & 255)));
         const __m256i sx = _mm256_add_epi32(xv, _mm256_srai_epi32(_mm256_add_epi32(rd, wb), 16));
         const __m256i p = row_pixels(job->src, job->w, x, sx);
-        const __m256i v = _mm256_cvtepi8_epi32(
-            _mm_loadl_epi64((const __m128i *)(const void *)(job->warpv + (x & 255))));
-        const __m256i i1 = _mm256_or_si256(
-            _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(c1y, v), m255), 8),
-            _mm256_and_si256(_mm256_add_epi32(xv, c1x), m255));
-        const __m256i x3 = _mm256_srli_epi32(_mm256_add_epi32(xv, _mm256_add_epi32(xv, xv)), 2);
-        const __m256i i2 = _mm256_or_si256(
-            _mm256_slli_epi32(_mm256_and_si256(_mm256_sub_epi32(c2y, v), m255), 8),
-            _mm256_and_si256(_mm256_add_epi32(x3, c2x), m255));
-        const __m256i a1 = _mm256_and_si256(_mm256_i32gather_epi32(caus, i1, 1), m255);
-        const __m256i a2 = _mm256_and_si256(_mm256_i32gather_epi32(caus, i2, 1), m255);
-        const __m256i light = _mm256_add_epi32(_mm256_srli_epi32(_mm256_mullo_epi16(a1, a2), 8),
-                                               _mm256_srli_epi32(_mm256_add_epi32(a1, a2), 2));
+        const __m256i light =
+            side_light_avx2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
         const __m256i add = _mm256_srli_epi32(_mm256_mullo_epi16(light, cw), 8);
         const __m256i ar = _mm256_srli_epi32(_mm256_mullo_epi16(add, k200), 8);
         const __m256i ab = _mm256_srli_epi32(_mm256_mullo_epi16(add, k230), 8);

@@ -1,8 +1,8 @@
 /* kernels/x86/side_deep_sse2.c - SSE2 side-view deep water: four pixels at a time, the scene and the caustic texels read one by one. */
 #include <emmintrin.h>
-#include <string.h>
 
 #include "kernels/kernels.h"
+#include "kernels/x86/side_sse2.h"
 
 /*
  * As the AVX2 kernel (side_deep_avx2.c) on four pixels, without gathers:
@@ -13,43 +13,28 @@
 void rpl_side_deep_sse2(const rpl_side_deep_job_t *job, int x0, int x1)
 {
     const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
-    const __m128i m255 = _mm_set1_epi32(255), zero = _mm_setzero_si128();
+    const __m128i zero = _mm_setzero_si128();
     const __m128i ia = _mm_set1_epi16((short)job->inva);
     const __m128i pre = _mm_setr_epi16((short)job->pb, (short)job->pg, (short)job->pr, 0,
                                        (short)job->pb, (short)job->pg, (short)job->pr, 0);
     const __m128i cw = _mm_set1_epi32(job->cw), k200 = _mm_set1_epi32(200);
     const __m128i k230 = _mm_set1_epi32(230), alpha = _mm_set1_epi32((int)0xFF000000u);
-    const __m128i c1x = _mm_set1_epi32(job->c1x), c1y = _mm_set1_epi32(job->c1y);
-    const __m128i c2x = _mm_set1_epi32(job->c2x), c2y = _mm_set1_epi32(job->c2y);
     const uint32_t *src = job->src;
-    const uint8_t *caus = job->caus;
     int x = x0;
     for (; x + 4 <= x1; x += 4) {
         const __m128i xv = _mm_add_epi32(_mm_set1_epi32(x), lane);
         const __m128i rd = _mm_loadu_si128((const __m128i *)(const void *)(job->rd + x));
         const __m128i wb =
             _mm_loadu_si128((const __m128i *)(const void *)(job->wob + job->phase + (x & 255)));
-        int32_t wv4;
-        memcpy(&wv4, job->warpv + (x & 255), 4);
-        __m128i v = _mm_cvtsi32_si128(wv4);
-        v = _mm_unpacklo_epi8(v, v);
-        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
         union {
             __m128i v;
             int32_t i[4];
-        } sx, i1, i2;
+        } sx;
         sx.v = _mm_add_epi32(xv, _mm_srai_epi32(_mm_add_epi32(rd, wb), 16));
-        i1.v = _mm_or_si128(_mm_slli_epi32(_mm_and_si128(_mm_add_epi32(c1y, v), m255), 8),
-                            _mm_and_si128(_mm_add_epi32(xv, c1x), m255));
-        const __m128i x3 = _mm_srli_epi32(_mm_add_epi32(xv, _mm_add_epi32(xv, xv)), 2);
-        i2.v = _mm_or_si128(_mm_slli_epi32(_mm_and_si128(_mm_sub_epi32(c2y, v), m255), 8),
-                            _mm_and_si128(_mm_add_epi32(x3, c2x), m255));
         const __m128i p = _mm_setr_epi32((int)src[sx.i[0]], (int)src[sx.i[1]], (int)src[sx.i[2]],
                                          (int)src[sx.i[3]]);
-        const __m128i a1 = _mm_setr_epi32(caus[i1.i[0]], caus[i1.i[1]], caus[i1.i[2]], caus[i1.i[3]]);
-        const __m128i a2 = _mm_setr_epi32(caus[i2.i[0]], caus[i2.i[1]], caus[i2.i[2]], caus[i2.i[3]]);
-        const __m128i light = _mm_add_epi32(_mm_srli_epi32(_mm_mullo_epi16(a1, a2), 8),
-                                            _mm_srli_epi32(_mm_add_epi32(a1, a2), 2));
+        const __m128i light =
+            side_light_sse2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
         const __m128i add = _mm_srli_epi32(_mm_mullo_epi16(light, cw), 8);
         const __m128i ar = _mm_srli_epi32(_mm_mullo_epi16(add, k200), 8);
         const __m128i ab = _mm_srli_epi32(_mm_mullo_epi16(add, k230), 8);

@@ -16,15 +16,12 @@
 void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m255 = _mm256_set1_epi32(255), m16 = _mm256_set1_epi32(0xFFFF);
+    const __m256i m16 = _mm256_set1_epi32(0xFFFF);
     const __m256i zero = _mm256_setzero_si256(), four = _mm256_set1_epi32(4);
     const __m256i sixteen = _mm256_set1_epi32(16), dmax = _mm256_set1_epi32(RPL_SIDE_DEPTHS - 1);
     const __m256i wmax = _mm256_set1_epi32(job->w - 1), yv = _mm256_set1_epi32(job->y);
     const __m256i k200 = _mm256_set1_epi32(200), k230 = _mm256_set1_epi32(230);
     const __m256i k256 = _mm256_set1_epi32(256), alpha = _mm256_set1_epi32((int)0xFF000000u);
-    const __m256i c1x = _mm256_set1_epi32(job->c1x), c1y = _mm256_set1_epi32(job->c1y);
-    const __m256i c2x = _mm256_set1_epi32(job->c2x), c2y = _mm256_set1_epi32(job->c2y);
-    const int *caus = (const int *)(const void *)job->caus;
     const int *te = (const int *)(const void *)job->te, *tbg = (const int *)(const void *)job->tbg;
     const int *tr = (const int *)(const void *)job->tr, *tia = (const int *)(const void *)job->tia;
     int x = x0;
@@ -54,19 +51,8 @@ void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
         sx = _mm256_add_epi32(xv, _mm256_srai_epi32(sx, 16));
         sx = _mm256_min_epi32(_mm256_max_epi32(sx, zero), wmax);
         const __m256i p = row_pixels(job->src, job->w, x, sx);
-        const __m256i v = _mm256_cvtepi8_epi32(
-            _mm_loadl_epi64((const __m128i *)(const void *)(job->warpv + (x & 255))));
-        const __m256i i1 = _mm256_or_si256(
-            _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(c1y, v), m255), 8),
-            _mm256_and_si256(_mm256_add_epi32(xv, c1x), m255));
-        const __m256i x3 = _mm256_srli_epi32(_mm256_add_epi32(xv, _mm256_add_epi32(xv, xv)), 2);
-        const __m256i i2 = _mm256_or_si256(
-            _mm256_slli_epi32(_mm256_and_si256(_mm256_sub_epi32(c2y, v), m255), 8),
-            _mm256_and_si256(_mm256_add_epi32(x3, c2x), m255));
-        const __m256i a1 = _mm256_and_si256(_mm256_i32gather_epi32(caus, i1, 1), m255);
-        const __m256i a2 = _mm256_and_si256(_mm256_i32gather_epi32(caus, i2, 1), m255);
-        const __m256i light = _mm256_add_epi32(_mm256_srli_epi32(_mm256_mullo_epi16(a1, a2), 8),
-                                               _mm256_srli_epi32(_mm256_add_epi32(a1, a2), 2));
+        const __m256i light =
+            side_light_avx2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
         const __m256i add =
             _mm256_srli_epi32(_mm256_mullo_epi16(light, _mm256_srli_epi32(rc, 16)), 8);
         const __m256i ar = _mm256_srli_epi32(_mm256_mullo_epi16(add, k200), 8);

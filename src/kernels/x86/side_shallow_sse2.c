@@ -1,8 +1,8 @@
 /* kernels/x86/side_shallow_sse2.c - SSE2 side-view water near its surface: four pixels at a time, tables, scene and texels read one by one. */
 #include <emmintrin.h>
-#include <string.h>
 
 #include "kernels/kernels.h"
+#include "kernels/x86/side_sse2.h"
 
 /* SSE2 has neither 32-bit min, max nor blends: by compares and masks. */
 static inline __m128i sel(__m128i m, __m128i a, __m128i b) /* m ? a : b */
@@ -42,9 +42,6 @@ void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *job, int x0, int x1)
     const __m128i wmax = _mm_set1_epi32(job->w - 1), yv = _mm_set1_epi32(job->y);
     const __m128i k200 = _mm_set1_epi32(200), k230 = _mm_set1_epi32(230);
     const __m128i k256 = _mm_set1_epi32(256), alpha = _mm_set1_epi32((int)0xFF000000u);
-    const __m128i c1x = _mm_set1_epi32(job->c1x), c1y = _mm_set1_epi32(job->c1y);
-    const __m128i c2x = _mm_set1_epi32(job->c2x), c2y = _mm_set1_epi32(job->c2y);
-    const uint8_t *caus = job->caus;
     int x = x0;
     for (; x + 4 <= x1; x += 4) {
 #define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
@@ -53,7 +50,7 @@ void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *job, int x0, int x1)
         const __m128i draw = _mm_cmpgt_epi32(d, four);
         if (_mm_movemask_epi8(draw) == 0)
             continue;
-        lanes_t de, dg, sx, i1, i2;
+        lanes_t de, dg, sx;
         de.v = clamp32(d, zero, dmax);
         const __m128i e = _mm_setr_epi32((int)job->te[de.i[0]], (int)job->te[de.i[1]],
                                          (int)job->te[de.i[2]], (int)job->te[de.i[3]]);
@@ -74,23 +71,11 @@ void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *job, int x0, int x1)
         const __m128i wb = LD(job->wob + job->phase + (x & 255));
         sx.v = _mm_add_epi32(mul16(LD(job->sfx + x), refr), mul16(wb, ew));
         sx.v = clamp32(_mm_add_epi32(xv, _mm_srai_epi32(sx.v, 16)), zero, wmax);
-        int32_t wv4;
-        memcpy(&wv4, job->warpv + (x & 255), 4);
-        __m128i v = _mm_cvtsi32_si128(wv4);
-        v = _mm_unpacklo_epi8(v, v);
-        v = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 24);
-        i1.v = _mm_or_si128(_mm_slli_epi32(_mm_and_si128(_mm_add_epi32(c1y, v), m255), 8),
-                            _mm_and_si128(_mm_add_epi32(xv, c1x), m255));
-        const __m128i x3 = _mm_srli_epi32(_mm_add_epi32(xv, _mm_add_epi32(xv, xv)), 2);
-        i2.v = _mm_or_si128(_mm_slli_epi32(_mm_and_si128(_mm_sub_epi32(c2y, v), m255), 8),
-                            _mm_and_si128(_mm_add_epi32(x3, c2x), m255));
         const uint32_t *src = job->src;
         const __m128i p = _mm_setr_epi32((int)src[sx.i[0]], (int)src[sx.i[1]], (int)src[sx.i[2]],
                                          (int)src[sx.i[3]]);
-        const __m128i a1 = _mm_setr_epi32(caus[i1.i[0]], caus[i1.i[1]], caus[i1.i[2]], caus[i1.i[3]]);
-        const __m128i a2 = _mm_setr_epi32(caus[i2.i[0]], caus[i2.i[1]], caus[i2.i[2]], caus[i2.i[3]]);
-        const __m128i light = _mm_add_epi32(_mm_srli_epi32(_mm_mullo_epi16(a1, a2), 8),
-                                            _mm_srli_epi32(_mm_add_epi32(a1, a2), 2));
+        const __m128i light =
+            side_light_sse2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
         const __m128i add = _mm_srli_epi32(_mm_mullo_epi16(light, _mm_srli_epi32(rc, 16)), 8);
         const __m128i ar = _mm_srli_epi32(_mm_mullo_epi16(add, k200), 8);
         const __m128i ab = _mm_srli_epi32(_mm_mullo_epi16(add, k230), 8);
