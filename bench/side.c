@@ -2,6 +2,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "scene/scene.h"
@@ -45,14 +47,25 @@ static int drop_bodies(side_scene_t *s, int w, int h, int n, uint64_t seed)
     return dropped;
 }
 
+/* This thread's CPU time: what a stage costs whatever else the machine
+ * runs (wall time swings with the load). */
+static uint64_t thread_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 typedef struct side_row {
     double sim_ms, draw_ms;
+    double draw_cpu_ms, copy_cpu_ms; /* the draw, and a memcpy of the frame, in CPU time */
     long frames;
     side_stats_t end;
 } side_row_t;
 
 static int side_measure(const opts_t *o, int w, int h, rpl_surface_kind kind, int bodies,
-                        uint32_t *fb, side_row_t *row)
+                        uint32_t *fb, uint32_t *copy, side_row_t *row)
 {
     side_config_t cfg = { .w = w, .h = h, .format = RPL_XRGB8888, .surface = kind,
                           .seed = o->seed };
@@ -72,20 +85,28 @@ static int side_measure(const opts_t *o, int w, int h, rpl_surface_kind kind, in
         side_scene_advance(s, SIDE_FRAME);
         side_scene_render(s, fb, (ptrdiff_t)w * 4);
     }
-    uint64_t sim = 0, draw = 0, start = now_ns();
+    uint64_t sim = 0, draw = 0, draw_cpu = 0, copy_cpu = 0, start = now_ns();
+    volatile uint32_t sink = 0;
     long frames = 0;
     for (;;) {
         uint64_t t0 = now_ns();
         side_scene_advance(s, SIDE_FRAME);
-        uint64_t t1 = now_ns();
+        uint64_t t1 = now_ns(), c1 = thread_ns();
         if (side_scene_render(s, fb, (ptrdiff_t)w * 4) != 0) {
             fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h, side_scene_error(s));
             side_scene_destroy(s);
             return -1;
         }
-        uint64_t t2 = now_ns();
+        uint64_t c2 = thread_ns(), t2 = now_ns();
+        /* the yardstick: the frame copied once, in the same process and
+         * loop, so that the two see the same machine */
+        memcpy(copy, fb, (size_t)w * (size_t)h * sizeof *fb);
+        uint64_t c3 = thread_ns();
+        sink += copy[(size_t)frames % ((size_t)w * (size_t)h)];
         sim += t1 - t0;
         draw += t2 - t1;
+        draw_cpu += c2 - c1;
+        copy_cpu += c3 - c2;
         frames++;
         if (o->frames > 0 ? frames >= o->frames
                           : frames >= SIDE_RUN_MIN && t2 - start >= SIDE_RUN_NS)
@@ -93,6 +114,9 @@ static int side_measure(const opts_t *o, int w, int h, rpl_surface_kind kind, in
     }
     row->sim_ms = (double)sim / 1e6 / (double)frames;
     row->draw_ms = (double)draw / 1e6 / (double)frames;
+    row->draw_cpu_ms = (double)draw_cpu / 1e6 / (double)frames;
+    row->copy_cpu_ms = (double)copy_cpu / 1e6 / (double)frames;
+    (void)sink;
     row->frames = frames;
     side_scene_stats(s, &row->end);
     side_scene_destroy(s);
@@ -117,9 +141,11 @@ int side_bench(const opts_t *o)
     for (int i = 0; i < nsizes; i++)
         if ((size_t)sizes[i][0] * sizes[i][1] > most)
             most = (size_t)sizes[i][0] * sizes[i][1];
-    uint32_t *fb = malloc(most * sizeof *fb);
-    if (!fb) {
+    uint32_t *fb = malloc(most * sizeof *fb), *copy = malloc(most * sizeof *copy);
+    if (!fb || !copy) {
         fprintf(stderr, "ripple-bench: out of memory\n");
+        free(fb);
+        free(copy);
         return 1;
     }
     char cpu[160];
@@ -135,30 +161,40 @@ int side_bench(const opts_t *o)
         printf("%ld frames\n\n", o->frames);
     else
         printf(">= %.1f s of frames\n\n", SIDE_RUN_NS / 1e9);
-    printf("%-10s %-8s %6s %9s %9s %9s %9s %7s %8s %6s %8s\n", "size", "surface", "bodies",
-           "sim ms", "draw ms", "frame ms", "frames/s", "frames", "in water", "awake", "droplets");
+    printf("%-10s %-8s %6s %9s %9s %9s %9s %7s %8s %6s %8s %8s %8s %7s %6s\n", "size", "surface",
+           "bodies", "sim ms", "draw ms", "frame ms", "frames/s", "frames", "in water", "awake",
+           "droplets", "draw cpu", "copy cpu", "x copy", "ns/px");
     int rc = 0;
     for (int i = 0; i < nsizes && rc == 0; i++)
         for (int k = 0; k < 2 && rc == 0; k++)
             for (size_t b = 0; b < sizeof side_bodies / sizeof side_bodies[0] && rc == 0; b++) {
                 side_row_t row;
                 rpl_surface_kind kind = k ? RPL_SURFACE_WAVES : RPL_SURFACE_SPRINGS;
-                if (side_measure(o, sizes[i][0], sizes[i][1], kind, side_bodies[b], fb, &row)) {
+                if (side_measure(o, sizes[i][0], sizes[i][1], kind, side_bodies[b], fb, copy,
+                                 &row)) {
                     rc = 1;
                     break;
                 }
                 char sz[24];
                 snprintf(sz, sizeof sz, "%dx%d", sizes[i][0], sizes[i][1]);
                 double ms = row.sim_ms + row.draw_ms;
-                printf("%-10s %-8s %6d %9.3f %9.3f %9.3f %9.1f %7ld %8d %3d/%-2d %8d\n", sz,
-                       k ? "waves" : "springs", side_bodies[b], row.sim_ms, row.draw_ms, ms,
+                double px = (double)sizes[i][0] * sizes[i][1];
+                printf("%-10s %-8s %6d %9.3f %9.3f %9.3f %9.1f %7ld %8d %3d/%-2d %8d %8.3f %8.3f "
+                       "%7.2f %6.2f\n",
+                       sz, k ? "waves" : "springs", side_bodies[b], row.sim_ms, row.draw_ms, ms,
                        ms > 0 ? 1000.0 / ms : 0.0, row.frames, row.end.floating, row.end.awake,
-                       row.end.waters, row.end.droplets);
+                       row.end.waters, row.end.droplets, row.draw_cpu_ms, row.copy_cpu_ms,
+                       row.copy_cpu_ms > 0 ? row.draw_cpu_ms / row.copy_cpu_ms : 0.0,
+                       row.draw_cpu_ms * 1e6 / px);
                 fflush(stdout);
             }
     if (rc == 0)
         printf("\nbodies: as let go (those that fell out of the level are gone); in water, awake,"
-               " droplets: at the end of the run\n");
+               " droplets: at the end of the run\ndraw cpu: the draw stage (bodies, water, droplets"
+               " into the framebuffer) in this thread's CPU time; copy cpu: a memcpy of the frame\n"
+               "  (w x h x 4 bytes) right after it in the same loop; x copy: draw / copy; ns/px: "
+               "draw cpu per pixel of the frame\n");
     free(fb);
+    free(copy);
     return rc;
 }

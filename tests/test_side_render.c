@@ -1,4 +1,4 @@
-/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, and the polygon and circle fills (cmocka). */
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones, and the polygon and circle fills (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -641,6 +641,136 @@ static void test_blocks_agree(void **state)
     free(scene);
 }
 
+/* ---- frames drawn over the last one ------------------------------------------------ */
+
+/* A busy scene over many frames: surfaces that rise, fall and go to
+ * sleep, bodies that move in and out of the frame and get dry columns,
+ * droplets flying about, the scene painted over in rectangles.  One
+ * renderer draws every frame into the same framebuffer, told what of the
+ * scene changed (now and then nothing, now and then more than it keeps,
+ * now and then not told at all); another draws each frame whole into a
+ * buffer of garbage.  Every frame must be the same bytes, in every format
+ * and on the kernel path the tests run with.  Then a change of the scene
+ * left undeclared shows that the first one indeed drew only in part. */
+#define IW 150
+#define IH 110
+
+static void inc_frame(int f, float *s0, float *s1, rpl_side_water_t *wb, rpl_droplet_t *dr,
+                      int *ndr)
+{
+    double t = f * 0.37;
+    int sleep0 = f % 7 == 3; /* asleep: flat at its level */
+    for (int i = 0; i < IW + 40; i++)
+        s0[i] = sleep0 ? 60.0f
+                       : (float)(60.0 + 9.0 * sin((i - 20) * 0.13 + t) + 4.0 * sin(i * 0.57 - 2 * t) +
+                                 (f % 5 == 0 && i == 70 ? 80.0 : 0.0)); /* a dry column now and then */
+    for (int i = 0; i < 50; i++)
+        s1[i] = (float)(30.0 + 6.0 * cos(i * 0.3 + 1.7 * t) + (f % 4) * 5.0);
+    wb[0] = (rpl_side_water_t){-20, IW + 20, s0, 104.0f, !sleep0};
+    /* the second body slides across and out of the frame */
+    int x0 = (f * 9) % (IW + 60) - 50;
+    wb[1] = (rpl_side_water_t){x0, x0 + 50, s1, (float)(70 + f % 11), 1};
+    *ndr = f % 6;
+    for (int k = 0; k < *ndr; k++)
+        dr[k] = (rpl_droplet_t){(float)(fmod(17.0 * k + 11.0 * f, IW + 10) - 5),
+                                (float)(fmod(23.0 * k + 7.0 * f, IH + 10) - 5), 0, 0,
+                                (float)(0.1 * k), 1, (float)(1.0 + k % 3)};
+}
+
+static void test_incremental_same_bytes(void **state)
+{
+    (void)state;
+    uint32_t *art = random_bg(IW, IH, 21);
+    float s0[IW + 40], s1[50];
+    rpl_side_water_t wb[2];
+    rpl_droplet_t dr[8];
+    uint64_t rng = 77;
+    for (int fi = 0; fi < 3; fi++) {
+        rpl_format fmt = all_formats[fi];
+        int bytes = rpl_format_bytes(fmt);
+        ptrdiff_t pitch = (ptrdiff_t)IW * bytes + 12;
+        size_t n = (size_t)pitch * IH;
+        uint32_t *scene = xmalloc((size_t)IW * IH * 4);
+        memcpy(scene, art, (size_t)IW * IH * 4);
+        unsigned char *inc = xmalloc(n), *whole = xmalloc(n);
+        memset(inc, 0x3C, n);
+        rpl_side_renderer_t *ri, *rw;
+        assert_int_equal(rpl_side_renderer_create(art, IW, IH, fmt, &ri), RPL_OK);
+        assert_int_equal(rpl_side_renderer_create(art, IW, IH, fmt, &rw), RPL_OK);
+        int parts = 0;
+        for (int f = 0; f < 120; f++) {
+            int ndr;
+            inc_frame(f, s0, s1, wb, dr, &ndr);
+            /* the scene painted over in a few rectangles, some off the frame */
+            rpl_rect_t ch[8];
+            int nch = rnd_range(&rng, 0, 4);
+            for (int i = 0; i < nch; i++) {
+                int x = rnd_range(&rng, -20, IW), y = rnd_range(&rng, -20, IH);
+                ch[i] = (rpl_rect_t){x, y, rnd_range(&rng, 1, 40), rnd_range(&rng, 1, 40)};
+                uint32_t c = 0xFF000000u | (uint32_t)rnd_next(&rng);
+                for (int yy = y < 0 ? 0 : y; yy < y + ch[i].h && yy < IH; yy++)
+                    for (int xx = x < 0 ? 0 : x; xx < x + ch[i].w && xx < IW; xx++)
+                        scene[yy * IW + xx] = c;
+            }
+            int how = f % 10; /* 0: not told (whole frame); 1: more than kept; else the changes */
+            if (how == 1) {
+                rpl_rect_t many[70];
+                for (int i = 0; i < 70; i++)
+                    many[i] = i < nch ? ch[i] : (rpl_rect_t){0, 0, 1, 1};
+                assert_int_equal(rpl_side_renderer_changed(ri, many, 70), RPL_OK);
+            } else if (how != 0) {
+                assert_int_equal(rpl_side_renderer_changed(ri, ch, nch), RPL_OK);
+                parts++;
+            }
+            memset(whole, (int)(f * 37 & 0xFF), n);
+            assert_int_equal(rpl_side_render(ri, scene, IW * 4, wb, 2, dr, ndr, f * 0.05, inc, pitch), RPL_OK);
+            assert_int_equal(rpl_side_render(rw, scene, IW * 4, wb, 2, dr, ndr, f * 0.05, whole, pitch), RPL_OK);
+            for (int y = 0; y < IH; y++)
+                if (memcmp(inc + y * pitch, whole + y * pitch, (size_t)IW * bytes) != 0)
+                    fail_msg("format %d, frame %d (%s), row %d: drawn over the last frame it differs "
+                             "from the frame drawn whole", (int)fmt, f,
+                             how == 0 ? "whole" : how == 1 ? "too many changes" : "in part", y);
+        }
+        assert_true(parts > 90);
+        /* a change not declared stays unseen where nothing else is drawn:
+         * the frame was indeed drawn in part (the top-left corner is dry
+         * and out of the droplets' way in frame 120) */
+        int ndr;
+        inc_frame(120, s0, s1, wb, dr, &ndr);
+        ndr = 0;
+        assert_int_equal(rpl_side_renderer_changed(ri, NULL, 0), RPL_OK);
+        assert_int_equal(rpl_side_render(ri, scene, IW * 4, wb, 2, dr, 0, 6.0, inc, pitch), RPL_OK);
+        scene[2 * IW + 2] ^= 0x00FFFFFFu;
+        assert_int_equal(rpl_side_renderer_changed(ri, NULL, 0), RPL_OK);
+        assert_int_equal(rpl_side_render(ri, scene, IW * 4, wb, 2, dr, 0, 6.0, inc, pitch), RPL_OK);
+        assert_int_equal(rpl_side_render(rw, scene, IW * 4, wb, 2, dr, 0, 6.0, whole, pitch), RPL_OK);
+        assert_true(memcmp(inc + 2 * pitch, whole + 2 * pitch, (size_t)IW * bytes) != 0);
+        /* declared, it shows */
+        rpl_rect_t one = {2, 2, 1, 1};
+        assert_int_equal(rpl_side_renderer_changed(ri, &one, 1), RPL_OK);
+        assert_int_equal(rpl_side_render(ri, scene, IW * 4, wb, 2, dr, 0, 6.0, inc, pitch), RPL_OK);
+        assert_memory_equal(inc + 2 * pitch, whole + 2 * pitch, (size_t)IW * bytes);
+        /* another framebuffer: drawn whole whatever was declared */
+        unsigned char *other = xmalloc(n);
+        memset(other, 0x5A, n);
+        assert_int_equal(rpl_side_renderer_changed(ri, NULL, 0), RPL_OK);
+        assert_int_equal(rpl_side_render(ri, scene, IW * 4, wb, 2, dr, 0, 6.0, other, pitch), RPL_OK);
+        for (int y = 0; y < IH; y++)
+            assert_memory_equal(other + y * pitch, whole + y * pitch, (size_t)IW * bytes);
+        /* refusals */
+        assert_int_equal(rpl_side_renderer_changed(ri, NULL, 1), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_changed(ri, &one, -1), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_changed(NULL, &one, 1), RPL_EINVAL);
+        free(other);
+        rpl_side_renderer_destroy(ri);
+        rpl_side_renderer_destroy(rw);
+        free(inc);
+        free(whole);
+        free(scene);
+    }
+    free(art);
+}
+
 /* ---- polygons and circles ------------------------------------------------------- */
 
 #define BG 0x11223344u
@@ -822,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_droplets),
         cmocka_unit_test(test_frame_parts),
         cmocka_unit_test(test_blocks_agree),
+        cmocka_unit_test(test_incremental_same_bytes),
         cmocka_unit_test(test_polygon),
         cmocka_unit_test(test_circle),
     };

@@ -17,30 +17,36 @@
  * gather, each reads its texels by scalar loads.  test_paths compares
  * every path with "c" in all three formats, bit for bit.  The upscale
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
- * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path. */
+ * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path.
+ * The side view's water, deep and near the surface (kernels/side_{deep,shallow}_c.c,
+ * kernels/x86/side_{deep,shallow}_{sse2,avx2}.c): MMX takes the scalar ones. */
 static const struct path {
     unsigned needs; /* RPL_CPU_* bits */
     rpl_kernels_t k;
 } paths[] = {
     { 0, { "c", rpl_step_c,
            rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c, rpl_upscale_c,
-           rpl_step_wave_c } },
+           rpl_step_wave_c, rpl_side_deep_c,
+           rpl_side_shallow_c } },
 #if defined(RPL_HAVE_MMX)
     /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
-                     rpl_upscale_c, rpl_step_wave_mmx } },
+                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_c,
+                     rpl_side_shallow_c } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
                       rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_sse2, rpl_refract_index8_sse2,
-                      rpl_upscale_sse2, rpl_step_wave_sse2 } },
+                      rpl_upscale_sse2, rpl_step_wave_sse2, rpl_side_deep_sse2,
+                      rpl_side_shallow_sse2 } },
 #endif
 #if defined(RPL_HAVE_AVX2)
     { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
                       rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_avx2, rpl_refract_index8_avx2,
                       /* an upscale is bound by memory: SSE2's is as fast */
-                      rpl_upscale_sse2, rpl_step_wave_avx2 } },
+                      rpl_upscale_sse2, rpl_step_wave_avx2, rpl_side_deep_avx2,
+                      rpl_side_shallow_avx2 } },
 #endif
 };
 

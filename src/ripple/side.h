@@ -355,6 +355,16 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
                            const rpl_droplet_t *drops, int ndrops, double time, void *fb,
                            ptrdiff_t pitch);
 
+/* Before drawing into the framebuffer of the last rpl_side_render again
+ * (the same fb, pitch, scene and spitch, fb left as that render wrote
+ * it): the rectangles of the scene that changed since (n of them, 0:
+ * none; clipped to the frame).  The next render then writes only what can
+ * differ (the water and droplets of both frames, and those rectangles):
+ * the same bytes as a whole frame, for much less work.  It holds for the
+ * next render only; without it, or with more than 64 rectangles, a render
+ * draws the whole frame.  RPL_EINVAL for n < 0 or NULL rects with n > 0. */
+rpl_status rpl_side_renderer_changed(rpl_side_renderer_t *r, const rpl_rect_t *rects, int n);
+
 /* Fills a convex polygon (n points, 3..64) into an XRGB8888 picture,
  * clipped, with a colour, an outline of `edge` (0: none) one pixel wide,
  * and `shade` (0..255) of darkening from its top to its bottom; a circle

@@ -745,6 +745,23 @@ static int add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, double x0, dou
     return 1;
 }
 
+/* Adds every body's box to r (n of them): 0 when there is no room. */
+static int body_rects(const side_scene_t *s, rpl_rect_t *r, int *n)
+{
+    double xy[2 * SIDE_BALL_SIDES];
+    int ok = 1;
+    for (int i = 0; i < s->nbodies && ok; i++) {
+        int m = side_body_outline(&s->body[i], xy);
+        double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
+        for (int j = 1; j < m; j++) {
+            x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
+            y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
+        }
+        ok = add_rect(s, r, n, x0, y0, x1, y1);
+    }
+    return ok;
+}
+
 /* After a render: where what moves lies now (each water from its highest
  * surface point down, for its caustics always move; every body; the
  * droplets), and what changed since the render before, which is that and
@@ -761,16 +778,7 @@ static void note_changes(side_scene_t *s)
             top = fmin(top, surf[x]);
         ok = add_rect(s, now, &n, b->x0, top, b->x1, b->floor);
     }
-    double xy[2 * SIDE_BALL_SIDES];
-    for (int i = 0; i < s->nbodies && ok; i++) {
-        int m = side_body_outline(&s->body[i], xy);
-        double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
-        for (int j = 1; j < m; j++) {
-            x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
-            y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
-        }
-        ok = add_rect(s, now, &n, x0, y0, x1, y1);
-    }
+    ok = ok && body_rects(s, now, &n);
     int nd = rpl_splash_count(s->splash);
     const rpl_droplet_t *d = rpl_splash_droplets(s->splash);
     if (nd > 0 && ok) {
@@ -810,7 +818,8 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
     /* work is the art with the bodies drawn in: the art is put back only
      * where the last render drew what moves (bodies lie within those
      * rectangles), not over the whole frame each time */
-    if (s->work_ready && s->ndrawn >= 0) {
+    const int part = s->work_ready && s->ndrawn >= 0;
+    if (part) {
         for (int i = 0; i < s->ndrawn; i++) {
             const rpl_rect_t *r = &s->drawn[i];
             for (int y = r->y; y < r->y + r->h; y++) {
@@ -830,6 +839,16 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         sample_surface(s, k, surf);
         sw[k] = (rpl_side_water_t){ b->x0, b->x1, surf, (float)b->floor,
                                     rpl_water_awake(s->water[k]) };
+    }
+    /* drawing over its last frame (the same fb, nothing else drawn there
+     * since), the renderer writes only the water, the droplets and what
+     * changed in work: the art put back, the bodies drawn now */
+    if (part && !s->all) {
+        rpl_rect_t ch[2 * SIDE_DIRTY_MAX];
+        int n = 0;
+        memcpy(ch, s->drawn, (size_t)s->ndrawn * sizeof *ch);
+        if (body_rects(s, ch + s->ndrawn, &n))
+            rpl_side_renderer_changed(s->rend, ch, s->ndrawn + n);
     }
     rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
                                     rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),

@@ -69,19 +69,42 @@ void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double 
     shade = clampi(shade, 0, 255);
     int ya = (int)clampd(floor(ymin), 0, h), yb = (int)clampd(ceil(ymax), 0, h);
     double span = ymax - ymin > 0 ? ymax - ymin : 1;
+    /* the spans of rows y - 1, y and y + 1, each found once */
+    double sa[3] = {0, 0, 0}, sb[3] = {-1, -1, -1};
+    int sok[3] = {0, 0, 0};
+    if (ya < yb) {
+        sok[1] = poly_span(xy, n, ya - 1, &sa[1], &sb[1]);
+        sok[2] = poly_span(xy, n, ya, &sa[2], &sb[2]);
+    }
     for (int y = ya; y < yb; y++) {
-        double a, b, ua = 0, ub = -1, da = 0, db = -1;
-        if (!poly_span(xy, n, y, &a, &b))
+        for (int i = 0; i < 2; i++) {
+            sa[i] = sa[i + 1], sb[i] = sb[i + 1], sok[i] = sok[i + 1];
+        }
+        sa[2] = 0, sb[2] = -1;
+        sok[2] = poly_span(xy, n, y + 1, &sa[2], &sb[2]);
+        if (!sok[1])
             continue;
-        int up = poly_span(xy, n, y - 1, &ua, &ub), down = poly_span(xy, n, y + 1, &da, &db);
+        double a = sa[1], b = sb[1];
         int k = (int)(shade * clampd((y + 0.5 - ymin) / span, 0, 1));
         uint32_t c = k ? darken(fill, k) : fill;
         int x0 = (int)clampd(a, 0, w), x1 = (int)clampd(b, -1, w - 1);
         uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
-        for (int x = x0; x <= x1; x++) {
-            int border = x == a || x == b || !up || x < ua || x > ub || !down || x < da || x > db;
-            row[x] = edge && border ? edge : c;
+        /* a pixel is on the outline at the row's ends and where the row
+         * above or below does not reach: inside, the columns i0..i1 */
+        int i0 = x1 + 1, i1 = x1;
+        if (!edge || (sok[0] && sok[2])) {
+            double lo = edge ? fmax(fmax(sa[0], sa[2]), a + 1) : a;
+            double hi = edge ? fmin(fmin(sb[0], sb[2]), b - 1) : b;
+            i0 = (int)clampd(lo, x0, x1 + 1);
+            i1 = (int)clampd(hi, x0 - 1, x1);
         }
+        int x = x0;
+        for (; x < i0 && x <= x1; x++)
+            row[x] = edge;
+        for (; x <= i1; x++)
+            row[x] = c;
+        for (; x <= x1; x++)
+            row[x] = edge;
     }
 }
 

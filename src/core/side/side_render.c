@@ -16,8 +16,10 @@ static void release(rpl_side_renderer_t *r)
     free(r->cube);
     free(r->colmem);
     free(r->span);
+    free(r->last_span);
     r->frame = NULL;
     r->span = NULL;
+    r->last_span = NULL;
     r->caustic = NULL;
     r->cube = NULL;
     r->colmem = NULL;
@@ -44,12 +46,14 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->format = format;
     if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = malloc((size_t)CAUS * CAUS);
+    r->caustic = calloc((size_t)CAUS * CAUS + 4, 1); /* kernels may read 4 bytes at a texel */
     size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
     r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
-    if (format != RPL_XRGB8888)
-        r->span = malloc(2 * (size_t)h * sizeof *r->span);
-    if ((format != RPL_XRGB8888 && (!r->frame || !r->span)) || !r->caustic || !r->colmem) {
+    r->span = malloc(2 * (size_t)h * sizeof *r->span);
+    r->last_span = malloc(2 * (size_t)h * sizeof *r->last_span);
+    r->nhint = -1;
+    if ((format != RPL_XRGB8888 && !r->frame) || !r->span || !r->last_span || !r->caustic ||
+        !r->colmem) {
         release(r);
         return rpl_err_set(&r->err, RPL_ENOMEM, "out of memory for a %dx%d side renderer", w, h);
     }
@@ -61,6 +65,11 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->col.shift = r->colmem + 5 * ncol;
     r->col.gbase = r->colmem + 6 * ncol;
     r->col.rdeep = r->colmem + 7 * ncol;
+    r->col.rrow = r->colmem + 8 * ncol;
+    if ((st = rpl_kernels_find(NULL, &r->kern)) != RPL_OK) {
+        release(r);
+        return rpl_err_set(&r->err, st, "no kernels for the side renderer (RIPPLE_SIMD?)");
+    }
     rpl_side_make_caustic(r->caustic);
     if (format == RPL_INDEX8)
         st = rpl_side_make_palette(r, art);
@@ -88,6 +97,35 @@ const char *rpl_side_renderer_error(const rpl_side_renderer_t *r)
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r)
 {
     return side_usable(r) && r->format == RPL_INDEX8 ? r->palette : NULL;
+}
+
+rpl_status rpl_side_renderer_changed(rpl_side_renderer_t *r, const rpl_rect_t *rects, int n)
+{
+    if (!side_usable(r))
+        return RPL_EINVAL;
+    if (n < 0 || (n > 0 && !rects)) {
+        r->nhint = -1;
+        return rpl_err_set(&r->err, RPL_EINVAL, "changed: %d rectangles%s", n,
+                           n > 0 ? " but the array is NULL" : ", fewer than 0");
+    }
+    if (n > HINTS_MAX) { /* too many to keep: the next frame is drawn whole */
+        r->nhint = -1;
+        return RPL_OK;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        /* clipped to the frame, in wide arithmetic (any int is allowed) */
+        long long x0 = rects[i].x, y0 = rects[i].y;
+        long long x1 = x0 + rects[i].w, y1 = y0 + rects[i].h;
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > r->w ? r->w : x1;
+        y1 = y1 > r->h ? r->h : y1;
+        if (x0 < x1 && y0 < y1)
+            r->hint[k++] = (rpl_rect_t){ (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0) };
+    }
+    r->nhint = k;
+    return RPL_OK;
 }
 
 static int finite_f(float v)
@@ -224,6 +262,24 @@ static void to_index8(uint8_t *restrict o, const uint32_t *restrict px, int x0, 
         o[x] = cube[cube_index(px[x])];
 }
 
+/* Converts columns a..b-1 of row y into the framebuffer: those of the
+ * frame's span from the frame, the rest straight from the scene. */
+static void convert_part(const rpl_side_renderer_t *r, unsigned char *row, const uint32_t *srow,
+                         const uint32_t *frow, int s0, int s1, int a, int b)
+{
+    int m0 = s0 < a ? a : s0 > b ? b : s0, m1 = s1 < m0 ? m0 : s1 > b ? b : s1;
+    if (r->format == RPL_RGB565) {
+        uint16_t *o = (uint16_t *)(void *)row;
+        to_565(o, srow, a, m0);
+        to_565(o, frow, m0, m1);
+        to_565(o, srow, m1, b);
+    } else {
+        to_index8(row, srow, a, m0, r->cube);
+        to_index8(row, frow, m0, m1, r->cube);
+        to_index8(row, srow, m1, b, r->cube);
+    }
+}
+
 /*
  * XRGB8888 is drawn straight into the framebuffer: the scene copied but
  * where water will cover it, then the water and the droplets.  The other
@@ -231,6 +287,13 @@ static void to_index8(uint8_t *restrict o, const uint32_t *restrict px, int x0, 
  * droplets reach (the span), and convert the rest of the row straight
  * from the scene: every pixel is converted once, and rows without water
  * are never copied.
+ *
+ * Into the framebuffer of the last frame, told what changed in the scene
+ * since (rpl_side_renderer_changed), only what may differ is written:
+ * the water and droplets of this frame, and the scene where it changed or
+ * where the last frame drew over it (its span); everywhere else the
+ * framebuffer already holds the scene's pixel.  The same bytes as a whole
+ * frame.
  */
 rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
                            const rpl_side_water_t *waters, int nwaters,
@@ -239,6 +302,8 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
 {
     if (!side_usable(r))
         return RPL_EINVAL;
+    const int nhint = r->nhint;
+    r->nhint = -1; /* a declaration holds for the next frame only */
     rpl_status st = check_frame(r, scene, spitch, waters, nwaters, drops, ndrops, time, fb, pitch);
     if (st != RPL_OK)
         return st;
@@ -246,15 +311,16 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     const int w = r->w, h = r->h;
     const ptrdiff_t sp = spitch / 4;
     const int direct = r->format == RPL_XRGB8888;
+    const int part = nhint >= 0 && r->have_last && fb == r->last_fb && pitch == r->last_pitch &&
+                     scene == r->last_scene && spitch == r->last_spitch;
     uint32_t *frame = direct ? fb : r->frame;
     ptrdiff_t fp = direct ? pitch / 4 : w;
-    /* no spans when drawing straight into the frame (r->span is NULL) */
-    int32_t *span0 = r->span, *span1 = direct ? r->span : r->span + h;
-    if (!direct)
-        for (int y = 0; y < h; y++) {
-            span0[y] = w;
-            span1[y] = 0;
-        }
+    int32_t *span0 = r->span, *span1 = r->span + h;
+    const int32_t *last0 = r->last_span, *last1 = r->last_span + h;
+    for (int y = 0; y < h; y++) {
+        span0[y] = w;
+        span1[y] = 0;
+    }
     body_rows_t skip[SKIP_MAX];
     int nskip = 0;
     for (int k = 0; k < nwaters; k++) {
@@ -264,51 +330,81 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
             continue;
         if (nskip < SKIP_MAX && br.yfull < br.y1)
             skip[nskip++] = br;
-        if (!direct)
-            for (int y = br.y0; y < br.y1; y++) {
-                span0[y] = br.x0 < span0[y] ? br.x0 : span0[y];
-                span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
-            }
-    }
-    if (!direct)
-        for (int k = 0; k < ndrops; k++) {
-            double rad;
-            int alpha, box[4];
-            if (!rpl_side_drop_box(&drops[k], w, h, &rad, &alpha, box))
-                continue;
-            for (int y = box[2]; y <= box[3]; y++) {
-                span0[y] = box[0] < span0[y] ? box[0] : span0[y];
-                span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
-            }
+        for (int y = br.y0; y < br.y1; y++) {
+            span0[y] = br.x0 < span0[y] ? br.x0 : span0[y];
+            span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
         }
-    for (int y = 0; y < h; y++) {
-        int x0 = direct ? 0 : span0[y], x1 = direct ? w : span1[y];
-        if (x0 < x1)
-            copy_row(frame + y * fp, scene + y * sp, x0, x1, y, skip, nskip);
+    }
+    for (int k = 0; k < ndrops; k++) {
+        double rad;
+        int alpha, box[4];
+        if (!rpl_side_drop_box(&drops[k], w, h, &rad, &alpha, box))
+            continue;
+        for (int y = box[2]; y <= box[3]; y++) {
+            span0[y] = box[0] < span0[y] ? box[0] : span0[y];
+            span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
+        }
+    }
+    if (!direct) {
+        /* the frame holds what water and droplets are drawn over */
+        for (int y = 0; y < h; y++)
+            if (span0[y] < span1[y])
+                copy_row(frame + y * fp, scene + y * sp, span0[y], span1[y], y, skip, nskip);
+    } else if (!part) {
+        for (int y = 0; y < h; y++)
+            copy_row(frame + y * fp, scene + y * sp, 0, w, y, skip, nskip);
+    } else {
+        /* the scene back where the last frame drew over it, and where it changed */
+        for (int y = 0; y < h; y++)
+            if (last0[y] < last1[y])
+                copy_row(frame + y * fp, scene + y * sp, last0[y], last1[y], y, skip, nskip);
+        for (int i = 0; i < nhint; i++) {
+            const rpl_rect_t *c = &r->hint[i];
+            for (int y = c->y; y < c->y + c->h; y++)
+                copy_row(frame + y * fp, scene + y * sp, c->x, c->x + c->w, y, skip, nskip);
+        }
     }
     anim_t an;
     rpl_side_make_anim(&an, time);
     for (int k = 0; k < nwaters; k++)
-        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth, &r->col);
+        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth,
+                            &r->col, r->kern);
     for (int k = 0; k < ndrops; k++)
         rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
-    if (direct)
-        return RPL_OK;
 
-    for (int y = 0; y < h; y++) {
-        unsigned char *row = (unsigned char *)fb + (ptrdiff_t)y * pitch;
-        const uint32_t *srow = scene + y * sp, *frow = r->frame + (ptrdiff_t)y * w;
-        int x0 = span0[y] < span1[y] ? span0[y] : w, x1 = span0[y] < span1[y] ? span1[y] : w;
-        if (r->format == RPL_RGB565) {
-            uint16_t *o = (uint16_t *)(void *)row;
-            to_565(o, srow, 0, x0);
-            to_565(o, frow, x0, x1);
-            to_565(o, srow, x1, w);
-        } else {
-            to_index8(row, srow, 0, x0, r->cube);
-            to_index8(row, frow, x0, x1, r->cube);
-            to_index8(row, srow, x1, w, r->cube);
+    if (!direct) {
+        for (int y = 0; y < h; y++) {
+            unsigned char *row = (unsigned char *)fb + (ptrdiff_t)y * pitch;
+            const uint32_t *srow = scene + y * sp, *frow = r->frame + (ptrdiff_t)y * w;
+            int s0 = span0[y] < span1[y] ? span0[y] : w, s1 = span0[y] < span1[y] ? span1[y] : w;
+            if (!part) {
+                convert_part(r, row, srow, frow, s0, s1, 0, w);
+                continue;
+            }
+            /* the spans of both frames (their hull), and the changes below */
+            int a = s0 < s1 ? s0 : w, b = s0 < s1 ? s1 : 0;
+            if (last0[y] < last1[y]) {
+                a = a < last0[y] ? a : last0[y];
+                b = b > last1[y] ? b : last1[y];
+            }
+            if (a < b)
+                convert_part(r, row, srow, frow, s0, s1, a, b);
+        }
+        for (int i = 0; part && i < nhint; i++) {
+            const rpl_rect_t *c = &r->hint[i];
+            for (int y = c->y; y < c->y + c->h; y++) {
+                int s0 = span0[y] < span1[y] ? span0[y] : w, s1 = span0[y] < span1[y] ? span1[y] : w;
+                convert_part(r, (unsigned char *)fb + (ptrdiff_t)y * pitch, scene + y * sp,
+                             r->frame + (ptrdiff_t)y * w, s0, s1, c->x, c->x + c->w);
+            }
         }
     }
+    /* what the next frame may redraw from */
+    memcpy(r->last_span, r->span, 2 * (size_t)h * sizeof *r->span);
+    r->last_fb = fb;
+    r->last_pitch = pitch;
+    r->last_scene = scene;
+    r->last_spitch = spitch;
+    r->have_last = 1;
     return RPL_OK;
 }

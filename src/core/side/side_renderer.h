@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "core/base/error.h"
+#include "kernels/kernels.h"
 #include "ripple/side.h"
 
 /*
@@ -31,7 +32,7 @@
 #define CAUS_BITS 8
 #define CAUS (1 << CAUS_BITS)      /* the caustic pattern's side, a power of two */
 #define CAUS_GRID 8                /* Voronoi cells across the pattern */
-#define DEPTHS 512                 /* depth table entries (deeper uses the last) */
+#define DEPTHS RPL_SIDE_DEPTHS     /* depth table entries (deeper uses the last), 512 */
 #define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
 #define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
 #define DROP_RADIUS_MAX 32.0       /* droplets bigger than this are drawn this big */
@@ -41,6 +42,8 @@
 #define PAL_WATER_H 128
 #define SEED 0x51DE5EEDu
 #define BLOCK 16                   /* pixels of water shaded together (see shade_block) */
+#define HINTS_MAX 64               /* changed rectangles a renderer keeps (more: all of it) */
+#define TABLE_PAD 32               /* periodic tables run this far past 256 (kernels.h) */
 
 /* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
  * caustic light caus/256 of the pattern, refraction refr/256 of the
@@ -67,21 +70,33 @@ typedef struct columns {
     int32_t *shift;  /* how far the surface lies under the body's mean there */
     int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
     int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
+    int32_t *rrow;   /* the same for the row being drawn, where it varies by depth */
 } columns_t;
 
-#define COLUMN_ARRAYS 8
+#define COLUMN_ARRAYS 9
 
 struct rpl_side_renderer {
     int w, h;
     rpl_format format;
     uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
-    uint8_t *caustic;           /* CAUS*CAUS, tileable light network */
+    uint8_t *caustic;           /* CAUS*CAUS, tileable light network (and 4 bytes more) */
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
-    int32_t *span;              /* not XRGB8888: per row, the columns [x0, x1) drawn in the frame */
+    int32_t *span;              /* per row, the columns [x0, x1) drawn over the scene (2*h) */
+    /* The last frame drawn, so that the next one into the same framebuffer
+     * writes only what changed (rpl_side_renderer_changed): where it was
+     * drawn, and where it drew over the scene (per row, as span). */
+    const void *last_fb;
+    ptrdiff_t last_pitch, last_spitch;
+    const uint32_t *last_scene;
+    int32_t *last_span;         /* 2*h */
+    int have_last;              /* last_* describe a frame drawn whole or in part */
+    int nhint;                  /* the scene's changes since it, declared; -1: none */
+    rpl_rect_t hint[HINTS_MAX];
     depth_entry_t depth[DEPTHS];
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
+    const rpl_kernels_t *kern;  /* the deep water's kernel */
     int ok;                     /* created whole */
     rpl_err_t err;
 };
@@ -115,7 +130,7 @@ static inline int cube_index(uint32_t c)
 typedef struct anim {
     int ox1, oy1, ox2, oy2;    /* the two caustic layers' scroll */
     int8_t warp[256];          /* caustic lines' sideways warp, by row */
-    int8_t warpv[256 + BLOCK]; /* and their up-and-down warp, by column (& 255, + BLOCK - 1) */
+    int8_t warpv[256 + TABLE_PAD]; /* and their up-and-down warp, by column (periodic) */
     int16_t wob[256];          /* shimmer in 1/256 px, by (x + 2y) */
 } anim_t;
 
@@ -135,7 +150,8 @@ void rpl_side_make_anim(anim_t *a, double time);
 void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br);
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col);
+                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
+                       const rpl_kernels_t *kern);
 int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4]);
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);

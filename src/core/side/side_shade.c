@@ -158,7 +158,7 @@ void rpl_side_make_anim(anim_t *a, double time)
         a->warpv[i] = (int8_t)lrint(5.0 * sin(3.0 * ph - t * 1.1) + 2.0 * sin(7.0 * ph + t * 1.7));
         a->wob[i] = (int16_t)lrint(256.0 * (0.6 * sin(3.0 * ph + t * 2.4) + 0.4 * sin(7.0 * ph - t * 3.1)));
     }
-    memcpy(a->warpv + 256, a->warpv, BLOCK);
+    memcpy(a->warpv + 256, a->warpv, TABLE_PAD);
 }
 
 static inline uint32_t pack(int r, int g, int b)
@@ -219,7 +219,8 @@ static int fast_ok(const depth_entry_t *tab)
         int32_t pm = e->pr > e->pg ? e->pr : e->pg;
         pm = pm > e->pb ? pm : e->pb;
         if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
-            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256)
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256 ||
+            e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
             return 0;
     }
     return 1;
@@ -249,6 +250,8 @@ typedef struct water_ctx {
     const uint32_t *srow;   /* the scene's */
     uint32_t *frow;         /* the frame's */
     int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
+    rpl_side_shallow_job_t *job; /* the kernel's job for the body (fast) */
+    rpl_side_shallow_fn shallow;
 } water_ctx_t;
 
 #define CAUS_AT(row, col) \
@@ -354,6 +357,32 @@ static void mixed_run(const water_ctx_t *c, int x0, int x1)
         int d = y - cys[x];
         if (d >= 0)
             frow[x] = water_pixel(c, x, d);
+    }
+}
+
+/* Columns x0..x1-1 of a row, whatever their depth: by the kernel (with
+ * a fast depth table), then the foam's pixels one by one. */
+static void shallow_run(const water_ctx_t *c, int x0, int x1)
+{
+    if (!c->fast || x0 >= x1) {
+        mixed_run(c, x0, x1);
+        return;
+    }
+    rpl_side_shallow_job_t *j = c->job;
+    j->src = c->srow;
+    j->out = c->frow;
+    j->y = c->y;
+    j->phase = 2 * c->y & 255;
+    j->c1x = c->c1x;
+    j->c1y = c->c1y;
+    j->c2x = c->c2x;
+    j->c2y = c->c2y;
+    c->shallow(j, x0, x1);
+    const int32_t *ys = c->col->ys;
+    for (int x = x0; x < x1; x++) {
+        int d = c->y - ys[x];
+        if (d >= 0 && d < 5)
+            c->frow[x] = water_pixel(c, x, d);
     }
 }
 
@@ -475,7 +504,8 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
  * only writes the frame, never reads it (what it refracts is the scene). */
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col)
+                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
+                       const rpl_kernels_t *kern)
 {
     water_span_t sp;
     if (!water_span(wb, w, h, &sp))
@@ -564,8 +594,8 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
     /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
      * (x & 255) on, over a block */
-    int32_t wdeep[512 + BLOCK];
-    for (int i = 0; i < 512 + BLOCK; i++)
+    int32_t wdeep[512 + TABLE_PAD];
+    for (int i = 0; i < 512 + TABLE_PAD; i++)
         wdeep[i] = an->wob[i & 255] * wob_deep;
     /* there the water moves the scene by less than `reach` pixels:
      * columns xs0..xs1-1 read their row without clamping */
@@ -576,7 +606,22 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int xs0 = clampi(reach, cx0, cx1), xs1 = clampi(w - reach, xs0, cx1);
 
     const int fast = fast_ok(depth);
-    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0};
+    /* the depth table as the shallow kernel reads it (kernels.h) */
+    uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS];
+    int32_t wraw[512 + TABLE_PAD];
+    for (int d = 0; fast && d < DEPTHS; d++) {
+        const depth_entry_t *e = &depth[d];
+        te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
+        tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
+        tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
+        tia[d] = (uint32_t)e->inva;
+    }
+    for (int i = 0; i < 512 + TABLE_PAD; i++)
+        wraw[i] = an->wob[i & 255];
+    rpl_side_shallow_job_t job = {NULL, NULL, col->ys, col->shift, col->gbase, col->sfx, col->dcol,
+                                  te, tbg, tr, tia, wraw, caus, an->warpv, 0, 0, w, 0, 0, 0, 0};
+    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0,
+                     &job, kern->side_shallow};
     for (int y = ytop; y < yb; y++) {
         c.y = y;
         c.srow = scene + (ptrdiff_t)y * spitch;
@@ -587,17 +632,30 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
         c.c1y = y + an->oy1;
         c.c2y = (y * 3 >> 2) + an->oy2;
         if (y < ymid || !fast) {
-            mixed_run(&c, cx0, cx1);
+            shallow_run(&c, cx0, cx1);
             continue;
         }
-        const depth_entry_t *eg = NULL;
+        shallow_run(&c, cx0, xs0);
         if (uniform) {
+            /* one gradient entry for the row: the kernel's case */
             int dg = y - ymean;
-            eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+            const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+            const int32_t *rd = col->rdeep;
+            if (y < yall) {
+                for (int x = xs0; x < xs1; x++) {
+                    int d = y - col->ys[x];
+                    col->rrow[x] = col->sfx[x] * depth[d < DEPTHS ? d : DEPTHS - 1].refr;
+                }
+                rd = col->rrow;
+            }
+            rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, caus, an->warpv, 2 * y & 255,
+                                      c.c1x, c.c1y, c.c2x, c.c2y, eg->inva, eg->pr, eg->pg,
+                                      eg->pb, eg->caus, w};
+            kern->side_deep(&dj, xs0, xs1);
+        } else {
+            deep_run(&c, xs0, xs1, NULL, y < yall);
         }
-        mixed_run(&c, cx0, xs0);
-        deep_run(&c, xs0, xs1, eg, y < yall);
-        mixed_run(&c, xs1, cx1);
+        shallow_run(&c, xs1, cx1);
     }
 }
 
@@ -634,9 +692,14 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
         return;
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
+    /* pixels surely out of the disc (farther than rad + 0.5, with room
+     * for rounding) are passed over before the square root */
+    const double out = (rad + 0.5 + 1e-6) * (rad + 0.5 + 1e-6);
     for (int y = ya; y <= yb; y++)
         for (int x = xa; x <= xb; x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            if (dx * dx + dy * dy > out)
+                continue;
             double dist = sqrt(dx * dx + dy * dy);
             double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
             if (cv <= 0)
