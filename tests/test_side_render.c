@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ripple.h"
+#include "scene/scene.h"
 #include "util.h"
 
 #define W 96
@@ -771,6 +772,112 @@ static void test_incremental_same_bytes(void **state)
     free(art);
 }
 
+/* ---- the side scene with more moving than its lists hold ------------------------ */
+
+/* 120 bodies dropped over a 640x480 scene: far more rectangles of what
+ * moves than the scene lists (48) or the renderer keeps (64), which are
+ * then merged.  One scene is drawn every frame over its last frame (the
+ * art put back, and the frame redrawn, only in the merged rectangles);
+ * its twin, stepped alike, is invalidated before every render and so
+ * drawn whole from the art.  Every frame must be the same bytes, in every
+ * format; the rectangles side_scene_changed lists must cover every pixel
+ * that differs from the frame before, and most frames not be the whole
+ * frame although more than 48 bodies are in view. */
+#define BW 640
+#define BH 480
+#define BODIES 120
+
+static side_scene_t *busy_scene(rpl_format fmt)
+{
+    side_config_t cfg = { .w = BW, .h = BH, .format = fmt, .surface = RPL_SURFACE_SPRINGS,
+                          .seed = 5 };
+    char err[200] = "x";
+    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
+    if (!s)
+        fail_msg("side_scene_create: %s", err);
+    side_scene_set_autoplay(s, 0);
+    uint64_t rng = 99;
+    for (int i = 0; i < BODIES; i++) {
+        rpl_water_t *wt = side_scene_water(s, rnd_range(&rng, 0, 10) < 7 ? 0 : 1);
+        const rpl_water_params_t *p = rpl_water_params(wt);
+        double x = p->x0 + (0.1 + 0.8 * rnd_range(&rng, 0, 1000) / 1000.0) * (p->x1 - p->x0);
+        double y = BH * (0.3 - 0.5 * rnd_range(&rng, 0, 1000) / 1000.0);
+        assert_int_equal(side_scene_drop(s, x, y, i & 1 ? SIDE_BALL : SIDE_CRATE,
+                                         0.3 + 1.3 * rnd_range(&rng, 0, 1000) / 1000.0, 0), 0);
+    }
+    return s;
+}
+
+static void test_scene_many_bodies(void **state)
+{
+    (void)state;
+    for (int fi = 0; fi < 3; fi++) {
+        rpl_format fmt = all_formats[fi];
+        int bytes = rpl_format_bytes(fmt);
+        side_scene_t *inc = busy_scene(fmt), *fresh = busy_scene(fmt);
+        size_t len = (size_t)BW * BH * (size_t)bytes;
+        unsigned char *drawn = xmalloc(len), *whole = xmalloc(len), *prev = xmalloc(len);
+        uint8_t *covered = xmalloc((size_t)BW * BH);
+        rpl_rect_t r[256];
+        int partial = 0, crowded = 0;
+        for (int frame = 0; frame < 90; frame++) {
+            for (int i = 0; i < 2; i++) {
+                side_scene_step(inc);
+                side_scene_step(fresh);
+            }
+            memset(whole, frame & 0xFF, len);
+            assert_int_equal(side_scene_render(inc, drawn, (ptrdiff_t)BW * bytes), 0);
+            side_scene_invalidate(fresh);
+            assert_int_equal(side_scene_render(fresh, whole, (ptrdiff_t)BW * bytes), 0);
+            for (int y = 0; y < BH; y++)
+                if (memcmp(drawn + (size_t)y * BW * bytes, whole + (size_t)y * BW * bytes,
+                           (size_t)BW * bytes) != 0)
+                    fail_msg("format %d, frame %d, row %d: drawn over the last frame it "
+                             "differs from the frame drawn whole", (int)fmt, frame, y);
+            int in_view = 0;
+            for (int i = 0; i < BODIES; i++) {
+                double x, y;
+                assert_int_equal(side_scene_body(inc, i, &x, &y, NULL, NULL), 0);
+                in_view += x > 0 && x < BW && y > 0 && y < BH;
+            }
+            crowded += in_view > 60;
+            int max = frame % 2 ? 256 : 20; /* and merged into fewer than listed */
+            int n = side_scene_changed(inc, r, max);
+            assert_true(n >= 1 && n <= max);
+            if (frame == 0) { /* the first render: the whole frame */
+                memcpy(prev, drawn, len);
+                continue;
+            }
+            memset(covered, 0, (size_t)BW * BH);
+            long area = 0;
+            for (int i = 0; i < n; i++) {
+                assert_true(r[i].x >= 0 && r[i].y >= 0 && r[i].w > 0 && r[i].h > 0);
+                assert_true(r[i].x + r[i].w <= BW && r[i].y + r[i].h <= BH);
+                for (int y = r[i].y; y < r[i].y + r[i].h; y++)
+                    for (int x = r[i].x; x < r[i].x + r[i].w; x++)
+                        area += !covered[y * BW + x], covered[y * BW + x] = 1;
+            }
+            partial += in_view > 60 && area < (long)BW * BH * 3 / 4;
+            for (int y = 0; y < BH; y++)
+                for (int x = 0; x < BW; x++) {
+                    size_t o = ((size_t)y * BW + (size_t)x) * (size_t)bytes;
+                    if (!covered[y * BW + x] && memcmp(prev + o, drawn + o, (size_t)bytes) != 0)
+                        fail_msg("format %d frame %d: pixel %d,%d changed outside the "
+                                 "rectangles", (int)fmt, frame, x, y);
+                }
+            memcpy(prev, drawn, len);
+        }
+        assert_true(crowded > 30);          /* more in view than the lists hold */
+        assert_true(partial > crowded / 2); /* and yet not redrawn whole */
+        free(drawn);
+        free(whole);
+        free(prev);
+        free(covered);
+        side_scene_destroy(inc);
+        side_scene_destroy(fresh);
+    }
+}
+
 /* ---- polygons and circles ------------------------------------------------------- */
 
 #define BG 0x11223344u
@@ -953,6 +1060,7 @@ int main(void)
         cmocka_unit_test(test_frame_parts),
         cmocka_unit_test(test_blocks_agree),
         cmocka_unit_test(test_incremental_same_bytes),
+        cmocka_unit_test(test_scene_many_bodies),
         cmocka_unit_test(test_polygon),
         cmocka_unit_test(test_circle),
     };

@@ -13,7 +13,8 @@
 #define SIDE_AUTOPLAY_BODIES 24 /* autoplay keeps at most this many */
 #define SIDE_SPLASH_CAP 2048
 #define SIDE_BALL_SIDES 16      /* a ball's outline for the water */
-#define SIDE_DIRTY_MAX 48       /* rectangles of what moves; more: one around them all */
+#define SIDE_DIRTY_MAX 48       /* rectangles of what moves; more: merged (put_rect) */
+#define SIDE_HINTS_MAX 64       /* what rpl_side_renderer_changed keeps */
 #define SIDE_PI 3.14159265358979323846
 
 /* A solid block of stone, [x0, x1) x [y0, y1) in whole pixels. */

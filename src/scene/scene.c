@@ -729,37 +729,64 @@ static void sample_surface(side_scene_t *s, int k, float *surf)
 
 /* ---- what changed ------------------------------------------------------------- */
 
-/* Adds the rectangle [x0, x1) x [y0, y1), grown by a margin and clipped
- * to the frame, to r (n of them); 0 when there is no room. */
-static int add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, double x0, double y0,
-                    double x1, double y1)
+/* Puts rectangle a into r (n of them, room for max).  When r is full, a
+ * is merged into the rectangle whose bounding box with it adds the least
+ * area, and rectangles that box then holds wholly are dropped: the list
+ * still covers all that was put in, and not much more, however much moves. */
+static void put_rect(rpl_rect_t *r, int *n, int max, rpl_rect_t a)
+{
+    if (*n < max) {
+        r[(*n)++] = a;
+        return;
+    }
+    int best = 0;
+    long long least = 0;
+    rpl_rect_t hull = a;
+    for (int i = 0; i < *n; i++) {
+        int x0 = a.x < r[i].x ? a.x : r[i].x, y0 = a.y < r[i].y ? a.y : r[i].y;
+        int x1 = a.x + a.w > r[i].x + r[i].w ? a.x + a.w : r[i].x + r[i].w;
+        int y1 = a.y + a.h > r[i].y + r[i].h ? a.y + a.h : r[i].y + r[i].h;
+        long long grow = (long long)(x1 - x0) * (y1 - y0) - (long long)r[i].w * r[i].h;
+        if (i == 0 || grow < least) {
+            least = grow, best = i;
+            hull = (rpl_rect_t){ x0, y0, x1 - x0, y1 - y0 };
+        }
+    }
+    r[best] = hull;
+    for (int i = 0; i < *n; i++)
+        if (i != best && r[i].x >= hull.x && r[i].y >= hull.y &&
+            r[i].x + r[i].w <= hull.x + hull.w && r[i].y + r[i].h <= hull.y + hull.h) {
+            r[i] = r[--*n]; /* held by the hull: gone (the last takes its place) */
+            best = best == *n ? i : best;
+            i--;
+        }
+}
+
+/* Puts the rectangle [x0, x1) x [y0, y1), grown by a margin and clipped
+ * to the frame, into r (n of them, room for max). */
+static void add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, int max, double x0,
+                     double y0, double x1, double y1)
 {
     const double m = 3; /* outlines, the foam's anti-aliased top, rounding */
     int a = (int)floor(fmax(0, x0 - m)), b = (int)ceil(fmin(s->w, x1 + m));
     int c = (int)floor(fmax(0, y0 - m)), d = (int)ceil(fmin(s->h, y1 + m));
-    if (a >= b || c >= d)
-        return 1;
-    if (*n >= SIDE_DIRTY_MAX)
-        return 0;
-    r[(*n)++] = (rpl_rect_t){ a, c, b - a, d - c };
-    return 1;
+    if (a < b && c < d)
+        put_rect(r, n, max, (rpl_rect_t){ a, c, b - a, d - c });
 }
 
-/* Adds every body's box to r (n of them): 0 when there is no room. */
-static int body_rects(const side_scene_t *s, rpl_rect_t *r, int *n)
+/* Puts every body's box into r (n of them, room for max). */
+static void body_rects(const side_scene_t *s, rpl_rect_t *r, int *n, int max)
 {
     double xy[2 * SIDE_BALL_SIDES];
-    int ok = 1;
-    for (int i = 0; i < s->nbodies && ok; i++) {
+    for (int i = 0; i < s->nbodies; i++) {
         int m = side_body_outline(&s->body[i], xy);
         double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
         for (int j = 1; j < m; j++) {
             x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
             y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
         }
-        ok = add_rect(s, r, n, x0, y0, x1, y1);
+        add_rect(s, r, n, max, x0, y0, x1, y1);
     }
-    return ok;
 }
 
 /* After a render: where what moves lies now (each water from its highest
@@ -769,28 +796,28 @@ static int body_rects(const side_scene_t *s, rpl_rect_t *r, int *n)
 static void note_changes(side_scene_t *s)
 {
     rpl_rect_t now[SIDE_DIRTY_MAX];
-    int n = 0, ok = 1;
-    for (int k = 0; k < s->nwaters && ok; k++) {
+    int n = 0;
+    for (int k = 0; k < s->nwaters; k++) {
         const side_basin_t *b = &s->lv.basin[k];
         const float *surf = s->surf + (size_t)k * s->w;
         double top = b->level;
         for (int x = 0; x < b->x1 - b->x0; x++)
             top = fmin(top, surf[x]);
-        ok = add_rect(s, now, &n, b->x0, top, b->x1, b->floor);
+        add_rect(s, now, &n, SIDE_DIRTY_MAX, b->x0, top, b->x1, b->floor);
     }
-    ok = ok && body_rects(s, now, &n);
+    body_rects(s, now, &n, SIDE_DIRTY_MAX);
     int nd = rpl_splash_count(s->splash);
     const rpl_droplet_t *d = rpl_splash_droplets(s->splash);
-    if (nd > 0 && ok) {
+    if (nd > 0) {
         double x0 = d[0].x, x1 = d[0].x, y0 = d[0].y, y1 = d[0].y, r = d[0].size;
         for (int j = 1; j < nd; j++) {
             x0 = fmin(x0, d[j].x), x1 = fmax(x1, d[j].x);
             y0 = fmin(y0, d[j].y), y1 = fmax(y1, d[j].y);
             r = fmax(r, d[j].size);
         }
-        ok = add_rect(s, now, &n, x0 - r, y0 - r, x1 + r, y1 + r);
+        add_rect(s, now, &n, SIDE_DIRTY_MAX, x0 - r, y0 - r, x1 + r, y1 + r);
     }
-    if (!ok || s->all || s->ndrawn < 0) {
+    if (s->all || s->ndrawn < 0) {
         s->nchanged = -1;
     } else {
         memcpy(s->changed, now, (size_t)n * sizeof *now);
@@ -798,12 +825,8 @@ static void note_changes(side_scene_t *s)
         s->nchanged = n + s->ndrawn;
     }
     s->all = 0;
-    if (ok) {
-        memcpy(s->drawn, now, (size_t)n * sizeof *now);
-        s->ndrawn = n;
-    } else {
-        s->ndrawn = -1; /* too much to list: the next render changes everything too */
-    }
+    memcpy(s->drawn, now, (size_t)n * sizeof *now);
+    s->ndrawn = n;
 }
 
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
@@ -844,11 +867,11 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
      * since), the renderer writes only the water, the droplets and what
      * changed in work: the art put back, the bodies drawn now */
     if (part && !s->all) {
-        rpl_rect_t ch[2 * SIDE_DIRTY_MAX];
-        int n = 0;
-        memcpy(ch, s->drawn, (size_t)s->ndrawn * sizeof *ch);
-        if (body_rects(s, ch + s->ndrawn, &n))
-            rpl_side_renderer_changed(s->rend, ch, s->ndrawn + n);
+        rpl_rect_t ch[SIDE_HINTS_MAX];
+        int n = s->ndrawn;
+        memcpy(ch, s->drawn, (size_t)n * sizeof *ch);
+        body_rects(s, ch, &n, SIDE_HINTS_MAX);
+        rpl_side_renderer_changed(s->rend, ch, n);
     }
     rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
                                     rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
@@ -866,18 +889,22 @@ int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max)
 {
     if (!s || !rects || max < 1)
         return 0;
-    if (s->nchanged < 0 || s->nchanged > max) {
+    if (s->nchanged < 0) {
         rects[0] = (rpl_rect_t){ 0, 0, s->w, s->h };
         return 1;
     }
-    memcpy(rects, s->changed, (size_t)s->nchanged * sizeof *rects);
-    return s->nchanged;
+    int n = 0;
+    for (int i = 0; i < s->nchanged; i++)
+        put_rect(rects, &n, max, s->changed[i]);
+    return n;
 }
 
 void side_scene_invalidate(side_scene_t *s)
 {
-    if (s)
+    if (s) {
         s->all = 1;
+        s->work_ready = 0; /* and is drawn whole: work too is made again from the art */
+    }
 }
 
 const uint32_t *side_scene_palette(const side_scene_t *s)
