@@ -1,4 +1,4 @@
-/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones, and the polygon and circle fills (cmocka). */
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones (also the side scene with more moving than its lists hold), and the polygon and circle fills (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

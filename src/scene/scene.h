@@ -80,12 +80,12 @@ void side_scene_set_autoplay(side_scene_t *s, int on);
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch);
 /* What the last render changed against the render before, as at most max
  * rectangles of the frame (where bodies, droplets and water are and were;
- * the rest is the same bytes): the count, or one rectangle of the whole
- * frame after creation, side_scene_invalidate, or when there is too much
- * to list.  0 for NULL or max < 1. */
+ * the rest is the same bytes; more than max are merged): the count, or
+ * one rectangle of the whole frame after creation or
+ * side_scene_invalidate.  0 for NULL or max < 1. */
 int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max);
-/* The next render counts as changing the whole frame (after another
- * picture was shown in its place). */
+/* The next render draws, and counts as changing, the whole frame (after
+ * another picture was shown in its place). */
 void side_scene_invalidate(side_scene_t *s);
 
 /* INDEX8: the frame's palette (256 XRGB8888 entries); NULL otherwise. */
