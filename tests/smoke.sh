@@ -117,6 +117,15 @@ expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
 for s in $BENCH_SCENES; do
     grep -q "^$s  *1  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $s, version 1: $(cat "$TMP/out")"
 done
+expect 0 "benchmark --list --json" -- "$RIPPLE" --benchmark --list --json
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+names = [s["scene"] for s in d]
+assert names == [n + "-1" for n in sys.argv[2].split()], names
+assert all(s["scene_version"] == 1 and s["scene_about"] for s in d)' "$TMP/out" "$BENCH_SCENES" 2>"$TMP/py" &&
+        ok || bad "--benchmark --list --json: $(cat "$TMP/py") $(cat "$TMP/out")"
+fi
 expect 2 "bad timedemo scene" -- "$RIPPLE" $H --benchmark --bench-scene nosuch
 grep -q "busy, wave, show, side or side-waves" "$TMP/err" && ok || bad "bad timedemo scene: $(cat "$TMP/err")"
 expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-2

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "app/args.h"
 #include "ripple.h"
 #include "ripple_support.h"
@@ -125,11 +127,36 @@ const app_bench_scene_t *app_bench_scene_find(const char *name)
     return NULL;
 }
 
-void app_print_bench_scenes(FILE *to)
+int app_print_bench_scenes(FILE *to, int json)
 {
-    for (size_t i = 0; i < BENCH_SCENES; i++)
-        fprintf(to, "%-11s %d  %s\n", bench_scenes[i].name, bench_scenes[i].version,
-                bench_scenes[i].what);
+    if (!json) {
+        for (size_t i = 0; i < BENCH_SCENES; i++)
+            fprintf(to, "%-11s %d  %s\n", bench_scenes[i].name, bench_scenes[i].version,
+                    bench_scenes[i].what);
+        return 0;
+    }
+    /* with --json: an array of the scenes, as the reports name them */
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < BENCH_SCENES; i++) {
+        cJSON *one = cJSON_CreateObject();
+        char full[64];
+        snprintf(full, sizeof full, "%s-%d", bench_scenes[i].name, bench_scenes[i].version);
+        if (!one || !cJSON_AddItemToArray(list, one) ||
+            !cJSON_AddStringToObject(one, "scene", full) ||
+            !cJSON_AddStringToObject(one, "scene_name", bench_scenes[i].name) ||
+            !cJSON_AddNumberToObject(one, "scene_version", bench_scenes[i].version) ||
+            !cJSON_AddStringToObject(one, "scene_about", bench_scenes[i].what)) {
+            cJSON_Delete(list);
+            list = NULL;
+        }
+    }
+    char *text = list ? cJSON_PrintUnformatted(list) : NULL;
+    cJSON_Delete(list);
+    if (!text)
+        return -1;
+    fprintf(to, "%s\n", text);
+    cJSON_free(text);
+    return 0;
 }
 
 static int take_bench_scene(app_opts_t *o, const char *name, const char *val, char **err)
@@ -474,7 +501,7 @@ static const flag_t flags[] = {
       "wave or --scene side [--surface waves] name another" },
     { "--bench-scene", "NAME", 0, take_bench_scene,
       "the timedemo's scene: busy, wave, show, side or side-waves" },
-    { "--list", NULL, 0, take_list, "with --benchmark: list its scenes and quit" },
+    { "--list", NULL, 0, take_list, "with --benchmark: list its scenes and quit (--json: as JSON)" },
     { "--json", NULL, 0, take_json, "the --benchmark report as JSON" },
     { "--present", "MODE", 0, take_present,
       "how frames reach the screen: auto (default), surface (the\n"

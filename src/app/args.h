@@ -76,8 +76,9 @@ typedef struct app_bench_scene {
 
 /* The scene of that name ("busy" or "busy-1"), NULL if none. */
 const app_bench_scene_t *app_bench_scene_find(const char *name);
-/* --benchmark --list: one line a scene, its name, version and what it is. */
-void app_print_bench_scenes(FILE *to);
+/* --benchmark --list: one line a scene, its name, version and what it is;
+ * with json, a JSON array of them.  0, or -1 when memory ran out. */
+int app_print_bench_scenes(FILE *to, int json);
 
 /* The wave model's parameters when no flag sets them: slower, thicker
  * water than the classic rule's (k = 0.16 against 1/2, u t = 0.02). */

@@ -457,7 +457,8 @@ int main(int argc, char **argv)
         return flush_stdout(0);
     }
     if (a.o.list) {
-        app_print_bench_scenes(stdout);
+        if (app_print_bench_scenes(stdout, a.o.json) != 0)
+            return die(1, NULL);
         return flush_stdout(0);
     }
     if (a.o.benchmark)
