@@ -261,6 +261,9 @@ typedef struct water_ctx {
 /* One pixel of water at depth d >= 0 under its surface, column x, with
  * its depth table's entries e (the refraction and darkening) and eg (the
  * gradient's); `foam` is d < 5, a constant where the caller knows it. */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* so that `foam` is a constant in each caller */
+#endif
 static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const depth_entry_t *e,
                                    const depth_entry_t *eg, int foam)
 {
