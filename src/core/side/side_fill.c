@@ -116,6 +116,16 @@ static inline int in_disc(double cx, double inv, double dy, int x)
     return !(dx * dx + dy * dy > 1.0);
 }
 
+/* Whether pixel x of the disc (passing in_disc) is on its rim: a
+ * 4-neighbour lies outside. */
+static inline int on_rim(double cx, double inv, double dy, double step, int x)
+{
+    double dx = (x + 0.5 - cx) * inv;
+    double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
+    return dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 || lf * lf + dy * dy > 1.0 ||
+           rt * rt + dy * dy > 1.0;
+}
+
 /*
  * The pixels xa <= x < xb of a row that pass in_disc, as x0..x1-1: 0 when
  * none.  In exact arithmetic dx grows with x, and rounding keeps that
@@ -181,18 +191,15 @@ void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, dou
                 row[x] = c;
             continue;
         }
-        for (int x = x0; x < x1; x++) {
-            double dx = (x + 0.5 - cx) * inv;
-            if (dx * dx + dy * dy > 1.0)
-                continue;
-            int border = 0;
-            if (edge) {
-                /* a pixel whose 4-neighbour lies outside is on the rim */
-                double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
-                border = dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 ||
-                         lf * lf + dy * dy > 1.0 || rt * rt + dy * dy > 1.0;
-            }
-            row[x] = border ? edge : c;
-        }
+        /* each of on_rim's four tests fails on one run of the row (as
+         * in_disc's does), so the pixels off the rim are one run too:
+         * the rim's pixels are found from the ends inwards */
+        int i0 = x0, i1 = x1 - 1;
+        for (; i0 <= i1 && on_rim(cx, inv, dy, step, i0); i0++)
+            row[i0] = edge;
+        for (; i1 >= i0 && on_rim(cx, inv, dy, step, i1); i1--)
+            row[i1] = edge;
+        for (int x = i0; x <= i1; x++)
+            row[x] = c;
     }
 }
