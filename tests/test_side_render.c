@@ -1047,10 +1047,74 @@ static void test_circle(void **state)
     free(px);
 }
 
+/* The circle's rule pixel by pixel, as its fill first tested every pixel
+ * of the box (the fill now finds each row's run of pixels in the disc):
+ * the same bytes wanted. */
+static void circle_by_pixel(uint32_t *px, int w, int h, double cx, double cy, double r,
+                            uint32_t fill, uint32_t edge, int shade)
+{
+    int ya = (int)fmax(0, fmin(h, floor(cy - r))), yb = (int)fmax(0, fmin(h, ceil(cy + r)));
+    int xa = (int)fmax(0, fmin(w, floor(cx - r))), xb = (int)fmax(0, fmin(w, ceil(cx + r)));
+    double inv = 1.0 / r, step = inv;
+    for (int y = ya; y < yb; y++) {
+        double dy = (y + 0.5 - cy) * inv;
+        int k = (int)(shade * fmax(0, fmin(1, (dy + 1.0) * 0.5)));
+        uint32_t m = (uint32_t)(256 - k), c = fill;
+        if (k)
+            c = (fill & 0xFF000000u) | ((fill >> 16 & 0xFF) * m >> 8) << 16 |
+                ((fill >> 8 & 0xFF) * m >> 8) << 8 | ((fill & 0xFF) * m >> 8);
+        for (int x = xa; x < xb; x++) {
+            double dx = (x + 0.5 - cx) * inv;
+            if (dx * dx + dy * dy > 1.0)
+                continue;
+            int border = 0;
+            if (edge) {
+                double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
+                border = dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 ||
+                         lf * lf + dy * dy > 1.0 || rt * rt + dy * dy > 1.0;
+            }
+            px[y * w + x] = border ? edge : c;
+        }
+    }
+}
+
+static void test_circle_runs(void **state)
+{
+    (void)state;
+    const int w = 67, h = 45;
+    uint32_t *a = blank(w, h), *b = blank(w, h);
+    uint32_t s = 12345;
+    for (int t = 0; t < 4000; t++) {
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        double cx = -25.0 + (s % 117000) / 1000.0;
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        double cy = -25.0 + (s % 95000) / 1000.0;
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        /* from under a pixel to wider than the picture, whole and half
+         * values among them */
+        double r = t % 7 == 0 ? (double)(s % 40) + 0.5 * (s >> 8 & 1) + 0.25
+                              : 0.02 + (s % 40000) / 1000.0;
+        if (t % 5 == 0) {
+            cx = floor(cx) + 0.5 * (t & 1);
+            cy = floor(cy);
+        }
+        uint32_t edge = t % 3 == 0 ? 0 : 0xFF102030u;
+        int shade = (int)(s >> 20 & 255);
+        for (int k = 0; k < w * h; k++)
+            a[k] = b[k] = BG;
+        rpl_draw_circle(a, w * 4, w, h, cx, cy, r, 0xFF3060C0u, edge, shade);
+        circle_by_pixel(b, w, h, cx, cy, r, 0xFF3060C0u, edge, shade);
+        assert_memory_equal(a, b, (size_t)w * h * 4);
+    }
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_refusals),
+        cmocka_unit_test(test_circle_runs),
         cmocka_unit_test(test_render_refusals),
         cmocka_unit_test(test_no_water_is_scene),
         cmocka_unit_test(test_index8_palette),

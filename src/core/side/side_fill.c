@@ -108,6 +108,65 @@ void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double 
     }
 }
 
+/* Whether pixel x of a row dy (in radii) off the centre is in the disc:
+ * the test the fill makes. */
+static inline int in_disc(double cx, double inv, double dy, int x)
+{
+    double dx = (x + 0.5 - cx) * inv;
+    return !(dx * dx + dy * dy > 1.0);
+}
+
+/* Whether pixel x of the disc (passing in_disc) is on its rim: a
+ * 4-neighbour lies outside. */
+static inline int on_rim(double cx, double inv, double dy, double step, int x)
+{
+    double dx = (x + 0.5 - cx) * inv;
+    double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
+    return dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 || lf * lf + dy * dy > 1.0 ||
+           rt * rt + dy * dy > 1.0;
+}
+
+/*
+ * The pixels xa <= x < xb of a row that pass in_disc, as x0..x1-1: 0 when
+ * none.  In exact arithmetic dx grows with x, and rounding keeps that
+ * order, so dx * dx + dy * dy falls and then rises along the row: the
+ * pixels that pass are one run, and if any does, so does one of those
+ * next to the centre.  The run's ends are guessed with a square root and
+ * then moved, pixel by pixel, to where the test itself puts them.
+ */
+static int disc_row(double cx, double inv, double dy, int xa, int xb, int *x0, int *x1)
+{
+    if (xa >= xb)
+        return 0;
+    int m = (int)clampd(floor(cx - 0.5), xa - 1, xb);
+    int p = xb;
+    for (int x = m - 1; x <= m + 2; x++)
+        if (x >= xa && x < xb && in_disc(cx, inv, dy, x)) {
+            p = x;
+            break;
+        }
+    if (p == xb)
+        return 0;
+    double half = sqrt(fmax(0.0, 1.0 - dy * dy)) / inv;
+    int l = (int)clampd(ceil(cx - half - 0.5), xa, p);
+    if (in_disc(cx, inv, dy, l))
+        while (l > xa && in_disc(cx, inv, dy, l - 1))
+            l--;
+    else
+        while (!in_disc(cx, inv, dy, l))
+            l++;
+    int rr = (int)clampd(floor(cx + half - 0.5), p, xb - 1);
+    if (in_disc(cx, inv, dy, rr))
+        while (rr + 1 < xb && in_disc(cx, inv, dy, rr + 1))
+            rr++;
+    else
+        while (!in_disc(cx, inv, dy, rr))
+            rr--;
+    *x0 = l;
+    *x1 = rr + 1;
+    return 1;
+}
+
 void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, double cy,
                      double r, uint32_t fill, uint32_t edge, int shade)
 {
@@ -124,18 +183,23 @@ void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, dou
         int k = (int)(shade * clampd((dy + 1.0) * 0.5, 0, 1));
         uint32_t c = k ? darken(fill, k) : fill;
         uint32_t *row = (uint32_t *)(void *)((unsigned char *)px + (ptrdiff_t)y * pitch);
-        for (int x = xa; x < xb; x++) {
-            double dx = (x + 0.5 - cx) * inv;
-            if (dx * dx + dy * dy > 1.0)
-                continue;
-            int border = 0;
-            if (edge) {
-                /* a pixel whose 4-neighbour lies outside is on the rim */
-                double up = dy - step, dn = dy + step, lf = dx - step, rt = dx + step;
-                border = dx * dx + up * up > 1.0 || dx * dx + dn * dn > 1.0 ||
-                         lf * lf + dy * dy > 1.0 || rt * rt + dy * dy > 1.0;
-            }
-            row[x] = border ? edge : c;
+        int x0, x1;
+        if (!disc_row(cx, inv, dy, xa, xb, &x0, &x1))
+            continue;
+        if (!edge) {
+            for (int x = x0; x < x1; x++)
+                row[x] = c;
+            continue;
         }
+        /* each of on_rim's four tests fails on one run of the row (as
+         * in_disc's does), so the pixels off the rim are one run too:
+         * the rim's pixels are found from the ends inwards */
+        int i0 = x0, i1 = x1 - 1;
+        for (; i0 <= i1 && on_rim(cx, inv, dy, step, i0); i0++)
+            row[i0] = edge;
+        for (; i1 >= i0 && on_rim(cx, inv, dy, step, i1); i1--)
+            row[i1] = edge;
+        for (int x = i0; x <= i1; x++)
+            row[x] = c;
     }
 }

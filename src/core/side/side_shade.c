@@ -252,22 +252,24 @@ typedef struct water_ctx {
     int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
     rpl_side_shallow_job_t *job; /* the kernel's job for the body (fast) */
     rpl_side_shallow_fn shallow;
+    int yfoam;              /* no foam on rows under it (the lowest surface + 4) */
 } water_ctx_t;
 
 #define CAUS_AT(row, col) \
     caus[((unsigned)(row) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(col) & (CAUS - 1))]
 
-/* One pixel of water at depth d >= 0 under its surface, column x: the
- * general path, whatever the depth. */
-static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
+/* One pixel of water at depth d >= 0 under its surface, column x, with
+ * its depth table's entries e (the refraction and darkening) and eg (the
+ * gradient's); `foam` is d < 5, a constant where the caller knows it. */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* so that `foam` is a constant in each caller */
+#endif
+static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const depth_entry_t *e,
+                                   const depth_entry_t *eg, int foam)
 {
     const columns_t *col = c->col;
-    const depth_entry_t *dep = c->dep;
     const uint8_t *caus = c->caus;
     const int y = c->y, w = c->w;
-    const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
-    int dg = d < 16 ? d + (col->shift[x] * d >> 4) : y - col->gbase[x];
-    const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
     int dx = (col->sfx[x] * e->refr + c->an->wob[(x + 2 * y) & 255] * e->wob) >> 16;
     int sx = x + dx;
     sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
@@ -287,7 +289,7 @@ static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
     r = r * k >> 8;
     g = g * k >> 8;
     b = b * k >> 8;
-    if (d < 5) {
+    if (foam) {
         /* foam, fading out over its last pixel */
         int fa = clampi(col->fwq[x] - d * 256, 0, 256) * 220 >> 8;
         if (d == 0)
@@ -307,6 +309,23 @@ static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
     }
     return 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 | (uint32_t)(g > 255 ? 255 : g) << 8 |
            (uint32_t)(b > 255 ? 255 : b);
+}
+
+/* The general path, whatever the depth d >= 0. */
+static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
+{
+    const depth_entry_t *dep = c->dep;
+    const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
+    int dg = d < 16 ? d + (c->col->shift[x] * d >> 4) : c->y - c->col->gbase[x];
+    const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
+    return shade_pixel(c, x, d, e, eg, d < 5);
+}
+
+/* A foam pixel, 0 <= d < 5: water_pixel's value with its depth known. */
+static inline uint32_t foam_pixel(const water_ctx_t *c, int x, int d)
+{
+    int dg = d + (c->col->shift[x] * d >> 4);
+    return shade_pixel(c, x, d, &c->dep[d], &c->dep[dg < 0 ? 0 : dg], 1);
 }
 
 /* Columns x0..x1-1 of a row, whatever their depth (above the surface
@@ -351,7 +370,7 @@ static void mixed_run(const water_ctx_t *c, int x0, int x1)
                 if (kind[i] == 0)
                     frow[x + i] = out[i];
                 else if (kind[i] > 0)
-                    frow[x + i] = water_pixel(c, x + i, y - cys[x + i]);
+                    frow[x + i] = foam_pixel(c, x + i, y - cys[x + i]);
         }
     for (; x < x1; x++) {
         int d = y - cys[x];
@@ -378,11 +397,13 @@ static void shallow_run(const water_ctx_t *c, int x0, int x1)
     j->c2x = c->c2x;
     j->c2y = c->c2y;
     c->shallow(j, x0, x1);
+    if (c->y > c->yfoam)
+        return;
     const int32_t *ys = c->col->ys;
     for (int x = x0; x < x1; x++) {
-        int d = c->y - ys[x];
-        if (d >= 0 && d < 5)
-            c->frow[x] = water_pixel(c, x, d);
+        unsigned d = (unsigned)(c->y - ys[x]);
+        if (d < 5)
+            c->frow[x] = foam_pixel(c, x, (int)d);
     }
 }
 
@@ -608,20 +629,21 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int fast = fast_ok(depth);
     /* the depth table as the shallow kernel reads it (kernels.h) */
     uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS];
-    int32_t wraw[512 + TABLE_PAD];
+    int32_t wraw[512 + TABLE_PAD], trefr[DEPTHS]; /* and the refraction's weight, flat */
     for (int d = 0; fast && d < DEPTHS; d++) {
         const depth_entry_t *e = &depth[d];
         te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
         tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
         tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
         tia[d] = (uint32_t)e->inva;
+        trefr[d] = e->refr;
     }
     for (int i = 0; i < 512 + TABLE_PAD; i++)
         wraw[i] = an->wob[i & 255];
     rpl_side_shallow_job_t job = {NULL, NULL, col->ys, col->shift, col->gbase, col->sfx, col->dcol,
                                   te, tbg, tr, tia, wraw, caus, an->warpv, 0, 0, w, 0, 0, 0, 0};
     water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0,
-                     &job, kern->side_shallow};
+                     &job, kern->side_shallow, ymax + 4};
     for (int y = ytop; y < yb; y++) {
         c.y = y;
         c.srow = scene + (ptrdiff_t)y * spitch;
@@ -642,9 +664,11 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
             const int32_t *rd = col->rdeep;
             if (y < yall) {
+                const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx;
+                int32_t *restrict rrow = col->rrow;
                 for (int x = xs0; x < xs1; x++) {
-                    int d = y - col->ys[x];
-                    col->rrow[x] = col->sfx[x] * depth[d < DEPTHS ? d : DEPTHS - 1].refr;
+                    int d = y - cys[x];
+                    rrow[x] = csfx[x] * trefr[d < DEPTHS ? d : DEPTHS - 1];
                 }
                 rd = col->rrow;
             }
