@@ -55,11 +55,11 @@ else bad "$cpu: exactness suite (see $LOGS/paths.log)"; tail -n 20 "$LOGS/paths.
 # the suites that call kernels, on this model's path; the rest on the oldest
 list() { for s in $1; do echo "$DIR/tests/test_$s"; done; }
 # shellcheck disable=SC2046 # one word a program
-if RUNNER="$QEMU -cpu $cpu" RIPPLE_SIMD=$best sh tests/suites.sh "i386 $cpu, path $best" \
+if RIPPLE_TEST_QUICK=1 RUNNER="$QEMU -cpu $cpu" RIPPLE_SIMD=$best sh tests/suites.sh "i386 $cpu, path $best" \
     "$LOGS/unit-$best.log" $(list "${PATH_SUITES:?PATH_SUITES is not set}"); then ok; else bad "$cpu: suites on path $best"; fi
 if [ "$once" = 1 ]; then
     # shellcheck disable=SC2046
-    if RUNNER="$QEMU -cpu $cpu" sh tests/suites.sh "i386 $cpu, suites without kernels" \
+    if RIPPLE_TEST_QUICK=1 RUNNER="$QEMU -cpu $cpu" sh tests/suites.sh "i386 $cpu, suites without kernels" \
         "$LOGS/unit-once.log" $(list "${ONCE_SUITES:?ONCE_SUITES is not set}"); then ok; else bad "$cpu: suites without kernels"; fi
 fi
 

@@ -686,7 +686,7 @@ static void test_incremental_same_bytes(void **state)
     rpl_side_water_t wb[2];
     rpl_droplet_t dr[8];
     uint64_t rng = 77;
-    for (int fi = 0; fi < 3; fi++) {
+    for (int fi = 0; fi < (test_quick() ? 1 : 3); fi++) {
         rpl_format fmt = all_formats[fi];
         int bytes = rpl_format_bytes(fmt);
         ptrdiff_t pitch = (ptrdiff_t)IW * bytes + 12;
@@ -811,7 +811,7 @@ static side_scene_t *busy_scene(rpl_format fmt)
 static void test_scene_many_bodies(void **state)
 {
     (void)state;
-    for (int fi = 0; fi < 3; fi++) {
+    for (int fi = 0; fi < (test_quick() ? 1 : 3); fi++) {
         rpl_format fmt = all_formats[fi];
         int bytes = rpl_format_bytes(fmt);
         side_scene_t *inc = busy_scene(fmt), *fresh = busy_scene(fmt);
@@ -1084,7 +1084,7 @@ static void test_circle_runs(void **state)
     const int w = 67, h = 45;
     uint32_t *a = blank(w, h), *b = blank(w, h);
     uint32_t s = 12345;
-    for (int t = 0; t < 4000; t++) {
+    for (int t = 0, n = test_quick() ? 500 : 4000; t < n; t++) {
         s ^= s << 13, s ^= s >> 17, s ^= s << 5;
         double cx = -25.0 + (s % 117000) / 1000.0;
         s ^= s << 13, s ^= s >> 17, s ^= s << 5;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ripple.h"
 
@@ -113,5 +115,14 @@ uint32_t crc_plane(uint32_t crc, const int16_t *v, size_t n);
 enum { GUARD_SLOTS = 4 };
 unsigned char *guard_slot(int slot, size_t len, int at_end);
 void guard_slots_release(void);
+
+/* RIPPLE_TEST_QUICK set (not "0"): the slowest cases run fewer rounds.
+ * tests/i386.sh sets it for the runs under an emulated CPU, where the
+ * same code has been through the full count natively already. */
+static inline int test_quick(void)
+{
+    const char *q = getenv("RIPPLE_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
 
 #endif
