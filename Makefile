@@ -119,9 +119,11 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # Debian's libFuzzer runtime is only a recommendation of clang, which a
 # --no-install-recommends install leaves out; clang also builds the
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
-# suites that run once to their rule.
+# suites that run once to their rule; /usr/bin/time measures --present
+# auto's resident memory against the surface's in the smoke test.
 NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
+              file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
 
 # The 32-bit demo's libraries.  Beside the amd64 ones they install only when
