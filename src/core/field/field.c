@@ -25,7 +25,6 @@ static void release(rpl_sim_t *sim)
     sim->cur = sim->prev = NULL;
     sim->act = sim->act_next = NULL;
     sim->rows_mem = NULL;
-    sim->rows = NULL;
     rpl_walls_free(sim);
 }
 
@@ -52,7 +51,7 @@ rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out)
         release(sim);
         return rpl_err_set(&sim->err, RPL_ENOMEM, "out of memory for a %dx%d field", w, h);
     }
-    sim->rows = rpl_refract_rows(sim->rows_mem, w, h);
+    rpl_refract_rows(sim->rows_mem, w, h);
     sim->w = w;
     sim->h = h;
     sim->threads = 1;
@@ -579,7 +578,8 @@ int rpl_field_view(const rpl_sim_t *sim, rpl_field_view_t *v)
     if (!rpl_sim_usable(sim))
         return 0;
     *v = (rpl_field_view_t){ sim->w, sim->h, sim->tiles_x, sim->tiles_y, sim->cur, sim->act,
-                             sim->sleeping, sim->kern, sim->pool, sim->rows };
+                             sim->sleeping, sim->kern, sim->pool,
+                             sim->rows_mem + RPL_ROW_PAD };
     return 1;
 }
 

@@ -32,8 +32,8 @@ struct rpl_sim {
     uint8_t *act, *act_next;   /* per tile: which buffers hold a nonzero */
     unsigned stepped;          /* tiles computed by the last step */
     unsigned rendered;         /* tiles drawn by the last render, by any renderer */
-    int32_t *rows_mem;         /* the scalar refraction's row table (kernels.h) */
-    const int32_t *rows;       /* and its row 0 */
+    int32_t *rows_mem;         /* the scalar refraction's row table (kernels.h), its
+                                * row 0 at RPL_ROW_PAD */
 
     /* walls, edges and the drop hook (core/field/walls.c) */
     uint8_t *walls;            /* w*h, 1 = solid; NULL: no walls */
