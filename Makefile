@@ -129,7 +129,7 @@ NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
 # The 32-bit demo's libraries.  Beside the amd64 ones they install only when
 # Debian's i386 lists carry the same versions, which now and then they do
 # not for a day or two: deps-i386-demo then falls back by itself to a
-# private sysroot in $(I386_SYSROOT_DIR) (src/tools/i386-sysroot.sh, no
+# private sysroot in $(I386_SYSROOT_DIR) (src/tools/sysroot.sh, no
 # root needed), and I386_SYSROOT=1 takes that way even when they install.
 # The install never removes a package (--no-remove): rather than let apt
 # trade the amd64 SDL2 for the i386 one, it is refused and the sysroot taken.
@@ -319,7 +319,7 @@ deps-i386:
 # network both fail, with a message.
 deps-i386-demo:
 ifeq ($(I386_SYSROOT),1)
-	$(Q)sh src/tools/i386-sysroot.sh $(I386_SYSROOT_DIR)
+	$(Q)sh src/tools/sysroot.sh i386 $(I386_SYSROOT_DIR) sdl
 else ifneq ($(words $(wildcard $(I386_SDL_FILES))),$(words $(I386_SDL_FILES)))
 	$(Q)mkdir -p $(BUILD) && rm -f $(BUILD)/deps-i386-demo.log; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && { \
@@ -330,7 +330,7 @@ else ifneq ($(words $(wildcard $(I386_SDL_FILES))),$(words $(I386_SDL_FILES)))
 	else \
 	    [ -s $(BUILD)/deps-i386-demo.log ] && tail -n 5 $(BUILD)/deps-i386-demo.log; \
 	    echo "the i386 SDL2 packages are not installed: taking them into $(I386_SYSROOT_DIR)"; \
-	    sh src/tools/i386-sysroot.sh $(I386_SYSROOT_DIR) || { \
+	    sh src/tools/sysroot.sh i386 $(I386_SYSROOT_DIR) sdl || { \
 	        echo "no i386 SDL2 for the 32-bit demo: install $(I386_SDL_PKGS)"; \
 	        echo "or give the sysroot's apt a network (see docs/old-hardware.md)"; exit 1; }; \
 	fi

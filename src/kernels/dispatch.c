@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 #include "ripple_support.h"
 
 /* One row per path, in ascending order of preference: "auto" takes the

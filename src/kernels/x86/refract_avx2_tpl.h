@@ -16,7 +16,7 @@
 #include <assert.h>
 #include <immintrin.h>
 
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 
 /* Everything the step needs besides the format's own, held in registers
  * across a row. */

@@ -5,7 +5,7 @@
 
 #define RPL_REFRACT_FN rpl_refract_index8_sse2
 #define RPL_FMT_INDEX8
-#include "kernels/x86/refract_fmt.h"
+#include "kernels/refract_fmt.h"
 
 typedef struct {
     const uint8_t *shade; /* the light's table, NULL without light; a local,

@@ -33,7 +33,7 @@
 #include <mmintrin.h>
 #include <string.h>
 
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 
 /* Everything the step needs besides the format's own. */
 typedef struct {

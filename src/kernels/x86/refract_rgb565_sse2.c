@@ -4,7 +4,7 @@
 
 #define RPL_REFRACT_FN rpl_refract_rgb565_sse2
 #define RPL_FMT_RGB565
-#include "kernels/x86/refract_fmt.h"
+#include "kernels/refract_fmt.h"
 
 typedef struct {
     __m128i m5, m6; /* the channel masks and maxima */

@@ -18,7 +18,7 @@
 #include <assert.h>
 #include <emmintrin.h>
 
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 
 /*
  * How the offsets stay in 16-bit lanes.

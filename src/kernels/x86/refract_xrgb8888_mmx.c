@@ -4,7 +4,7 @@
 
 #define RPL_REFRACT_FN rpl_refract_xrgb8888_mmx
 #define RPL_FMT_XRGB8888
-#include "kernels/x86/refract_fmt.h"
+#include "kernels/refract_fmt.h"
 
 typedef struct {
     __m64 bias; /* 0x80 in R, G and B: the light's clamp as a signed add */

@@ -10,7 +10,7 @@ typedef struct {
     char none; /* the classic rule has no coefficients */
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 RPL_FORCE_INLINE __m256i load16(const int16_t *p)
 {

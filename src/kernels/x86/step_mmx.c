@@ -9,7 +9,7 @@ typedef struct {
     char none; /* the classic rule has no coefficients */
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 /* Unaligned 64-bit access through memcpy: MMX memory operands need no
  * alignment, so compilers turn these into movq or a folded operand, and

@@ -8,7 +8,7 @@ typedef struct {
     char none; /* the classic rule has no coefficients */
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 RPL_FORCE_INLINE __m128i load8(const int16_t *p)
 {

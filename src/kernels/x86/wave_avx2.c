@@ -14,7 +14,7 @@ typedef struct {
     __m256i ab, cr, m, rn, rd;
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 RPL_FORCE_INLINE __m256i load16(const int16_t *p)
 {

@@ -11,7 +11,7 @@ typedef struct {
     __m64 ab, cr, m, rn, rd;
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 /* Unaligned 64-bit access through memcpy, as in step_mmx.c. */
 RPL_FORCE_INLINE __m64 load4(const int16_t *p)

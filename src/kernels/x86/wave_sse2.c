@@ -15,7 +15,7 @@ typedef struct {
     __m128i ab, cr, m, rn, rd;
 } rule_t;
 
-#include "kernels/x86/rows_tpl.h"
+#include "kernels/rows_tpl.h"
 
 RPL_FORCE_INLINE __m128i load8(const int16_t *p)
 {

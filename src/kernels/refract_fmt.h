@@ -1,4 +1,4 @@
-/* kernels/x86/refract_fmt.h - what a refraction kernel's pixel format is on every instruction set:
+/* kernels/refract_fmt.h - what a refraction kernel's pixel format is on every instruction set:
  * its pixel type, its background and one texel.  Define RPL_FMT_XRGB8888, RPL_FMT_RGB565 or
  * RPL_FMT_INDEX8, then include this before the instruction set's refraction template. */
 #ifndef RPL_REFRACT_FMT_H
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 
 #if defined(RPL_FMT_XRGB8888)
 typedef uint32_t px_t;

@@ -1,4 +1,4 @@
-/* kernels/x86/rows_tpl.h - the SIMD step kernels' row loop, once for both rules (classic and wave model) and every instruction set. */
+/* kernels/rows_tpl.h - the SIMD step kernels' row loop, once for both rules (classic and wave model) and every instruction set. */
 
 /*
  * Included by one file per rule and instruction set
@@ -24,7 +24,7 @@
 #include <assert.h>
 #include <stddef.h>
 
-#include "kernels/x86/simd.h"
+#include "kernels/simd.h"
 
 #ifndef RPL_ROWS_WAVE
 #define RPL_ROWS_WAVE 0

@@ -1,4 +1,4 @@
-/* kernels/x86/simd.h - what the SIMD kernels share: inlining control; for the refraction, strength classes, preconditions, the zero row. */
+/* kernels/simd.h - what the SIMD kernels share: inlining control; for the refraction, strength classes, preconditions, the zero row. */
 #ifndef RPL_SIMD_H
 #define RPL_SIMD_H
 
