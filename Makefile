@@ -53,6 +53,39 @@ ARCH_FLAGS = -m32 -march=i586
 BUILD   ?= build/i386
 BENCH   ?= $(BUILD)/ripple-bench
 DEMO     = $(BUILD)/ripple
+else ifneq ($(filter aarch64 armv7,$(ARCH)),)
+# ARCH=aarch64 and ARCH=armv7 cross-build with clang (one compiler for
+# every target) and lld against a private sysroot of Debian's arm64 or
+# armhf packages in $(BUILD)/sysroot (src/tools/sysroot.sh: nothing is
+# installed on the machine); the tests run them under qemu-user.  ARMv7's
+# core is built for VFPv3 without NEON, so that it runs on a CPU without
+# NEON; only the NEON kernels get -mfpu=neon, and they run when the CPU
+# says it has it (kernels/arm/cpu.c).
+ifeq ($(ARCH),aarch64)
+ARM_TRIPLE  = aarch64-linux-gnu
+ARM_DEBARCH = arm64
+ARM_QEMU_CMD = qemu-aarch64
+ARCH_CFLAGS = --target=$(ARM_TRIPLE)
+ISA_neon    =
+else
+ARM_TRIPLE  = arm-linux-gnueabihf
+ARM_DEBARCH = armhf
+ARM_QEMU_CMD = qemu-arm
+ARCH_CFLAGS = --target=$(ARM_TRIPLE) -march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard
+ISA_neon    = -mfpu=neon
+endif
+ifeq ($(origin CC),default)
+CC = clang
+endif
+BUILD   ?= build/$(ARCH)
+BENCH   ?= $(BUILD)/ripple-bench
+DEMO     = $(BUILD)/ripple
+ARM_SYSROOT ?= $(BUILD)/sysroot
+ARM_SR   = $(abspath $(ARM_SYSROOT))
+ARCH_FLAGS = $(ARCH_CFLAGS) --sysroot=$(ARM_SR)
+ARCH_LDFLAGS = -fuse-ld=lld
+# How the tests and the bench run them.
+ARM_QEMU = $(ARM_QEMU_CMD) -L $(ARM_SR)
 else
 ARCH_FLAGS =
 DEMO     = ripple
@@ -76,7 +109,7 @@ LDCONFIG   ?= ldconfig
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
 ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
-CORE_LIBS  = $(ARCH_FLAGS) -pthread -lm
+CORE_LIBS  = $(ARCH_FLAGS) $(ARCH_LDFLAGS) -pthread -lm
 
 ifeq ($(V),1)
 Q =
@@ -126,6 +159,11 @@ NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
               file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
 
+# The ARM builds: clang, lld and qemu-user on the machine; their libraries
+# (the C library, cmocka, cJSON, Chipmunk2D, and SDL2 for the demo) come
+# into the sysroot.
+NEEDS_ARM   = cmd:clang:clang cmd:ld.lld:lld cmd:qemu-aarch64:qemu-user cmd:apt-get:apt \
+              cmd:pkg-config:pkg-config
 # The 32-bit demo's libraries.  Beside the amd64 ones they install only when
 # Debian's i386 lists carry the same versions, which now and then they do
 # not for a day or two: deps-i386-demo then falls back by itself to a
@@ -202,12 +240,32 @@ ZLIB_LIBS  = $(shell $(I386_PC) --libs zlib 2>/dev/null)
 I386_QEMU  = qemu-i386$(if $(I386_SR), -L $(I386_SR))
 endif
 
+ifneq ($(ARM_TRIPLE),)
+# Every library from the sysroot, found by pkg-config there.  SDL2_image.pc
+# names -dev packages of image libraries the sysroot has not: linked by name.
+ARM_PC = PKG_CONFIG_LIBDIR=$(ARM_SR)/usr/lib/$(ARM_TRIPLE)/pkgconfig:$(ARM_SR)/usr/share/pkgconfig \
+         PKG_CONFIG_SYSROOT_DIR=$(ARM_SR) pkg-config
+SDL_CFLAGS    = $(shell $(ARM_PC) --cflags sdl2 2>/dev/null)
+SDL_LIBS      = $(shell $(ARM_PC) --libs sdl2 2>/dev/null) -lSDL2_image
+CMOCKA_CFLAGS = $(shell $(ARM_PC) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   = $(shell $(ARM_PC) --libs cmocka 2>/dev/null)
+CJSON_CFLAGS  = $(shell $(ARM_PC) --cflags libcjson 2>/dev/null)
+CJSON_LIBS    = $(shell $(ARM_PC) --libs libcjson 2>/dev/null)
+ZLIB_LIBS     = $(shell $(ARM_PC) --libs zlib 2>/dev/null)
+endif
+
 # ---- sources ---------------------------------------------------------------
 
 # By wildcard, so that a new file in a room is built without a change here.
-X86_DIR   = src/kernels/x86
-CORE_SRC  = $(sort $(wildcard src/core/*/*.c src/kernels/*.c) $(X86_DIR)/cpu.c)
-SIMD_SRC  = $(sort $(filter-out $(X86_DIR)/cpu.c,$(wildcard $(X86_DIR)/*.c)))
+# The kernels of the target's architecture: x86 (and the others, whose
+# kernels/x86/cpu.c says they have none of its instruction sets) or ARM.
+ifneq ($(ARM_TRIPLE),)
+ISA_DIR   = src/kernels/arm
+else
+ISA_DIR   = src/kernels/x86
+endif
+CORE_SRC  = $(sort $(wildcard src/core/*/*.c src/kernels/*.c) $(ISA_DIR)/cpu.c)
+SIMD_SRC  = $(sort $(filter-out $(ISA_DIR)/cpu.c,$(wildcard $(ISA_DIR)/*.c)))
 APP_SRC   = $(sort $(wildcard src/app/*.c))
 # The side scene: the water of the core joined to Chipmunk2D's rigid
 # bodies, without SDL; the demo, the bench and the tests link it.
@@ -221,18 +279,24 @@ UTIL_SRC  = $(wildcard tests/util.c)
 # Every C file, for `make warnings`.
 ALL_SRC   = $(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c))
 
-# SIMD kernels: x86 builds get them unless SIMD=0.  Each file gets its own
-# instruction-set flags and nothing else does, so the binary runs on any
-# CPU of the architecture and picks its path at run time.
+# SIMD kernels: x86 and ARM builds get them unless SIMD=0.  Each file gets
+# its own instruction-set flags and nothing else does, so the binary runs
+# on any CPU of the architecture and picks its path at run time.
+ifneq ($(ARM_TRIPLE),)
+SIMD ?= 1
+SIMD_DEFS = -DRPL_HAVE_NEON
+else
 MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64% amd64% i386% i486% i586% i686%,$(MACHINE)),)
 SIMD ?= 1
 else
 SIMD ?= 0
 endif
+SIMD_DEFS = -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
+endif
 ifeq ($(SIMD),1)
 LIB_SRC = $(CORE_SRC) $(SIMD_SRC)
-STD_CFLAGS += -DRPL_HAVE_MMX -DRPL_HAVE_SSE2 -DRPL_HAVE_AVX2
+STD_CFLAGS += $(SIMD_DEFS)
 else
 LIB_SRC = $(CORE_SRC)
 endif
@@ -298,12 +362,15 @@ $(STAMP) $(PREFIX_STAMP): ;
 .PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
+        deps-arm deps-arm-demo \
         test-i386-sysroot i386-demo i386-demo-run \
         backdrop side-art screenshots check-stages test-stages unit-runs unit-exact unit-once san-runs \
         san-suites san-smoke $(TEST_STAGES:%=stage-%) $(CHECK_STAGES:%=stage-%)
 
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
+else ifneq ($(ARM_TRIPLE),)
+all: deps-arm $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
 else
 all: deps-run $(LIB) $(SHLIB) $(SHLINKS) $(DEMO) $(BENCH)
 endif
@@ -341,6 +408,14 @@ endif
 deps-check:
 	$(call require,$(NEEDS_CHECK))
 
+# The ARM sysroot: the C library and the test libraries; with the demo's
+# SDL2 for deps-arm-demo.
+deps-arm:
+	$(call require,$(NEEDS_ARM))
+	$(Q)sh src/tools/sysroot.sh $(ARM_DEBARCH) $(ARM_SYSROOT) libc test
+deps-arm-demo: deps-arm
+	$(Q)sh src/tools/sysroot.sh $(ARM_DEBARCH) $(ARM_SYSROOT) libc test sdl
+
 deps-test:
 	$(call require,$(NEEDS_TEST))
 
@@ -365,13 +440,20 @@ $(BUILD)/pic/%.o: %.c $(STAMP)
 $(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
 $(BUILD)/%_sse2.o: ISA = $(ISA_sse2)
 $(BUILD)/%_avx2.o: ISA = $(ISA_avx2)
+$(BUILD)/%_neon.o: ISA = $(ISA_neon)
 $(BUILD)/pic/%.o:  PIC = -fPIC
 $(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
 $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
+ifneq ($(ARM_TRIPLE),)
+# Every object wants the sysroot's C library, the demo's SDL2 too.
+$(APP_OBJ): $(PREFIX_STAMP) | deps-arm-demo
+$(LIB_OBJ) $(PIC_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
+else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
+endif
 
 # ---- linking -----------------------------------------------------------------
 

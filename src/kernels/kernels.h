@@ -210,13 +210,28 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 
-/* CPU features from CPUID (0 on other architectures): read on the first
- * call, the same value after (kernels/x86/cpu.c); any thread may call. */
+/* The ARM NEON kernels, in kernels/arm/: step_neon.c and wave_neon.c on
+ * the template rows_tpl.h, refract_<format>_neon.c on refract_neon_tpl.h.
+ * Built for AArch64 (where NEON is always there) and for ARMv7 with
+ * -mfpu=neon for these files alone, the rest of the core without it. */
+#if defined(RPL_HAVE_NEON)
+int rpl_step_neon(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
+int rpl_step_wave_neon(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1,
+                       const rpl_wave_coef_t *k);
+void rpl_refract_xrgb8888_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_rgb565_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_refract_index8_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+#endif
+
+/* CPU features: from CPUID on x86 (kernels/x86/cpu.c), from the kernel's
+ * auxiliary vector on ARM (kernels/arm/cpu.c), 0 elsewhere; read on the
+ * first call, the same value after; any thread may call. */
 enum {
     RPL_CPU_MMX = 1u << 0,
     RPL_CPU_SSE = 1u << 1,
     RPL_CPU_SSE2 = 1u << 2,
-    RPL_CPU_AVX2 = 1u << 3 /* and the OS saves the YMM state */
+    RPL_CPU_AVX2 = 1u << 3, /* and the OS saves the YMM state */
+    RPL_CPU_NEON = 1u << 4  /* Advanced SIMD: always on AArch64, HWCAP_NEON on ARMv7 */
 };
 unsigned rpl_cpu_features(void);
 
