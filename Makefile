@@ -23,6 +23,13 @@
 #                   private sysroot even when the i386 packages install
 #   make test-i386  those tests under qemu on Pentium II (no MMX), II and III,
 #                   the 32-bit demo on Pentium III against the 64-bit one
+#   make ARCH=aarch64, make ARCH=armv7  the core, bench, tests and demo for
+#                   64-bit ARM or ARMv7 (NEON chosen at run time), cross-built
+#                   by clang against a private sysroot in build/aarch64 or
+#                   build/armv7
+#   make test-arm   those tests under qemu on a Cortex-A53 and a Cortex-A7
+#                   with and without NEON
+#   make bench-instr-arm  instructions per pixel per frame of the ARM builds
 #   make test-i386-sysroot  the 32-bit demo built and tested the sysroot way
 #   make test-unit, test-smoke, test-san, ...  one stage alone
 #   make warnings   every C file under gcc and clang with -Werror
@@ -154,7 +161,7 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
 # suites that run once to their rule; /usr/bin/time measures --present
 # auto's resident memory against the surface's in the smoke test.
-NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) cmd:clang:clang cmd:gdb:gdb \
+NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
               file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
@@ -276,8 +283,10 @@ BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # is linked into every one of them.
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
 UTIL_SRC  = $(wildcard tests/util.c)
-# Every C file, for `make warnings`.
-ALL_SRC   = $(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c))
+# Every C file, for `make warnings`: the ARM kernels apart, compiled for
+# ARM only.
+ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
+ALL_SRC   = $(sort $(filter-out $(ARM_SRC),$(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c)))
 
 # SIMD kernels: x86 and ARM builds get them unless SIMD=0.  Each file gets
 # its own instruction-set flags and nothing else does, so the binary runs
@@ -360,9 +369,9 @@ $(STAMP) $(PREFIX_STAMP): ;
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
-        test-i386 test-san test-clang test-rules warnings layout bench bench-present bench-instr \
+        test-i386 test-arm test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
-        deps-arm deps-arm-demo \
+        deps-arm \
         test-i386-sysroot i386-demo i386-demo-run \
         backdrop side-art screenshots check-stages test-stages unit-runs unit-exact unit-once san-runs \
         san-suites san-smoke $(TEST_STAGES:%=stage-%) $(CHECK_STAGES:%=stage-%)
@@ -408,13 +417,14 @@ endif
 deps-check:
 	$(call require,$(NEEDS_CHECK))
 
-# The ARM sysroot: the C library and the test libraries; with the demo's
-# SDL2 for deps-arm-demo.
+# The ARM sysroot: the C library and the test libraries, and the demo's
+# SDL2 when the demo is to be built (a plain `make`, all, run, install or
+# the demo itself).
+ARM_DEMO_GOALS = all run install $(DEMO)
+ARM_SETS = libc test $(if $(filter $(ARM_DEMO_GOALS),$(or $(MAKECMDGOALS),all)),sdl)
 deps-arm:
 	$(call require,$(NEEDS_ARM))
-	$(Q)sh src/tools/sysroot.sh $(ARM_DEBARCH) $(ARM_SYSROOT) libc test
-deps-arm-demo: deps-arm
-	$(Q)sh src/tools/sysroot.sh $(ARM_DEBARCH) $(ARM_SYSROOT) libc test sdl
+	$(Q)sh src/tools/sysroot.sh $(ARM_DEBARCH) $(ARM_SYSROOT) $(ARM_SETS)
 
 deps-test:
 	$(call require,$(NEEDS_TEST))
@@ -447,8 +457,9 @@ $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
 ifneq ($(ARM_TRIPLE),)
-# Every object wants the sysroot's C library, the demo's SDL2 too.
-$(APP_OBJ): $(PREFIX_STAMP) | deps-arm-demo
+# Every object wants the sysroot, fetched before any is compiled (a set
+# added later remakes the folder).
+$(APP_OBJ): $(PREFIX_STAMP) | deps-arm
 $(LIB_OBJ) $(PIC_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
@@ -569,14 +580,14 @@ bench-instr-i386:
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 STAGES = $(BUILD)/stages
 # NAME:BUDGET, in the order of the table; the budgets hold on a 2-core
-# machine with both cores busy.  Stages still to come have theirs set
-# already, so that `make test` stays within 20 minutes: ARM under qemu 180,
-# the web build in a browser 120.  The 32-bit demo, given 90, went into the
+# machine with both cores busy.  A stage still to come has its set
+# already, so that `make test` stays within 20 minutes: the web build in a
+# browser 120.  The 32-bit demo, given 90, went into the
 # i386 stage for 30 (about 20 s measured: its app files built, its runs
 # beside the three CPUs').
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:360 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 arm:180 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
@@ -591,6 +602,8 @@ check: deps-check
 test: deps-test
 	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) deps-i386-demo || \
 	    echo "no i386 SDL2 for the 32-bit demo: the i386 stage will fail"
+	$(Q)$(MAKE) $(SUB) arm-sysroot-aarch64 arm-sysroot-armv7 || \
+	    echo "no ARM sysroot: the arm and warnings stages will fail"
 	$(Q)sh tests/stage.sh --begin $(STAGES)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k test-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) $(TEST_STAGES) || rc=1; exit $$rc
@@ -598,9 +611,9 @@ test: deps-test
 # make starts them in this order: the build first (four stages wait for
 # it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-unit stage-san stage-smoke stage-san-gcc stage-rules \
-             stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
-stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386: stage-build
+test-stages: stage-build stage-i386 stage-arm stage-unit stage-san stage-smoke stage-san-gcc \
+             stage-rules stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
+stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-arm: stage-build
 
 stage-build:
 	$(call stage,build,all $(TESTBINS))
@@ -622,6 +635,8 @@ stage-nosimd:
 	$(call stage,nosimd,test-nosimd)
 stage-i386:
 	$(call stage,i386,test-i386)
+stage-arm:
+	$(call stage,arm,test-arm)
 stage-san:
 	$(call stage,san,test-san)
 stage-san-gcc:
@@ -685,11 +700,15 @@ layout: $(LIB_OBJ) $(APP_OBJ)
 # without a groff warning.
 WARN_CCS = $(foreach c,gcc clang,$(if $(shell command -v $(c) 2>/dev/null),$(c)))
 WARN_OK  = $(foreach c,$(WARN_CCS),$(ALL_SRC:%.c=$(BUILD)/warn/$(c)/%.ok))
-warnings: $(WARN_OK)
+# The ARM kernels under clang for AArch64 and ARMv7, against the ARM
+# builds' sysroots (fetched when missing).
+WARN_ARM = $(foreach a,aarch64 armv7,$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok))
+warnings: $(WARN_OK) $(WARN_ARM)
 	$(Q)for c in gcc clang; do \
 	  case " $(WARN_CCS) " in *" $$c "*) echo "warnings: $$c clean on $(words $(ALL_SRC)) files";; \
 	  *) echo "warnings: $$c not installed, skipped";; esac; \
 	done
+	$(Q)echo "warnings: clang for aarch64 and armv7 clean on $(words $(ARM_SRC)) files"
 	$(Q)if command -v groff >/dev/null 2>&1; then \
 	  out=$$(groff -man -Tutf8 -ww -z src/app/ripple.6 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
@@ -708,6 +727,21 @@ $(BUILD)/warn/%_sse2.ok: WISA = $(ISA_sse2)
 $(BUILD)/warn/%_avx2.ok: WISA = $(ISA_avx2)
 $(WARN_OK): $(STAMP)
 -include $(WARN_OK:.ok=.d)
+
+WARN_ARM_aarch64 = --target=aarch64-linux-gnu
+WARN_ARM_armv7   = --target=arm-linux-gnueabihf -march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard
+define warn-arm-rule
+$(BUILD)/warn/clang-$(1)/%.ok: %.c | arm-sysroot-$(1)
+	@mkdir -p $$(@D)
+	$(Q)clang $$(STD_CFLAGS) -DRPL_HAVE_NEON $(WARN_ARM_$(1)) --sysroot=$(BUILD)/$(1)/sysroot \
+	    $$(if $$(filter %_neon.c,$$<),$(if $(filter armv7,$(1)),-mfpu=neon)) -O2 -Werror \
+	    -MMD -MP -MF $$(@:.ok=.d) -MT $$@ -c $$< -o /dev/null && touch $$@
+endef
+$(foreach a,aarch64 armv7,$(eval $(call warn-arm-rule,$(a))))
+arm-sysroot-%:
+	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* deps-arm
+$(WARN_ARM): $(STAMP)
+-include $(WARN_ARM:.ok=.d)
 
 # Installs into a scratch prefix, builds the example against the installed
 # shared library through pkg-config as a user would and runs it; checks
@@ -782,7 +816,7 @@ test-install:
 # tests/i386.sh for what runs on which model).  Beside them the 32-bit demo
 # on a Pentium III against the 64-bit one (tests/demo32.sh).
 I386_MODELS = nommx pentium2 pentium3
-test-i386:
+test-i386: $(BENCH)
 	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) BENCH=$(I386)/ripple-bench \
 	    deps-i386 $(I386)/ripple-bench $(TEST_SRC:%.c=$(I386)/%) $(I386)/ripple
 	$(Q)$(MAKE) $(SUB) $(I386_MODELS:%=i386-on-%) i386-demo
@@ -804,7 +838,29 @@ test-i386-sysroot: $(DEMO)
 	$(Q)$(MAKE) $(SUB) ARCH=i386 I386_SYSROOT=1 I386_SYSROOT_DIR=$(I386)/sysroot BUILD=$(I386S) \
 	    BENCH=$(I386S)/ripple-bench DEMO64=$(call cmd,$(DEMO)) i386-demo-run
 i386-on-%:
-	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" sh tests/i386.sh $(I386) $*
+	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
+	    sh tests/emulated.sh $(I386) $*
+
+# The ARM builds (core, bench, tests) under qemu-user: AArch64 on a
+# Cortex-A53, ARMv7 on a Cortex-A7 with NEON and on one without, side by
+# side; dispatch must pick neon, neon and c, every path must give the same
+# bytes, and the bench x86-64's (tests/emulated.sh).  Each in the directory
+# `make ARCH=...` uses, with its sysroot.
+ARM_MODELS = a53 a7 a7-noneon
+ARM_ARCH_a53 = aarch64
+ARM_ARCH_a7 = armv7
+ARM_ARCH_a7-noneon = armv7
+ARM_QEMU_aarch64 = qemu-aarch64
+ARM_QEMU_armv7 = qemu-arm
+test-arm: arm-build-aarch64 arm-build-armv7 $(BENCH)
+	$(Q)$(MAKE) $(SUB) $(ARM_MODELS:%=arm-on-%)
+arm-build-%:
+	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench \
+	    $(BUILD)/$*/ripple-bench $(TEST_SRC:%.c=$(BUILD)/$*/%)
+arm-on-%:
+	$(Q)QEMU="$(ARM_QEMU_$(ARM_ARCH_$*)) -L $(abspath $(BUILD)/$(ARM_ARCH_$*)/sysroot)" \
+	    PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
+	    sh tests/emulated.sh $(BUILD)/$(ARM_ARCH_$*) $*
 
 # The scalar build alone (as on a CPU other than x86) passes the same tests.
 test-nosimd:

@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "  --frames N      frames per run (1..%d); default: busy runs fill %.1f s,\n"
             "                  calm runs take %d frames\n"
             "  --threads N     only this thread count (1..%d); default 1..processors, at least 1, 2\n"
-            "  --path NAME     only this kernel path (c, mmx, sse2, avx2, auto)\n"
+            "  --path NAME     only this kernel path (c, mmx, sse2, avx2, neon, auto)\n"
             "  --seed N        seed of the drop schedule (default 1)\n"
             "  --json          print the results as one JSON object\n"
             "  --list-paths    print the paths available here, one a line\n"
@@ -80,8 +80,11 @@ static int check_path(const char *opt, const char *name, const char **out)
 {
     const rpl_kernels_t *k = NULL;
     rpl_status st = rpl_kernels_find(name, &k);
-    if (st == RPL_EINVAL)
-        return usage_error("%s '%s' is not a kernel path (c, mmx, sse2, avx2, auto)", opt, name);
+    if (st == RPL_EINVAL) {
+        char names[64];
+        rpl_kernels_names(names, sizeof names);
+        return usage_error("%s '%s' is not a kernel path (%s, auto)", opt, name, names);
+    }
     if (st != RPL_OK)
         return usage_error("%s '%s' is not available on this machine or in this build", opt,
                            name);

@@ -184,6 +184,10 @@ rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
  * so timing both would measure one piece of code twice); 0 otherwise, and
  * for a NULL table or a value that is no format. */
 int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl_format format);
+/* The names of every kernel path ripple knows (rpl_kernels_known), built
+ * here or not, joined by ", " into buf (n bytes, always terminated; cut
+ * when short): for the front ends' messages. */
+void rpl_kernels_names(char *buf, size_t n);
 
 /* ---- the look of the water, for the bench and the tests --------------- */
 

@@ -284,9 +284,14 @@ static int take_present(app_opts_t *o, const char *name, const char *val, char *
 static int take_simd(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)name;
-    if (strcmp(val, "auto") && strcmp(val, "c") && strcmp(val, "mmx") && strcmp(val, "sse2") &&
-        strcmp(val, "avx2"))
-        return fail(err, "bad --simd '%s': want auto, c, mmx, sse2 or avx2", val, "");
+    int known = strcmp(val, "auto") == 0;
+    for (int i = 0; !known && rpl_kernels_known(i); i++)
+        known = strcmp(val, rpl_kernels_known(i)) == 0;
+    if (!known) {
+        char names[64];
+        rpl_kernels_names(names, sizeof names);
+        return fail(err, "bad --simd '%s': want auto, %s", val, names);
+    }
     o->simd = strcmp(val, "auto") ? val : NULL;
     return 0;
 }
@@ -487,7 +492,7 @@ static const flag_t flags[] = {
       "start from a saved state (its size unless --size is given)" },
     { "--save-state", "FILE", FLAG_FILE, take_file, "save the state after the last frame" },
     { "--screenshot", "FILE", FLAG_FILE, take_screenshot, "save the last frame (.png or .bmp)" },
-    { "--simd", "PATH", 0, take_simd, "kernels: auto (default), c, mmx, sse2, avx2; or RIPPLE_SIMD" },
+    { "--simd", "PATH", 0, take_simd, "kernels: auto (default), c, mmx, sse2, avx2, neon; or RIPPLE_SIMD" },
     { "--threads", "N", 0, take_threads,
       "threads for the water, 1..64 (default: one per processor)" },
     { "--bpp", "N", 0, take_bpp,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "ripple_support.h"
 
 /* Rain and stones are sized for a 240-line field and scale with it. */
 #define RAIN_PER_KILOSTEP 120
@@ -301,11 +302,15 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     /* The kernel path: --simd, else RIPPLE_SIMD, else the best for this CPU. */
     const char *want = a->o.simd ? a->o.simd : getenv("RIPPLE_SIMD");
     rpl_status st = rpl_kernels_find(a->o.simd, kern);
-    if (st != RPL_OK)
-        return die(EXIT_USAGE,
-                   app_format("%s '%s': %s", a->o.simd ? "--simd" : "RIPPLE_SIMD", want,
-                              st == RPL_ENOTSUP ? "this path is not available on this machine"
-                                                : "no such path (auto, c, mmx, sse2, avx2)"));
+    if (st != RPL_OK) {
+        char names[64];
+        rpl_kernels_names(names, sizeof names);
+        const char *what = a->o.simd ? "--simd" : "RIPPLE_SIMD";
+        if (st == RPL_ENOTSUP)
+            return die(EXIT_USAGE, app_format("%s '%s': this path is not available on this "
+                                              "machine", what, want));
+        return die(EXIT_USAGE, app_format("%s '%s': no such path (auto, %s)", what, want, names));
+    }
     return 0;
 }
 

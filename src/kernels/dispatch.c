@@ -1,4 +1,5 @@
 /* kernels/dispatch.c - the table of kernel paths and the choice among them, made from CPUID. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +116,18 @@ int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl
         return a->refract_index8 == b->refract_index8;
     }
     return 0;
+}
+
+void rpl_kernels_names(char *buf, size_t n)
+{
+    if (!buf || n == 0)
+        return;
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof known / sizeof known[0] && at < n; i++) {
+        int k = snprintf(buf + at, n - at, "%s%s", i ? ", " : "", known[i]);
+        if (k < 0)
+            break;
+        at += (size_t)k;
+    }
 }

@@ -1,0 +1,106 @@
+#!/bin/sh
+# emulated.sh - a cross build on one emulated CPU: dispatch picks the right path, every path gives the same bytes, and x86-64's.
+# usage: PATH_SUITES='api ...' ONCE_SUITES='water ...' [QEMU='qemu-arm -L SYSROOT'] [NATIVE_BENCH=bench/ripple-bench]
+#        sh tests/emulated.sh BUILD_DIR MODEL
+#
+# BUILD_DIR holds tests/test_* and ripple-bench built for the model's
+# architecture: ARCH=i386 for nommx, pentium2 and pentium3, ARCH=aarch64 for
+# a53, ARCH=armv7 for a7 and a7-noneon.  The Makefile runs the models of an
+# architecture side by side.  On each: the paths it offers and the one
+# "auto" picks, the exactness suite (test_paths) on a documented subset of
+# its cases (--subset 4: the full set runs natively; the subset's reference
+# CRC is pinned too), the suites that call kernels (PATH_SUITES) on the
+# model's own path, the bench (its variants agree, and with NATIVE_BENCH
+# its checksums equal the native build's), and a path it lacks refused.
+# The suites that call no kernel (ONCE_SUITES) run on one model of each
+# architecture only: the same instructions would run on the others.
+# RIPPLE_TEST_QUICK=1 lets the slowest suites take fewer rounds (tests/util.h).
+set -u
+usage="usage: emulated.sh BUILD_DIR nommx|pentium2|pentium3|a53|a7|a7-noneon"
+DIR=${1:?$usage}
+MODEL=${2:?$usage}
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# The emulator, the CPU model, the paths it must offer, a path it must
+# refuse ("" for none), whether the suites that call no kernel run here,
+# and what `file` says of the binaries.  Debian's i386 C library needs an
+# i686, so the oldest x86 model that starts is a Pentium II with its MMX
+# switched off; the ARMv7 core is built without NEON, so a Cortex-A7 with
+# NEON switched off runs it (any NEON instruction there is SIGILL).
+case $MODEL in
+    nommx) emu=qemu-i386 cpu="pentium2,-mmx" want="c" refuse=sse2 once=1 kind="32-bit.*386";;
+    pentium2) emu=qemu-i386 cpu="pentium2" want="c mmx" refuse=sse2 once=0 kind="32-bit.*386";;
+    pentium3) emu=qemu-i386 cpu="pentium3" want="c mmx" refuse="" once=0 kind="32-bit.*386";;
+    a53) emu=qemu-aarch64 cpu="cortex-a53" want="c neon" refuse=sse2 once=1 kind="64-bit.*aarch64";;
+    a7) emu=qemu-arm cpu="cortex-a7" want="c neon" refuse=sse2 once=0 kind="32-bit.*ARM";;
+    a7-noneon) emu=qemu-arm cpu="cortex-a7,neon=off" want="c" refuse=neon once=1 kind="32-bit.*ARM";;
+    *) echo "emulated: unknown model '$MODEL' ($usage)"; exit 2;;
+esac
+QEMU=${QEMU:-$emu}
+
+if ! command -v "${QEMU%% *}" >/dev/null 2>&1; then
+    echo "emulated: ${QEMU%% *} is not installed (Debian: apt-get install qemu-user)"
+    exit 1
+fi
+if command -v file >/dev/null 2>&1 && ! file -L "$DIR/tests/test_paths" | grep -q "$kind"; then
+    echo "emulated: $DIR/tests/test_paths is not a binary for $MODEL ($kind)"
+    exit 1
+fi
+LOGS=$DIR/logs/$MODEL
+mkdir -p "$LOGS"
+run() { $QEMU -cpu "$cpu" "$@"; }
+
+echo "== $cpu: expecting paths '$want'"
+got=$(run "$DIR/tests/test_paths" --list | tr '\n' ' ' | sed 's/ $//')
+if [ "$got" = "$want" ]; then ok; else bad "$cpu offers '$got', want '$want'"; fi
+best=${want##* }
+auto=$(run "$DIR/ripple-bench" --size 64x48 --frames 1 --threads 1 --path auto 2>/dev/null |
+    sed -n 's/.*auto path: \([a-z0-9]*\).*/\1/p' | head -n 1)
+if [ "$auto" = "$best" ]; then ok; else bad "$cpu: auto picks '$auto', want '$best'"; fi
+
+# every path against the scalar code, on the subset of the cases
+if run "$DIR/tests/test_paths" --subset 4 >"$LOGS/paths.log" 2>&1; then ok
+else bad "$cpu: exactness suite (see $LOGS/paths.log)"; tail -n 20 "$LOGS/paths.log"; fi
+
+# the suites that call kernels, on this model's path; the rest on one model
+list() { for s in $1; do echo "$DIR/tests/test_$s"; done; }
+# shellcheck disable=SC2046 # one word a program
+if RIPPLE_TEST_QUICK=1 RUNNER="$QEMU -cpu $cpu" RIPPLE_SIMD=$best sh tests/suites.sh "$MODEL $cpu, path $best" \
+    "$LOGS/unit-$best.log" $(list "${PATH_SUITES:?PATH_SUITES is not set}"); then ok; else bad "$cpu: suites on path $best"; fi
+if [ "$once" = 1 ]; then
+    # shellcheck disable=SC2046
+    if RIPPLE_TEST_QUICK=1 RUNNER="$QEMU -cpu $cpu" sh tests/suites.sh "$MODEL $cpu, suites without kernels" \
+        "$LOGS/unit-once.log" $(list "${ONCE_SUITES:?ONCE_SUITES is not set}"); then ok; else bad "$cpu: suites without kernels"; fi
+fi
+
+# the bench runs and its paths agree
+if run "$DIR/ripple-bench" --size 64x48 --frames 2 >"$LOGS/bench.log" 2>&1 &&
+    grep -q "agree.*: yes\|agree: n/a" "$LOGS/bench.log"; then ok
+else bad "$cpu: bench"; tail -n 5 "$LOGS/bench.log"; fi
+# and its frames are x86-64's, byte for byte: the pool in every format and
+# the wave model, on this model's best path against the native scalar one
+if [ -n "${NATIVE_BENCH:-}" ]; then
+    sum() { sed -n 's/.*checksum \([0-9a-f]*\).*/\1/p'; }
+    for opts in "--bpp 32" "--bpp 16" "--bpp 8" "--bpp 32 --model wave"; do
+        # shellcheck disable=SC2086 # the options are words
+        here=$(run "$DIR/ripple-bench" --instr-run "$best" --size 160x120 --frames 6 $opts | sum)
+        # shellcheck disable=SC2086
+        there=$("$NATIVE_BENCH" --instr-run c --size 160x120 --frames 6 $opts | sum)
+        if [ -n "$here" ] && [ "$here" = "$there" ]; then ok
+        else bad "$cpu: path $best $opts: checksum '$here', x86-64 '$there'"; fi
+    done
+fi
+# a path this CPU (or build) lacks is refused, not run
+if [ -n "$refuse" ]; then
+    if RIPPLE_SIMD=$refuse run "$DIR/tests/test_step" >"$LOGS/refuse.log" 2>&1; then
+        bad "$cpu: RIPPLE_SIMD=$refuse was not refused"
+    elif grep -q "Illegal instruction\|SIGILL\|uncaught target signal" "$LOGS/refuse.log"; then
+        bad "$cpu: RIPPLE_SIMD=$refuse crashed instead of being refused"
+    else ok; fi
+fi
+
+echo "$MODEL $cpu: $pass passed, $fail failed"
+[ "$fail" = 0 ]
