@@ -370,7 +370,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SUFFIXES:
 .PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-arm test-san test-clang test-rules warnings layout bench bench-present bench-instr \
-        bench-instr-i386 clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
+        bench-instr-i386 bench-instr-arm clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
         deps-arm \
         test-i386-sysroot i386-demo i386-demo-run \
         backdrop side-art screenshots check-stages test-stages unit-runs unit-exact unit-once san-runs \
@@ -561,10 +561,24 @@ I386 = $(if $(filter i386,$(ARCH)),$(BUILD),$(BUILD)/i386)
 
 # The same for the 32-bit build, counted under qemu-user by a small plugin
 # (valgrind cannot run 32-bit programs on every 64-bit kernel).
-bench-instr-i386:
+QEMU_ICOUNT = $(BUILD)/qemu_icount.so
+$(QEMU_ICOUNT): bench/qemu_icount.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $@ $<
+bench-instr-i386: $(QEMU_ICOUNT)
 	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) BENCH=$(I386)/ripple-bench $(I386)/ripple-bench
-	$(Q)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $(BUILD)/qemu_icount.so bench/qemu_icount.c
-	sh bench/instr-i386.sh $(I386)/ripple-bench $(BUILD)/qemu_icount.so
+	sh bench/instr-qemu.sh i386 $(I386)/ripple-bench $(QEMU_ICOUNT)
+
+# The same for the ARM builds, beside the seed's code built for ARM.
+bench-instr-arm: $(QEMU_ICOUNT)
+	$(Q)$(MAKE) $(SUB) ARCH=aarch64 BUILD=$(BUILD)/aarch64 BENCH=$(BUILD)/aarch64/ripple-bench \
+	    $(BUILD)/aarch64/ripple-bench
+	$(Q)$(MAKE) $(SUB) ARCH=armv7 BUILD=$(BUILD)/armv7 BENCH=$(BUILD)/armv7/ripple-bench \
+	    $(BUILD)/armv7/ripple-bench
+	QEMU="qemu-aarch64 -L $(abspath $(BUILD))/aarch64/sysroot" \
+	    sh bench/instr-qemu.sh aarch64 $(BUILD)/aarch64/ripple-bench $(QEMU_ICOUNT)
+	QEMU="qemu-arm -L $(abspath $(BUILD))/armv7/sysroot" \
+	    sh bench/instr-qemu.sh armv7 $(BUILD)/armv7/ripple-bench $(QEMU_ICOUNT)
 
 # ---- tests ---------------------------------------------------------------------
 
@@ -813,7 +827,7 @@ test-install:
 # The 32-bit build (core, bench, tests) run under qemu-user on a Pentium II
 # without MMX, a Pentium II and a Pentium III, side by side: dispatch must
 # pick c, mmx, mmx, and every path must give the same bytes (see
-# tests/i386.sh for what runs on which model).  Beside them the 32-bit demo
+# tests/emulated.sh for what runs on which model).  Beside them the 32-bit demo
 # on a Pentium III against the 64-bit one (tests/demo32.sh).
 I386_MODELS = nommx pentium2 pentium3
 test-i386: $(BENCH)
