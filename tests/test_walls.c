@@ -652,7 +652,10 @@ static void test_paths_threads_sleeping(void **state)
     (void)state;
     static const int sizes[][3] = {{3, 3, 30}, {3, 5, 30}, {65, 33, 60}, {130, 97, 60},
                                    {200, 45, 80}, {513, 545, 20}};
-    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+    /* under an emulated CPU the largest field, 90% of the time, is left to
+     * the native run: the others cross tiles, bands and threads as well */
+    size_t nsizes = sizeof sizes / sizeof sizes[0] - (test_quick() ? 1 : 0);
+    for (size_t z = 0; z < nsizes; z++)
         for (int absorb = 0; absorb < 2; absorb++)
             run_matrix(sizes[z][0], sizes[z][1], sizes[z][2], 40 + z * 2 + (uint64_t)absorb,
                        absorb);

@@ -117,7 +117,7 @@ unsigned char *guard_slot(int slot, size_t len, int at_end);
 void guard_slots_release(void);
 
 /* RIPPLE_TEST_QUICK set (not "0"): the slowest cases run fewer rounds.
- * tests/i386.sh sets it for the runs under an emulated CPU, where the
+ * tests/emulated.sh sets it for the runs under an emulated CPU, where the
  * same code has been through the full count natively already. */
 static inline int test_quick(void)
 {
