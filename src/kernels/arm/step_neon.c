@@ -1,5 +1,5 @@
 /* kernels/arm/step_neon.c - the wave step with NEON, eight cells per vector (four for narrow areas), bit-exact with rpl_step_c. */
-#include <arm_neon.h>
+#include "kernels/arm/neon.h"
 
 #define RPL_ROWS_FN rpl_step_neon
 #define RPL_ROWS_LANES 8
@@ -11,7 +11,6 @@ typedef struct {
 } rule_t;
 
 #include "kernels/rows_tpl.h"
-#include "kernels/arm/neon.h"
 
 RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k)
 {

@@ -1,5 +1,5 @@
 /* kernels/arm/wave_neon.c - the wave model's step with NEON, eight cells per vector (four for narrow areas), bit-exact with rpl_step_wave_c. */
-#include <arm_neon.h>
+#include "kernels/arm/neon.h"
 
 #define RPL_ROWS_FN rpl_step_wave_neon
 #define RPL_ROWS_WAVE 1
@@ -16,7 +16,6 @@ typedef struct {
 } rule_t;
 
 #include "kernels/rows_tpl.h"
-#include "kernels/arm/neon.h"
 
 /*
  * kernels/kernels.h keeps a, b and c inside int16.  The attenuation
