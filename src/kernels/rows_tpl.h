@@ -1,9 +1,8 @@
 /* kernels/rows_tpl.h - the SIMD step kernels' row loop, once for both rules (classic and wave model) and every instruction set. */
 
 /*
- * Included by one file per rule and instruction set
- * (kernels/x86/{step,wave}_{mmx,sse2,avx2}.c).  Before the #include, that
- * file defines
+ * Included by one file per rule and instruction set (kernels/x86/{step,
+ * wave}_{mmx,sse2,avx2}.c, kernels/arm/{step,wave}_neon.c), which defines
  *   RPL_ROWS_FN     the name of the kernel (declared in kernels/kernels.h)
  *   RPL_ROWS_WAVE   1 when the kernel is the wave model's (it takes the
  *                   coefficients, and its scalar rule is rpl_step_wave_c)
@@ -11,11 +10,12 @@
  *   vec_t           the vector
  *   rule_t          the rule's constants, held in registers across the area
  * and RPL_ROWS_HALF when it has a vector of half the lanes too, half_t,
- * for areas narrower than a whole vector (AVX2's xmm); after it, the
- * functions declared below: the rule on one vector of cells, and the few
- * vector operations the loop needs.  The row loop with its overlapping
- * tail, the preconditions and the scalar rule for areas narrower than a
- * vector are here, once.
+ * for areas narrower than a whole vector (AVX2's xmm, NEON's D register),
+ * RPL_ROWS_HIDE(c, p) when it wants a row's pointers hidden from the
+ * compiler (kernels/arm/neon.h says why); after it, the functions declared
+ * below: the rule on one vector of cells, and the few vector operations
+ * the loop needs.  The row loop with its overlapping tail, the
+ * preconditions and the scalar rule for narrower areas are here, once.
  */
 #ifndef RPL_ROWS_FN
 #error "define RPL_ROWS_FN, RPL_ROWS_LANES, vec_t and rule_t before including rows_tpl.h"
@@ -29,9 +29,10 @@
 #ifndef RPL_ROWS_WAVE
 #define RPL_ROWS_WAVE 0
 #endif
-
+#ifndef RPL_ROWS_HIDE
+#define RPL_ROWS_HIDE(c, p) (void)0
+#endif
 /* What each file defines. */
-
 /* Sets up the rule's constants; k is NULL for the classic rule. */
 RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k);
 /* The rule for the RPL_ROWS_LANES cells at c[0..) / p[0..), w apart from
@@ -67,16 +68,16 @@ enum { L = RPL_ROWS_LANES };
  * computed first, from the original prev, and stored after the loop over
  * the others.  It overlaps the vector before it, whose cells it rewrites
  * with the same values: a cell's rule reads cur and its own prev only, and
- * that prev was read before anything was stored.  So no cell is left to
- * the scalar rule, and nothing outside [0, n) is read from prev or
- * written.  Inlined with a constant `tail`, so the test leaves the loops.
- */
+ * that prev was read before anything was stored.  So no cell is left to the
+ * scalar rule, nothing outside [0, n) is read from prev or written.  Inlined
+ * with a constant `tail`, so the test leaves the loops. */
 RPL_FORCE_INLINE vec_t row(vec_t acc, const int16_t *c, int16_t *p, ptrdiff_t w, ptrdiff_t n,
                            const int tail, const rule_t *r)
 {
     vec_t last = vec_zero();
     if (tail)
         last = rule_vec(c + n - L, p + n - L, w, r);
+    RPL_ROWS_HIDE(c, p);
     ptrdiff_t i = 0;
     /* Two independent vectors per pass so their loads and shifts overlap
      * (the P6 core too issues MMX ops to two ports). */
@@ -99,8 +100,7 @@ RPL_FORCE_INLINE vec_t row(vec_t acc, const int16_t *c, int16_t *p, ptrdiff_t w,
     return acc;
 }
 
-/* The kernel (kernels/kernels.h): k is the wave model's coefficients, NULL
- * for the classic rule. */
+/* The kernel (kernels/kernels.h): k is the wave model's coefficients, NULL for the classic rule. */
 RPL_FORCE_INLINE int rows(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0,
                           int y1, const rpl_wave_coef_t *k)
 {
