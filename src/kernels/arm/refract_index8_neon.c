@@ -1,0 +1,77 @@
+/* kernels/arm/refract_index8_neon.c - NEON refraction into INDEX8: texels and shade table entries by scalar loads. */
+#include <arm_neon.h>
+#include <assert.h>
+#include <stdint.h>
+
+#define RPL_REFRACT_FN rpl_refract_index8_neon
+#define RPL_FMT_INDEX8
+#include "kernels/refract_fmt.h"
+
+typedef struct {
+    const uint8_t *shade; /* the light's table, NULL without light; a local,
+                           * as stores to the bytes of fb could change job */
+    int level_same;       /* its level-0 row is the identity */
+    int16x8_t two, rowbias;
+} fmt_t;
+
+#include "kernels/arm/refract_neon_tpl.h"
+
+RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int shading)
+{
+    assert(!shading || j->shade8);
+    f->shade = shading ? j->shade8 : NULL;
+    f->level_same = shading && fmt_level_same(j->shade8);
+    f->two = vdupq_n_s16(2);
+    f->rowbias = vdupq_n_s16(RPL_SHADE_STEPS);
+}
+
+/* Through the table's level-0 row when shading, unless it is the
+ * identity: that row need not be. */
+RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading)
+{
+    if (!shading || f->level_same) {
+        vst1_u8(o, vld1_u8(b));
+        return;
+    }
+    const uint8_t *lv = f->shade + RPL_SHADE_STEPS * 256;
+    o[0] = lv[b[0]];
+    o[1] = lv[b[1]];
+    o[2] = lv[b[2]];
+    o[3] = lv[b[3]];
+    o[4] = lv[b[4]];
+    o[5] = lv[b[5]];
+    o[6] = lv[b[6]];
+    o[7] = lv[b[7]];
+}
+
+RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
+                                 const uint32_t *ix, int16x8_t nx, int16x8_t ny,
+                                 const int shading)
+{
+    if (!shading) {
+        o[0] = bg[ix[0]];
+        o[1] = bg[ix[1]];
+        o[2] = bg[ix[2]];
+        o[3] = bg[ix[3]];
+        o[4] = bg[ix[4]];
+        o[5] = bg[ix[5]];
+        o[6] = bg[ix[6]];
+        o[7] = bg[ix[7]];
+        return;
+    }
+    /* the table row (q + STEPS) * 256 with q = (d + 2) >> 2, in
+     * [0, 48 * 256]: fits 16 bits */
+    const int16x8_t q = vshrq_n_s16(vaddq_s16(light(c, nx, ny), f->two), 2);
+    uint16_t rw[8];
+    vst1q_u16(rw, vreinterpretq_u16_s16(vshlq_n_s16(vaddq_s16(q, f->rowbias), 8)));
+    RPL_OPAQUE(rw);
+    const uint8_t *shade = f->shade;
+    o[0] = shade[rw[0] + bg[ix[0]]];
+    o[1] = shade[rw[1] + bg[ix[1]]];
+    o[2] = shade[rw[2] + bg[ix[2]]];
+    o[3] = shade[rw[3] + bg[ix[3]]];
+    o[4] = shade[rw[4] + bg[ix[4]]];
+    o[5] = shade[rw[5] + bg[ix[5]]];
+    o[6] = shade[rw[6] + bg[ix[6]]];
+    o[7] = shade[rw[7] + bg[ix[7]]];
+}
