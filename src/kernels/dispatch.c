@@ -1,4 +1,4 @@
-/* kernels/dispatch.c - the table of kernel paths and the choice among them, made from CPUID. */
+/* kernels/dispatch.c - the table of kernel paths and the choice among them, made from CPUID on x86 and the auxiliary vector on ARM. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +19,13 @@
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
  * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path.
  * The side view's water, deep and near the surface (kernels/side_{deep,shallow}_c.c,
- * kernels/x86/side_{deep,shallow}_{sse2,avx2}.c): MMX takes the scalar ones. */
+ * kernels/x86/side_{deep,shallow}_{sse2,avx2}.c): MMX takes the scalar ones.
+ *
+ * ARM has one SIMD path, "neon" (kernels/arm/, files *_neon.c): its step and wave
+ * step on rows_tpl.h like the x86 ones, the scalar upscale and side view.
+ * An ARM build holds "c" and "neon" only, an x86 build never "neon";
+ * kernels/arm/cpu.c says whether the CPU runs it (always on AArch64, from
+ * AT_HWCAP on ARMv7, whose core is built without NEON). */
 static const struct path {
     unsigned needs; /* RPL_CPU_* bits */
     rpl_kernels_t k;
@@ -48,6 +54,13 @@ static const struct path {
                       rpl_upscale_sse2, rpl_step_wave_avx2, rpl_side_deep_avx2,
                       rpl_side_shallow_avx2 } },
 #endif
+#if defined(RPL_HAVE_NEON)
+    /* Cortex-A7 / A53 class: Raspberry Pi 2 and later */
+    { RPL_CPU_NEON, { "neon", rpl_step_neon,
+                      rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c,
+                      rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_c,
+                      rpl_side_shallow_c } },
+#endif
 };
 
 #define NPATHS (sizeof paths / sizeof paths[0])
@@ -55,13 +68,13 @@ static const struct path {
 const int16_t rpl_zero_row[RPL_DIM_MAX];
 
 /* Names of every path ripple knows, built here or not. */
-static const char *const known[] = { "c", "mmx", "sse2", "avx2" };
+static const char *const known[] = { "c", "mmx", "sse2", "avx2", "neon" };
 
 rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out)
 {
     if (!out)
         return RPL_EINVAL;
-    unsigned cpu = rpl_cpu_features(); /* CPUID is read on the first call only */
+    unsigned cpu = rpl_cpu_features(); /* CPUID or AT_HWCAP, read on the first call only */
     if (name == NULL || strcmp(name, "auto") == 0) {
         /* like libjpeg-turbo's JSIMD_FORCE*: a forced path for testing */
         const char *env = getenv("RIPPLE_SIMD");
