@@ -2,6 +2,7 @@
 #include <arm_neon.h>
 #include <assert.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_index8_neon
 #define RPL_FMT_INDEX8
@@ -45,18 +46,11 @@ RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const in
 }
 
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
-                                 const uint32_t *ix, int16x8_t nx, int16x8_t ny,
+                                 uint32x4_t i0, uint32x4_t i1, int16x8_t nx, int16x8_t ny,
                                  const int shading)
 {
     if (!shading) {
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
-        o[4] = bg[ix[4]];
-        o[5] = bg[ix[5]];
-        o[6] = bg[ix[6]];
-        o[7] = bg[ix[7]];
+        copy8(o, bg, i0, i1);
         return;
     }
     /* the table row (q + STEPS) * 256 with q = (d + 2) >> 2, in
@@ -65,13 +59,18 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
     uint16_t rw[8];
     vst1q_u16(rw, vreinterpretq_u16_s16(vshlq_n_s16(vaddq_s16(q, f->rowbias), 8)));
     RPL_OPAQUE(rw);
+    px_t t[8];
+    fetch4(t, bg, i0);
+    fetch4(t + 4, bg, i1);
     const uint8_t *shade = f->shade;
-    o[0] = shade[rw[0] + bg[ix[0]]];
-    o[1] = shade[rw[1] + bg[ix[1]]];
-    o[2] = shade[rw[2] + bg[ix[2]]];
-    o[3] = shade[rw[3] + bg[ix[3]]];
-    o[4] = shade[rw[4] + bg[ix[4]]];
-    o[5] = shade[rw[5] + bg[ix[5]]];
-    o[6] = shade[rw[6] + bg[ix[6]]];
-    o[7] = shade[rw[7] + bg[ix[7]]];
+    const uint16_t r0 = rw[0], r1 = rw[1], r2 = rw[2], r3 = rw[3];
+    const uint16_t r4 = rw[4], r5 = rw[5], r6 = rw[6], r7 = rw[7];
+    o[0] = shade[r0 + t[0]];
+    o[1] = shade[r1 + t[1]];
+    o[2] = shade[r2 + t[2]];
+    o[3] = shade[r3 + t[3]];
+    o[4] = shade[r4 + t[4]];
+    o[5] = shade[r5 + t[5]];
+    o[6] = shade[r6 + t[6]];
+    o[7] = shade[r7 + t[7]];
 }

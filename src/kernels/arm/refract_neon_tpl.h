@@ -17,6 +17,7 @@
 
 #include <arm_neon.h>
 #include <assert.h>
+#include <string.h>
 
 #include "kernels/simd.h"
 
@@ -51,8 +52,85 @@ typedef struct {
     int16x8_t yv;            /* y + B */
     int16x8_t mul;           /* -(s << (11 - k)) */
     int16x8_t dmax, dmin;    /* the light's range */
-    uint16x4_t w;            /* the field's width, for the index */
+    uint16x4_t w;            /* the field's row in bytes, for the offsets */
 } consts_t;
+
+/* log2 of the pixel's size */
+#define PX_SHIFT (sizeof(px_t) == 4 ? 2 : sizeof(px_t) == 2 ? 1 : 0)
+
+/* The texel at byte offset off of bg. */
+RPL_FORCE_INLINE px_t texel_at(const px_t *bg, uint32_t off)
+{
+    return *(const px_t *)(const void *)((const unsigned char *)bg + off);
+}
+
+/* The four texels at the byte offsets in the lanes of v, into p.  The
+ * offsets are taken out of the vector first, all four, then the texels
+ * read.  AArch64 stores the offsets and reads them back in pairs (ldp):
+ * cheaper than a move for each lane.  ARMv7 moves them out two at a time,
+ * a d register into two core registers. */
+RPL_FORCE_INLINE void fetch4(px_t *p, const px_t *bg, uint32x4_t v)
+{
+#if defined(__aarch64__)
+    uint32_t ix[4];
+    vst1q_u32(ix, v);
+    RPL_OPAQUE(ix);
+    const uint32_t i0 = ix[0], i1 = ix[1], i2 = ix[2], i3 = ix[3];
+#else
+    const uint64_t a = vgetq_lane_u64(vreinterpretq_u64_u32(v), 0);
+    const uint64_t b = vgetq_lane_u64(vreinterpretq_u64_u32(v), 1);
+    const uint32_t i0 = (uint32_t)a, i1 = (uint32_t)(a >> 32);
+    const uint32_t i2 = (uint32_t)b, i3 = (uint32_t)(b >> 32);
+#endif
+    p[0] = texel_at(bg, i0);
+    p[1] = texel_at(bg, i1);
+    p[2] = texel_at(bg, i2);
+    p[3] = texel_at(bg, i3);
+}
+
+/* Four pixels t[0..3] to o[0..3]: RGB565 ones packed in pairs into
+ * 32-bit words, as ARMv7 cannot pair its 16-bit stores. */
+RPL_FORCE_INLINE void store4(px_t *o, const px_t *t)
+{
+    if (sizeof(px_t) == 2) {
+        const uint32_t w2[2] = { t[0] | (uint32_t)t[1] << 16, t[2] | (uint32_t)t[3] << 16 };
+        memcpy(o, w2, sizeof w2);
+    } else {
+        memcpy(o, t, 4 * sizeof(px_t));
+    }
+}
+
+/* o[0..7] = the texels at the byte offsets in i0 (pixels 0-3) and i1
+ * (4-7), unlit.  AArch64 stores the offsets at once and reads all eight
+ * texels before it stores them, ARMv7 four at a time: it has the
+ * registers for no more. */
+RPL_FORCE_INLINE void copy8(px_t *o, const px_t *bg, uint32x4_t i0, uint32x4_t i1)
+{
+    px_t t[8];
+#if defined(__aarch64__)
+    uint32_t ix[8];
+    vst1q_u32(ix, i0);
+    vst1q_u32(ix + 4, i1);
+    RPL_OPAQUE(ix);
+    const uint32_t a0 = ix[0], a1 = ix[1], a2 = ix[2], a3 = ix[3];
+    const uint32_t a4 = ix[4], a5 = ix[5], a6 = ix[6], a7 = ix[7];
+    t[0] = texel_at(bg, a0);
+    t[1] = texel_at(bg, a1);
+    t[2] = texel_at(bg, a2);
+    t[3] = texel_at(bg, a3);
+    t[4] = texel_at(bg, a4);
+    t[5] = texel_at(bg, a5);
+    t[6] = texel_at(bg, a6);
+    t[7] = texel_at(bg, a7);
+    store4(o, t);
+    store4(o + 4, t + 4);
+#else
+    fetch4(t, bg, i0);
+    store4(o, t);
+    fetch4(t + 4, bg, i1);
+    store4(o + 4, t + 4);
+#endif
+}
 
 /* What each format defines.  They are inlined into every instance of
  * render(), where `shading` is a constant. */
@@ -62,12 +140,11 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
 /* o[0..7] where the water is level (no offset, no light): what the
  * background b[0..7] shows there. */
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading);
-/* o[i] = bg[ix[i]] for i in 0..7; lit when shading by light(c, nx, ny)
- * of the negated differences.  ix has just been stored from vectors and is
- * read back one index at a time (one load each, or one per pair): cheaper
- * than moving each lane out of its register. */
+/* o[i] = the texel at byte offset i of bg, for the offsets of pixels 0-3
+ * in the lanes of i0, of 4-7 in i1 (fetch4 reads them); lit when shading
+ * by light(c, nx, ny) of the negated differences. */
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
-                                 const uint32_t *ix, int16x8_t nx, int16x8_t ny,
+                                 uint32x4_t i0, uint32x4_t i1, int16x8_t nx, int16x8_t ny,
                                  const int shading);
 
 /* The light's d = clamp(-(xoff + yoff) >> 2) per lane, from the negated
@@ -108,22 +185,22 @@ static RPL_NOINLINE px_t texel(const rpl_refract_job_t *j, int x, int y, int xof
     return fmt_texel(j, x, y, xoff, yoff);
 }
 
-/* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1); hu and hd are the rows
- * above and below, xv holds x + i + B. */
-RPL_FORCE_INLINE void step8(const consts_t *c, const fmt_t *f, const px_t *bg,
-                            const px_t *bgrow, px_t *out, const int16_t *h, const int16_t *hu,
-                            const int16_t *hd, int x, int16x8_t xv, const int mode,
-                            const int shading)
+/* Pixels x..x+7 of a row (1 <= x, x + 8 <= w - 1), given from x on: the
+ * heights hx of the row, hu and hd of the rows above and below, the
+ * background b of the row and its output o; xv holds x + i + B. */
+RPL_FORCE_INLINE void step8(const consts_t *c, const fmt_t *f, const px_t *bg, const px_t *b,
+                            px_t *o, const int16_t *hx, const int16_t *hu, const int16_t *hd,
+                            int16x8_t xv, const int mode, const int shading)
 {
-    const int16x8_t l = vld1q_s16(h + x - 1);
-    const int16x8_t r = vld1q_s16(h + x + 1);
-    const int16x8_t u = vld1q_s16(hu + x);
-    const int16x8_t d = vld1q_s16(hd + x);
+    const int16x8_t l = vld1q_s16(hx - 1);
+    const int16x8_t r = vld1q_s16(hx + 1);
+    const int16x8_t u = vld1q_s16(hu);
+    const int16x8_t d = vld1q_s16(hd);
     const int16x8_t nx = vsubq_s16(r, l), ny = vsubq_s16(d, u);
     /* Where the water is level every offset and shade is 0: no index to
      * compute, no texel to fetch one by one. */
     if (all_zero(vorrq_s16(nx, ny))) {
-        fmt_level(f, out + x, bgrow + x, shading);
+        fmt_level(f, o, b, shading);
         return;
     }
     int16x8_t sx, sy;
@@ -136,12 +213,11 @@ RPL_FORCE_INLINE void step8(const consts_t *c, const fmt_t *f, const px_t *bg,
     }
     const uint16x8_t ux = vqsubq_u16(vreinterpretq_u16_s16(sx), c->xbias);
     const uint16x8_t uy = vqsubq_u16(vreinterpretq_u16_s16(sy), c->ybias);
-    /* sy * w + sx, widened to 32 bits */
-    uint32_t ix[8];
-    vst1q_u32(ix, vmlal_u16(vmovl_u16(vget_low_u16(ux)), vget_low_u16(uy), c->w));
-    vst1q_u32(ix + 4, vmlal_u16(vmovl_u16(vget_high_u16(ux)), vget_high_u16(uy), c->w));
-    RPL_OPAQUE(ix);
-    fmt_pixels(c, f, out + x, bg, ix, nx, ny, shading);
+    /* (sy * w + sx) * sizeof(px_t), widened to 32 bits: byte offsets,
+     * which every load can add to its base (ARMv7's ldrh cannot scale) */
+    const uint32x4_t i0 = vmlal_u16(vshll_n_u16(vget_low_u16(ux), PX_SHIFT), vget_low_u16(uy), c->w);
+    const uint32x4_t i1 = vmlal_u16(vshll_n_u16(vget_high_u16(ux), PX_SHIFT), vget_high_u16(uy), c->w);
+    fmt_pixels(c, f, o, bg, i0, i1, nx, ny, shading);
 }
 
 RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0, int y1,
@@ -158,7 +234,7 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
     c.mul = vdupq_n_s16((int16_t)(mode == ONE ? 0 : -(s << (11 - k))));
     c.dmax = vdupq_n_s16(RPL_SHADE_MAX);
     c.dmin = vdupq_n_s16(-RPL_SHADE_MAX);
-    c.w = vdup_n_u16((uint16_t)w);
+    c.w = vdup_n_u16((uint16_t)(w << PX_SHIFT)); /* <= 32768 */
     fmt_t f;
     fmt_init(&f, j, shading);
     static const int16_t iota_[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -179,16 +255,28 @@ RPL_FORCE_INLINE void render(const rpl_refract_job_t *j, int x0, int x1, int y0,
         if (xb - xa >= 8) {
             c.yv = vdupq_n_s16((int16_t)(y + ybias));
             int16x8_t xv = vaddq_s16(iota, vdupq_n_s16((int16_t)(xa + xbias)));
-            int x = xa;
-            for (; x <= xb - 8; x += 8) {
-                step8(&c, &f, bg, bgrow, out, h, hu, hd, x, xv, mode, shading);
+            /* pointers that move on, not an index: fewer registers.  The
+             * loop ends on the pointer on AArch64, on a count on ARMv7:
+             * what leaves clang 14 the fewest instructions on each. */
+            const int16_t *hp = h + xa, *up = hu + xa, *dp = hd + xa;
+            const px_t *bp = bgrow + xa;
+            px_t *op = out + xa;
+#if defined(__aarch64__)
+            for (const int16_t *end = h + xb - 8; hp <= end;) {
+#else
+            for (int n = (xb - xa) >> 3; n > 0; n--) {
+#endif
+                step8(&c, &f, bg, bp, op, hp, up, dp, xv, mode, shading);
+                hp += 8, up += 8, dp += 8, bp += 8, op += 8;
                 xv = vaddq_s16(xv, stride);
             }
             /* the tail: one more step ending at xb, redoing a few pixels
              * (same values) instead of a slow scalar loop */
-            if (x < xb)
-                step8(&c, &f, bg, bgrow, out, h, hu, hd, xb - 8,
-                      vaddq_s16(iota, vdupq_n_s16((int16_t)(xb - 8 + xbias))), mode, shading);
+            if ((xb - xa) & 7) {
+                const int x = xb - 8;
+                step8(&c, &f, bg, bgrow + x, out + x, h + x, hu + x, hd + x,
+                      vaddq_s16(iota, vdupq_n_s16((int16_t)(x + xbias))), mode, shading);
+            }
         } else {
             for (int x = xa; x < xb; x++)
                 out[x] = texel(j, x, y, h[x - 1] - h[x + 1], hu[x] - hd[x]);

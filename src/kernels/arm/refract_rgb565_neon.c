@@ -1,6 +1,7 @@
 /* kernels/arm/refract_rgb565_neon.c - NEON refraction into RGB565: texels by scalar loads into lanes, the light per 5-6-5 channel. */
 #include <arm_neon.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_rgb565_neon
 #define RPL_FMT_RGB565
@@ -27,29 +28,18 @@ RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const in
 }
 
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
-                                 const uint32_t *ix, int16x8_t nx, int16x8_t ny,
+                                 uint32x4_t i0, uint32x4_t i1, int16x8_t nx, int16x8_t ny,
                                  const int shading)
 {
     (void)f;
     if (!shading) {
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
-        o[4] = bg[ix[4]];
-        o[5] = bg[ix[5]];
-        o[6] = bg[ix[6]];
-        o[7] = bg[ix[7]];
+        copy8(o, bg, i0, i1);
         return;
     }
-    uint16x8_t p = vdupq_n_u16(bg[ix[0]]);
-    p = vsetq_lane_u16(bg[ix[1]], p, 1);
-    p = vsetq_lane_u16(bg[ix[2]], p, 2);
-    p = vsetq_lane_u16(bg[ix[3]], p, 3);
-    p = vsetq_lane_u16(bg[ix[4]], p, 4);
-    p = vsetq_lane_u16(bg[ix[5]], p, 5);
-    p = vsetq_lane_u16(bg[ix[6]], p, 6);
-    p = vsetq_lane_u16(bg[ix[7]], p, 7);
+    px_t t[8];
+    fetch4(t, bg, i0);
+    fetch4(t + 4, bg, i1);
+    const uint16x8_t p = vld1q_u16(t);
     /* each channel plus its share of d (d >> 3 on R and B, d >> 2 on G),
      * small values in int16 lanes; R and B from the top of the lane */
     const int16x8_t dv = light(c, nx, ny);

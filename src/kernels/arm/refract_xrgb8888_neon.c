@@ -1,6 +1,7 @@
 /* kernels/arm/refract_xrgb8888_neon.c - NEON refraction into XRGB8888: texels by scalar loads, the light by a saturating byte add. */
 #include <arm_neon.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_xrgb8888_neon
 #define RPL_FMT_XRGB8888
@@ -38,13 +39,15 @@ RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const in
     vst1q_u32(o + 4, vld1q_u32(b + 4));
 }
 
-/* Four texels by index, as one vector. */
-RPL_FORCE_INLINE uint8x16_t fetch4(const px_t *bg, const uint32_t *ix)
+/* The four texels at the byte offsets in v, as one vector. */
+RPL_FORCE_INLINE uint8x16_t fetch4v(const px_t *bg, uint32x4_t v)
 {
-    uint32x4_t p = vdupq_n_u32(bg[ix[0]]);
-    p = vsetq_lane_u32(bg[ix[1]], p, 1);
-    p = vsetq_lane_u32(bg[ix[2]], p, 2);
-    p = vsetq_lane_u32(bg[ix[3]], p, 3);
+    px_t t[4];
+    fetch4(t, bg, v);
+    uint32x4_t p = vdupq_n_u32(t[0]);
+    p = vsetq_lane_u32(t[1], p, 1);
+    p = vsetq_lane_u32(t[2], p, 2);
+    p = vsetq_lane_u32(t[3], p, 3);
     return vreinterpretq_u8_u32(p);
 }
 
@@ -75,24 +78,16 @@ RPL_FORCE_INLINE int8x16_t pick(int8x8_t t, uint8x16_t i)
 }
 
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
-                                 const uint32_t *ix, int16x8_t nx, int16x8_t ny,
+                                 uint32x4_t i0, uint32x4_t i1, int16x8_t nx, int16x8_t ny,
                                  const int shading)
 {
     if (!shading) {
-        /* written out: compilers keep a loop here, at twice the cost */
-        o[0] = bg[ix[0]];
-        o[1] = bg[ix[1]];
-        o[2] = bg[ix[2]];
-        o[3] = bg[ix[3]];
-        o[4] = bg[ix[4]];
-        o[5] = bg[ix[5]];
-        o[6] = bg[ix[6]];
-        o[7] = bg[ix[7]];
+        copy8(o, bg, i0, i1);
         return;
     }
     /* d of pixels 0-7 as bytes (|d| <= 96), spread over their R, G and B */
     const int8x8_t d8 = vmovn_s16(light(c, nx, ny));
     const int8x16_t m0 = pick(d8, f->spread0), m1 = pick(d8, f->spread1);
-    vst1q_u8((uint8_t *)o, add_sat(f, fetch4(bg, ix), m0));
-    vst1q_u8((uint8_t *)(o + 4), add_sat(f, fetch4(bg, ix + 4), m1));
+    vst1q_u8((uint8_t *)o, add_sat(f, fetch4v(bg, i0), m0));
+    vst1q_u8((uint8_t *)(o + 4), add_sat(f, fetch4v(bg, i1), m1));
 }
