@@ -841,7 +841,7 @@ static void test_kernels_bogus_names(void **state)
     memset(longname, 'c', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
     const char *bogus[] = {"", "C", "c ", " c", "sse", "sse3", "avx512", "AUTO", "auto ",
-                           "c\n", "mmx2", "neon", longname};
+                           "c\n", "mmx2", "sve2", longname};
     const rpl_kernels_t *const mark = rpl_kernels_get("c");
     assert_non_null(mark);
     for (size_t i = 0; i < sizeof bogus / sizeof bogus[0]; i++) {
