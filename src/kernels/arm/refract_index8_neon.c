@@ -2,7 +2,6 @@
 #include <arm_neon.h>
 #include <assert.h>
 #include <stdint.h>
-#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_index8_neon
 #define RPL_FMT_INDEX8

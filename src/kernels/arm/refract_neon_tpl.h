@@ -28,9 +28,9 @@
  * The differences are taken negated, n = -diff (exact: |diff| <= 16383).
  * The offset (diff * s) >> 4 is vqdmulh((n << k), -(s << (11 - k))): the
  * doubled product is -n * s << 12, its high half floor(diff * s / 16).  k
- * is the class's shift (0 for K0 and K1 would do, but K0..K3 keep every
- * multiplier within [-16384, 0], so that |offset| <= 16384, which the
- * clamp below needs).  n << k fits int16 for k <= 1; for k >= 2 it is
+ * is the class's shift, 0 to 3 for K0 to K3 (s <= 8, 16, 32, 64), which
+ * keeps the multiplier within [-16384, 0] and so |offset| <= 16384, as
+ * the clamp below needs.  n << k fits int16 for k <= 1; for k >= 2 it is
  * taken with saturation: a saturated lane gives |offset| >= 8192 while the
  * exact one is as large, and both clamp the coordinate to the same edge
  * (sizes are <= 8192).  Strength 16 (offset = diff) skips the multiply:
@@ -89,7 +89,7 @@ RPL_FORCE_INLINE void fetch4(px_t *p, const px_t *bg, uint32x4_t v)
 }
 
 /* Four pixels t[0..3] to o[0..3]: RGB565 ones packed in pairs into
- * 32-bit words, as ARMv7 cannot pair its 16-bit stores. */
+ * 32-bit words, as 16-bit stores do not pair (stp, strd). */
 RPL_FORCE_INLINE void store4(px_t *o, const px_t *t)
 {
     if (sizeof(px_t) == 2) {
@@ -140,9 +140,9 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
 /* o[0..7] where the water is level (no offset, no light): what the
  * background b[0..7] shows there. */
 RPL_FORCE_INLINE void fmt_level(const fmt_t *f, px_t *o, const px_t *b, const int shading);
-/* o[i] = the texel at byte offset i of bg, for the offsets of pixels 0-3
- * in the lanes of i0, of 4-7 in i1 (fetch4 reads them); lit when shading
- * by light(c, nx, ny) of the negated differences. */
+/* o[0..7] = the texels at the byte offsets of bg in the lanes of i0
+ * (pixels 0-3) and i1 (4-7), read by copy8 or fetch4; lit when shading by
+ * light(c, nx, ny) of the negated differences. */
 RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, const px_t *bg,
                                  uint32x4_t i0, uint32x4_t i1, int16x8_t nx, int16x8_t ny,
                                  const int shading);

@@ -1,7 +1,6 @@
 /* kernels/arm/refract_rgb565_neon.c - NEON refraction into RGB565: texels by scalar loads into lanes, the light per 5-6-5 channel. */
 #include <arm_neon.h>
 #include <stdint.h>
-#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_rgb565_neon
 #define RPL_FMT_RGB565

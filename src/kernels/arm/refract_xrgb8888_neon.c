@@ -1,7 +1,6 @@
 /* kernels/arm/refract_xrgb8888_neon.c - NEON refraction into XRGB8888: texels by scalar loads, the light by a saturating byte add. */
 #include <arm_neon.h>
 #include <stdint.h>
-#include <string.h>
 
 #define RPL_REFRACT_FN rpl_refract_xrgb8888_neon
 #define RPL_FMT_XRGB8888
