@@ -11,7 +11,10 @@ typedef struct {
     const uint8_t *shade; /* the light's table, NULL without light; a local,
                            * as stores to the bytes of fb could change job */
     int level_same;       /* its level-0 row is the identity */
-    int16x8_t two, rowbias;
+    int16x8_t rowbias;    /* 2 + 4 * RPL_SHADE_STEPS: see fmt_pixels */
+#if !defined(__aarch64__)
+    uint32x4_t base;      /* shade as a 32-bit address */
+#endif
 } fmt_t;
 
 #include "kernels/arm/refract_neon_tpl.h"
@@ -21,8 +24,10 @@ RPL_FORCE_INLINE void fmt_init(fmt_t *f, const rpl_refract_job_t *j, const int s
     assert(!shading || j->shade8);
     f->shade = shading ? j->shade8 : NULL;
     f->level_same = shading && fmt_level_same(j->shade8);
-    f->two = vdupq_n_s16(2);
-    f->rowbias = vdupq_n_s16(RPL_SHADE_STEPS);
+    f->rowbias = vdupq_n_s16(2 + 4 * RPL_SHADE_STEPS);
+#if !defined(__aarch64__)
+    f->base = vdupq_n_u32((uint32_t)(uintptr_t)f->shade);
+#endif
 }
 
 /* Through the table's level-0 row when shading, unless it is the
@@ -52,16 +57,18 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
         copy8(o, bg, i0, i1);
         return;
     }
-    /* the table row (q + STEPS) * 256 with q = (d + 2) >> 2, in
-     * [0, 48 * 256]: fits 16 bits */
-    const int16x8_t q = vshrq_n_s16(vaddq_s16(light(c, nx, ny), f->two), 2);
-    uint16_t rw[8];
-    vst1q_u16(rw, vreinterpretq_u16_s16(vshlq_n_s16(vaddq_s16(q, f->rowbias), 8)));
-    RPL_OPAQUE(rw);
+    /* The table row of pixel i, q + STEPS with q = (d + 2) >> 2, is
+     * (d + 2 + 4 * STEPS) >> 2, in [0, 48]. */
+    const uint16x8_t row = vreinterpretq_u16_s16(vshrq_n_s16(vaddq_s16(light(c, nx, ny), f->rowbias), 2));
+    const uint8_t *shade = f->shade;
     px_t t[8];
+#if defined(__aarch64__)
+    /* the rows' offsets in the table, stored and read back */
+    uint16_t rw[8];
+    vst1q_u16(rw, vshlq_n_u16(row, 8));
+    RPL_OPAQUE(rw);
     fetch4(t, bg, i0);
     fetch4(t + 4, bg, i1);
-    const uint8_t *shade = f->shade;
     const uint16_t r0 = rw[0], r1 = rw[1], r2 = rw[2], r3 = rw[3];
     const uint16_t r4 = rw[4], r5 = rw[5], r6 = rw[6], r7 = rw[7];
     o[0] = shade[r0 + t[0]];
@@ -72,4 +79,20 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
     o[5] = shade[r5 + t[5]];
     o[6] = shade[r6 + t[6]];
     o[7] = shade[r7 + t[7]];
+#else
+    /* ARMv7's addresses are 32 bits: the rows' addresses shade + row * 256
+     * in vectors, moved out two at a time, spare an add per pixel */
+    (void)shade;
+    for (int h = 0; h < 2; h++) {
+        const uint16x4_t r = h ? vget_high_u16(row) : vget_low_u16(row);
+        const uint32x4_t a = vaddq_u32(vshll_n_u16(r, 8), f->base);
+        const uint64_t a01 = vgetq_lane_u64(vreinterpretq_u64_u32(a), 0);
+        const uint64_t a23 = vgetq_lane_u64(vreinterpretq_u64_u32(a), 1);
+        fetch4(t, bg, h ? i1 : i0);
+        o[4 * h + 0] = ((const uint8_t *)(uintptr_t)(uint32_t)a01)[t[0]];
+        o[4 * h + 1] = ((const uint8_t *)(uintptr_t)(uint32_t)(a01 >> 32))[t[1]];
+        o[4 * h + 2] = ((const uint8_t *)(uintptr_t)(uint32_t)a23)[t[2]];
+        o[4 * h + 3] = ((const uint8_t *)(uintptr_t)(uint32_t)(a23 >> 32))[t[3]];
+    }
+#endif
 }
