@@ -58,7 +58,7 @@ static const struct path {
 #if defined(RPL_HAVE_NEON)
     /* Cortex-A7 / A53 class: Raspberry Pi 2 and later */
     { RPL_CPU_NEON, { "neon", rpl_step_neon,
-                      rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c,
+                      rpl_refract_xrgb8888_neon, rpl_refract_rgb565_neon, rpl_refract_index8_neon,
                       rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_c,
                       rpl_side_shallow_c } },
 #endif
