@@ -306,14 +306,13 @@ static int step_in_subset(int n)
     return n < STEP_RANDOM_FIRST || n >= STEP_DRIFT_FIRST || random_in_subset(n - STEP_RANDOM_FIRST);
 }
 
-/* Whether step sweep case n (< STEP_SWEEP) runs in the guarded reference
- * check under --subset: each size's whole rectangle always, of the others
- * (random rectangles) every Nth. */
-static int step_sweep_in_subset(int n)
+/* Whether case n of a sweep of `per` cases a size (step or refraction)
+ * runs in the guarded reference check under --subset: each size's first
+ * case (the whole rectangle) always, of the others (random rectangles)
+ * every Nth. */
+static int sweep_in_subset(int n, int per)
 {
-    int per = STEP_SWEEP_PER - 1;
-    return n % STEP_SWEEP_PER == 0 ||
-           random_in_subset(n / STEP_SWEEP_PER * per + n % STEP_SWEEP_PER - 1);
+    return n % per == 0 || random_in_subset(n / per * (per - 1) + n % per - 1);
 }
 
 enum { R_FULL, R_RANDOM, R_EMPTY_X, R_EMPTY_Y, R_COLUMN, R_ROW, R_CELL, R_CORNER, R_BAND, NRECT };
@@ -648,7 +647,7 @@ static void cases_run(int first, int last, const rpl_kernels_t *const *paths, in
         step_ref_t r;
         if (wave ? !wave_in_subset(n) : !step_in_subset(n))
             continue;
-        if (thin_sweep && !wave && n < STEP_SWEEP && !step_sweep_in_subset(n))
+        if (thin_sweep && !wave && n < STEP_SWEEP && !sweep_in_subset(n, STEP_SWEEP_PER))
             continue;
         if (wave)
             wave_case_make(n, &c);
@@ -1178,7 +1177,7 @@ static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
 
 /* Runs refraction cases [first, last) on the given paths (those of
  * --subset; with thin_sweep, of the sweep's random rectangles every Nth
- * only, see step_sweep_in_subset). */
+ * only, see sweep_in_subset). */
 static void refract_cases_thin(int first, int last, const rpl_kernels_t *const *paths,
                                int npaths, int thin_sweep)
 {
@@ -1189,8 +1188,7 @@ static void refract_cases_thin(int first, int last, const rpl_kernels_t *const *
         refract_ref_t r;
         if (n >= RF_RANDOM_FIRST && !random_in_subset(n - RF_RANDOM_FIRST))
             continue; /* not in --subset */
-        if (thin_sweep && n < RF_SWEEP && n % RF_SWEEP_PER != 0 &&
-            !random_in_subset(n / RF_SWEEP_PER * (RF_SWEEP_PER - 1) + n % RF_SWEEP_PER - 1))
+        if (thin_sweep && n < RF_SWEEP && !sweep_in_subset(n, RF_SWEEP_PER))
             continue;
         refract_case_make(n, &c);
         refract_reference(&c, &r);
