@@ -868,9 +868,12 @@ ARM_QEMU_aarch64 = qemu-aarch64
 ARM_QEMU_armv7 = qemu-arm
 test-arm: arm-build-aarch64 arm-build-armv7 $(BENCH)
 	$(Q)$(MAKE) $(SUB) $(ARM_MODELS:%=arm-on-%)
+# What each build runs: the suites that call no kernel run on AArch64 only.
+ARM_TESTS_aarch64 = $(ALL_SUITES)
+ARM_TESTS_armv7   = paths $(PATH_SUITES)
 arm-build-%:
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench \
-	    $(BUILD)/$*/ripple-bench $(TEST_SRC:%.c=$(BUILD)/$*/%)
+	    $(BUILD)/$*/ripple-bench $(ARM_TESTS_$*:%=$(BUILD)/$*/tests/test_%)
 arm-on-%:
 	$(Q)QEMU="$(ARM_QEMU_$(ARM_ARCH_$*)) -L $(abspath $(BUILD)/$(ARM_ARCH_$*)/sysroot)" \
 	    PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
