@@ -55,32 +55,36 @@ CFLAGS  ?= -O2 -g
 # ARCH=i386 builds the core, the bench, the tests and the SDL2 demo as
 # 32-bit x86 for an i586 (Pentium) baseline into build/i386 (Debian's i386
 # SDL2 itself wants a Pentium III: see docs/old-hardware.md).
+# The ARM targets: the triple, Debian's architecture, the emulator, clang's
+# flags for the core and what the NEON kernels add.  ARMv7's core is built
+# for VFPv3 without NEON, so that it runs on a CPU without NEON; only the
+# NEON kernels get -mfpu=neon, and they run when the CPU says it has it
+# (kernels/arm/cpu.c).
+ARM_ARCHS = aarch64 armv7
+ARM_TRIPLE_aarch64  = aarch64-linux-gnu
+ARM_DEBARCH_aarch64 = arm64
+ARM_QEMU_aarch64    = qemu-aarch64
+ARM_CFLAGS_aarch64  = --target=aarch64-linux-gnu
+ARM_NEON_aarch64    =
+ARM_TRIPLE_armv7    = arm-linux-gnueabihf
+ARM_DEBARCH_armv7   = armhf
+ARM_QEMU_armv7      = qemu-arm
+ARM_CFLAGS_armv7    = --target=arm-linux-gnueabihf -march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard
+ARM_NEON_armv7      = -mfpu=neon
+
 ifeq ($(ARCH),i386)
 ARCH_FLAGS = -m32 -march=i586
 BUILD   ?= build/i386
 BENCH   ?= $(BUILD)/ripple-bench
 DEMO     = $(BUILD)/ripple
-else ifneq ($(filter aarch64 armv7,$(ARCH)),)
+else ifneq ($(filter $(ARM_ARCHS),$(ARCH)),)
 # ARCH=aarch64 and ARCH=armv7 cross-build with clang (one compiler for
 # every target) and lld against a private sysroot of Debian's arm64 or
 # armhf packages in $(BUILD)/sysroot (src/tools/sysroot.sh: nothing is
-# installed on the machine); the tests run them under qemu-user.  ARMv7's
-# core is built for VFPv3 without NEON, so that it runs on a CPU without
-# NEON; only the NEON kernels get -mfpu=neon, and they run when the CPU
-# says it has it (kernels/arm/cpu.c).
-ifeq ($(ARCH),aarch64)
-ARM_TRIPLE  = aarch64-linux-gnu
-ARM_DEBARCH = arm64
-ARM_QEMU_CMD = qemu-aarch64
-ARCH_CFLAGS = --target=$(ARM_TRIPLE)
-ISA_neon    =
-else
-ARM_TRIPLE  = arm-linux-gnueabihf
-ARM_DEBARCH = armhf
-ARM_QEMU_CMD = qemu-arm
-ARCH_CFLAGS = --target=$(ARM_TRIPLE) -march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard
-ISA_neon    = -mfpu=neon
-endif
+# installed on the machine); the tests run them under qemu-user.
+ARM_TRIPLE  = $(ARM_TRIPLE_$(ARCH))
+ARM_DEBARCH = $(ARM_DEBARCH_$(ARCH))
+ISA_neon    = $(ARM_NEON_$(ARCH))
 ifeq ($(origin CC),default)
 CC = clang
 endif
@@ -89,10 +93,8 @@ BENCH   ?= $(BUILD)/ripple-bench
 DEMO     = $(BUILD)/ripple
 ARM_SYSROOT ?= $(BUILD)/sysroot
 ARM_SR   = $(abspath $(ARM_SYSROOT))
-ARCH_FLAGS = $(ARCH_CFLAGS) --sysroot=$(ARM_SR)
+ARCH_FLAGS = $(ARM_CFLAGS_$(ARCH)) --sysroot=$(ARM_SR)
 ARCH_LDFLAGS = -fuse-ld=lld
-# How the tests and the bench run them.
-ARM_QEMU = $(ARM_QEMU_CMD) -L $(ARM_SR)
 else
 ARCH_FLAGS =
 DEMO     = ripple
@@ -561,6 +563,8 @@ I386 = $(if $(filter i386,$(ARCH)),$(BUILD),$(BUILD)/i386)
 
 # The same for the 32-bit build, counted under qemu-user by a small plugin
 # (valgrind cannot run 32-bit programs on every 64-bit kernel).
+# The emulator of the ARM build in $(BUILD)/ARCH, told where its sysroot is.
+arm-qemu = $(ARM_QEMU_$(1)) -L $(abspath $(BUILD)/$(1)/sysroot)
 QEMU_ICOUNT = $(BUILD)/qemu_icount.so
 $(QEMU_ICOUNT): bench/qemu_icount.c
 	$(Q)mkdir -p $(@D)
@@ -570,15 +574,11 @@ bench-instr-i386: $(QEMU_ICOUNT)
 	sh bench/instr-qemu.sh i386 $(I386)/ripple-bench $(QEMU_ICOUNT)
 
 # The same for the ARM builds, beside the seed's code built for ARM.
-bench-instr-arm: $(QEMU_ICOUNT)
-	$(Q)$(MAKE) $(SUB) ARCH=aarch64 BUILD=$(BUILD)/aarch64 BENCH=$(BUILD)/aarch64/ripple-bench \
-	    $(BUILD)/aarch64/ripple-bench
-	$(Q)$(MAKE) $(SUB) ARCH=armv7 BUILD=$(BUILD)/armv7 BENCH=$(BUILD)/armv7/ripple-bench \
-	    $(BUILD)/armv7/ripple-bench
-	QEMU="qemu-aarch64 -L $(abspath $(BUILD))/aarch64/sysroot" \
-	    sh bench/instr-qemu.sh aarch64 $(BUILD)/aarch64/ripple-bench $(QEMU_ICOUNT)
-	QEMU="qemu-arm -L $(abspath $(BUILD))/armv7/sysroot" \
-	    sh bench/instr-qemu.sh armv7 $(BUILD)/armv7/ripple-bench $(QEMU_ICOUNT)
+bench-instr-arm:
+	$(Q)$(MAKE) $(SUB) $(ARM_ARCHS:%=arm-instr-%)
+arm-instr-%: $(QEMU_ICOUNT)
+	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench $(BUILD)/$*/ripple-bench
+	QEMU="$(call arm-qemu,$*)" sh bench/instr-qemu.sh $* $(BUILD)/$*/ripple-bench $(QEMU_ICOUNT)
 
 # ---- tests ---------------------------------------------------------------------
 
@@ -616,7 +616,7 @@ check: deps-check
 test: deps-test
 	$(Q)$(MAKE) $(SUB) ARCH=i386 BUILD=$(I386) deps-i386-demo || \
 	    echo "no i386 SDL2 for the 32-bit demo: the i386 stage will fail"
-	$(Q)$(MAKE) $(SUB) arm-sysroot-aarch64 arm-sysroot-armv7 || \
+	$(Q)$(MAKE) $(SUB) $(ARM_ARCHS:%=arm-sysroot-%) || \
 	    echo "no ARM sysroot: the arm and warnings stages will fail"
 	$(Q)sh tests/stage.sh --begin $(STAGES)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k test-stages; rc=$$?; \
@@ -716,7 +716,7 @@ WARN_CCS = $(foreach c,gcc clang,$(if $(shell command -v $(c) 2>/dev/null),$(c))
 WARN_OK  = $(foreach c,$(WARN_CCS),$(ALL_SRC:%.c=$(BUILD)/warn/$(c)/%.ok))
 # The ARM kernels under clang for AArch64 and ARMv7, against the ARM
 # builds' sysroots (fetched when missing).
-WARN_ARM = $(foreach a,aarch64 armv7,$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok))
+WARN_ARM = $(foreach a,$(ARM_ARCHS),$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok))
 warnings: $(WARN_OK) $(WARN_ARM)
 	$(Q)for c in gcc clang; do \
 	  case " $(WARN_CCS) " in *" $$c "*) echo "warnings: $$c clean on $(words $(ALL_SRC)) files";; \
@@ -742,16 +742,14 @@ $(BUILD)/warn/%_avx2.ok: WISA = $(ISA_avx2)
 $(WARN_OK): $(STAMP)
 -include $(WARN_OK:.ok=.d)
 
-WARN_ARM_aarch64 = --target=aarch64-linux-gnu
-WARN_ARM_armv7   = --target=arm-linux-gnueabihf -march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard
 define warn-arm-rule
 $(BUILD)/warn/clang-$(1)/%.ok: %.c | arm-sysroot-$(1)
 	@mkdir -p $$(@D)
-	$(Q)clang $$(STD_CFLAGS) -DRPL_HAVE_NEON $(WARN_ARM_$(1)) --sysroot=$(BUILD)/$(1)/sysroot \
-	    $$(if $$(filter %_neon.c,$$<),$(if $(filter armv7,$(1)),-mfpu=neon)) -O2 -Werror \
+	$(Q)clang $$(STD_CFLAGS) -DRPL_HAVE_NEON $(ARM_CFLAGS_$(1)) --sysroot=$(BUILD)/$(1)/sysroot \
+	    $$(if $$(filter %_neon.c,$$<),$(ARM_NEON_$(1))) -O2 -Werror \
 	    -MMD -MP -MF $$(@:.ok=.d) -MT $$@ -c $$< -o /dev/null && touch $$@
 endef
-$(foreach a,aarch64 armv7,$(eval $(call warn-arm-rule,$(a))))
+$(foreach a,$(ARM_ARCHS),$(eval $(call warn-arm-rule,$(a))))
 arm-sysroot-%:
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* deps-arm
 $(WARN_ARM): $(STAMP)
@@ -864,9 +862,7 @@ ARM_MODELS = a53 a7 a7-noneon
 ARM_ARCH_a53 = aarch64
 ARM_ARCH_a7 = armv7
 ARM_ARCH_a7-noneon = armv7
-ARM_QEMU_aarch64 = qemu-aarch64
-ARM_QEMU_armv7 = qemu-arm
-test-arm: arm-build-aarch64 arm-build-armv7 $(BENCH)
+test-arm: $(ARM_ARCHS:%=arm-build-%) $(BENCH)
 	$(Q)$(MAKE) $(SUB) $(ARM_MODELS:%=arm-on-%)
 # What each build runs: the suites that call no kernel run on AArch64 only.
 ARM_TESTS_aarch64 = $(ALL_SUITES)
@@ -875,7 +871,7 @@ arm-build-%:
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench \
 	    $(BUILD)/$*/ripple-bench $(ARM_TESTS_$*:%=$(BUILD)/$*/tests/test_%)
 arm-on-%:
-	$(Q)QEMU="$(ARM_QEMU_$(ARM_ARCH_$*)) -L $(abspath $(BUILD)/$(ARM_ARCH_$*)/sysroot)" \
+	$(Q)QEMU="$(call arm-qemu,$(ARM_ARCH_$*))" \
 	    PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(BUILD)/$(ARM_ARCH_$*) $*
 
