@@ -95,6 +95,13 @@ ARM_SYSROOT ?= $(BUILD)/sysroot
 ARM_SR   = $(abspath $(ARM_SYSROOT))
 ARCH_FLAGS = $(ARM_CFLAGS_$(ARCH)) --sysroot=$(ARM_SR)
 ARCH_LDFLAGS = -fuse-ld=lld
+# make run and make bench on a machine of another kind (the usual cross
+# build) run the programs under qemu-user, told where the sysroot is.
+ARM_HOST_aarch64 = aarch64
+ARM_HOST_armv7   = armv7l armv8l
+ifeq ($(filter $(ARM_HOST_$(ARCH)),$(shell uname -m)),)
+RUN_WRAP = $(ARM_QEMU_$(ARCH)) -L $(ARM_SR)
+endif
 else
 ARCH_FLAGS =
 DEMO     = ripple
@@ -540,10 +547,10 @@ include tests/fuzz.mk
 cmd = $(if $(filter /%,$(1)),$(1),./$(1))
 
 run: all
-	$(call cmd,$(DEMO))
+	$(RUN_WRAP) $(call cmd,$(DEMO))
 
 bench: $(BENCH)
-	$(call cmd,$(BENCH))
+	$(RUN_WRAP) $(call cmd,$(BENCH))
 
 # Presenting under Xvfb, beside xscreensaver's ripples (both installed
 # when missing); shmcount.so counts ripples' frames.
