@@ -98,6 +98,9 @@ expect 2 "scale too large" -- "$RIPPLE" $H --scale 99
 expect 2 "window too large" -- "$RIPPLE" --size 8000x8000 --scale 4
 expect 2 "frames zero" -- "$RIPPLE" $H --frames 0
 expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
+# no display: an error, not a demo playing unseen in SDL's offscreen driver
+expect 1 "no display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$RIPPLE" --frames 5
+if grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok; else bad "no display: $(head -c 300 "$TMP/err")"; fi
 expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
 expect 2 "seed negative" -- "$RIPPLE" $H --seed -1
 expect 2 "value on a switch" -- "$RIPPLE" --headless=yes

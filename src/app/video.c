@@ -231,6 +231,15 @@ int app_video_open(app_t *a, char **err)
         *err = app_format("cannot start video: %s (try --headless)", SDL_GetError());
         return -1;
     }
+    /* With no display SDL falls back by itself to a driver that shows
+     * nothing (offscreen): the demo would play unseen until killed.  Only
+     * when asked for by name (SDL_VIDEODRIVER) is such a driver taken. */
+    const char *drv = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
+    if (drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) && !(asked && *asked)) {
+        *err = app_format("no display to open a window on (SDL found no X11 or Wayland "
+                          "server): run it in a desktop session, or use --headless");
+        return -1;
+    }
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
     if (!a->present_why) /* not chosen yet */
         app_present_choose(a);
