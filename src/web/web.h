@@ -1,0 +1,92 @@
+/* web/web.h - what the page's WebAssembly module exports: the pool over libripple, driven from JavaScript (web.js). */
+#ifndef WEB_WEB_H
+#define WEB_WEB_H
+
+#include <stdint.h>
+
+/*
+ * One pool: the field, its renderer, the picture, the show or the
+ * autopilot and rain, the drips' sound.  JavaScript calls these through
+ * the module (Module._web_create and so on); every pointer returned points
+ * into the module's memory and stays valid until the next call that may
+ * allocate (re-read HEAPU8 after any call: memory can grow).
+ *
+ * The frame is RGBA bytes, w*h*4, as a canvas's ImageData wants them:
+ * the picture goes into the core with red and blue swapped, so that the
+ * core's XRGB8888 words, little-endian in memory, read as R, G, B, A.
+ */
+typedef struct web web_t;
+
+/* A pool of w x h cells (3..RPL_DIM_MAX) playing from seed, its sound
+ * mixed at rate Hz (8000..192000); NULL when out of memory or refused
+ * (web_last_error says why). */
+web_t *web_create(int w, int h, int seed, int rate);
+void web_destroy(web_t *p);
+const char *web_last_error(void);
+
+/* The picture the water bends, from RGBA bytes of any size (the browser
+ * decodes it), fitted to the pool (cover, centre cropped).  0, or -1 with
+ * the reason in web_error (the old picture stays). */
+int web_picture(web_t *p, const uint8_t *rgba, int w, int h);
+/* The show from its text ("" or NULL: none; the autopilot and rain play).
+ * 0, or -1 with the reason in web_error ("NAME:LINE:COL: message"; the
+ * pool is left as it was). */
+int web_show(web_t *p, const char *text, const char *name);
+const char *web_error(const web_t *p);
+
+/* steps steps of 1/60 s: the show (or the rain and the autopilot) while
+ * the user leaves the water alone, the walls the show moves, the step,
+ * the drips queued for the sound.  idle: nonzero when the user has not
+ * touched the water for a while (the show and autopilot play only then). */
+void web_steps(web_t *p, int steps, int idle);
+/* The frame brought up to date; returns its RGBA bytes. */
+uint8_t *web_draw(web_t *p);
+/* The heights now (w*h int16, little-endian in memory), for a checksum. */
+const int16_t *web_heights(const web_t *p);
+
+/* A stone at cell (x, y) of the user's size (big: twice as big and heavy);
+ * a trail of stones from (x0, y0) to (x1, y1) (a drag). */
+void web_stone(web_t *p, int x, int y, int big);
+void web_trail(web_t *p, int x0, int y0, int x1, int y1);
+
+/* frames of sound (stereo int16, left then right): returns them. */
+const int16_t *web_mix(web_t *p, int frames);
+
+/* Settings, read and written by number (enum below).  web_set returns the
+ * new value (what was refused keeps the old one; web_error says why). */
+enum {
+    WEB_RAIN = 0,     /* 0/1 */
+    WEB_AUTO = 1,     /* 0/1: the show or the autopilot plays when idle */
+    WEB_LIGHT = 2,    /* 0/1 */
+    WEB_STRENGTH = 3, /* 0..RPL_STRENGTH_MAX (16 is 1:1) */
+    WEB_STONE = 4,    /* the user's stone radius, cells (1..40) */
+    WEB_MODEL = 5,    /* 0 classic, 1 wave */
+    WEB_AMBIENT = 6,  /* the sound's ambient bed 0/1 */
+    WEB_SHOW = 7,     /* read only: 1 when a show is loaded */
+    WEB_WIDTH = 8,    /* read only */
+    WEB_HEIGHT = 9,   /* read only */
+    WEB_AWAKE = 10,   /* read only: per cent of the tiles stepped last step */
+    WEB_SETTINGS
+};
+int web_get(const web_t *p, int what);
+int web_set(web_t *p, int what, int value);
+/* The wave model's speed and viscosity a step up (+1) or down (-1):
+ * 0, or -1 when refused (web_error says why). */
+int web_wave(web_t *p, int speed, int viscosity);
+
+/* One line on the water: the kernel path, the rule ("classic water" or
+ * "wave k 0.480  u*dt 0.020"). */
+const char *web_text(web_t *p);
+/* The kernel path in use ("sse2" in the SIMD module, "c" in the scalar). */
+const char *web_path(const web_t *p);
+const char *web_version(void);
+
+/* The timedemo's scene busy-1, as the native --benchmark plays it: a pool
+ * of 640x480 from seed 1 without a show, the rain and the autopilot on,
+ * each frame one tick of both, one step, one draw.  web_bench_create
+ * makes such a pool (its picture still to be given), web_bench_frame
+ * plays one frame's input and step (the draw is web_draw). */
+web_t *web_bench_create(void);
+void web_bench_frame(web_t *p);
+
+#endif
