@@ -22,6 +22,13 @@
  * without the "sse2" row (or where it is not selectable) fails too: the
  * check never passes by comparing nothing.  Exit 2: bad arguments.
  *
+ * Built for the web (emscripten 3.1.6): the core with -O2 -DRPL_HAVE_SSE2
+ * and the project's flags, the kernels/x86/ *_sse2.c files with -msimd128
+ * -msse2 as well, then this file linked with -sALLOW_MEMORY_GROWTH
+ * -sENVIRONMENT=node; run with node.  There, rpl_cpu_features
+ * (kernels/x86/cpu.c) must report SSE2, or no "sse2" row is found and the
+ * check fails, saying so.
+ *
  * Heights stay inside the contract of ripple.h ([RPL_HEIGHT_MIN,
  * RPL_HEIGHT_MAX], zero border): outside it the kernels owe nothing (the
  * refraction would index past its row table), so the extremes used are
