@@ -89,6 +89,7 @@ const problems = [];
 let loads = 0;
 
 function watch(page, label) {
+  page.thrown = [];
   page.on('Runtime.consoleAPICalled', (p) => {
     if (p.type !== 'error' && p.type !== 'assert') return;
     const text = (p.args || []).map((a) => (a.value !== undefined ? String(a.value) : a.description || a.type)).join(' ');
@@ -96,7 +97,9 @@ function watch(page, label) {
   });
   page.on('Runtime.exceptionThrown', (p) => {
     const d = p.exceptionDetails || {};
-    problems.push(`${label}: exception: ${d.exception?.description?.split('\n')[0] || d.text}`);
+    const text = d.exception?.description?.split('\n')[0] || d.text;
+    problems.push(`${label}: exception: ${text}`);
+    page.thrown.push(text);
   });
   page.on('Log.entryAdded', ({ entry }) => {
     if (entry.level !== 'error') return;
@@ -117,7 +120,13 @@ async function open(browser, url, label) {
 
 // The page's own error, if it has reported one.
 const PAGE_ERROR = `(window.ripple && typeof window.ripple.error === 'string' && window.ripple.error) || null`;
-const stopOnError = (v) => (v && typeof v === 'object' && v.error ? `the page reported an error: ${v.error}` : undefined);
+// Ends a wait early when the page has reported an error or thrown an
+// uncaught exception: what was awaited will not come.
+const stopper = (page) => (v) => {
+  if (v && typeof v === 'object' && v.error) return `the page reported an error: ${v.error}`;
+  if (page.thrown.length) return `the page threw: ${page.thrown[0]}`;
+  return undefined;
+};
 
 // In-page probe of the canvas: its pixels drawn into an offscreen canvas,
 // the number of distinct colours, the mean and variance of the luminance;
@@ -170,7 +179,7 @@ async function waitFrames(page, n, what) {
   await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : window.ripple.frames >= ${f0 + n}`, {
     timeout: 15000,
     what: `window.ripple.frames >= ${f0 + n} (${what})`,
-    stop: stopOnError,
+    stop: stopper(page),
   });
 }
 
@@ -184,7 +193,7 @@ async function benchmark(browser, base, mod) {
     const got = await page.waitFor(
       `(() => { const r = window.rippleReport; if (r && typeof r === 'object') return { report: r };` +
         ` const e = ${PAGE_ERROR}; return e ? { error: e } : null; })()`,
-      { timeout: 60000, interval: 50, what: `window.rippleReport (${mod}, ${opt.frames} frames)`, stop: stopOnError },
+      { timeout: 60000, interval: 50, what: `window.rippleReport (${mod}, ${opt.frames} frames)`, stop: stopper(page) },
     );
     const r = got.report;
     const secs = (Date.now() - t0) / 1000;
@@ -226,7 +235,7 @@ async function calm(browser, base) {
       {
         timeout: 30000,
         what: 'window.ripple.ready === true && window.ripple.frames > 10',
-        stop: stopOnError,
+        stop: stopper(page),
       },
     ).catch(async (e) => {
       const seen = await page.evaluate('JSON.stringify(window.ripple)').catch(() => '?');
@@ -295,7 +304,7 @@ async function perf(browser, base) {
     await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : !!(window.ripple && window.ripple.ready === true)`, {
       timeout: 30000,
       what: 'window.ripple.ready === true (default show)',
-      stop: stopOnError,
+      stop: stopper(page),
     });
     await sleep(2000);
     const sample = async () => {
@@ -343,9 +352,17 @@ async function main() {
     const version = await browser.send('Browser.getVersion').catch(() => ({}));
     info(`${version.product || 'chromium'} started in ${browser.startMs} ms`);
 
-    for (const mod of ['simd', 'scalar']) await timed(`benchmark ${mod}`, () => benchmark(browser, url, mod));
-    await timed('calm water and click', () => calm(browser, url));
-    if (opt.perf) await timed('perf', () => perf(browser, url));
+    const parts = [
+      ['benchmark simd', () => benchmark(browser, url, 'simd')],
+      ['benchmark scalar', () => benchmark(browser, url, 'scalar')],
+      ['calm water and click', () => calm(browser, url)],
+    ];
+    if (opt.perf) parts.push(['perf', () => perf(browser, url)]);
+    for (const [name, run] of parts) {
+      await timed(name, run);
+      // A hung or dead browser fails once, not once per remaining check.
+      if (!(await browser.alive())) throw new Error(`after ${name}: ${browser.dead}; the remaining checks are skipped`);
+    }
 
     check(
       problems.length === 0,

@@ -163,6 +163,19 @@ class Browser {
     return withTimeout(p, timeout, `event ${method}`).finally(() => off());
   }
 
+  // Whether the browser answers within 3 s; when it does not, it is taken
+  // for hung and every later command fails at once.
+  async alive() {
+    if (this.dead) return false;
+    try {
+      await this.send('Browser.getVersion', {}, { timeout: 3000 });
+      return true;
+    } catch {
+      this.fail('chromium stopped answering');
+      return false;
+    }
+  }
+
   // A new tab at about:blank, attached with a flat session, with the Page,
   // Runtime and Log domains enabled.
   async newPage() {
@@ -212,17 +225,14 @@ class Browser {
   async close() {
     if (!live.has(this) && this.exited) return this.removeDir();
     const exited = this.exited ? Promise.resolve() : new Promise((r) => this.proc.once('exit', r));
+    // A browser that answers is asked to quit; one that does not is killed at once.
     if (!this.dead) {
       try {
         await this.send('Browser.close', {}, { timeout: 3000 });
+        await withTimeout(exited, 3000, 'chromium to exit');
       } catch {
         /* killed below */
       }
-    }
-    try {
-      await withTimeout(exited, 3000, 'chromium to exit');
-    } catch {
-      /* killed below */
     }
     this.killNow();
     await withTimeout(exited, 3000, 'chromium to exit after SIGKILL').catch(() => {});
@@ -282,10 +292,15 @@ class Page {
     let last;
     for (;;) {
       try {
-        last = await this.evaluate(expression, { timeout: Math.max(1000, timeout - (Date.now() - t0)) });
+        // A short timeout per poll: a page that stops answering ends the
+        // wait near its deadline, not a whole deadline later.
+        last = await this.evaluate(expression, { timeout: Math.min(10000, Math.max(1000, timeout - (Date.now() - t0))) });
       } catch (e) {
         last = `(error: ${e.message})`;
-        if (this.browser.dead) throw new Error(`waiting for ${what}: ${e.message}`);
+        // A poll that timed out may mean the whole browser hangs: then
+        // there is nothing to wait for.
+        if (/timed out/.test(e.message)) await this.browser.alive();
+        if (this.browser.dead) throw new Error(`waiting for ${what}: ${this.browser.dead} (${e.message})`);
       }
       if (stop) {
         const why = stop(last);
@@ -300,7 +315,7 @@ class Page {
   }
 
   close() {
-    return this.browser.send('Target.closeTarget', { targetId: this.targetId }).catch(() => {});
+    return this.browser.send('Target.closeTarget', { targetId: this.targetId }, { timeout: 3000 }).catch(() => {});
   }
 }
 
