@@ -320,15 +320,17 @@ class Page {
 }
 
 // Starts headless chromium and connects to it.  Resolves to a Browser with
-// startMs (from spawn to connected).  args are added to the defaults.
-export async function launch({ chromium = 'chromium', args = [], timeout = 30000, verbose = false } = {}) {
+// startMs (from spawn to connected).  args are added to the defaults;
+// without lists default flags to leave out (e.g. '--disable-gpu').
+export async function launch({ chromium = 'chromium', args = [], without = [], timeout = 30000, verbose = false } = {}) {
   if (typeof globalThis.WebSocket !== 'function') {
     throw new Error('no global WebSocket in this node: run node 20 with --experimental-websocket (node 22 has it by default)');
   }
   hookExit();
   const t0 = Date.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ripple-chromium-'));
-  const proc = spawn(chromium, [...BASE_ARGS, `--user-data-dir=${dir}`, ...args, 'about:blank'], {
+  const base = BASE_ARGS.filter((a) => !without.includes(a));
+  const proc = spawn(chromium, [...base, `--user-data-dir=${dir}`, ...args, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group, so that killing it kills every helper process too
   });
