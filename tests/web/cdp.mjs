@@ -36,7 +36,7 @@ const BASE_ARGS = [
   '--disable-domain-reliability',
   '--disable-field-trial-config',
   '--disable-component-extensions-with-background-pages',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,NetworkTimeServiceQuerying',
   '--no-pings',
   '--metrics-recording-only',
   '--safebrowsing-disable-auto-update',
@@ -49,6 +49,10 @@ const BASE_ARGS = [
   '--disable-ipc-flooding-protection',
   '--disable-popup-blocking',
   '--disable-prompt-on-repost',
+  // Debian's wrapper adds --enable-remote-extensions, and chromium still
+  // asks for account lists and updates: no name but the local ones
+  // resolves, so nothing leaves the machine and nothing waits on DNS.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
 
 // Browsers still running, killed by the exit and signal handlers.
