@@ -102,11 +102,26 @@ ARM_HOST_armv7   = armv7l armv8l
 ifeq ($(filter $(ARM_HOST_$(ARCH)),$(shell uname -m)),)
 RUN_WRAP = $(ARM_QEMU_$(ARCH)) -L $(ARM_SR)
 endif
+else ifeq ($(ARCH),wasm)
+# ARCH=wasm builds the core for WebAssembly with emscripten into
+# $(BUILD) (the page's two modules: build/wasm/simd with the SSE2 kernels
+# on WebAssembly SIMD, build/wasm/scalar with SIMD=0); src/web links them.
+# Single-threaded: no -pthread, so the page needs no shared memory.
+ifeq ($(origin CC),default)
+CC = emcc
+endif
+ifeq ($(origin AR),default)
+AR = emar
+endif
+BUILD   ?= build/wasm/$(if $(filter 0,$(SIMD)),scalar,simd)
+ARCH_FLAGS =
+PTHREAD  =
 else
 ARCH_FLAGS =
 DEMO     = ripple
 endif
 BUILD   ?= build
+PTHREAD ?= -pthread
 BENCH   ?= bench/ripple-bench
 
 PREFIX     ?= /usr/local
@@ -124,8 +139,8 @@ LDCONFIG   ?= ldconfig
 # every CPU (clang fuses by default where the CPU has FMA, as on ARM).
 STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
-ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) -pthread
-CORE_LIBS  = $(ARCH_FLAGS) $(ARCH_LDFLAGS) -pthread -lm
+ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) $(PTHREAD)
+CORE_LIBS  = $(ARCH_FLAGS) $(ARCH_LDFLAGS) $(PTHREAD) -lm
 
 ifeq ($(V),1)
 Q =
@@ -170,10 +185,15 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
 # suites that run once to their rule; /usr/bin/time measures --present
 # auto's resident memory against the surface's in the smoke test.
-NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) cmd:clang:clang cmd:gdb:gdb \
+NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
               file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
+
+# The web page: emscripten (which brings node) builds it; the tests run
+# it in a headless Chromium.
+NEEDS_WEB      = cmd:emcc:emscripten cmd:node:nodejs
+NEEDS_WEB_TEST = $(NEEDS_WEB) cmd:chromium:chromium
 
 # The ARM builds: clang, lld and qemu-user on the machine; their libraries
 # (the C library, cmocka, cJSON, Chipmunk2D, and SDL2 for the demo) come
@@ -303,6 +323,12 @@ ALL_SRC   = $(sort $(filter-out $(ARM_SRC),$(wildcard src/*.c src/*/*.c src/*/*/
 ifneq ($(ARM_TRIPLE),)
 SIMD ?= 1
 SIMD_DEFS = -DRPL_HAVE_NEON
+else ifeq ($(ARCH),wasm)
+# WebAssembly SIMD runs the SSE2 kernels through emscripten's SSE2
+# headers; MMX and AVX2 have no counterpart there.
+SIMD ?= 1
+SIMD_DEFS = -DRPL_HAVE_SSE2
+SIMD_SRC := $(filter %_sse2.c,$(SIMD_SRC))
 else
 MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64% amd64% i386% i486% i586% i686%,$(MACHINE)),)
@@ -319,7 +345,7 @@ else
 LIB_SRC = $(CORE_SRC)
 endif
 ISA_mmx  = -mmmx
-ISA_sse2 = -msse2
+ISA_sse2 = $(if $(filter wasm,$(ARCH)),-msimd128 -msse2,-msse2)
 ISA_avx2 = -mavx2
 
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -377,7 +403,8 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SECONDARY:
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
+.PHONY: web web-simd web-scalar web-module serve-web test-web deps-web \
+        all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-arm test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 bench-instr-arm clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
         deps-arm \
@@ -540,6 +567,62 @@ $(BUILD)/tests/test_shotname: $(BUILD)/src/app/shotname.o
 # run by test-unit; `make warnings` compiles them like every C file.  Their
 # build and run rules (fuzz, fuzz-smoke) are in tests/fuzz.mk.
 include tests/fuzz.mk
+
+# ---- the web page ----------------------------------------------------------------
+
+# make web: the page in $(WEB_DIR), over two builds of the core made with
+# emscripten (ARCH=wasm): the SIMD module (the SSE2 kernels on WebAssembly
+# SIMD) and the scalar one, for browsers without SIMD; the page picks.
+# The exports are every web_* function src/web/web.h declares.
+WEB_DIR  ?= build/web
+WEB_PORT ?= 8000
+WEB_PAGE  = src/web/index.html src/web/web.js
+WEB_ASSETS = assets/background.png assets/shows/default.show
+paren := (
+WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free
+WEB_LDFLAGS = -O2 --no-entry -sMODULARIZE=1 -sEXPORT_NAME=RippleModule -sENVIRONMENT=web,node \
+              -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 -sFILESYSTEM=0 \
+              -sEXPORTED_FUNCTIONS=$(subst $(eval) ,$(comma),$(strip $(WEB_EXPORTS))) \
+              -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
+comma := ,
+ifeq ($(ARCH),wasm)
+# emcc is a node program: Debian's, with a node from elsewhere, finds its
+# modules through NODE_PATH.
+export NODE_PATH := $(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs
+WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
+$(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
+$(WEB_MODULE): $(BUILD)/src/web/web.o $(LIB) src/web/web.h $(SELF)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMLD    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(LIB) $(WEB_LDFLAGS)
+web-module: $(WEB_MODULE)
+# The SIMD kernels against the scalar ones, in node.
+$(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
+	@$(if $(Q),echo "  EMLD    $@")
+	$(Q)$(CC) $(LDFLAGS) -O2 -o $@ $^ -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
+endif
+
+deps-web:
+	$(call require,$(NEEDS_WEB))
+
+web: deps-web
+	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) \
+	    $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+web-simd web-scalar: web-%:
+	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=build/wasm/$* \
+	    WEB_DIR=$(WEB_DIR) web-module
+$(WEB_DIR)/%: src/web/%
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+$(WEB_DIR)/background.png: assets/background.png
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+$(WEB_DIR)/default.show: assets/shows/default.show
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+serve-web: web
+	node src/web/serve.mjs $(WEB_DIR) $(WEB_PORT)
 
 # ---- running -------------------------------------------------------------------
 

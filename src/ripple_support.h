@@ -189,6 +189,15 @@ int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl
  * when short): for the front ends' messages. */
 void rpl_kernels_names(char *buf, size_t n);
 
+/* ---- walls as stone, for the front ends -------------------------------- */
+
+/* Draws the walls of mask (w*h bytes, nonzero solid) into the XRGB8888
+ * picture px (w*h words, row after row) as grey-brown stone with a bevel
+ * lit from the top left, as the water's shading is, and a soft shadow on
+ * the water below and right of a wall; open cells elsewhere are left as
+ * they are.  What a front end draws once per change of the walls. */
+void rpl_walls_paint(uint32_t *px, const uint8_t *mask, int w, int h);
+
 /* ---- the look of the water, for the bench and the tests --------------- */
 
 /*

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "ripple_support.h"
 
 /* A picture's cell is a wall where its luminance (Rec. 601 weights, in
  * 1/1000) is under half: dark is solid. */
@@ -48,56 +49,6 @@ int app_walls_start(app_t *a, char **err)
     return 0;
 }
 
-/* A small fixed noise for the stone's grain, from the cell's place. */
-static int grain(int x, int y)
-{
-    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u;
-    h ^= h >> 15;
-    h *= 0x2C1B3C6Du;
-    h ^= h >> 12;
-    return (int)(h & 15) - 8;
-}
-
-static uint32_t rgb(int r, int g, int b)
-{
-    r = r < 0 ? 0 : r > 255 ? 255 : r;
-    g = g < 0 ? 0 : g > 255 ? 255 : g;
-    b = b < 0 ? 0 : b > 255 ? 255 : b;
-    return 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
-}
-
-/* Draws the walls on the picture px as grey-brown stone with a bevel: a
- * light rim where open water lies above or to the left, a dark one where
- * it lies below or to the right (the light comes from the top left, as
- * the water's shading's does), and a soft shadow on the water just below
- * and to the right of a wall. */
-static void paint(uint32_t *px, const uint8_t *m, int w, int h)
-{
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            size_t i = (size_t)y * (size_t)w + (size_t)x;
-            int up = y > 0 && !m[i - (size_t)w], left = x > 0 && !m[i - 1];
-            int down = y + 1 < h && !m[i + (size_t)w], right = x + 1 < w && !m[i + 1];
-            if (!m[i]) {
-                /* open water in a wall's shadow: darkened by a quarter */
-                int shade = (y > 0 && m[i - (size_t)w]) || (x > 0 && m[i - 1]);
-                if (shade) {
-                    uint32_t p = px[i];
-                    px[i] = rgb((int)((p >> 16) & 0xFF) * 3 / 4, (int)((p >> 8) & 0xFF) * 3 / 4,
-                                (int)(p & 0xFF) * 3 / 4);
-                }
-                continue;
-            }
-            int g = grain(x, y) + grain(x / 4, y / 4) / 2;
-            if (up || left)
-                px[i] = rgb(214 + g / 2, 204 + g / 2, 184 + g / 2);
-            else if (down || right)
-                px[i] = rgb(40 + g, 36 + g, 32 + g);
-            else
-                px[i] = rgb(88 + g, 82 + g, 74 + g);
-        }
-}
-
 /*
  * The backdrop shows the walls when it was made from the picture with
  * them drawn in, after the last change of the walls.  A new picture (a
@@ -129,7 +80,7 @@ void app_backdrop_update(app_t *a)
     if (px) {
         memcpy(px, p->bg, n * 4);
         if (m)
-            paint(px, m, a->o.w, a->o.h);
+            rpl_walls_paint(px, m, a->o.w, a->o.h);
         st = rpl_backdrop_create(px, a->o.w, a->o.h, a->o.fmt, &bd);
         free(px);
         if (st != RPL_OK) {

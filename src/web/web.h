@@ -18,11 +18,12 @@
 typedef struct web web_t;
 
 /* A pool of w x h cells (3..RPL_DIM_MAX) playing from seed, its sound
- * mixed at rate Hz (8000..192000); NULL when out of memory or refused
- * (web_last_error says why). */
+ * mixed at rate Hz (8000..192000), a plain blue picture until
+ * web_picture; NULL when a size is refused or memory ran out. */
 web_t *web_create(int w, int h, int seed, int rate);
 void web_destroy(web_t *p);
-const char *web_last_error(void);
+/* Calm water again (the walls, the show's place and the settings stay). */
+void web_reset(web_t *p);
 
 /* The picture the water bends, from RGBA bytes of any size (the browser
  * decodes it), fitted to the pool (cover, centre cropped).  0, or -1 with
@@ -61,7 +62,7 @@ enum {
     WEB_STRENGTH = 3, /* 0..RPL_STRENGTH_MAX (16 is 1:1) */
     WEB_STONE = 4,    /* the user's stone radius, cells (1..40) */
     WEB_MODEL = 5,    /* 0 classic, 1 wave */
-    WEB_AMBIENT = 6,  /* the sound's ambient bed 0/1 */
+    WEB_AMBIENT = 6,  /* sound 0/1: the drips queued and the ambient bed (0 at first) */
     WEB_SHOW = 7,     /* read only: 1 when a show is loaded */
     WEB_WIDTH = 8,    /* read only */
     WEB_HEIGHT = 9,   /* read only */

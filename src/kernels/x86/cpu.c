@@ -1,4 +1,4 @@
-/* kernels/x86/cpu.c - which instruction sets this CPU (and its OS) can run, from CPUID, read once. */
+/* kernels/x86/cpu.c - which instruction sets this CPU (and its OS) can run, from CPUID, read once (WebAssembly: what the module was built with). */
 #include "kernels/kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -55,6 +55,14 @@ unsigned rpl_cpu_features(void)
         atomic_store_explicit(&cached, f, memory_order_relaxed);
     }
     return f & ~READ_DONE;
+}
+#elif defined(__EMSCRIPTEN__) && defined(RPL_HAVE_SSE2)
+/* WebAssembly: the SSE2 kernels are built for its SIMD (emscripten maps
+ * SSE2's intrinsics onto them), and a module with them only runs where
+ * the browser validated SIMD: the page loads the scalar module elsewhere. */
+unsigned rpl_cpu_features(void)
+{
+    return RPL_CPU_SSE | RPL_CPU_SSE2;
 }
 #else
 unsigned rpl_cpu_features(void)
