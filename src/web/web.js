@@ -45,6 +45,8 @@
   function fail(text, genuine) {
     ripple.error = ripple.error ? `${ripple.error}; ${text}` : text;
     showMessage(text, genuine ? 'error' : 'warning');
+    if (genuine)
+      hint.hidden = true;
     (genuine ? console.error : console.warn)(`ripple: ${text}`);
   }
 
@@ -518,13 +520,17 @@
 
   // --- the hint, help and small notes ----------------------------------------
 
+  // The hint: what to do, and that the sound waits for a click; it fades a while
+  // after the start, sooner once the water has been touched.
   let hintTimer = 0;
   function showHint() {
     const waiting = soundOn && (!audio || audio.state !== 'running');
     hint.textContent = `click the water; H for help${waiting ? ' \u00b7 click for sound' : ''}`;
-    hint.classList.remove('gone');
+  }
+
+  function fadeHint(ms) {
     clearTimeout(hintTimer);
-    hintTimer = setTimeout(() => hint.classList.add('gone'), waiting ? 9000 : 4000);
+    hintTimer = setTimeout(() => hint.classList.add('gone'), ms);
   }
 
   function toggleHelp(on = !helpOn) {
@@ -673,6 +679,8 @@
     const [x, y] = cellOf(e);
     M._web_stone(p, x, y, e.button === 2 ? 1 : 0);
     ripple.stones++;
+    if (!touched)
+      fadeHint(1500);
     takeOver();
     dirty = true;
     drags.set(e.pointerId, [x, y]);
@@ -753,8 +761,10 @@
     if (query.get('overlay') === '0')
       overlayOn = false;
     overlay.hidden = !overlayOn;
-    if (benchFrames)
+    if (benchFrames) {
       document.body.classList.add('benchmark');
+      hint.hidden = true;
+    }
 
     kind = chooseModule();
     ripple.module = kind;
@@ -769,12 +779,19 @@
     try {
       M = await loadModule(kind);
     } catch (e) {
-      fail(`the ${kind} module did not load: ${e && e.message ? e.message : e}`, true);
+      fail(`ripple could not start: the ${kind} module did not load (${e && e.message ? e.message : e})`, true);
+      if (kind === 'simd') { // a browser may validate SIMD yet fail on the module: the other may run
+        const a = document.createElement('a');
+        query.set('module', 'scalar');
+        a.href = `?${query}`;
+        a.textContent = 'try the scalar module';
+        message.append('\n', a);
+      }
       return;
     }
     const pic = await picturing;
     if (pic instanceof Error)
-      fail(`the picture did not load: ${pic.message}`, false);
+      fail(`the picture (background.png) did not load: ${pic.message}`, false);
     else
       picture = pic;
 
@@ -804,6 +821,7 @@
     fillHelp();
     listen();
     showHint();
+    fadeHint(8000);
     requestAnimationFrame(frame);
   }
 
