@@ -137,15 +137,16 @@
     const bmp = await createImageBitmap(await res.blob(),
       { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
     const { width, height } = bmp;
-    let c;
-    if (typeof OffscreenCanvas === 'function') {
-      c = new OffscreenCanvas(width, height);
-    } else {
-      c = document.createElement('canvas');
+    // An OffscreenCanvas when it draws in 2D (some Safaris have one that does not), else a canvas.
+    let g = typeof OffscreenCanvas === 'function'
+      ? new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })
+      : null;
+    if (!g) {
+      const c = document.createElement('canvas');
       c.width = width;
       c.height = height;
+      g = c.getContext('2d', { willReadFrequently: true });
     }
-    const g = c.getContext('2d', { willReadFrequently: true });
     g.drawImage(bmp, 0, 0);
     bmp.close();
     return g.getImageData(0, 0, width, height);
@@ -225,7 +226,7 @@
     const status = $('bench-status');
     const p = M._web_bench_create();
     if (!p)
-      throw new Error(`the timedemo's pool was refused: ${cstr(M._web_last_error())}`);
+      throw new Error("no pool for the timedemo (out of memory?)");
     const why = givePicture(p, pic);
     if (why)
       fail(`background.png: ${why}`, false);
@@ -335,11 +336,11 @@
     noteTimer = setTimeout(() => note.classList.remove('on'), 1800);
   }
 
-  // A new pool from the seed, with the picture and the show: the start, and C.
+  // The pool from the seed, with the picture and the show.
   function makePool() {
     const q = M._web_create(W, H, seed, RATE);
     if (!q)
-      throw new Error(`the pool was refused: ${cstr(M._web_last_error())}`);
+      throw new Error(`ripple could not start: no pool of ${W}x${H} (out of memory?)`);
     if (picture) {
       const why = givePicture(q, picture);
       if (why)
@@ -359,15 +360,9 @@
     return q;
   }
 
-  // C: the water calmed.  web.h has no reset, so a new pool is made from the same seed
-  // with the settings carried over (the wave model's speed and viscosity start again).
+  // C: the water calmed (the settings, the walls and the show's place stay).
   function reset() {
-    const keep = [RAIN, AUTO, LIGHT, STRENGTH, STONE, MODEL, AMBIENT].map((k) => [k, M._web_get(p, k)]);
-    const old = p;
-    p = makePool();
-    M._web_destroy(old);
-    for (const [k, v] of keep)
-      M._web_set(p, k, v);
+    M._web_reset(p);
     dirty = true;
     say('water calmed');
   }
@@ -523,9 +518,12 @@
   // The hint: what to do, and that the sound waits for a click; it fades a while
   // after the start, sooner once the water has been touched.
   let hintTimer = 0;
+  const coarse = window.matchMedia && window.matchMedia('(pointer: coarse)').matches; // a touch screen
   function showHint() {
     const waiting = soundOn && (!audio || audio.state !== 'running');
-    hint.textContent = `click the water; H for help${waiting ? ' \u00b7 click for sound' : ''}`;
+    hint.textContent = coarse
+      ? `tap the water${waiting ? '; tap for sound' : ''}`
+      : `click the water; H for help${waiting ? ' \u00b7 click for sound' : ''}`;
   }
 
   function fadeHint(ms) {
@@ -599,10 +597,15 @@
   }
 
   function fullscreen() {
-    if (document.fullscreenElement)
-      document.exitFullscreen();
-    else if (stage.requestFullscreen)
+    if (document.fullscreenElement || document.webkitFullscreenElement) {
+      (document.exitFullscreen || document.webkitExitFullscreen).call(document);
+    } else if (stage.requestFullscreen) {
       stage.requestFullscreen().catch((e) => say(`no fullscreen: ${e.message}`));
+    } else if (stage.webkitRequestFullscreen) {
+      stage.webkitRequestFullscreen();
+    } else {
+      say('no fullscreen in this browser');
+    }
   }
 
   // The keys that change the water or its look: the show waits after them.
@@ -758,8 +761,10 @@
       seed = 1;
     }
     withShow = query.get('show') !== '0';
-    if (query.get('overlay') === '0')
-      overlayOn = false;
+    // the overlay starts shown, as in the native demo, but where the water is small
+    // (a phone) it would hide too much of it: O or ?overlay=1 shows it there
+    overlayOn = query.get('overlay') === '1' ||
+      (query.get('overlay') !== '0' && canvas.getBoundingClientRect().width >= 560);
     overlay.hidden = !overlayOn;
     if (benchFrames) {
       document.body.classList.add('benchmark');
