@@ -215,6 +215,20 @@
 
   const hex8 = (v) => v.toString(16).padStart(8, '0');
 
+  // The clock's step in ms: browsers coarsen performance.now() (to 0.1 ms in Chrome
+  // unless the page is cross-origin isolated), which bounds what one frame's time means.
+  function timerStep() {
+    let step = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      let t1 = t0;
+      while (t1 === t0)
+        t1 = performance.now();
+      step = Math.min(step, t1 - t0);
+    }
+    return step;
+  }
+
   // A macrotask without setTimeout's 4 ms clamp: the timedemo yields to the event
   // loop with it so the page paints while the frames run as fast as they can.
   const channel = new MessageChannel();
@@ -291,6 +305,7 @@
         step: msStep / n, refract: msDraw / n, present: msPresent / n, rest: rest / n, total: ms / n,
       },
       crc32: crc, module: kind, browser: navigator.userAgent,
+      timer_ms: timerStep(), cross_origin_isolated: Boolean(window.crossOriginIsolated),
     };
     const f4 = (v) => v.toFixed(4);
     $('report').textContent = [
@@ -306,7 +321,13 @@
       `water     crc32 ${crc}`,
     ].join('\n');
     $('json').textContent = JSON.stringify(report);
-    status.textContent = `benchmark done: ${(n / seconds).toFixed(1)} fps`;
+    status.textContent = `benchmark done: ${(n / seconds).toFixed(1)} fps \u00b7 `;
+    const again = document.createElement('a'), play = document.createElement('a');
+    again.href = location.href;
+    again.textContent = 'again';
+    play.href = location.pathname;
+    play.textContent = 'play with the water';
+    status.append(again, ' \u00b7 ', play);
     ripple.frames = done;
     window.rippleReport = report;
     M._web_destroy(p);
@@ -402,10 +423,7 @@
       statFrames++;
       statWasm += t1 - t0;
       statPut += t2 - t1;
-      if (!ripple.ready) {
-        ripple.ready = true;
-        document.body.classList.add('ready');
-      }
+      ripple.ready = true;
     }
     pumpSound();
     if (now - statSince >= 250)
@@ -429,12 +447,13 @@
   }
 
   function updateOverlay(now) {
-    const secs = (now - statSince) / 1000;
-    if (overlayOn && statSince > 0) {
-      const n = statFrames || 1;
-      overlay.textContent =
-        `${(statFrames / secs).toFixed(1)} fps  wasm ${(statWasm / n).toFixed(2)} ms  ` +
-        `put ${(statPut / n).toFixed(2)} ms\n` +
+    if (overlayOn) {
+      const secs = (now - statSince) / 1000, n = statFrames || 1;
+      const figures = statSince > 0
+        ? `${(statFrames / secs).toFixed(1)} fps  wasm ${(statWasm / n).toFixed(2)} ms  ` +
+          `put ${(statPut / n).toFixed(2)} ms`
+        : '-- fps'; // the first frame: no figures yet
+      overlay.textContent = `${figures}\n` +
         `module ${kind}, path ${ripple.path}\n` +
         `${cstr(M._web_text(p))}\n` +
         `awake ${M._web_get(p, AWAKE)}%\n` +
