@@ -26,6 +26,7 @@
   const stage = $('stage'), canvas = $('water'), overlay = $('overlay'), hint = $('hint');
   const note = $('note'), help = $('help'), message = $('message');
   const ctx = canvas.getContext('2d', { alpha: false });
+  const coarse = window.matchMedia && window.matchMedia('(pointer: coarse)').matches; // a touch screen
 
   // What the tests read, kept current.
   const ripple = window.ripple = {
@@ -189,7 +190,7 @@
   // nearest-neighbour scale would make rows of uneven height).
   function fitRendering() {
     const scale = canvas.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
-    canvas.style.imageRendering = scale >= 2.5 ? 'pixelated' : 'auto';
+    canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
   }
 
   // --- the timedemo --------------------------------------------------------
@@ -399,8 +400,10 @@
       dt = 1000 / STEP_HZ;
     let steps = 0;
     if (!paused) {
+      // Rounded, not floored: on a 60 Hz display the steps due hover around one a
+      // frame, and the clock's jitter would make floored ones judder between 0 and 2.
       due += dt * STEP_HZ / 1000;
-      steps = Math.floor(due);
+      steps = Math.floor(due + 0.5);
       due -= steps;
       if (steps > MAX_STEPS) {
         steps = MAX_STEPS;
@@ -442,7 +445,8 @@
     if (on(LIGHT))
       parts.push('light');
     parts.push(`strength ${M._web_get(p, STRENGTH)}/16`, `stone ${M._web_get(p, STONE)}`);
-    parts.push(!soundOn ? 'sound off' : audio && audio.state === 'running' ? 'sound' : 'sound waits for a click');
+    parts.push(!soundOn ? 'sound off' : audio && audio.state === 'running' ? 'sound'
+      : `sound waits for a ${coarse ? 'tap' : 'click'}`);
     return parts.join('  ');
   }
 
@@ -537,7 +541,6 @@
   // The hint: what to do, and that the sound waits for a click; it fades a while
   // after the start, sooner once the water has been touched.
   let hintTimer = 0;
-  const coarse = window.matchMedia && window.matchMedia('(pointer: coarse)').matches; // a touch screen
   function showHint() {
     const waiting = soundOn && (!audio || audio.state !== 'running');
     hint.textContent = coarse
