@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../src/web/serve.mjs';
-import { launch, sleep } from './cdp.mjs';
+import { launch, sleep, webSocketClass } from './cdp.mjs';
 
 const USAGE =
   'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--frames N] [--shots DIR] [--perf] [--perf-limit MS] [--chromium PATH] [--timeout S] [--verbose]';
@@ -65,8 +65,8 @@ function parseArgs(argv) {
 }
 
 const opt = parseArgs(process.argv.slice(2));
-if (typeof globalThis.WebSocket !== 'function') {
-  usage('no global WebSocket in this node: run node 20 with --experimental-websocket');
+if (!webSocketClass()) {
+  usage('no WebSocket in this node: run node 20 with --experimental-websocket, or install node-ws');
 }
 
 let failures = 0;

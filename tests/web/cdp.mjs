@@ -1,12 +1,15 @@
 // tests/web/cdp.mjs - a small Chrome DevTools Protocol client: headless chromium, pages, commands and events.
 //
 // launch() starts chromium on a fresh profile in a temporary directory and
-// connects to it over the built-in WebSocket (node 20: --experimental-websocket).
+// connects to it over node's own WebSocket (node 22; node 20 with
+// --experimental-websocket) or, in an older node, the ws module (Debian's
+// node-ws).
 // Every command and every wait has a timeout, so that a hung browser fails
 // a test in bounded time; close() (also run on exit, SIGINT, SIGTERM) kills
 // the whole chromium process group and removes the profile.
 
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -323,12 +326,26 @@ class Page {
   }
 }
 
+// The WebSocket class: node's own, else the ws module's (same events).
+export function webSocketClass() {
+  if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket;
+  for (const from of [import.meta.url, '/usr/share/nodejs/']) {
+    try {
+      return createRequire(from)('ws');
+    } catch {
+      // not there: the next place
+    }
+  }
+  return null;
+}
+
 // Starts headless chromium and connects to it.  Resolves to a Browser with
 // startMs (from spawn to connected).  args are added to the defaults;
 // without lists default flags to leave out (e.g. '--disable-gpu').
 export async function launch({ chromium = 'chromium', args = [], without = [], timeout = 30000, verbose = false } = {}) {
-  if (typeof globalThis.WebSocket !== 'function') {
-    throw new Error('no global WebSocket in this node: run node 20 with --experimental-websocket (node 22 has it by default)');
+  const WebSocket = webSocketClass();
+  if (!WebSocket) {
+    throw new Error('no WebSocket in this node: run node 20 with --experimental-websocket, or install node-ws');
   }
   hookExit();
   const t0 = Date.now();
