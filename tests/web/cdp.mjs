@@ -329,9 +329,10 @@ class Page {
 // The WebSocket class: node's own, else the ws module's (same events).
 export function webSocketClass() {
   if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket;
-  for (const from of [import.meta.url, '/usr/share/nodejs/']) {
+  const require = createRequire(import.meta.url);
+  for (const name of ['ws', '/usr/share/nodejs/ws']) {
     try {
-      return createRequire(from)('ws');
+      return require(name);
     } catch {
       // not there: the next place
     }
