@@ -30,6 +30,12 @@
 #   make test-arm   those tests under qemu on a Cortex-A53 and a Cortex-A7
 #                   with and without NEON
 #   make bench-instr-arm  instructions per pixel per frame of the ARM builds
+#   make web        the demo as a web page in build/web (WebAssembly, a SIMD
+#                   and a scalar module, built by emscripten: ARCH=wasm)
+#   make serve-web  build it and serve it on 127.0.0.1 (WEB_PORT, default 8000)
+#   make test-web   the page's tests in a headless Chromium
+#   make bench-web  the page's timedemo against the native one, and its cost
+#                   a frame while it plays
 #   make test-i386-sysroot  the 32-bit demo built and tested the sysroot way
 #   make test-unit, test-smoke, test-san, ...  one stage alone
 #   make warnings   every C file under gcc and clang with -Werror
@@ -405,7 +411,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SECONDARY:
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: web web-simd web-scalar web-module serve-web test-web deps-web \
+.PHONY: web web-simd web-scalar web-module serve-web test-web bench-web deps-web \
         all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-arm test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 bench-instr-arm clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
@@ -626,6 +632,15 @@ $(WEB_DIR)/default.show: assets/shows/default.show
 serve-web: web
 	node src/web/serve.mjs $(WEB_DIR) $(WEB_PORT)
 
+# node's WebSocket, behind a flag in node 20 (without it, the ws module).
+NODE_WS = $$(node --experimental-websocket -e 0 2>/dev/null && echo --experimental-websocket)
+
+# The page's timedemo against the native demo's, and what the page costs
+# a frame while it plays (bench/web.mjs).
+bench-web: web $(DEMO)
+	$(call require,$(NEEDS_WEB_TEST))
+	node $(NODE_WS) bench/web.mjs --dir $(WEB_DIR) --native $(call cmd,$(DEMO))
+
 # The page in a headless Chromium, both modules, against the native demo;
 # the SIMD kernels against the scalar ones in node first.
 WEB_EXACT = build/wasm/simd/web_exact.js
@@ -819,12 +834,19 @@ WARN_OK  = $(foreach c,$(WARN_CCS),$(ALL_SRC:%.c=$(BUILD)/warn/$(c)/%.ok))
 # The ARM kernels under clang for AArch64 and ARMv7, against the ARM
 # builds' sysroots (fetched when missing).
 WARN_ARM = $(foreach a,$(ARM_ARCHS),$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok))
-warnings: $(WARN_OK) $(WARN_ARM)
+# What WebAssembly compiles apart from the other builds (the SSE2 kernels
+# on its SIMD, the CPU check's wasm branch, the table, the page's C and its
+# exactness check) under emcc, when installed.
+WASM_WARN_SRC = $(sort $(wildcard src/kernels/x86/*_sse2.c) src/kernels/x86/cpu.c \
+                  src/kernels/dispatch.c $(wildcard src/web/*.c) tests/web_exact.c)
+WARN_WASM = $(if $(shell command -v emcc 2>/dev/null),$(WASM_WARN_SRC:%.c=$(BUILD)/warn/emcc/%.ok))
+warnings: $(WARN_OK) $(WARN_ARM) $(WARN_WASM)
 	$(Q)for c in gcc clang; do \
 	  case " $(WARN_CCS) " in *" $$c "*) echo "warnings: $$c clean on $(words $(ALL_SRC)) files";; \
 	  *) echo "warnings: $$c not installed, skipped";; esac; \
 	done
 	$(Q)echo "warnings: clang for aarch64 and armv7 clean on $(words $(ARM_SRC)) files"
+	$(Q)echo "warnings: $(if $(WARN_WASM),emcc for WebAssembly clean on $(words $(WASM_WARN_SRC)) files,emcc not installed$(comma) skipped)"
 	$(Q)if command -v groff >/dev/null 2>&1; then \
 	  out=$$(groff -man -Tutf8 -ww -z src/app/ripple.6 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
@@ -856,6 +878,14 @@ arm-sysroot-%:
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* deps-arm
 $(WARN_ARM): $(STAMP)
 -include $(WARN_ARM:.ok=.d)
+
+$(BUILD)/warn/emcc/%.ok: %.c
+	@mkdir -p $(@D)
+	$(Q)NODE_PATH=$(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs emcc $(filter-out -DRPL_HAVE_%,$(STD_CFLAGS)) \
+	    -DRPL_HAVE_SSE2 $(if $(filter %_sse2.c,$<),-msimd128 -msse2) -O2 -Werror \
+	    -MMD -MP -MF $(@:.ok=.d) -MT $@ -c $< -o /dev/null && touch $@
+$(WARN_WASM): $(STAMP)
+-include $(WARN_WASM:.ok=.d)
 
 # Installs into a scratch prefix, builds the example against the installed
 # shared library through pkg-config as a user would and runs it; checks
