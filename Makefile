@@ -604,6 +604,7 @@ $(WEB_MODULE): $(BUILD)/src/web/web.o $(LIB) src/web/web.h $(SELF)
 	@$(if $(Q),echo "  EMLD    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(LIB) $(WEB_LDFLAGS)
 web-module: $(WEB_MODULE)
+	@:
 # The SIMD kernels against the scalar ones, in node.
 $(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
 	@$(if $(Q),echo "  EMLD    $@")
