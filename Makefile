@@ -411,7 +411,7 @@ $(STAMP) $(PREFIX_STAMP): ;
 .SECONDARY:
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: web web-simd web-scalar web-module serve-web test-web bench-web deps-web \
+.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web deps-web \
         all run check test test-unit test-smoke test-smoke-quick test-install test-nosimd \
         test-i386 test-arm test-san test-clang test-rules warnings layout bench bench-present bench-instr \
         bench-instr-i386 bench-instr-arm clean install uninstall deps-run deps-check deps-test deps-i386 deps-i386-demo \
@@ -615,8 +615,9 @@ deps-web:
 	$(call require,$(NEEDS_WEB))
 
 web: deps-web
-	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) \
-	    $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
+web-files: $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+	@:
 web-simd web-scalar: web-%:
 	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=build/wasm/$* \
 	    WEB_DIR=$(WEB_DIR) web-module
