@@ -11,7 +11,7 @@
 // RippleEngine(post) returns receive(msg), the engine's only way in; post(msg,
 // transfer) is its only way out.  The messages are described in web.js.
 
-// eslint-disable-next-line no-unused-vars
+// A global of the page's when this file is loaded there (web.js calls it).
 function RippleEngine(post) {
   // The field and the clock, as the native demo has them (src/app/app.h).
   const W = 640, H = 480;
