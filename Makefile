@@ -584,7 +584,7 @@ include tests/fuzz.mk
 # The exports are every web_* function src/web/web.h declares.
 WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
-WEB_PAGE  = src/web/index.html src/web/web.js
+WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js
 WEB_ASSETS = assets/background.png assets/shows/default.show
 paren := (
 WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free

@@ -1,31 +1,47 @@
-// src/web/web.js - the page: picks and loads the WebAssembly module, plays the pool on a canvas with its input, sound and overlay, and runs the timedemo.
+// src/web/web.js - the page: picks the WebAssembly module, starts the engine (engine.js) in a Worker or in the page, and gives it the input; plays its sound and shows its overlay, help and the timedemo's report.
 'use strict';
 
+// The engine (engine.js) plays the pool: in a dedicated Worker that draws on the
+// canvas through an OffscreenCanvas when the browser can (the main thread then only
+// forwards input, plays the sound and writes the overlay), or in the page otherwise
+// and with ?worker=0.  The two talk in messages, the same either way:
+//
+// page -> engine
+//   start  {kind, canvas, seed, show, benchmark, framesEvery}   the canvas (an OffscreenCanvas
+//          in a worker), the module ("simd" or "scalar"), ?seed=, ?show=0, ?benchmark=N
+//   stone  {x, y, big}          trail {x0, y0, x1, y1}          (cells of the field)
+//   key    {key, once}          a key the engine handles (lower case; once: not a repeat)
+//   size   {delta}              the wheel: the stone's size (0: only the user's input)
+//   sound  {ambient, playing}   the drips and bed wanted; the page's audio runs
+//   ahead  {ms}                 how far the page's queued sound is ahead of its output
+//   shot   {}                   the frame as a PNG, please
+//   visible {}                  the page is shown again: no catching up
+// engine -> page
+//   hello  {can}                (a worker, at once) whether it can draw and time frames
+//   log    {level, text}        the module's output
+//   fail   {text, genuine}      nomodule {text}
+//   started {path, version, width, height[, frames]}   the pool (or the timedemo's) made
+//   frames {frames}             every framesEvery frames
+//   stats  {frames, fps, wasm, put, text, awake, state}   about 4 times a second
+//   say    {text}               sound {pcm}   (stereo Int16Array, whole chunks)
+//   shot   {blob}               progress {done, frames}   report {report, text, frames}
+
 (() => {
-  // The field and the clock, as the native demo has them (src/app/app.h).
-  const W = 640, H = 480;
-  const STEP_HZ = 60;
-  const MAX_STEPS = 4;       // steps a frame at most: a slow frame drops time rather than stalls
-  const IDLE_MS = 6000;      // the show or the autopilot waits this long after the user's input
-  const RATE = 48000;        // the sound's rate: the pool mixes at it, AudioBuffers are made at it
-  const STONE_MIN = 1, STONE_MAX = 40;
-  const STRENGTH_MAX = 64;
+  const RATE = 48000;        // the sound's rate: the engine mixes at it, AudioBuffers are made at it
 
-  // web_get / web_set's settings (src/web/web.h).
-  const RAIN = 0, AUTO = 1, LIGHT = 2, STRENGTH = 3, STONE = 4, MODEL = 5, AMBIENT = 6,
-    SHOW = 7, WIDTH = 8, HEIGHT = 9, AWAKE = 10;
+  // The sound: the engine's chunks of CHUNK frames scheduled back to back; RING
+  // AudioBuffers reused in turn (one is rewritten long after its play ended: the
+  // queue is never more than MAX_AHEAD seconds long, shorter than the ring).  After
+  // a gap the queue starts again START seconds ahead of the output.
+  const CHUNK = 1024, RING = 16, START = 0.02, MAX_AHEAD = 0.25;
 
-  // The sound: chunks of CHUNK frames scheduled back to back, LEAD seconds ahead of the
-  // output; RING AudioBuffers reused in turn (one is rewritten long after its play ended).
-  const CHUNK = 1024, LEAD = 0.09, RING = 16;
-
-  // The timedemo's histogram: 10-microsecond bins up to one second, as the native one.
-  const BIN_US = 10, BINS = 100000;
+  // In a worker the engine tells the page its frame count every few frames only:
+  // each message is a task on the main thread.
+  const FRAMES_EVERY_WORKER = 4;
 
   const $ = (id) => document.getElementById(id);
   const stage = $('stage'), canvas = $('water'), overlay = $('overlay'), hint = $('hint');
   const note = $('note'), help = $('help'), message = $('message');
-  const ctx = canvas.getContext('2d', { alpha: false });
   const coarse = window.matchMedia && window.matchMedia('(pointer: coarse)').matches; // a touch screen
 
   // What the tests read, kept current.
@@ -64,7 +80,7 @@
     return v >= lo && v <= hi ? v : NaN;
   }
 
-  // --- the module --------------------------------------------------------
+  // --- the module and the engine -------------------------------------------
 
   // The smallest module with a v128 instruction: (func (result v128) i32.const 0 i8x16.splat).
   // A browser that validates it runs the SIMD build.
@@ -99,255 +115,101 @@
     });
   }
 
-  let M = null; // the module
-
-  async function loadModule(kind) {
-    await loadScript(`ripple-${kind}.js`);
-    if (typeof window.RippleModule !== 'function')
-      throw new Error(`ripple-${kind}.js defines no RippleModule`);
-    return window.RippleModule({
-      locateFile: (path) => new URL(path, document.baseURI).href,
-      print: (text) => console.log(text),
-      printErr: (text) => console.warn(text),
+  // A worker whose engine can draw on an OffscreenCanvas and time its frames with
+  // requestAnimationFrame, or null (the engine then runs in the page).  Only the
+  // worker can tell what a worker has, so it says so before the canvas is given up.
+  function startWorker() {
+    if (query.get('worker') === '0' || typeof Worker !== 'function' ||
+        typeof OffscreenCanvas !== 'function' ||
+        typeof HTMLCanvasElement.prototype.transferControlToOffscreen !== 'function')
+      return Promise.resolve(null);
+    return new Promise((resolve) => {
+      let w;
+      try {
+        w = new Worker('engine.js');
+      } catch {
+        resolve(null);
+        return;
+      }
+      w.onmessage = (e) => {
+        if (!e.data || e.data.type !== 'hello')
+          return;
+        w.onmessage = null;
+        w.onerror = null;
+        if (e.data.can) {
+          resolve(w);
+        } else {
+          w.terminate();
+          resolve(null);
+        }
+      };
+      w.onerror = (e) => { // the script did not load or run: the page tries it itself
+        e.preventDefault();
+        w.terminate();
+        resolve(null);
+      };
     });
   }
 
-  const cstr = (ptr) => (ptr ? M.UTF8ToString(ptr) : '');
+  let send = () => {};       // a message to the engine
+  let inWorker = false;
+  let kind = '';             // "simd" or "scalar"
+  let fw = 640, fh = 480;    // the field's size, cells
+  let version = '';
 
-  // fn called with text as a NUL-terminated UTF-8 string in the module's memory.
-  function withString(text, fn) {
-    const n = M.lengthBytesUTF8(text) + 1;
-    const ptr = M._malloc(n);
-    if (!ptr)
-      throw new Error('out of memory');
-    try {
-      M.stringToUTF8(text, ptr, n);
-      return fn(ptr);
-    } finally {
-      M._free(ptr);
-    }
-  }
+  // --- the timedemo's page -------------------------------------------------
 
-  // --- the picture and the show ------------------------------------------
+  let benchFrames = 0;
 
-  // The picture's RGBA bytes as the browser decodes them, untouched by colour management.
-  async function fetchPicture(url) {
-    const res = await fetch(url);
-    if (!res.ok)
-      throw new Error(`${url}: HTTP ${res.status}`);
-    const bmp = await createImageBitmap(await res.blob(),
-      { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
-    const { width, height } = bmp;
-    // An OffscreenCanvas when it draws in 2D (some Safaris have one that does not), else a canvas.
-    let g = typeof OffscreenCanvas === 'function'
-      ? new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })
-      : null;
-    if (!g) {
-      const c = document.createElement('canvas');
-      c.width = width;
-      c.height = height;
-      g = c.getContext('2d', { willReadFrequently: true });
-    }
-    g.drawImage(bmp, 0, 0);
-    bmp.close();
-    return g.getImageData(0, 0, width, height);
-  }
-
-  // The picture into pool p: null, or why it was refused.
-  function givePicture(p, pic) {
-    const n = pic.width * pic.height * 4;
-    const ptr = M._malloc(n);
-    if (!ptr)
-      return 'out of memory for the picture';
-    M.HEAPU8.set(pic.data, ptr);
-    const r = M._web_picture(p, ptr, pic.width, pic.height);
-    M._free(ptr);
-    return r === 0 ? null : cstr(M._web_error(p));
-  }
-
-  function giveShow(p, text, name) {
-    const r = withString(text, (t) => withString(name, (n) => M._web_show(p, t, n)));
-    return r === 0 ? null : cstr(M._web_error(p));
-  }
-
-  // --- presenting a frame ------------------------------------------------
-
-  // The frame's ImageData lies over the module's memory: made again only when the
-  // frame moved or the memory grew, so a frame allocates nothing.
-  let view = null, viewPtr = 0, viewBuf = null, fw = W, fh = H;
-
-  function present(ptr) {
-    const buf = M.HEAPU8.buffer;
-    if (ptr !== viewPtr || buf !== viewBuf) {
-      view = new ImageData(new Uint8ClampedArray(buf, ptr, fw * fh * 4), fw, fh);
-      viewPtr = ptr;
-      viewBuf = buf;
-    }
-    ctx.putImageData(view, 0, 0);
-  }
-
-  // Upscaled a lot, the pixels stay square and sharp; a little, smoothed (a 1.3x
-  // nearest-neighbour scale would make rows of uneven height).
-  function fitRendering() {
-    const scale = canvas.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
-    canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
-  }
-
-  // --- the timedemo --------------------------------------------------------
-
-  const CRC_TABLE = (() => {
-    const t = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++)
-        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      t[n] = c >>> 0;
-    }
-    return t;
-  })();
-
-  // CRC-32 as zlib computes it (the reflected polynomial 0xEDB88320).
-  function crc32(bytes) {
-    let c = 0xffffffff;
-    for (let i = 0; i < bytes.length; i++)
-      c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  }
-
-  const hex8 = (v) => v.toString(16).padStart(8, '0');
-
-  // The clock's step in ms: browsers coarsen performance.now() (to 0.1 ms in Chrome
-  // unless the page is cross-origin isolated), which bounds what one frame's time means.
-  function timerStep() {
-    let step = Infinity;
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      let t1 = t0;
-      while (t1 === t0)
-        t1 = performance.now();
-      step = Math.min(step, t1 - t0);
-    }
-    return step;
-  }
-
-  // A macrotask without setTimeout's 4 ms clamp: the timedemo yields to the event
-  // loop with it so the page paints while the frames run as fast as they can.
-  const channel = new MessageChannel();
-  let onYield = null;
-  channel.port1.onmessage = () => onYield();
-  const yieldNow = () => new Promise((resolve) => { onYield = resolve; channel.port2.postMessage(0); });
-
-  async function benchmark(kind, frames, pic) {
-    const status = $('bench-status');
-    const p = M._web_bench_create();
-    if (!p)
-      throw new Error("no pool for the timedemo (out of memory?)");
-    const why = givePicture(p, pic);
-    if (why)
-      fail(`background.png: ${why}`, false);
-    fw = M._web_get(p, WIDTH);
-    fh = M._web_get(p, HEIGHT);
-    canvas.width = fw;
-    canvas.height = fh;
-    const version = cstr(M._web_version()), path = cstr(M._web_path(p));
-    ripple.path = path;
+  function benchStarted(m) {
     ripple.ready = true;
-    status.textContent = `benchmark: ${frames} frames, module ${kind}, path ${path}\u2026`;
+    $('bench-status').textContent = `benchmark: ${m.frames} frames, module ${kind}, path ${m.path}\u2026`;
     $('bench').hidden = false;
-    await yieldNow(); // the page shows the status before the run takes the thread
+  }
 
-    const hist = new Uint32Array(BINS);
-    let msStep = 0, msDraw = 0, msPresent = 0, done = 0;
-    const start = performance.now();
-    while (done < frames) {
-      const until = performance.now() + 16;
-      while (done < frames) {
-        const t0 = performance.now();
-        M._web_bench_frame(p);
-        const t1 = performance.now();
-        const ptr = M._web_draw(p);
-        const t2 = performance.now();
-        present(ptr);
-        const t3 = performance.now();
-        msStep += t1 - t0;
-        msDraw += t2 - t1;
-        msPresent += t3 - t2;
-        const bin = Math.floor((t3 - t0) * 1000 / BIN_US);
-        hist[bin < BINS ? bin : BINS - 1]++;
-        done++;
-        if (t3 >= until)
-          break;
-      }
-      ripple.frames = done;
-      status.textContent = `benchmark: frame ${done} of ${frames}\u2026`;
-      await yieldNow();
-    }
-    const ms = performance.now() - start;
+  function benchProgress(m) {
+    ripple.frames = m.done;
+    $('bench-status').textContent = `benchmark: frame ${m.done} of ${m.frames}\u2026`;
+  }
 
-    // The frame time below which 99% of the frames lie, as frames per second.
-    let low = 0;
-    for (let i = 0, seen = 0, want = frames - Math.floor(frames / 100); i < BINS; i++) {
-      seen += hist[i];
-      if (seen >= want && seen > 0) {
-        low = 1e6 / ((i + 1) * BIN_US);
-        break;
-      }
-    }
-    const hp = M._web_heights(p);
-    const crc = hex8(crc32(new Uint8Array(M.HEAPU8.buffer, hp, fw * fh * 2)));
-    const seconds = ms / 1000, n = frames;
-    const rest = ms - msStep - msDraw - msPresent;
-    const about = "the pool, classic water: the autopilot's stones and rain from seed 1 (the default)";
-    const report = {
-      version, scene: 'busy-1', scene_name: 'busy', scene_version: 1, scene_about: about,
-      width: fw, height: fh, bpp: 32, scale: 1, path, threads: 1,
-      present: 'canvas putImageData', frames: n, seconds, fps: n / seconds, fps_1pct_low: low,
-      ms_per_frame: {
-        step: msStep / n, refract: msDraw / n, present: msPresent / n, rest: rest / n, total: ms / n,
-      },
-      crc32: crc, module: kind, browser: navigator.userAgent,
-      timer_ms: timerStep(), cross_origin_isolated: Boolean(window.crossOriginIsolated),
-    };
-    const f4 = (v) => v.toFixed(4);
-    $('report').textContent = [
-      `ripple ${version} benchmark, scene busy-1`,
-      `scene     busy version 1: ${about}`,
-      `browser   ${navigator.userAgent}`,
-      `field     ${fw}x${fh}, 32 bpp, scale 1, path ${path}, 1 thread (module ${kind})`,
-      'present   canvas putImageData',
-      `frames    ${n} in ${seconds.toFixed(3)} s: ${(n / seconds).toFixed(1)} fps average, ` +
-        `${low.toFixed(1)} fps 1% low`,
-      `ms/frame  stones+step ${f4(msStep / n)}  refract ${f4(msDraw / n)}  ` +
-        `present ${f4(msPresent / n)}  rest ${f4(rest / n)}  total ${f4(ms / n)}`,
-      `water     crc32 ${crc}`,
-    ].join('\n');
-    $('json').textContent = JSON.stringify(report);
-    status.textContent = `benchmark done: ${(n / seconds).toFixed(1)} fps \u00b7 `;
+  function benchReport(m) {
+    const status = $('bench-status');
+    $('report').textContent = m.text;
+    $('json').textContent = JSON.stringify(m.report);
+    status.textContent = `benchmark done: ${m.report.fps.toFixed(1)} fps \u00b7 `;
     const again = document.createElement('a'), play = document.createElement('a');
     again.href = location.href;
     again.textContent = 'again';
     play.href = location.pathname;
     play.textContent = 'play with the water';
     status.append(again, ' \u00b7 ', play);
-    ripple.frames = done;
-    window.rippleReport = report;
-    M._web_destroy(p);
+    ripple.frames = m.frames;
+    window.rippleReport = m.report;
   }
 
-  // --- playing ---------------------------------------------------------------
+  // --- the overlay and small notes ------------------------------------------
 
-  let p = 0;                 // the pool
-  let kind = '';             // "simd" or "scalar"
-  let seed = 1, withShow = true;
-  let picture = null, showText = '';
-  let paused = false, stepOnce = false, dirty = true;
-  let touched = false, lastInput = 0;
   let overlayOn = true, helpOn = false;
-  let last = -1, due = 0;
 
-  function takeOver() {
-    touched = true;
-    lastInput = performance.now();
+  function soundState() {
+    return !soundOn ? 'sound off' : audio && audio.state === 'running' ? 'sound'
+      : `sound waits for a ${coarse ? 'tap' : 'click'}`;
+  }
+
+  function showStats(m) {
+    ripple.frames = m.frames;
+    if (overlayOn) {
+      const figures = m.fps >= 0
+        ? `${m.fps.toFixed(1)} fps  wasm ${m.wasm.toFixed(2)} ms  put ${m.put.toFixed(2)} ms`
+        : '-- fps'; // the first figures: no span yet to count them over
+      overlay.textContent = `${figures}\n` +
+        `module ${kind}, path ${ripple.path}, ${inWorker ? 'in a worker' : 'on the main thread'}\n` +
+        `${m.text}\n` +
+        `awake ${m.awake}%\n` +
+        `${m.state}  ${soundState()}`;
+    }
+    if (audio && soundOn && audio.state === 'running' && nextTime > 0)
+      send({ type: 'ahead', ms: (nextTime - audio.currentTime) * 1000 });
   }
 
   let noteTimer = 0;
@@ -358,121 +220,32 @@
     noteTimer = setTimeout(() => note.classList.remove('on'), 1800);
   }
 
-  // The pool from the seed, with the picture and the show.
-  function makePool() {
-    const q = M._web_create(W, H, seed, RATE);
-    if (!q)
-      throw new Error(`ripple could not start: no pool of ${W}x${H} (out of memory?)`);
-    if (picture) {
-      const why = givePicture(q, picture);
-      if (why)
-        fail(`background.png: ${why}`, false);
-    }
-    if (withShow && showText) {
-      const why = giveShow(q, showText, 'default.show');
-      if (why)
-        fail(`the show did not load: ${why}`, false);
-    }
-    if (!withShow) {
-      M._web_set(q, RAIN, 0);
-      M._web_set(q, AUTO, 0);
-    }
-    fw = M._web_get(q, WIDTH);
-    fh = M._web_get(q, HEIGHT);
-    return q;
-  }
-
-  // C: the water calmed (the settings, the walls and the show's place stay).
-  function reset() {
-    M._web_reset(p);
-    dirty = true;
-    say('water calmed');
-  }
-
-  // Figures over the last quarter second, for the overlay.
-  let statFrames = 0, statWasm = 0, statPut = 0, statSince = 0;
-
-  function frame(now) {
-    requestAnimationFrame(frame);
-    let dt = last < 0 ? 0 : now - last;
-    last = now;
-    if (dt > 250) // the tab was hidden or the page stalled: no catching up
-      dt = 1000 / STEP_HZ;
-    let steps = 0;
-    if (!paused) {
-      // Rounded, not floored: on a 60 Hz display the steps due hover around one a
-      // frame, and the clock's jitter would make floored ones judder between 0 and 2.
-      due += dt * STEP_HZ / 1000;
-      steps = Math.floor(due + 0.5);
-      due -= steps;
-      if (steps > MAX_STEPS) {
-        steps = MAX_STEPS;
-        due = 0;
-      }
-    } else if (stepOnce) {
-      steps = 1;
-      stepOnce = false;
-    }
-    if (steps > 0 || dirty) {
-      const t0 = performance.now();
-      if (steps > 0)
-        M._web_steps(p, steps, !touched || now - lastInput > IDLE_MS ? 1 : 0);
-      const ptr = M._web_draw(p);
-      const t1 = performance.now();
-      present(ptr);
-      const t2 = performance.now();
-      dirty = false;
-      ripple.frames++;
-      statFrames++;
-      statWasm += t1 - t0;
-      statPut += t2 - t1;
-      ripple.ready = true;
-    }
-    pumpSound();
-    if (now - statSince >= 250)
-      updateOverlay(now);
-  }
-
-  function stateLine() {
-    const on = (k) => M._web_get(p, k) !== 0;
-    const parts = [];
-    if (paused)
-      parts.push('PAUSED');
-    if (on(RAIN))
-      parts.push('rain');
-    if (on(AUTO))
-      parts.push(on(SHOW) ? 'show' : 'auto');
-    if (on(LIGHT))
-      parts.push('light');
-    parts.push(`strength ${M._web_get(p, STRENGTH)}/16`, `stone ${M._web_get(p, STONE)}`);
-    parts.push(!soundOn ? 'sound off' : audio && audio.state === 'running' ? 'sound'
-      : `sound waits for a ${coarse ? 'tap' : 'click'}`);
-    return parts.join('  ');
-  }
-
-  function updateOverlay(now) {
-    if (overlayOn) {
-      const secs = (now - statSince) / 1000, n = statFrames || 1;
-      const figures = statSince > 0
-        ? `${(statFrames / secs).toFixed(1)} fps  wasm ${(statWasm / n).toFixed(2)} ms  ` +
-          `put ${(statPut / n).toFixed(2)} ms`
-        : '-- fps'; // the first frame: no figures yet
-      overlay.textContent = `${figures}\n` +
-        `module ${kind}, path ${ripple.path}\n` +
-        `${cstr(M._web_text(p))}\n` +
-        `awake ${M._web_get(p, AWAKE)}%\n` +
-        stateLine();
-    }
-    statSince = now;
-    statFrames = 0;
-    statWasm = 0;
-    statPut = 0;
+  // Upscaled a lot, the pixels stay square and sharp; a little, smoothed (a 1.3x
+  // nearest-neighbour scale would make rows of uneven height).
+  function fitRendering() {
+    const scale = canvas.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
+    canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
   }
 
   // --- sound -------------------------------------------------------------
 
-  let audio = null, buffers = [], ring = 0, nextTime = 0, soundOn = true;
+  let audio = null, buffers = [], ring = 0, nextTime = 0, soundOn = true, ambient = false;
+  let told = '';
   const left = new Float32Array(CHUNK), right = new Float32Array(CHUNK);
+
+  // The engine hears what changed: whether the pool queues drips (the sound is on and
+  // was started) and whether it should mix (the audio runs).
+  function tellSound() {
+    const m = {
+      type: 'sound', ambient: soundOn && ambient,
+      playing: soundOn && Boolean(audio) && audio.state === 'running',
+    };
+    const s = `${m.ambient} ${m.playing}`;
+    if (s !== told) {
+      told = s;
+      send(m);
+    }
+  }
 
   // The first click or key starts the sound (browsers wait for a gesture).
   function startSound() {
@@ -490,10 +263,14 @@
       for (let i = 0; i < RING; i++)
         buffers.push(audio.createBuffer(2, CHUNK, RATE));
       nextTime = 0;
-      audio.onstatechange = () => showHint();
+      audio.onstatechange = () => {
+        showHint();
+        tellSound();
+      };
       showHint();
     }
-    M._web_set(p, AMBIENT, 1);
+    ambient = true;
+    tellSound();
     if (audio.state !== 'running')
       audio.resume().catch((e) => console.warn(`ripple: no sound: ${e.message}`));
   }
@@ -503,26 +280,25 @@
     if (soundOn) {
       startSound();
     } else {
-      M._web_set(p, AMBIENT, 0);
+      tellSound();
       if (audio)
         audio.suspend();
     }
     say(`sound ${soundOn ? 'on' : 'off'}`);
   }
 
-  // The sound due: mixed and scheduled chunk after chunk, LEAD ahead of the output.
-  function pumpSound() {
+  // The engine's chunks, scheduled back to back.
+  function playSound(pcm) {
     if (!audio || !soundOn || audio.state !== 'running')
       return;
     const now = audio.currentTime;
-    if (nextTime < now + 0.01) // fell behind (a hidden tab, a stall): start again ahead
-      nextTime = now + LEAD * 0.75;
-    for (let guard = 0; nextTime < now + LEAD && guard < 8; guard++) {
-      const o = M._web_mix(p, CHUNK) >> 1;
-      const s = M.HEAP16;
+    const gap = nextTime < now + 0.01;
+    if (gap) // fell behind (the first chunk, a hidden tab, a stall): start again ahead
+      nextTime = now + START;
+    for (let o = 0; o + 2 * CHUNK <= pcm.length && nextTime < now + MAX_AHEAD; o += 2 * CHUNK) {
       for (let i = 0; i < CHUNK; i++) {
-        left[i] = s[o + 2 * i] / 32768;
-        right[i] = s[o + 2 * i + 1] / 32768;
+        left[i] = pcm[o + 2 * i] / 32768;
+        right[i] = pcm[o + 2 * i + 1] / 32768;
       }
       const b = buffers[ring];
       ring = (ring + 1) % RING;
@@ -534,13 +310,15 @@
       src.start(nextTime);
       nextTime += CHUNK / RATE;
     }
+    if (gap) // the engine learns at once that the queue is short
+      send({ type: 'ahead', ms: (nextTime - now) * 1000 });
   }
 
-  // --- the hint, help and small notes ----------------------------------------
+  // --- the hint, help ------------------------------------------------------
 
   // The hint: what to do, and that the sound waits for a click; it fades a while
   // after the start, sooner once the water has been touched.
-  let hintTimer = 0;
+  let hintTimer = 0, touched = false;
   function showHint() {
     const waiting = soundOn && (!audio || audio.state !== 'running');
     hint.textContent = coarse
@@ -558,43 +336,11 @@
     help.hidden = !on;
   }
 
-  function fillHelp() {
-    $('help-version').textContent = `ripple ${cstr(M._web_version())}`;
-  }
-
-  // --- input -------------------------------------------------------------
-
-  function setting(k, v) {
-    return M._web_set(p, k, v);
-  }
-
-  function toggle(k, name) {
-    const v = setting(k, M._web_get(p, k) ? 0 : 1);
-    say(`${name} ${v ? 'on' : 'off'}`);
-    dirty = true;
-  }
-
-  function stoneSize(delta) {
-    const s = Math.min(STONE_MAX, Math.max(STONE_MIN, M._web_get(p, STONE) + delta));
-    say(`stone size ${setting(STONE, s)}`);
-  }
-
-  function strength(delta) {
-    const s = Math.min(STRENGTH_MAX, Math.max(0, M._web_get(p, STRENGTH) + delta));
-    say(`refraction ${setting(STRENGTH, s)}/16`);
-    dirty = true;
-  }
-
-  function wave(speed, viscosity) {
-    if (M._web_wave(p, speed, viscosity) !== 0) {
-      say(`refused: ${cstr(M._web_error(p))}`);
-      return;
-    }
-    const wavy = M._web_get(p, MODEL) === 1;
-    say(`${cstr(M._web_text(p))}${wavy ? '' : '  (W: wave water)'}`);
-  }
+  // --- screenshots and fullscreen --------------------------------------------
 
   let shots = 0;
+  const shotNames = []; // asked of the engine, in order
+
   function screenshot() {
     try {
       shots = Number(localStorage.getItem('ripple.shots')) || shots;
@@ -603,19 +349,22 @@
     try {
       localStorage.setItem('ripple.shots', String(shots));
     } catch { /* the same */ }
-    const name = `ripple-${String(shots).padStart(4, '0')}.png`;
-    canvas.toBlob((blob) => {
-      if (!blob) {
-        say('screenshot failed');
-        return;
-      }
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-      say(`saved ${name}`);
-    }, 'image/png');
+    shotNames.push(`ripple-${String(shots).padStart(4, '0')}.png`);
+    send({ type: 'shot' });
+  }
+
+  function saveShot(blob) {
+    const name = shotNames.shift() || 'ripple.png';
+    if (!blob) {
+      say('screenshot failed');
+      return;
+    }
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    say(`saved ${name}`);
   }
 
   function fullscreen() {
@@ -630,36 +379,21 @@
     }
   }
 
-  // The keys that change the water or its look: the show waits after them.
-  const TAKE_OVER = new Set(['c', 'Backspace', 'r', 'l', '+', '=', 'ArrowUp', '-', 'ArrowDown',
-    '[', ']', 'w', 'z', 'x', 'v', 'b']);
+  // --- input -------------------------------------------------------------
+
+  // The keys the engine handles (the water, its look, the pause).
+  const ENGINE_KEYS = new Set([' ', 'p', 'n', '.', 'c', 'Backspace', 'r', 'a', 'l',
+    '+', '=', 'ArrowUp', '-', 'ArrowDown', '[', ']', 'w', 'z', 'x', 'v', 'b']);
 
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey)
       return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     startSound();
-    if (TAKE_OVER.has(k))
-      takeOver();
     const once = !e.repeat; // toggles do not flicker under a held key
     switch (k) {
     case 'h': case 'F1': if (once) toggleHelp(); break;
     case 'Escape': toggleHelp(false); break;
-    case ' ': case 'p':
-      if (once) {
-        paused = !paused;
-        say(paused ? 'paused (N: a step)' : 'playing');
-      }
-      break;
-    case 'n': case '.': paused = true; stepOnce = true; break;
-    case 'c': case 'Backspace': if (once) reset(); break;
-    case 'r': if (once) toggle(RAIN, 'rain'); break;
-    case 'a': if (once) toggle(AUTO, M._web_get(p, SHOW) ? 'show' : 'autopilot'); break;
-    case 'l': if (once) toggle(LIGHT, 'light'); break;
-    case '+': case '=': case 'ArrowUp': strength(2); break;
-    case '-': case 'ArrowDown': strength(-2); break;
-    case '[': stoneSize(-1); break;
-    case ']': stoneSize(1); break;
     case 'o':
       if (once) {
         overlayOn = !overlayOn;
@@ -667,20 +401,13 @@
       }
       break;
     case 'm': if (once) toggleSound(); break;
-    case 'w':
-      if (once) {
-        setting(MODEL, M._web_get(p, MODEL) ? 0 : 1);
-        say(cstr(M._web_text(p)));
-      }
-      break;
-    case 'z': wave(-1, 0); break;
-    case 'x': wave(1, 0); break;
-    case 'v': wave(0, -1); break;
-    case 'b': wave(0, 1); break;
     case 's': if (once) screenshot(); break;
     case 'f': if (once) fullscreen(); break;
     case 'Tab': say('the side view is not in the page yet'); break;
-    default: return;
+    default:
+      if (!ENGINE_KEYS.has(k))
+        return;
+      send({ type: 'key', key: k, once });
     }
     e.preventDefault();
   }
@@ -702,12 +429,11 @@
     if (e.button !== 0 && e.button !== 2)
       return;
     const [x, y] = cellOf(e);
-    M._web_stone(p, x, y, e.button === 2 ? 1 : 0);
+    send({ type: 'stone', x, y, big: e.button === 2 });
     ripple.stones++;
     if (!touched)
       fadeHint(1500);
-    takeOver();
-    dirty = true;
+    touched = true;
     drags.set(e.pointerId, [x, y]);
     canvas.setPointerCapture(e.pointerId);
   }
@@ -719,12 +445,10 @@
     const [x, y] = cellOf(e);
     if (x === at[0] && y === at[1])
       return;
-    M._web_trail(p, at[0], at[1], x, y);
+    send({ type: 'trail', x0: at[0], y0: at[1], x1: x, y1: y });
     at[0] = x;
     at[1] = y;
     ripple.stones++;
-    takeOver();
-    dirty = true;
   }
 
   function onPointerUp(e) {
@@ -736,11 +460,12 @@
     e.preventDefault();
     // a mouse notch is about 100 pixels; a touchpad sends many small deltas
     wheelSum += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
+    let delta = 0;
     while (Math.abs(wheelSum) >= 60) {
-      stoneSize(wheelSum < 0 ? 1 : -1);
+      delta += wheelSum < 0 ? 1 : -1;
       wheelSum -= Math.sign(wheelSum) * 60;
     }
-    takeOver();
+    send({ type: 'size', delta });
   }
 
   function listen() {
@@ -760,7 +485,59 @@
       if (message.classList.contains('warning'))
         message.hidden = true;
     });
-    document.addEventListener('visibilitychange', () => { last = -1; });
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden)
+        send({ type: 'visible' });
+    });
+  }
+
+  // --- what the engine says ----------------------------------------------
+
+  function started(m) {
+    ripple.path = m.path;
+    fw = m.width;
+    fh = m.height;
+    version = m.version;
+    fitRendering();
+    if (benchFrames) {
+      benchStarted(m);
+      return;
+    }
+    $('help-version').textContent = `ripple ${version}`;
+    listen();
+    showHint();
+    fadeHint(8000);
+  }
+
+  function noModule(text) {
+    fail(`ripple could not start: the ${kind} module did not load (${text})`, true);
+    if (kind === 'simd') { // a browser may validate SIMD yet fail on the module: the other may run
+      const a = document.createElement('a');
+      query.set('module', 'scalar');
+      a.href = `?${query}`;
+      a.textContent = 'try the scalar module';
+      message.append('\n', a);
+    }
+  }
+
+  function onEngine(m) {
+    switch (m.type) {
+    case 'frames':
+      ripple.frames = m.frames;
+      ripple.ready = true;
+      break;
+    case 'sound': playSound(m.pcm); break;
+    case 'stats': showStats(m); break;
+    case 'say': say(m.text); break;
+    case 'started': started(m); break;
+    case 'progress': benchProgress(m); break;
+    case 'report': benchReport(m); break;
+    case 'shot': saveShot(m.blob); break;
+    case 'fail': fail(m.text, m.genuine); break;
+    case 'nomodule': noModule(m.text); break;
+    case 'log': (m.level === 'warn' ? console.warn : console.log)(m.text); break;
+    default: break;
+    }
   }
 
   // --- the start -------------------------------------------------------------
@@ -772,17 +549,16 @@
       fail('this browser has no WebAssembly: ripple cannot run here', true);
       return;
     }
-    const benchFrames = query.has('benchmark') ? intParam('benchmark', 2000, 1, 1000000) : 0;
+    benchFrames = query.has('benchmark') ? intParam('benchmark', 2000, 1, 1000000) : 0;
     if (Number.isNaN(benchFrames)) {
       fail('?benchmark= takes a number of frames from 1 to 1000000', false);
       return;
     }
-    seed = intParam('seed', 1, 0, 2147483647);
+    let seed = intParam('seed', 1, 0, 2147483647);
     if (Number.isNaN(seed)) {
       console.warn('ripple: ?seed= takes a whole number from 0 to 2147483647: seed 1');
       seed = 1;
     }
-    withShow = query.get('show') !== '0';
     // the overlay starts shown, as in the native demo, but where the water is small
     // (a phone) it would hide too much of it: O or ?overlay=1 shows it there
     overlayOn = query.get('overlay') === '1' ||
@@ -795,61 +571,31 @@
 
     kind = chooseModule();
     ripple.module = kind;
-    const picturing = fetchPicture('background.png').catch((e) => e);
-    const showing = withShow && !benchFrames
-      ? fetch('default.show').then((r) => {
-        if (!r.ok)
-          throw new Error(`default.show: HTTP ${r.status}`);
-        return r.text();
-      }).catch((e) => e)
-      : Promise.resolve('');
+    const start = {
+      type: 'start', kind, seed, show: query.get('show') !== '0', benchmark: benchFrames, framesEvery: 1,
+    };
+    const worker = await startWorker();
+    if (worker) {
+      inWorker = true;
+      worker.onmessage = (e) => onEngine(e.data);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fail(`ripple stopped: ${e.message || 'the worker failed'}`, true);
+      };
+      send = (msg, transfer) => worker.postMessage(msg, transfer || []);
+      const offscreen = canvas.transferControlToOffscreen();
+      send({ ...start, canvas: offscreen, framesEvery: FRAMES_EVERY_WORKER }, [offscreen]);
+      return;
+    }
     try {
-      M = await loadModule(kind);
+      await loadScript('engine.js');
     } catch (e) {
-      fail(`ripple could not start: the ${kind} module did not load (${e && e.message ? e.message : e})`, true);
-      if (kind === 'simd') { // a browser may validate SIMD yet fail on the module: the other may run
-        const a = document.createElement('a');
-        query.set('module', 'scalar');
-        a.href = `?${query}`;
-        a.textContent = 'try the scalar module';
-        message.append('\n', a);
-      }
+      fail(`ripple could not start: ${e.message}`, true);
       return;
     }
-    const pic = await picturing;
-    if (pic instanceof Error)
-      fail(`the picture (background.png) did not load: ${pic.message}`, false);
-    else
-      picture = pic;
-
-    if (benchFrames) {
-      try {
-        await benchmark(kind, benchFrames, picture || new ImageData(W, H));
-      } catch (e) {
-        fail(`the benchmark failed: ${e.message}`, true);
-      }
-      return;
-    }
-
-    const text = await showing;
-    if (text instanceof Error)
-      fail(`the show did not load: ${text.message}`, false);
-    else
-      showText = text;
-    try {
-      p = makePool();
-    } catch (e) {
-      fail(e.message, true);
-      return;
-    }
-    ripple.path = cstr(M._web_path(p));
-    canvas.width = fw;
-    canvas.height = fh;
-    fillHelp();
-    listen();
-    showHint();
-    fadeHint(8000);
-    requestAnimationFrame(frame);
+    const receive = window.RippleEngine((msg) => onEngine(msg));
+    send = (msg) => receive(msg);
+    send({ ...start, canvas });
   }
 
   main().catch((e) => fail(`ripple stopped: ${e && e.message ? e.message : e}`, true));

@@ -1,0 +1,639 @@
+// src/web/engine.js - the pool: loads the WebAssembly module, plays the water on a canvas (its frame loop, input, sound mixing and timedemo), in a Worker or in the page alike.
+'use strict';
+
+// The same code runs in two places.  In a dedicated Worker (the usual case:
+// the page's main thread then only forwards input and plays the sound) it
+// draws on the OffscreenCanvas the page transferred to it and talks through
+// postMessage.  In the page (a browser without what the worker needs, or
+// ?worker=0) web.js loads this file with a <script> element and calls
+// RippleEngine(post) itself: the messages are then plain function calls.
+//
+// RippleEngine(post) returns receive(msg), the engine's only way in; post(msg,
+// transfer) is its only way out.  The messages are described in web.js.
+
+// A global of the page's when this file is loaded there (web.js calls it).
+function RippleEngine(post) {
+  // The field and the clock, as the native demo has them (src/app/app.h).
+  const W = 640, H = 480;
+  const STEP_HZ = 60;
+  const MAX_STEPS = 4;       // steps a frame at most: a slow frame drops time rather than stalls
+  const IDLE_MS = 6000;      // the show or the autopilot waits this long after the user's input
+  const RATE = 48000;        // the sound's rate: the pool mixes at it, the page plays it at it
+  const STONE_MIN = 1, STONE_MAX = 40;
+  const STRENGTH_MAX = 64;
+
+  // web_get / web_set's settings (src/web/web.h).
+  const RAIN = 0, AUTO = 1, LIGHT = 2, STRENGTH = 3, STONE = 4, MODEL = 5, AMBIENT = 6,
+    SHOW = 7, WIDTH = 8, HEIGHT = 9, AWAKE = 10;
+
+  // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
+  // of the engine's clock; the page reports how far ahead of its audio output it is,
+  // and the difference nudges the engine's count (the two clocks drift apart).
+  const CHUNK = 1024, LEAD_MS = 90;
+  const CHUNK_MS = CHUNK * 1000 / RATE;
+
+  // The timedemo's histogram: 10-microsecond bins up to one second, as the native one.
+  const BIN_US = 10, BINS = 100000;
+
+  const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+
+  // --- talking to the page -----------------------------------------------
+
+  // Only a module that does not load is an error on the console (the page says so).
+  function fail(text, genuine) {
+    post({ type: 'fail', text, genuine: Boolean(genuine) });
+  }
+
+  const say = (text) => post({ type: 'say', text });
+
+  // --- the module --------------------------------------------------------
+
+  const base = typeof document !== 'undefined' ? document.baseURI : self.location.href;
+
+  function loadScript(src) {
+    if (typeof importScripts === 'function') {
+      importScripts(new URL(src, base).href); // throws when it does not load
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`${src} did not load`));
+      document.head.append(s);
+    });
+  }
+
+  let M = null; // the module
+
+  async function loadModule(kind) {
+    await loadScript(`ripple-${kind}.js`);
+    if (typeof self.RippleModule !== 'function')
+      throw new Error(`ripple-${kind}.js defines no RippleModule`);
+    return self.RippleModule({
+      locateFile: (path) => new URL(path, base).href,
+      print: (text) => post({ type: 'log', level: 'log', text }),
+      printErr: (text) => post({ type: 'log', level: 'warn', text }),
+    });
+  }
+
+  const cstr = (ptr) => (ptr ? M.UTF8ToString(ptr) : '');
+
+  // fn called with text as a NUL-terminated UTF-8 string in the module's memory.
+  function withString(text, fn) {
+    const n = M.lengthBytesUTF8(text) + 1;
+    const ptr = M._malloc(n);
+    if (!ptr)
+      throw new Error('out of memory');
+    try {
+      M.stringToUTF8(text, ptr, n);
+      return fn(ptr);
+    } finally {
+      M._free(ptr);
+    }
+  }
+
+  // --- the picture and the show ------------------------------------------
+
+  // The picture's RGBA bytes as the browser decodes them, untouched by colour management.
+  async function fetchPicture(url) {
+    const res = await fetch(url);
+    if (!res.ok)
+      throw new Error(`${url}: HTTP ${res.status}`);
+    const bmp = await createImageBitmap(await res.blob(),
+      { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    const { width, height } = bmp;
+    // An OffscreenCanvas when it draws in 2D (some Safaris have one that does not), else a
+    // canvas (only in the page: a worker gets here only with an OffscreenCanvas that draws).
+    let g = typeof OffscreenCanvas === 'function'
+      ? new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })
+      : null;
+    if (!g) {
+      const c = document.createElement('canvas');
+      c.width = width;
+      c.height = height;
+      g = c.getContext('2d', { willReadFrequently: true });
+    }
+    g.drawImage(bmp, 0, 0);
+    bmp.close();
+    return g.getImageData(0, 0, width, height);
+  }
+
+  async function fetchShow(url) {
+    const r = await fetch(url);
+    if (!r.ok)
+      throw new Error(`${url}: HTTP ${r.status}`);
+    return r.text();
+  }
+
+  // The picture into pool q: null, or why it was refused.
+  function givePicture(q, pic) {
+    const n = pic.width * pic.height * 4;
+    const ptr = M._malloc(n);
+    if (!ptr)
+      return 'out of memory for the picture';
+    M.HEAPU8.set(pic.data, ptr);
+    const r = M._web_picture(q, ptr, pic.width, pic.height);
+    M._free(ptr);
+    return r === 0 ? null : cstr(M._web_error(q));
+  }
+
+  function giveShow(q, text, name) {
+    const r = withString(text, (t) => withString(name, (n) => M._web_show(q, t, n)));
+    return r === 0 ? null : cstr(M._web_error(q));
+  }
+
+  // --- presenting a frame ------------------------------------------------
+
+  let canvas = null, ctx = null;
+
+  // The frame's ImageData lies over the module's memory: made again only when the
+  // frame moved or the memory grew, so a frame allocates nothing.
+  let view = null, viewPtr = 0, viewBuf = null, fw = W, fh = H;
+
+  function present(ptr) {
+    const buf = M.HEAPU8.buffer;
+    if (ptr !== viewPtr || buf !== viewBuf) {
+      view = new ImageData(new Uint8ClampedArray(buf, ptr, fw * fh * 4), fw, fh);
+      viewPtr = ptr;
+      viewBuf = buf;
+    }
+    ctx.putImageData(view, 0, 0);
+  }
+
+  function sizeCanvas() {
+    if (canvas.width !== fw || canvas.height !== fh) {
+      canvas.width = fw;
+      canvas.height = fh;
+    }
+  }
+
+  // --- the timedemo --------------------------------------------------------
+
+  const CRC_TABLE = (() => {
+    const t = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++)
+        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      t[n] = c >>> 0;
+    }
+    return t;
+  })();
+
+  // CRC-32 as zlib computes it (the reflected polynomial 0xEDB88320).
+  function crc32(bytes) {
+    let c = 0xffffffff;
+    for (let i = 0; i < bytes.length; i++)
+      c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+
+  const hex8 = (v) => v.toString(16).padStart(8, '0');
+
+  // The clock's step in ms: browsers coarsen performance.now() (to 0.1 ms in Chrome
+  // unless the page is cross-origin isolated), which bounds what one frame's time means.
+  function timerStep() {
+    let step = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      let t1 = t0;
+      while (t1 === t0)
+        t1 = performance.now();
+      step = Math.min(step, t1 - t0);
+    }
+    return step;
+  }
+
+  // A macrotask without setTimeout's 4 ms clamp: the timedemo yields to the event
+  // loop with it so the canvas shows its frames and the page hears how far it got
+  // while the frames run as fast as they can.
+  const channel = new MessageChannel();
+  let onYield = null;
+  channel.port1.onmessage = () => onYield();
+  const yieldNow = () => new Promise((resolve) => { onYield = resolve; channel.port2.postMessage(0); });
+
+  async function benchmark(kind, frames, pic) {
+    const q = M._web_bench_create();
+    if (!q)
+      throw new Error('no pool for the timedemo (out of memory?)');
+    const why = givePicture(q, pic);
+    if (why)
+      fail(`background.png: ${why}`, false);
+    fw = M._web_get(q, WIDTH);
+    fh = M._web_get(q, HEIGHT);
+    sizeCanvas();
+    const version = cstr(M._web_version()), path = cstr(M._web_path(q));
+    post({ type: 'started', path, version, width: fw, height: fh, frames });
+    await yieldNow(); // the page shows the status before the run takes the thread
+
+    const hist = new Uint32Array(BINS);
+    let msStep = 0, msDraw = 0, msPresent = 0, done = 0;
+    const start = performance.now();
+    while (done < frames) {
+      const until = performance.now() + 16;
+      while (done < frames) {
+        const t0 = performance.now();
+        M._web_bench_frame(q);
+        const t1 = performance.now();
+        const ptr = M._web_draw(q);
+        const t2 = performance.now();
+        present(ptr);
+        const t3 = performance.now();
+        msStep += t1 - t0;
+        msDraw += t2 - t1;
+        msPresent += t3 - t2;
+        const bin = Math.floor((t3 - t0) * 1000 / BIN_US);
+        hist[bin < BINS ? bin : BINS - 1]++;
+        done++;
+        if (t3 >= until)
+          break;
+      }
+      post({ type: 'progress', done, frames });
+      await yieldNow();
+    }
+    const ms = performance.now() - start;
+
+    // The frame time below which 99% of the frames lie, as frames per second.
+    let low = 0;
+    for (let i = 0, seen = 0, want = frames - Math.floor(frames / 100); i < BINS; i++) {
+      seen += hist[i];
+      if (seen >= want && seen > 0) {
+        low = 1e6 / ((i + 1) * BIN_US);
+        break;
+      }
+    }
+    const hp = M._web_heights(q);
+    const crc = hex8(crc32(new Uint8Array(M.HEAPU8.buffer, hp, fw * fh * 2)));
+    const seconds = ms / 1000, n = frames;
+    const rest = ms - msStep - msDraw - msPresent;
+    const about = "the pool, classic water: the autopilot's stones and rain from seed 1 (the default)";
+    // What "present" timed: putImageData on the canvas the frames are shown on, which
+    // in a worker is the OffscreenCanvas (the browser shows it without the main thread).
+    const presentWhat = inWorker ? 'OffscreenCanvas putImageData in a worker' : 'canvas putImageData';
+    const report = {
+      version, scene: 'busy-1', scene_name: 'busy', scene_version: 1, scene_about: about,
+      width: fw, height: fh, bpp: 32, scale: 1, path, threads: 1,
+      present: presentWhat, frames: n, seconds, fps: n / seconds, fps_1pct_low: low,
+      ms_per_frame: {
+        step: msStep / n, refract: msDraw / n, present: msPresent / n, rest: rest / n, total: ms / n,
+      },
+      crc32: crc, module: kind, browser: navigator.userAgent,
+      timer_ms: timerStep(), cross_origin_isolated: Boolean(self.crossOriginIsolated),
+    };
+    const f4 = (v) => v.toFixed(4);
+    const text = [
+      `ripple ${version} benchmark, scene busy-1`,
+      `scene     busy version 1: ${about}`,
+      `browser   ${navigator.userAgent}`,
+      `field     ${fw}x${fh}, 32 bpp, scale 1, path ${path}, 1 thread (module ${kind})`,
+      `present   ${presentWhat}`,
+      `frames    ${n} in ${seconds.toFixed(3)} s: ${(n / seconds).toFixed(1)} fps average, ` +
+        `${low.toFixed(1)} fps 1% low`,
+      `ms/frame  stones+step ${f4(msStep / n)}  refract ${f4(msDraw / n)}  ` +
+        `present ${f4(msPresent / n)}  rest ${f4(rest / n)}  total ${f4(ms / n)}`,
+      `water     crc32 ${crc}`,
+    ].join('\n');
+    M._web_destroy(q);
+    post({ type: 'report', report, text, frames: done });
+  }
+
+  // --- playing ---------------------------------------------------------------
+
+  let p = 0;                 // the pool
+  let seed = 1, withShow = true;
+  let paused = false, stepOnce = false, dirty = true;
+  let touched = false, lastInput = 0;
+  let last = -1, due = 0;
+  let frames = 0, framesEvery = 1;
+
+  function takeOver() {
+    touched = true;
+    lastInput = performance.now();
+  }
+
+  // The pool from the seed, with the picture and the show.
+  function makePool(picture, showText) {
+    const q = M._web_create(W, H, seed, RATE);
+    if (!q)
+      throw new Error(`ripple could not start: no pool of ${W}x${H} (out of memory?)`);
+    if (picture) {
+      const why = givePicture(q, picture);
+      if (why)
+        fail(`background.png: ${why}`, false);
+    }
+    if (withShow && showText) {
+      const why = giveShow(q, showText, 'default.show');
+      if (why)
+        fail(`the show did not load: ${why}`, false);
+    }
+    if (!withShow) {
+      M._web_set(q, RAIN, 0);
+      M._web_set(q, AUTO, 0);
+    }
+    fw = M._web_get(q, WIDTH);
+    fh = M._web_get(q, HEIGHT);
+    return q;
+  }
+
+  // Figures over the last quarter second, for the page's overlay.
+  let statFrames = 0, statWasm = 0, statPut = 0, statSince = 0;
+
+  function frame(now) {
+    requestAnimationFrame(frame);
+    let dt = last < 0 ? 0 : now - last;
+    last = now;
+    if (dt > 250) // the tab was hidden or the page stalled: no catching up
+      dt = 1000 / STEP_HZ;
+    let steps = 0;
+    if (!paused) {
+      // Rounded, not floored: on a 60 Hz display the steps due hover around one a
+      // frame, and the clock's jitter would make floored ones judder between 0 and 2.
+      due += dt * STEP_HZ / 1000;
+      steps = Math.floor(due + 0.5);
+      due -= steps;
+      if (steps > MAX_STEPS) {
+        steps = MAX_STEPS;
+        due = 0;
+      }
+    } else if (stepOnce) {
+      steps = 1;
+      stepOnce = false;
+    }
+    if (steps > 0 || dirty) {
+      const t0 = performance.now();
+      if (steps > 0)
+        M._web_steps(p, steps, !touched || now - lastInput > IDLE_MS ? 1 : 0);
+      const ptr = M._web_draw(p);
+      const t1 = performance.now();
+      present(ptr);
+      const t2 = performance.now();
+      dirty = false;
+      frames++;
+      statFrames++;
+      statWasm += t1 - t0;
+      statPut += t2 - t1;
+      // The page's count of frames: in a worker every message costs the main thread a
+      // task, so it hears every few frames only (and with the figures).
+      if (frames === 1 || frames % framesEvery === 0)
+        post({ type: 'frames', frames });
+    }
+    mixSound(now);
+    if (now - statSince >= 250)
+      sendStats(now);
+  }
+
+  function stateLine() {
+    const on = (k) => M._web_get(p, k) !== 0;
+    const parts = [];
+    if (paused)
+      parts.push('PAUSED');
+    if (on(RAIN))
+      parts.push('rain');
+    if (on(AUTO))
+      parts.push(on(SHOW) ? 'show' : 'auto');
+    if (on(LIGHT))
+      parts.push('light');
+    parts.push(`strength ${M._web_get(p, STRENGTH)}/16`, `stone ${M._web_get(p, STONE)}`);
+    return parts.join('  ');
+  }
+
+  function sendStats(now) {
+    const n = statFrames || 1;
+    post({
+      type: 'stats',
+      frames,
+      // the first call has no figures yet: no span to count them over
+      fps: statSince > 0 ? statFrames * 1000 / (now - statSince) : -1,
+      wasm: statWasm / n,
+      put: statPut / n,
+      text: cstr(M._web_text(p)),
+      awake: M._web_get(p, AWAKE),
+      state: stateLine(),
+    });
+    statSince = now;
+    statFrames = 0;
+    statWasm = 0;
+    statPut = 0;
+  }
+
+  // --- sound -------------------------------------------------------------
+
+  // playing: the page's audio runs and wants chunks; soundAt: the engine's time up to
+  // which chunks were sent.
+  let playing = false, soundAt = 0;
+
+  // The sound due: mixed and sent in one message a frame, LEAD_MS ahead.
+  function mixSound(now) {
+    if (!playing)
+      return;
+    if (soundAt < now) // fell behind (a hidden tab, a stall): start again from now
+      soundAt = now;
+    let n = 0;
+    while (soundAt < now + LEAD_MS && n < 8) {
+      soundAt += CHUNK_MS;
+      n++;
+    }
+    if (n === 0)
+      return;
+    const pcm = new Int16Array(n * CHUNK * 2);
+    for (let i = 0; i < n; i++) {
+      const o = M._web_mix(p, CHUNK) >> 1;
+      pcm.set(M.HEAP16.subarray(o, o + CHUNK * 2), i * CHUNK * 2);
+    }
+    post({ type: 'sound', pcm }, [pcm.buffer]);
+  }
+
+  // The page's queue of sound was ahead ms ahead of its output: more than wanted, and
+  // the engine mixes less for a while; less, more.  Half the gap at a time, so the
+  // chunks in flight are not counted twice; a few ms of jitter are left alone.
+  function soundAhead(ahead) {
+    const gap = ahead - LEAD_MS;
+    if (Math.abs(gap) > 8)
+      soundAt += gap / 2;
+  }
+
+  // --- input -------------------------------------------------------------
+
+  function toggle(k, name) {
+    const v = M._web_set(p, k, M._web_get(p, k) ? 0 : 1);
+    say(`${name} ${v ? 'on' : 'off'}`);
+    dirty = true;
+  }
+
+  function stoneSize(delta) {
+    const s = Math.min(STONE_MAX, Math.max(STONE_MIN, M._web_get(p, STONE) + delta));
+    say(`stone size ${M._web_set(p, STONE, s)}`);
+  }
+
+  function strength(delta) {
+    const s = Math.min(STRENGTH_MAX, Math.max(0, M._web_get(p, STRENGTH) + delta));
+    say(`refraction ${M._web_set(p, STRENGTH, s)}/16`);
+    dirty = true;
+  }
+
+  function wave(speed, viscosity) {
+    if (M._web_wave(p, speed, viscosity) !== 0) {
+      say(`refused: ${cstr(M._web_error(p))}`);
+      return;
+    }
+    const wavy = M._web_get(p, MODEL) === 1;
+    say(`${cstr(M._web_text(p))}${wavy ? '' : '  (W: wave water)'}`);
+  }
+
+  // The keys that change the water or its look: the show waits after them.
+  const TAKE_OVER = new Set(['c', 'Backspace', 'r', 'l', '+', '=', 'ArrowUp', '-', 'ArrowDown',
+    '[', ']', 'w', 'z', 'x', 'v', 'b']);
+
+  // A key the page passed on (already lower case); once: not a held key's repeat.
+  function key(k, once) {
+    if (TAKE_OVER.has(k))
+      takeOver();
+    switch (k) {
+    case ' ': case 'p':
+      if (once) {
+        paused = !paused;
+        say(paused ? 'paused (N: a step)' : 'playing');
+      }
+      break;
+    case 'n': case '.': paused = true; stepOnce = true; break;
+    case 'c': case 'Backspace':
+      if (once) { // the water calmed (the settings, the walls and the show's place stay)
+        M._web_reset(p);
+        dirty = true;
+        say('water calmed');
+      }
+      break;
+    case 'r': if (once) toggle(RAIN, 'rain'); break;
+    case 'a': if (once) toggle(AUTO, M._web_get(p, SHOW) ? 'show' : 'autopilot'); break;
+    case 'l': if (once) toggle(LIGHT, 'light'); break;
+    case '+': case '=': case 'ArrowUp': strength(2); break;
+    case '-': case 'ArrowDown': strength(-2); break;
+    case '[': stoneSize(-1); break;
+    case ']': stoneSize(1); break;
+    case 'w':
+      if (once) {
+        M._web_set(p, MODEL, M._web_get(p, MODEL) ? 0 : 1);
+        say(cstr(M._web_text(p)));
+      }
+      break;
+    case 'z': wave(-1, 0); break;
+    case 'x': wave(1, 0); break;
+    case 'v': wave(0, -1); break;
+    case 'b': wave(0, 1); break;
+    default: break;
+    }
+  }
+
+  // The frame as a PNG, for the page to save: null when the browser would not make one.
+  function screenshot() {
+    const done = (blob) => post({ type: 'shot', blob: blob || null });
+    if (typeof canvas.convertToBlob === 'function') // an OffscreenCanvas
+      canvas.convertToBlob({ type: 'image/png' }).then(done, () => done(null));
+    else
+      canvas.toBlob(done, 'image/png');
+  }
+
+  // --- the start -------------------------------------------------------------
+
+  async function start(m) {
+    canvas = m.canvas;
+    ctx = canvas.getContext('2d', { alpha: false });
+    if (!ctx)
+      throw new Error('the canvas draws no 2D');
+    seed = m.seed;
+    withShow = m.show;
+    framesEvery = Math.max(1, m.framesEvery | 0);
+    const picturing = fetchPicture('background.png').catch((e) => e);
+    const showing = withShow && !m.benchmark ? fetchShow('default.show').catch((e) => e) : Promise.resolve('');
+    try {
+      M = await loadModule(m.kind);
+    } catch (e) {
+      post({ type: 'nomodule', text: e && e.message ? e.message : String(e) });
+      return;
+    }
+    let picture = await picturing;
+    if (picture instanceof Error) {
+      fail(`the picture (background.png) did not load: ${picture.message}`, false);
+      picture = null;
+    }
+
+    if (m.benchmark) {
+      try {
+        await benchmark(m.kind, m.benchmark, picture || new ImageData(W, H));
+      } catch (e) {
+        fail(`the benchmark failed: ${e.message}`, true);
+      }
+      return;
+    }
+
+    let showText = await showing;
+    if (showText instanceof Error) {
+      fail(`the show did not load: ${showText.message}`, false);
+      showText = '';
+    }
+    try {
+      p = makePool(picture, showText);
+    } catch (e) {
+      fail(e.message, true);
+      return;
+    }
+    sizeCanvas();
+    post({
+      type: 'started', path: cstr(M._web_path(p)), version: cstr(M._web_version()), width: fw, height: fh,
+    });
+    requestAnimationFrame(frame);
+  }
+
+  // The page's messages.  Input before the pool exists is dropped.
+  return function receive(m) {
+    if (m.type === 'start') {
+      start(m).catch((e) => fail(`ripple stopped: ${e && e.message ? e.message : e}`, true));
+      return;
+    }
+    if (!p)
+      return;
+    switch (m.type) {
+    case 'stone':
+      M._web_stone(p, m.x, m.y, m.big ? 1 : 0);
+      takeOver();
+      dirty = true;
+      break;
+    case 'trail':
+      M._web_trail(p, m.x0, m.y0, m.x1, m.y1);
+      takeOver();
+      dirty = true;
+      break;
+    case 'key': key(m.key, m.once); break;
+    case 'size':
+      if (m.delta)
+        stoneSize(m.delta);
+      takeOver();
+      break;
+    case 'sound':
+      M._web_set(p, AMBIENT, m.ambient ? 1 : 0);
+      if (m.playing && !playing)
+        soundAt = 0; // from now on the next frame
+      playing = Boolean(m.playing);
+      break;
+    case 'ahead': soundAhead(m.ms); break;
+    case 'shot': screenshot(); break;
+    case 'visible': last = -1; break;
+    default: break;
+    }
+  };
+}
+
+// In a worker: say what this browser's workers can do (the page transfers its canvas
+// only to one that can draw on it and time its frames), then take the page's messages.
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  let can = typeof requestAnimationFrame === 'function' && typeof OffscreenCanvas === 'function';
+  try {
+    can = can && Boolean(new OffscreenCanvas(1, 1).getContext('2d'));
+  } catch {
+    can = false;
+  }
+  const receive = RippleEngine((msg, transfer) => self.postMessage(msg, transfer || []));
+  self.onmessage = (e) => receive(e.data);
+  self.postMessage({ type: 'hello', can });
+}
