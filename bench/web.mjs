@@ -6,15 +6,17 @@
 // 1. busy-1, --frames frames, --rounds times in turn: the native demo's
 //    --benchmark --headless on the sse2 path with one thread (its CPU
 //    a frame of stones, step and refraction), then the page's ?benchmark
-//    with the SIMD module (its step and refraction a frame, timed in the
-//    page with nothing else running on its thread, so wall time is CPU
-//    time; and the main thread's whole CPU a frame, read from the DevTools
-//    protocol, which has putImageData and the browser's drawing too).
-//    Medians of the rounds, and their ratio.
+//    with the SIMD module, in its worker and on the main thread
+//    (&worker=0): its step and refraction a frame, timed in the page with
+//    nothing else running on that thread, so wall time is CPU time; and
+//    on the main thread its whole CPU a frame, read from the DevTools
+//    protocol, which has putImageData and the browser's drawing too.
+//    Medians of the rounds, and their ratios.
 // 2. The page playing at the display's pace (60 fps in headless Chromium):
-//    the default show, then calm water (?show=0), --seconds each after two
-//    to settle: the main thread's CPU a frame (Performance.getMetrics,
-//    TaskDuration over window.ripple.frames), its script part and the rest.
+//    the default show, calm water (?show=0), and the show with the pool on
+//    the main thread (?worker=0), --seconds each after two to settle: the
+//    main thread's CPU a frame (Performance.getMetrics, TaskDuration over
+//    window.ripple.frames), its script part and the rest.
 // Timings on a shared machine vary: read the ratios of one run, not
 // figures from two runs.
 
@@ -81,12 +83,12 @@ async function metrics(page) {
 }
 
 // The page's timedemo with the SIMD module.
-async function page(browser, url) {
+async function page(browser, url, query = '') {
   const p = await browser.newPage();
   try {
     await p.send('Performance.enable', { timeMode: 'threadTicks' });
     const m0 = await metrics(p);
-    await p.goto(`${url}?benchmark=${opt.frames}&module=simd`, { timeout: 30000 });
+    await p.goto(`${url}?benchmark=${opt.frames}&module=simd${query}`, { timeout: 30000 });
     const r = await p.waitFor(
       '(window.ripple && window.ripple.error) ? { error: window.ripple.error } : (window.rippleReport || false)',
       { timeout: 120000, what: 'window.rippleReport' },
@@ -145,32 +147,40 @@ async function main() {
     for (let i = 0; i < opt.rounds; i++) {
       const n = native();
       const w = await page(browser, url);
-      if (n.crc !== w.crc) throw new Error(`the water's CRC differs: native ${n.crc}, page ${w.crc}`);
-      result.rounds.push({ native: n, page: w });
+      const m = await page(browser, url, '&worker=0');
+      for (const x of [w, m])
+        if (n.crc !== x.crc) throw new Error(`the water's CRC differs: native ${n.crc}, page ${x.crc}`);
+      result.rounds.push({ native: n, page: w, in_page: m });
       if (!opt.json)
         console.log(
-          `round ${i + 1}: native ${n.path} ${f3(n.work)} ms cpu/frame; page ${w.path} ${f3(w.work)} ms ` +
-            `(+ putImageData ${f3(w.present)}), main thread ${f3(w.main)} ms/frame; crc32 ${n.crc}`,
+          `round ${i + 1}: native ${n.path} ${f3(n.work)} ms cpu/frame; page ${w.path} in a worker ${f3(w.work)} ms ` +
+            `(+ putImageData ${f3(w.present)}); on the main thread ${f3(m.work)} ms, its whole CPU ` +
+            `${f3(m.main)} ms/frame; crc32 ${n.crc}`,
         );
     }
     const nat = median(result.rounds.map((r) => r.native.work));
     const web = median(result.rounds.map((r) => r.page.work));
-    const main = median(result.rounds.map((r) => r.page.main));
+    const inPage = median(result.rounds.map((r) => r.in_page.work));
+    const main = median(result.rounds.map((r) => r.in_page.main));
     result.native_ms = nat;
     result.page_ms = web;
-    result.page_main_ms = main;
+    result.in_page_ms = inPage;
+    result.in_page_main_ms = main;
     result.ratio = web / nat;
     result.show = await playing(browser, url, '');
     result.calm = await playing(browser, url, '?show=0');
+    result.show_in_page = await playing(browser, url, '?worker=0');
     if (opt.json) {
       console.log(JSON.stringify(result));
     } else {
       console.log(`${result.browser}, busy-1, ${opt.frames} frames, medians of ${opt.rounds} rounds at 640x480, one thread:`);
       console.log(`  native sse2    ${f3(nat)} ms cpu/frame (stones, step, refraction)`);
-      console.log(`  page simd      ${f3(web)} ms/frame (the same), ${f3(web / nat)}x native;` +
-        ` the main thread's whole CPU ${f3(main)} ms/frame`);
-      for (const [name, s] of [['show playing', result.show], ['calm water', result.calm]])
-        console.log(`  ${name.padEnd(14)} ${s.fps.toFixed(1)} fps, main thread ${f3(s.main)} ms cpu/frame ` +
+      console.log(`  page simd      ${f3(web)} ms/frame (the same, in the worker), ${f3(web / nat)}x native`);
+      console.log(`  ?worker=0      ${f3(inPage)} ms/frame (the same, on the main thread), ${f3(inPage / nat)}x native;` +
+        ` the main thread's whole CPU ${f3(main)} ms/frame (putImageData and the browser's drawing too)`);
+      for (const [name, s] of [['show playing', result.show], ['calm water', result.calm],
+        ['show, ?worker=0', result.show_in_page]])
+        console.log(`  ${name.padEnd(15)} ${s.fps.toFixed(1)} fps, main thread ${f3(s.main)} ms cpu/frame ` +
           `(script ${f3(s.script)}, the browser's other tasks ${f3(s.other)})`);
     }
   } finally {
