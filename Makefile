@@ -567,6 +567,9 @@ $(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(LIB
 # A suite that tests one of the demo's SDL-free files links its object.
 $(BUILD)/tests/test_shotname: TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
 $(BUILD)/tests/test_shotname: $(BUILD)/src/app/shotname.o
+# The web page's pool, built natively (plain C over libripple).
+$(BUILD)/tests/test_web: TEST_APP_OBJ = $(BUILD)/src/web/web.o
+$(BUILD)/tests/test_web: $(BUILD)/src/web/web.o
 
 # ---- fuzz targets --------------------------------------------------------------
 
@@ -785,7 +788,7 @@ stage-clang:
 # code by itself and runs once.  Every suite not named here runs once, and
 # `make test-rules` holds those to the rule: under gdb, with a breakpoint
 # on every kernel of every path, none may be reached.
-PATH_SUITES = api autopilot backdrop field files kernels look render show snapshot step stones walls wave
+PATH_SUITES = api autopilot backdrop field files kernels look render show snapshot step stones walls wave web
 ALL_SUITES  = $(TEST_SRC:tests/test_%.c=%)
 ONCE_SUITES = $(filter-out paths $(PATH_SUITES),$(ALL_SUITES))
 

@@ -1,0 +1,205 @@
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scene against the same play through the public API, RGBA frames, refused input that leaves the pool as it was, settings, sound (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ripple.h"
+#include "util.h"
+#include "web/web.h"
+
+#define W 640
+#define H 480
+
+/* A picture of one colour, RGBA bytes; free() it. */
+static uint8_t *solid(int w, int h, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint8_t *p = xmalloc((size_t)w * (size_t)h * 4);
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        p[4 * i] = r;
+        p[4 * i + 1] = g;
+        p[4 * i + 2] = b;
+        p[4 * i + 3] = 255;
+    }
+    return p;
+}
+
+/* Sizes and rates out of range are refused; the smallest pool works. */
+static void test_create_refuses(void **state)
+{
+    (void)state;
+    assert_null(web_create(2, 100, 1, 48000));
+    assert_null(web_create(100, 2, 1, 48000));
+    assert_null(web_create(RPL_DIM_MAX + 1, 3, 1, 48000));
+    assert_null(web_create(100, 100, 1, 7999));
+    assert_null(web_create(100, 100, 1, 192001));
+    web_t *p = web_create(3, 3, 1, 8000);
+    assert_non_null(p);
+    assert_int_equal(web_get(p, WEB_WIDTH), 3);
+    assert_int_equal(web_get(p, WEB_HEIGHT), 3);
+    web_steps(p, 3, 1);
+    assert_non_null(web_draw(p));
+    web_destroy(p);
+    web_destroy(NULL);
+}
+
+/* The timedemo's scene is busy-1 as the native demo plays it: the same
+ * water as a field, an autopilot and rain set up by hand from the public
+ * API with the demo's values (640x480, seed 1, rain radius 2..4 cells,
+ * weight 24..80, 120 stones a thousand steps), frame after frame; and
+ * after 2000 frames, the CRC the native demo's --benchmark prints. */
+static void test_bench_is_busy_1(void **state)
+{
+    (void)state;
+    int frames = test_quick() ? 300 : 2000;
+    web_t *p = web_bench_create();
+    assert_non_null(p);
+    rpl_sim_t *sim = new_sim(W, H, 1);
+    rpl_autopilot_t *ap = new_autopilot(1);
+    rpl_rain_t rain = { .per_kilostep = 120, .rmin = 2, .rmax = 4, .wmin = 24, .wmax = 80 };
+    for (int f = 1; f <= frames; f++) {
+        web_bench_frame(p);
+        assert_int_equal(rpl_sim_rain(sim, &rain), RPL_OK);
+        rpl_autopilot_tick(ap, sim);
+        rpl_sim_step(sim);
+        if (f % 100 == 0 || f == frames)
+            assert_memory_equal(web_heights(p), rpl_sim_heights(sim), (size_t)W * H * 2);
+    }
+    if (frames == 2000) /* ripple --benchmark --headless: "water     crc32 f22a7f17" */
+        assert_int_equal(crc_plane(0, web_heights(p), (size_t)W * H), 0xf22a7f17u);
+    rpl_autopilot_destroy(ap);
+    rpl_sim_destroy(sim);
+    web_destroy(p);
+}
+
+/* The frame is RGBA bytes: on calm water each pixel is the picture's,
+ * red first, alpha 255, however big the picture given (fitted). */
+static void test_frame_is_rgba(void **state)
+{
+    (void)state;
+    web_t *p = web_create(64, 48, 1, 48000);
+    assert_non_null(p);
+    web_set(p, WEB_LIGHT, 0);
+    uint8_t *pic = solid(200, 100, 200, 120, 30);
+    assert_int_equal(web_picture(p, pic, 200, 100), 0);
+    free(pic);
+    const uint8_t *fb = web_draw(p);
+    for (int i = 0; i < 64 * 48; i++) {
+        assert_int_equal(fb[4 * i], 200);
+        assert_int_equal(fb[4 * i + 1], 120);
+        assert_int_equal(fb[4 * i + 2], 30);
+        assert_int_equal(fb[4 * i + 3], 255);
+    }
+    /* a stone bends the picture only where the water moves */
+    web_stone(p, 32, 24, 0);
+    web_steps(p, 5, 0);
+    uint8_t *pic2 = solid(1, 1, 10, 20, 30);
+    assert_int_equal(web_picture(p, pic2, 1, 1), 0);
+    free(pic2);
+    fb = web_draw(p);
+    assert_int_equal(fb[0], 10);
+    assert_int_equal(fb[2], 30);
+    web_destroy(p);
+}
+
+/* A refused picture or show leaves what was there. */
+static void test_refused_input_keeps_state(void **state)
+{
+    (void)state;
+    web_t *p = web_create(32, 32, 1, 48000);
+    assert_non_null(p);
+    web_set(p, WEB_LIGHT, 0);
+    uint8_t *pic = solid(4, 4, 1, 2, 3);
+    assert_int_equal(web_picture(p, pic, 4, 4), 0);
+    assert_int_equal(web_picture(p, NULL, 4, 4), -1);
+    assert_true(strlen(web_error(p)) > 0);
+    assert_int_equal(web_picture(p, pic, 0, 4), -1);
+    assert_int_equal(web_picture(p, pic, 4, 70000), -1);
+    free(pic);
+    assert_int_equal(web_draw(p)[0], 1);
+
+    assert_int_equal(web_show(p, "ripple-show 1\n@0 drop 0.5 0.5 0.1 300\n@60 loop\n", "good"), 0);
+    assert_int_equal(web_get(p, WEB_SHOW), 1);
+    assert_int_equal(web_show(p, "ripple-show 1\n@0 splash 1 2\n", "bad.show"), -1);
+    assert_non_null(strstr(web_error(p), "bad.show:2:"));
+    assert_int_equal(web_get(p, WEB_SHOW), 1); /* the good one plays on */
+    web_steps(p, 2, 1);
+    int moved = 0;
+    for (int i = 0; i < 32 * 32; i++)
+        moved |= web_heights(p)[i] != 0;
+    assert_true(moved); /* its stone fell */
+    assert_int_equal(web_show(p, "", NULL), 0); /* none: the autopilot's again */
+    assert_int_equal(web_get(p, WEB_SHOW), 0);
+    web_destroy(p);
+}
+
+/* Settings are clamped; a wave setting the core refuses is refused and
+ * the water goes on under the old one. */
+static void test_settings(void **state)
+{
+    (void)state;
+    web_t *p = web_create(40, 30, 1, 48000);
+    assert_non_null(p);
+    assert_int_equal(web_set(p, WEB_STRENGTH, 1000), RPL_STRENGTH_MAX);
+    assert_int_equal(web_set(p, WEB_STRENGTH, -5), 0);
+    assert_int_equal(web_set(p, WEB_STONE, 0), 1);
+    assert_int_equal(web_set(p, WEB_STONE, 99), 40);
+    assert_int_equal(web_set(p, WEB_RAIN, 7), 1);
+    assert_int_equal(web_set(p, 99, 1), -1);
+    assert_int_equal(web_get(p, -1), -1);
+    assert_int_equal(web_set(p, WEB_MODEL, 1), 1);
+    assert_non_null(strstr(web_text(p), "wave k"));
+    int refused = 0;
+    for (int i = 0; i < 60 && !refused; i++) /* faster and faster: k passes 1/2 */
+        refused = web_wave(p, 1, 0) != 0;
+    assert_true(refused);
+    assert_non_null(strstr(web_error(p), "refused"));
+    assert_int_equal(web_get(p, WEB_MODEL), 1);
+    web_steps(p, 10, 0);
+    assert_int_equal(web_set(p, WEB_MODEL, 0), 0);
+    assert_string_equal(web_text(p), "classic water");
+    assert_string_equal(web_version(), RPL_VERSION);
+    assert_true(strlen(web_path(p)) > 0);
+    web_destroy(p);
+}
+
+/* With the sound on a stone is heard; off, nothing is queued. */
+static void test_sound(void **state)
+{
+    (void)state;
+    web_t *p = web_create(64, 64, 1, 48000);
+    assert_non_null(p);
+    web_set(p, WEB_AUTO, 0);
+    web_set(p, WEB_RAIN, 0);
+    web_stone(p, 32, 32, 0); /* sound off: no drip */
+    const int16_t *s = web_mix(p, 4800);
+    int peak = 0;
+    for (int i = 0; i < 9600; i++)
+        peak = abs(s[i]) > peak ? abs(s[i]) : peak;
+    assert_int_equal(peak, 0);
+    assert_int_equal(web_set(p, WEB_AMBIENT, 1), 1);
+    web_stone(p, 32, 32, 1);
+    s = web_mix(p, 4800);
+    for (int i = 0; i < 9600; i++)
+        peak = abs(s[i]) > peak ? abs(s[i]) : peak;
+    assert_true(peak > 1000);
+    assert_non_null(web_mix(p, 1 << 30)); /* asked for too much: capped */
+    web_destroy(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_refuses),
+        cmocka_unit_test(test_bench_is_busy_1),
+        cmocka_unit_test(test_frame_is_rgba),
+        cmocka_unit_test(test_refused_input_keeps_state),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_sound),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
