@@ -588,18 +588,20 @@ include tests/fuzz.mk
 WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
 WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js
-WEB_ASSETS = assets/background.png assets/shows/default.show
+# The page's files, its picture and its show, copied as they are.
+WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
 paren := (
+comma := ,
 WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free
 WEB_LDFLAGS = -O2 --no-entry -sMODULARIZE=1 -sEXPORT_NAME=RippleModule -sENVIRONMENT=web,node \
               -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 -sFILESYSTEM=0 \
               -sEXPORTED_FUNCTIONS=$(subst $(eval) ,$(comma),$(strip $(WEB_EXPORTS))) \
               -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
-comma := ,
-ifeq ($(ARCH),wasm)
 # emcc is a node program: Debian's, with a node from elsewhere, finds its
 # modules through NODE_PATH.
-export NODE_PATH := $(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs
+EMCC_NODE_PATH = $(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs
+ifeq ($(ARCH),wasm)
+export NODE_PATH := $(EMCC_NODE_PATH)
 WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
 $(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
 $(WEB_MODULE): $(BUILD)/src/web/web.o $(LIB) src/web/web.h $(SELF)
@@ -619,20 +621,21 @@ deps-web:
 
 web: deps-web
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
-web-files: $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+web-files: $(WEB_FILES)
 	@:
 web-simd web-scalar: web-%:
-	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=build/wasm/$* \
+	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=$(BUILD)/wasm/$* \
 	    WEB_DIR=$(WEB_DIR) web-module
+define web-copy
+@mkdir -p $(@D)
+$(Q)cp $< $@
+endef
 $(WEB_DIR)/%: src/web/%
-	@mkdir -p $(@D)
-	$(Q)cp $< $@
-$(WEB_DIR)/background.png: assets/background.png
-	@mkdir -p $(@D)
-	$(Q)cp $< $@
-$(WEB_DIR)/default.show: assets/shows/default.show
-	@mkdir -p $(@D)
-	$(Q)cp $< $@
+	$(web-copy)
+$(WEB_DIR)/%: assets/%
+	$(web-copy)
+$(WEB_DIR)/%: assets/shows/%
+	$(web-copy)
 
 serve-web: web
 	node src/web/serve.mjs $(WEB_DIR) $(WEB_PORT)
@@ -648,10 +651,10 @@ bench-web: web $(DEMO)
 
 # The page in a headless Chromium, both modules, against the native demo;
 # the SIMD kernels against the scalar ones in node first.
-WEB_EXACT = build/wasm/simd/web_exact.js
+WEB_EXACT = $(BUILD)/wasm/simd/web_exact.js
 test-web: web $(DEMO)
 	$(call require,$(NEEDS_WEB_TEST))
-	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=1 BUILD=build/wasm/simd $(WEB_EXACT)
+	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=1 BUILD=$(BUILD)/wasm/simd $(WEB_EXACT)
 	sh tests/web.sh $(call cmd,$(DEMO)) $(WEB_DIR) $(WEB_EXACT) $(BUILD)/web-shots
 
 # ---- running -------------------------------------------------------------------
@@ -886,7 +889,7 @@ $(WARN_ARM): $(STAMP)
 
 $(BUILD)/warn/emcc/%.ok: %.c
 	@mkdir -p $(@D)
-	$(Q)NODE_PATH=$(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs emcc $(filter-out -DRPL_HAVE_%,$(STD_CFLAGS)) \
+	$(Q)NODE_PATH=$(EMCC_NODE_PATH) emcc $(filter-out -DRPL_HAVE_%,$(STD_CFLAGS)) \
 	    -DRPL_HAVE_SSE2 $(if $(filter %_sse2.c,$<),-msimd128 -msse2) -O2 -Werror \
 	    -MMD -MP -MF $(@:.ok=.d) -MT $@ -c $< -o /dev/null && touch $@
 $(WARN_WASM): $(STAMP)

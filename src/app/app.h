@@ -7,13 +7,11 @@
 #include "app/args.h"
 #include "app/scene.h"
 #include "ripple.h"
+#include "ripple_support.h"
 
 #define STEP_HZ 60          /* simulation steps per second in a window */
 #define MAX_CATCHUP 4       /* most steps per frame when the display lags */
 #define IDLE_MS 6000        /* the autopilot waits this long after user input */
-#define STONE_WEIGHT 300
-#define STONE_MIN 1
-#define STONE_MAX 40
 
 /* How frames reach the screen (--present): a texture drawn by SDL's
  * renderer (a GPU's), or the window's own surface (no GPU, no GL). */

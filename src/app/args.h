@@ -80,10 +80,6 @@ const app_bench_scene_t *app_bench_scene_find(const char *name);
  * with json, a JSON array of them.  0, or -1 when memory ran out. */
 int app_print_bench_scenes(FILE *to, int json);
 
-/* The wave model's parameters when no flag sets them: slower, thicker
- * water than the classic rule's (k = 0.16 against 1/2, u t = 0.02). */
-#define APP_WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
-
 /* Parses argv into *o.  Returns 0, or -1 with a one-line message in *err
  * (a new allocation, NULL if memory ran out). */
 int app_parse_args(int argc, char **argv, app_opts_t *o, char **err);

@@ -22,7 +22,7 @@ static void toggle(app_t *a, int *v, const char *what)
 static void stone_size(app_t *a, int delta)
 {
     int s = a->stone + delta;
-    a->stone = s < STONE_MIN ? STONE_MIN : s > STONE_MAX ? STONE_MAX : s;
+    a->stone = rpl_play_stone(s);
     char msg[64];
     snprintf(msg, sizeof msg, "stone size %d", a->stone);
     app_note(a, msg);

@@ -12,12 +12,6 @@
 #include "app/app.h"
 #include "ripple_support.h"
 
-/* Rain and stones are sized for a 240-line field and scale with it. */
-#define RAIN_PER_KILOSTEP 120
-#define RAIN_WEIGHT_MIN 24
-#define RAIN_WEIGHT_MAX 80
-#define STONE_UNITS 4
-
 /* A window surface has no vsync: with --vsync the loop waits out the rest
  * of the display's refresh period itself rather than spin. */
 static void pace(const app_t *a, uint64_t frame_start)
@@ -155,13 +149,10 @@ static void start_state(app_t *a)
     rpl_autopilot_destroy(a->ap);
     a->ap = NULL;
     rpl_autopilot_create(a->o.seed, &a->ap);
-    int unit = (a->o.w < a->o.h ? a->o.w : a->o.h) / 240;
-    unit = unit < 1 ? 1 : unit;
-    a->rain = (rpl_rain_t){ .per_kilostep = RAIN_PER_KILOSTEP, .rmin = unit, .rmax = 2 * unit,
-                            .wmin = RAIN_WEIGHT_MIN, .wmax = RAIN_WEIGHT_MAX };
+    a->rain = rpl_play_rain(a->o.w, a->o.h);
     a->view.strength = RPL_STRENGTH_ONE;
     a->view.shading = 1;
-    a->stone = STONE_UNITS * unit;
+    a->stone = RPL_PLAY_STONE_UNITS * rpl_play_unit(a->o.w, a->o.h);
     a->rain_on = a->o.rain;
     a->auto_on = a->o.autopilot;
     app_show_start(a);

@@ -64,15 +64,12 @@ void app_model_key(app_t *a, int key)
         app_note(a, msg);
         break;
     }
-    case 'z': case 'x': /* a tenth slower or faster */
-        p.speed = key == 'x' ? p.speed * 1.1 : p.speed / 1.1;
+    case 'z': case 'x':
+        p = rpl_play_wave_nudge(p, key == 'x' ? 1 : -1, 0);
         try_wave(a, p, "wave speed", p.speed);
         break;
-    case 'v': case 'b': /* half as much again, or a third less; 0 below u*dt 0.001 */
-        if (key == 'b')
-            p.viscosity = p.viscosity * p.dt < 0.001 ? 0.001 / p.dt : p.viscosity * 1.5;
-        else
-            p.viscosity = p.viscosity * p.dt <= 0.001 ? 0 : p.viscosity / 1.5;
+    case 'v': case 'b':
+        p = rpl_play_wave_nudge(p, 0, key == 'b' ? 1 : -1);
         try_wave(a, p, "viscosity", p.viscosity);
         break;
     default:

@@ -172,7 +172,7 @@ void app_show_tick(app_t *a)
     if (ch & RPL_SHOW_STRENGTH)
         a->view.strength = v->strength;
     if (ch & RPL_SHOW_STONE)
-        a->stone = v->stone < STONE_MIN ? STONE_MIN : v->stone > STONE_MAX ? STONE_MAX : v->stone;
+        a->stone = rpl_play_stone(v->stone);
     if ((ch & RPL_SHOW_RAIN) && a->o.rain) {
         /* the user who takes over finds the show's weather */
         a->rain_on = v->rain_on;

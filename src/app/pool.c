@@ -83,10 +83,10 @@ static int input(app_t *a, const SDL_Event *e)
             a->dragging = 1;
             a->lastx = x;
             a->lasty = y;
-            rpl_sim_drop(a->sim, x, y, a->stone, STONE_WEIGHT);
+            rpl_sim_drop(a->sim, x, y, a->stone, RPL_PLAY_STONE_WEIGHT);
         } else if (e->button.button == SDL_BUTTON_RIGHT) {
-            int r = a->stone * 2 > STONE_MAX ? STONE_MAX : a->stone * 2;
-            rpl_sim_drop(a->sim, x, y, r, STONE_WEIGHT * 2);
+            int r = rpl_play_stone(a->stone * 2);
+            rpl_sim_drop(a->sim, x, y, r, RPL_PLAY_STONE_WEIGHT * 2);
         }
         return 1;
     }
@@ -95,7 +95,7 @@ static int input(app_t *a, const SDL_Event *e)
         int x = e->motion.x, y = e->motion.y;
         app_window_to_field(a, &x, &y);
         rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
-                      STONE_WEIGHT / 2);
+                      RPL_PLAY_STONE_WEIGHT / 2);
         a->lastx = x;
         a->lasty = y;
         return 1;

@@ -6,13 +6,15 @@
 // draws on the OffscreenCanvas the page transferred to it and talks through
 // postMessage.  In the page (a browser without what the worker needs, or
 // ?worker=0) web.js loads this file with a <script> element and calls
-// RippleEngine(post) itself: the messages are then plain function calls.
+// RippleEngine(post, loadScript) itself: the messages are then plain function
+// calls, and the module's script is loaded the way the page loaded this one.
 //
-// RippleEngine(post) returns receive(msg), the engine's only way in; post(msg,
-// transfer) is its only way out.  The messages are described in web.js.
+// RippleEngine(post[, loadScript]) returns receive(msg), the engine's only way
+// in; post(msg, transfer) is its only way out.  The messages are described in
+// web.js.
 
 // A global of the page's when this file is loaded there (web.js calls it).
-function RippleEngine(post) {
+function RippleEngine(post, loadScript) {
   // The field and the clock, as the native demo has them (src/app/app.h).
   const W = 640, H = 480;
   const STEP_HZ = 60;
@@ -50,24 +52,16 @@ function RippleEngine(post) {
 
   const base = typeof document !== 'undefined' ? document.baseURI : self.location.href;
 
-  function loadScript(src) {
-    if (typeof importScripts === 'function') {
-      importScripts(new URL(src, base).href); // throws when it does not load
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`${src} did not load`));
-      document.head.append(s);
-    });
-  }
+  // In a worker: importScripts, which throws when the script does not load.
+  const load = loadScript || ((src) => {
+    importScripts(new URL(src, base).href);
+    return Promise.resolve();
+  });
 
   let M = null; // the module
 
   async function loadModule(kind) {
-    await loadScript(`ripple-${kind}.js`);
+    await load(`ripple-${kind}.js`);
     if (typeof self.RippleModule !== 'function')
       throw new Error(`ripple-${kind}.js defines no RippleModule`);
     return self.RippleModule({

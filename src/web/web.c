@@ -7,17 +7,8 @@
 #include "ripple_support.h"
 #include "web/web.h"
 
-/* As the native demo plays (src/app): 60 steps a second, its stones, its
- * rain and its wave model's settings, so a page and a window look alike
- * and the timedemo's scene gives the same water. */
-#define STONE_WEIGHT 300
-#define STONE_MIN 1
-#define STONE_MAX 40
-#define STONE_UNITS 4
-#define RAIN_PER_KILOSTEP 120
-#define RAIN_WEIGHT_MIN 24
-#define RAIN_WEIGHT_MAX 80
-#define WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
+/* The timedemo's busy scene, as the native --benchmark plays it (with the
+ * demo's play, RPL_PLAY_*, as in a window). */
 #define BENCH_W 640
 #define BENCH_H 480
 #define BENCH_SEED 1
@@ -94,13 +85,10 @@ static void backdrop_update(web_t *p)
  * stone. */
 static void start_state(web_t *p)
 {
-    int unit = (p->w < p->h ? p->w : p->h) / 240;
-    unit = unit < 1 ? 1 : unit;
-    p->rain = (rpl_rain_t){ .per_kilostep = RAIN_PER_KILOSTEP, .rmin = unit, .rmax = 2 * unit,
-                            .wmin = RAIN_WEIGHT_MIN, .wmax = RAIN_WEIGHT_MAX };
+    p->rain = rpl_play_rain(p->w, p->h);
     p->view.strength = RPL_STRENGTH_ONE;
     p->view.shading = 1;
-    p->stone = STONE_UNITS * unit;
+    p->stone = RPL_PLAY_STONE_UNITS * rpl_play_unit(p->w, p->h);
     p->rain_on = 1;
     p->auto_on = 1;
 }
@@ -117,7 +105,7 @@ web_t *web_create(int w, int h, int seed, int rate)
     p->w = w;
     p->h = h;
     p->seed = (uint64_t)(unsigned)seed;
-    p->wave = (rpl_wave_params_t)WAVE_DEFAULTS;
+    p->wave = (rpl_wave_params_t)RPL_PLAY_WAVE_DEFAULTS;
     p->pic = malloc(n * 4);
     p->work = malloc(n * 4);
     p->fb = malloc(n * 4);
@@ -248,7 +236,7 @@ static void show_tick(web_t *p)
     if (ch & RPL_SHOW_STRENGTH)
         p->view.strength = v->strength;
     if (ch & RPL_SHOW_STONE)
-        p->stone = v->stone < STONE_MIN ? STONE_MIN : v->stone > STONE_MAX ? STONE_MAX : v->stone;
+        p->stone = rpl_play_stone(v->stone);
     if (ch & RPL_SHOW_RAIN) { /* the user who takes over finds the show's weather */
         p->rain_on = v->rain_on;
         p->rain = v->rain;
@@ -293,15 +281,15 @@ void web_stone(web_t *p, int x, int y, int big)
 {
     if (!p)
         return;
-    int r = big ? (p->stone * 2 > STONE_MAX ? STONE_MAX : p->stone * 2) : p->stone;
-    rpl_sim_drop(p->sim, x, y, r, big ? STONE_WEIGHT * 2 : STONE_WEIGHT);
+    int r = big ? rpl_play_stone(p->stone * 2) : p->stone;
+    rpl_sim_drop(p->sim, x, y, r, big ? RPL_PLAY_STONE_WEIGHT * 2 : RPL_PLAY_STONE_WEIGHT);
 }
 
 void web_trail(web_t *p, int x0, int y0, int x1, int y1)
 {
     if (p)
         rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
-                      STONE_WEIGHT / 2);
+                      RPL_PLAY_STONE_WEIGHT / 2);
 }
 
 const int16_t *web_mix(web_t *p, int frames)
@@ -350,7 +338,7 @@ int web_set(web_t *p, int what, int value)
     case WEB_AUTO: p->auto_on = value != 0; break;
     case WEB_LIGHT: p->view.shading = value != 0; break;
     case WEB_STRENGTH: p->view.strength = clampi(value, 0, RPL_STRENGTH_MAX); break;
-    case WEB_STONE: p->stone = clampi(value, STONE_MIN, STONE_MAX); break;
+    case WEB_STONE: p->stone = rpl_play_stone(value); break;
     case WEB_MODEL:
         if (!value)
             rpl_sim_set_model(p->sim, RPL_MODEL_CLASSIC, NULL);
@@ -370,13 +358,7 @@ int web_wave(web_t *p, int speed, int viscosity)
 {
     if (!p)
         return -1;
-    rpl_wave_params_t w = p->wave;
-    if (speed)
-        w.speed = speed > 0 ? w.speed * 1.1 : w.speed / 1.1; /* a tenth faster or slower */
-    if (viscosity > 0) /* half as much again; from 0, u*dt 0.001 */
-        w.viscosity = w.viscosity * w.dt < 0.001 ? 0.001 / w.dt : w.viscosity * 1.5;
-    else if (viscosity < 0) /* a third less; 0 below u*dt 0.001 */
-        w.viscosity = w.viscosity * w.dt <= 0.001 ? 0 : w.viscosity / 1.5;
+    rpl_wave_params_t w = rpl_play_wave_nudge(p->wave, speed, viscosity);
     rpl_wave_info_t info;
     if (rpl_wave_info(&w, &info) != RPL_OK) {
         say(p, "refused", info.why);
@@ -412,10 +394,7 @@ const char *web_version(void)
 
 web_t *web_bench_create(void)
 {
-    web_t *p = web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000);
-    if (p)
-        p->rain_on = 1;
-    return p;
+    return web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000); /* no show: rain and autopilot on */
 }
 
 void web_bench_frame(web_t *p)

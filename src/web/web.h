@@ -66,8 +66,7 @@ enum {
     WEB_SHOW = 7,     /* read only: 1 when a show is loaded */
     WEB_WIDTH = 8,    /* read only */
     WEB_HEIGHT = 9,   /* read only */
-    WEB_AWAKE = 10,   /* read only: per cent of the tiles stepped last step */
-    WEB_SETTINGS
+    WEB_AWAKE = 10    /* read only: per cent of the tiles stepped last step */
 };
 int web_get(const web_t *p, int what);
 int web_set(web_t *p, int what, int value);

@@ -593,7 +593,7 @@
       fail(`ripple could not start: ${e.message}`, true);
       return;
     }
-    const receive = window.RippleEngine((msg) => onEngine(msg));
+    const receive = window.RippleEngine((msg) => onEngine(msg), loadScript);
     send = (msg) => receive(msg);
     send({ ...start, canvas });
   }
