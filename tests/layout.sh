@@ -15,7 +15,8 @@
 #                  sound.h: base; side.h: base, render)
 #   src/ripple_support.h
 #                  the front ends' helpers (parsing, the file writer, picture
-#                  probing, the font, the WAV header, bench checks): in
+#                  probing, the font, the WAV header, bench checks, the
+#                  demo's play, walls drawn as stone): in
 #                  libripple but not exported by libripple.so nor installed;
 #                  ripple.h only
 #   src/core/ROOM  the library in rooms (base, field, render, show, sound,
