@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "kernels/simd.h"
 #include "ripple_support.h"
 
 /* One row per path, in ascending order of preference: "auto" takes the
@@ -65,8 +64,6 @@ static const struct path {
 };
 
 #define NPATHS (sizeof paths / sizeof paths[0])
-
-const int16_t rpl_zero_row[RPL_DIM_MAX];
 
 /* Names of every path ripple knows, built here or not. */
 static const char *const known[] = { "c", "mmx", "sse2", "avx2", "neon" };

@@ -12,10 +12,10 @@
  * and RPL_ROWS_HALF when it has a vector of half the lanes too, half_t,
  * for areas narrower than a whole vector (AVX2's xmm, NEON's D register),
  * RPL_ROWS_HIDE(c, p) when it wants a row's pointers hidden from the
- * compiler (kernels/arm/neon.h says why); after it, the functions declared
- * below: the rule on one vector of cells, and the few vector operations
- * the loop needs.  The row loop with its overlapping tail, the
- * preconditions and the scalar rule for narrower areas are here, once.
+ * compiler (kernels/arm/neon.h says why); the functions declared below:
+ * the rule on one vector of cells, and the vector operations the loop needs
+ * (each instruction set's kernels/x86/rows_*.h or kernels/arm/neon.h).  The
+ * row loop, its tail, the preconditions and the narrow areas' rule: here.
  */
 #ifndef RPL_ROWS_FN
 #error "define RPL_ROWS_FN, RPL_ROWS_LANES, vec_t and rule_t before including rows_tpl.h"

@@ -65,7 +65,8 @@ static inline void rpl_refract_check(const rpl_refract_job_t *job, const void *b
 }
 
 /* Stands in for the missing row above the top or below the bottom row, so
- * those rows take the vector path too.  All zeros, never written. */
+ * those rows take the vector path too.  All zeros, never written
+ * (kernels/zero_row.c). */
 extern const int16_t rpl_zero_row[RPL_DIM_MAX];
 
 #endif

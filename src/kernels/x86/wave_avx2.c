@@ -1,5 +1,5 @@
 /* kernels/x86/wave_avx2.c - the wave model's step with AVX2, sixteen cells per vector, bit-exact with rpl_step_wave_c. */
-#include <immintrin.h>
+#include "kernels/x86/rows_avx2.h"
 
 #define RPL_ROWS_FN rpl_step_wave_avx2
 #define RPL_ROWS_WAVE 1
@@ -15,56 +15,6 @@ typedef struct {
 } rule_t;
 
 #include "kernels/rows_tpl.h"
-
-RPL_FORCE_INLINE __m256i load16(const int16_t *p)
-{
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
-RPL_FORCE_INLINE void vec_store(int16_t *p, __m256i v)
-{
-    _mm256_storeu_si256((__m256i *)(void *)p, v);
-}
-
-RPL_FORCE_INLINE __m256i vec_zero(void)
-{
-    return _mm256_setzero_si256();
-}
-
-RPL_FORCE_INLINE __m256i vec_or(__m256i a, __m256i b)
-{
-    return _mm256_or_si256(a, b);
-}
-
-RPL_FORCE_INLINE int vec_any(__m256i acc)
-{
-    return !_mm256_testz_si256(acc, acc);
-}
-
-RPL_FORCE_INLINE __m128i load8(const int16_t *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-RPL_FORCE_INLINE void half_store(int16_t *p, __m128i v)
-{
-    _mm_storeu_si128((__m128i *)(void *)p, v);
-}
-
-RPL_FORCE_INLINE __m128i half_zero(void)
-{
-    return _mm_setzero_si128();
-}
-
-RPL_FORCE_INLINE __m128i half_or(__m128i a, __m128i b)
-{
-    return _mm_or_si128(a, b);
-}
-
-RPL_FORCE_INLINE int half_any(__m128i acc)
-{
-    return !_mm_testz_si128(acc, acc);
-}
 
 RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k)
 {
@@ -109,9 +59,7 @@ RPL_FORCE_INLINE __m256i rule_vec(const int16_t *c, const int16_t *p, ptrdiff_t 
     __m256i z = load16(c), pv = load16(p);
     __m256i lo = wave_lanes(_mm256_unpacklo_epi16(z, pv), _mm256_unpacklo_epi16(s, one), k);
     __m256i hi = wave_lanes(_mm256_unpackhi_epi16(z, pv), _mm256_unpackhi_epi16(s, one), k);
-    __m256i n = _mm256_packs_epi32(lo, hi);
-    n = _mm256_max_epi16(n, _mm256_set1_epi16(RPL_HEIGHT_MIN));
-    return _mm256_min_epi16(n, _mm256_set1_epi16(RPL_HEIGHT_MAX));
+    return clamp16(_mm256_packs_epi32(lo, hi));
 }
 
 /* Eight cells. */
@@ -124,7 +72,5 @@ RPL_FORCE_INLINE __m128i rule_half(const int16_t *c, const int16_t *p, ptrdiff_t
     __m128i z = load8(c), pv = load8(p);
     __m128i lo = wave_lanes4(_mm_unpacklo_epi16(z, pv), _mm_unpacklo_epi16(s, one), k);
     __m128i hi = wave_lanes4(_mm_unpackhi_epi16(z, pv), _mm_unpackhi_epi16(s, one), k);
-    __m128i n = _mm_packs_epi32(lo, hi);
-    n = _mm_max_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MIN));
-    return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));
+    return clamp8(_mm_packs_epi32(lo, hi));
 }

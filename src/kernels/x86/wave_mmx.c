@@ -1,6 +1,5 @@
 /* kernels/x86/wave_mmx.c - the wave model's step with MMX, four cells per vector, bit-exact with rpl_step_wave_c. */
-#include <mmintrin.h>
-#include <string.h>
+#include "kernels/x86/rows_mmx.h"
 
 #define RPL_ROWS_FN rpl_step_wave_mmx
 #define RPL_ROWS_WAVE 1
@@ -12,37 +11,6 @@ typedef struct {
 } rule_t;
 
 #include "kernels/rows_tpl.h"
-
-/* Unaligned 64-bit access through memcpy, as in step_mmx.c. */
-RPL_FORCE_INLINE __m64 load4(const int16_t *p)
-{
-    __m64 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-RPL_FORCE_INLINE void vec_store(int16_t *p, __m64 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-RPL_FORCE_INLINE __m64 vec_zero(void)
-{
-    return _mm_setzero_si64();
-}
-
-RPL_FORCE_INLINE __m64 vec_or(__m64 a, __m64 b)
-{
-    return _mm_or_si64(a, b);
-}
-
-/* fold the lanes, then leave MMX state (emms) before returning */
-RPL_FORCE_INLINE int vec_any(__m64 acc)
-{
-    int any = _mm_cvtsi64_si32(_mm_or_si64(acc, _mm_srli_si64(acc, 32)));
-    _mm_empty();
-    return any != 0;
-}
 
 RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k)
 {
@@ -63,11 +31,8 @@ RPL_FORCE_INLINE __m64 wave2(__m64 zp, __m64 s1, const rule_t *k)
 
 /*
  * The rule for the four cells at c[0..3] / p[0..3], as in wave_sse2.c,
- * two cells per int32 vector.  The clamp is step_mmx.c's saturation trick
- * (MMX has no pminsw/pmaxsw): n lies in [-24576, 24576],
- *   paddsw(n, 24576)   = min(n, 8191) + 24576, in [0, 32767];
- *   psubusw(.., 16384) = clamp(n) + 8192 (0 exactly when n <= -8192);
- *   psubw(.., 8192)    = clamp(n).
+ * two cells per int32 vector.  n, packed back to int16, lies in
+ * [-24576, 24576]: inside the range rows_mmx.h's clamp takes.
  */
 RPL_FORCE_INLINE __m64 rule_vec(const int16_t *c, const int16_t *p, ptrdiff_t w, const rule_t *k)
 {
@@ -77,8 +42,5 @@ RPL_FORCE_INLINE __m64 rule_vec(const int16_t *c, const int16_t *p, ptrdiff_t w,
     __m64 z = load4(c), pv = load4(p);
     __m64 lo = wave2(_mm_unpacklo_pi16(z, pv), _mm_unpacklo_pi16(s, one), k);
     __m64 hi = wave2(_mm_unpackhi_pi16(z, pv), _mm_unpackhi_pi16(s, one), k);
-    __m64 n = _mm_packs_pi32(lo, hi);
-    n = _mm_adds_pi16(n, _mm_set1_pi16(32767 - RPL_HEIGHT_MAX));
-    n = _mm_subs_pu16(n, _mm_set1_pi16(32767 - RPL_HEIGHT_MAX + RPL_HEIGHT_MIN));
-    return _mm_sub_pi16(n, _mm_set1_pi16(-RPL_HEIGHT_MIN));
+    return clamp4(_mm_packs_pi32(lo, hi));
 }

@@ -1,5 +1,5 @@
 /* kernels/x86/wave_sse2.c - the wave model's step with SSE2, eight cells per vector, bit-exact with rpl_step_wave_c. */
-#include <emmintrin.h>
+#include "kernels/x86/rows_sse2.h"
 
 #define RPL_ROWS_FN rpl_step_wave_sse2
 #define RPL_ROWS_WAVE 1
@@ -16,31 +16,6 @@ typedef struct {
 } rule_t;
 
 #include "kernels/rows_tpl.h"
-
-RPL_FORCE_INLINE __m128i load8(const int16_t *p)
-{
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-RPL_FORCE_INLINE void vec_store(int16_t *p, __m128i v)
-{
-    _mm_storeu_si128((__m128i *)(void *)p, v);
-}
-
-RPL_FORCE_INLINE __m128i vec_zero(void)
-{
-    return _mm_setzero_si128();
-}
-
-RPL_FORCE_INLINE __m128i vec_or(__m128i a, __m128i b)
-{
-    return _mm_or_si128(a, b);
-}
-
-RPL_FORCE_INLINE int vec_any(__m128i acc)
-{
-    return _mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFF;
-}
 
 RPL_FORCE_INLINE void rule_init(rule_t *r, const rpl_wave_coef_t *k)
 {
@@ -77,7 +52,5 @@ RPL_FORCE_INLINE __m128i rule_vec(const int16_t *c, const int16_t *p, ptrdiff_t 
     __m128i z = load8(c), pv = load8(p);
     __m128i lo = wave4(_mm_unpacklo_epi16(z, pv), _mm_unpacklo_epi16(s, one), k);
     __m128i hi = wave4(_mm_unpackhi_epi16(z, pv), _mm_unpackhi_epi16(s, one), k);
-    __m128i n = _mm_packs_epi32(lo, hi);
-    n = _mm_max_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MIN));
-    return _mm_min_epi16(n, _mm_set1_epi16(RPL_HEIGHT_MAX));
+    return clamp8(_mm_packs_epi32(lo, hi));
 }
