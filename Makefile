@@ -174,10 +174,15 @@ all: deps-run $(LIB) $(SHLIB) $(SHLINKS) $(DEMO) $(BENCH) $(MANPAGE)
 endif
 
 include mk/tests.mk
-include tests/fuzz.mk
 include mk/web.mk
 include mk/install.mk
 include mk/tools.mk
+
+# tests/fuzz_*.c are libFuzzer targets (clang -fsanitize=fuzzer), not unit
+# tests: TEST_SRC leaves them out, so they are neither linked with cmocka nor
+# run by test-unit; `make warnings` compiles them like every C file.  Their
+# build and run rules (fuzz, fuzz-smoke) are in tests/fuzz.mk.
+include tests/fuzz.mk
 
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)
