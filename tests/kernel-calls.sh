@@ -35,7 +35,7 @@ for t in "$@"; do
     gdb -q -batch -x "$tmp/$name.gdb" "$t" >"$tmp/$name.log" 2>&1
     if grep -q "^Breakpoint [0-9]*, " "$tmp/$name.log"; then
         echo "kernel-calls: $name calls $(grep -m 1 "^Breakpoint [0-9]*, " "$tmp/$name.log" |
-            sed 's/^Breakpoint [0-9]*, [0-9a-fx ]*\(in \)\{0,1\}\([a-z0-9_]*\).*/\2/'): move it to PATH_SUITES in the Makefile"
+            sed 's/^Breakpoint [0-9]*, [0-9a-fx ]*\(in \)\{0,1\}\([a-z0-9_]*\).*/\2/'): move it to PATH_SUITES in mk/tests.mk"
         fail=1
     elif ! grep -q "exited normally" "$tmp/$name.log"; then
         echo "kernel-calls: $name did not run to its end under gdb:"

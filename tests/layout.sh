@@ -1,10 +1,8 @@
 #!/bin/sh
-# layout.sh - checks the include rules of the rooms by reading every #include
-# line, and that no files of src/core or of src/app call each other in a
-# loop, by reading the built objects' symbols.
-# usage: sh tests/layout.sh [BUILD]   (prints one line per violation, exits 1
-#        if any; BUILD, default build, holds the objects: `make layout`
-#        builds them first)
+# layout.sh - checks the include rules of the rooms by reading every #include line, and that no files anywhere form a loop, by their includes and by the built objects' symbols.
+# usage: sh tests/layout.sh [BUILD]   (prints one line per violation and
+#        per loop, exits 1 if any; BUILD, default build, holds the
+#        objects: `make layout` builds them first)
 #
 # The rooms and which of the project's own headers each may include (system
 # headers are free, except SDL's in the platform-free core):
@@ -35,9 +33,12 @@
 #                  engine never include each other.
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
 #   src/scene      ripple.h and src/scene/* (and Chipmunk2D's headers; no SDL)
+#   src/play       the pool's play above libripple, below the front ends:
+#                  ripple.h, ripple_support.h and src/play/* (no SDL)
 #   src/app, src/web, src/tools, bench, tests
 #                  ripple.h, ripple_support.h and the headers of their own
-#                  room; src/app, bench and tests also src/scene/scene.h
+#                  room; src/app, bench and tests also src/scene/scene.h;
+#                  src/app, src/web, bench and tests also src/play/*.h
 #                  (src/web is the page's front end: no SDL, no scene)
 #   src/examples   ripple.h and src/examples/* only: an example is what a
 #                  user of the installed library writes, with the public API
@@ -57,6 +58,7 @@ EXCEPTIONS="$EXCEPTIONS tests/test_shotname.c:src/app/shotname.h tests/test_web.
 EXCEPTIONS="$EXCEPTIONS src/kernels/dispatch.c:src/ripple_support.h"
 
 violations=0
+edges= # "FILE HEADER" per project header included, for the loops below
 bad() {
     echo "layout: $1:$2: includes $3 ($4)"
     violations=$((violations + 1))
@@ -72,6 +74,7 @@ room_of() {
         src/app/*) echo app;;
         src/web/*) echo web;;
         src/scene/*) echo scene;;
+        src/play/*) echo play;;
         src/examples/*) echo examples;;
         src/tools/*) echo tools;;
         bench/*) echo bench;;
@@ -97,6 +100,8 @@ allowed() {
     case $2 in src/ripple.h|src/ripple/*.h) return 0;; esac
     case $1:$2 in
         app:src/ripple_support.h|tools:src/ripple_support.h|web:src/ripple_support.h) return 0;;
+        play:src/ripple_support.h|play:src/play/*) return 0;;
+        app:src/play/*.h|web:src/play/*.h|bench:src/play/*.h|tests:src/play/*.h) return 0;;
         bench:src/ripple_support.h|tests:src/ripple_support.h) return 0;;
         core/*:src/ripple_support.h|core/*:src/core/base/*) return 0;;
         core/field:src/kernels/kernels.h|core/side:src/kernels/kernels.h) return 0;;
@@ -118,8 +123,9 @@ rule() {
         support) echo "ripple_support.h may include only ripple.h";;
         core/*) echo "src/$1 may include ripple/base.h, ripple/${1#core/}.h, ripple_support.h, core/base/ and $1/ headers (and the others where the rules above say)";;
         kernels) echo "src/kernels may include ripple.h and kernels/ headers only";;
-        bench|tests) echo "$1/ may include only ripple.h, ripple_support.h and $1/ headers";;
-        app|tools|web) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
+        bench|tests) echo "$1/ may include only ripple.h, ripple_support.h, src/play/ headers and $1/ headers";;
+        app|web) echo "src/$1 may include only ripple.h, ripple_support.h, play/ headers and $1/ headers";;
+        play|tools) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
         *) echo "src/$1 may include only ripple.h and $1/ headers";;
     esac
 }
@@ -127,7 +133,7 @@ rule() {
 files=$(find src bench tests -name '*.[ch]' | LC_ALL=C sort)
 for f in $files; do
     if [ "$(room_of "$f")" = none ]; then
-        echo "layout: $f: in no room (src/core/ROOM, src/kernels, src/scene, src/app, src/web, src/examples, src/tools, bench, tests)"
+        echo "layout: $f: in no room (src/core/ROOM, src/kernels, src/scene, src/play, src/app, src/web, src/examples, src/tools, bench, tests)"
         violations=$((violations + 1))
     fi
 done
@@ -144,7 +150,7 @@ while read -r f line quote name; do
     room=$(room_of "$f")
     case $name in
         SDL.h|SDL_*.h|SDL2/*)
-            case $room in core/*|kernels|public|scene|web)
+            case $room in core/*|kernels|public|scene|play|web)
                 bad "$f" "$line" "<$name>" "no SDL header in the platform-free core";;
             esac
             continue;;
@@ -156,6 +162,8 @@ while read -r f line quote name; do
     fi
     # src/app/../core/x.h is src/core/x.h
     hdr=$(echo "$hdr" | sed -e 's|/\./|/|g' -e ':a' -e 's|[^/]*/\.\./||' -e 'ta')
+    edges="$edges
+$f $hdr"
     allowed "$room" "$hdr" && continue
     case " $EXCEPTIONS " in *" $f:$hdr "*) continue;; esac
     bad "$f" "$line" "$name" "$(rule "$room")"
@@ -167,46 +175,119 @@ echo "layout: $(echo "$files" | wc -l) files, $violations include violations"
 
 # ---- loops of files ----------------------------------------------------------
 # File A "calls" file B when A's object needs a symbol (U) that B's object
-# defines; a loop is two or more files that reach each other that way.
+# defines, and A "reads" B when it includes it; a loop is two or more files
+# that reach each other either way.  Symbols are read across every folder
+# at once, so a loop between rooms shows as well as one inside a room.
 
 build=${1:-build}
-loops=0
-# loops_in DIR...: prints "loop: FILE FILE..." per loop among the objects of the
-# sources in DIR(s); 2 when an object is missing.
-loops_in() {
-    objs=
-    for src in $(for d in "$@"; do ls "$d"/*.c; done); do
-        o="$build/${src%.c}.o"
-        if [ ! -f "$o" ]; then echo "layout: $o: not built (make layout builds it)"; return 2; fi
-        objs="$objs $o"
-    done
-    nm -A $objs | awk -v b="$build/" '
-        { f = $1; sub(/:.*/, "", f); sub("^" b, "", f); sub(/\.o$/, ".c", f)
-          if (!(f in id)) { id[f] = n; name[n++] = f }
-          t = $(NF - 1); s = $NF
-          if (t == "U") need[id[f], s] = 1
-          else if (t ~ /^[TDBRGSVWC]$/) def[s] = id[f] }
+
+# folder FILE: the folder a file is counted in.
+folder() {
+    case $1 in
+        src/core/*) echo src/core;;
+        src/kernels/*) echo src/kernels;;
+        src/*/*) r=${1#src/}; echo "src/${r%%/*}";;
+        *) echo "${1%%/*}";;
+    esac
+}
+FOLDERS="src/core src/kernels src/scene src/play src/app src/web src/tools bench tests"
+
+# loops: reads "A B [WHY]" edges, prints "FILE FILE... [(via WHY...)]" per
+# loop, files sorted, loops in the order of their first file.
+loops() {
+    LC_ALL=C sort -u | awk 'BEGIN { n = 0 }
+        NF >= 2 && $1 != $2 {
+            for (k = 1; k <= 2; k++) if (!($k in id)) { id[$k] = n; name[n++] = $k }
+            a = id[$1]; b = id[$2]; r[a, b] = 1
+            if (NF > 2 && !((a, b, $3) in seen)) { seen[a, b, $3] = 1; why[a, b] = why[a, b] " " $3 }
+        }
         END {
-            for (k in need) { split(k, p, SUBSEP); if ((p[2] in def) && def[p[2]] != p[1]) r[p[1], def[p[2]]] = 1 }
             for (k = 0; k < n; k++) for (i = 0; i < n; i++) if ((i, k) in r)
                 for (j = 0; j < n; j++) if ((k, j) in r) r[i, j] = 1
-            for (i = 0; i < n; i++) if (!(i in done) && ((i, i) in r)) {
-                line = name[i]; done[i] = 1
-                for (j = i + 1; j < n; j++) if (((i, j) in r) && ((j, i) in r)) { line = line " " name[j]; done[j] = 1 }
-                print "loop: " line
+            for (i = 0; i < n; i++) order[i] = i
+            for (i = 1; i < n; i++) for (j = i; j > 0 && name[order[j]] < name[order[j - 1]]; j--) {
+                t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
+            for (x = 0; x < n; x++) {
+                i = order[x]
+                if ((i in done) || !((i, i) in r)) continue
+                line = ""; m = 0
+                for (y = 0; y < n; y++) { j = order[y]
+                    if (j == i || (((i, j) in r) && ((j, i) in r))) { line = line " " name[j]; done[j] = 1; member[m++] = j } }
+                # the symbols inside the loop, those most files need first
+                nv = 0
+                for (p = 0; p < m; p++) for (q = 0; q < m; q++) if ((member[p], member[q]) in why) {
+                    c = split(why[member[p], member[q]], w, " ")
+                    for (e = 1; e <= c; e++) { if (!(w[e] in uses)) sym[nv++] = w[e]; uses[w[e]]++ } }
+                for (e = 1; e < nv; e++) for (f = e; f > 0 && (uses[sym[f]] > uses[sym[f - 1]] || \
+                        (uses[sym[f]] == uses[sym[f - 1]] && sym[f] < sym[f - 1])); f--) {
+                    t = sym[f]; sym[f] = sym[f - 1]; sym[f - 1] = t }
+                via = ""
+                for (e = 0; e < nv && e < 6; e++) via = via " " sym[e]
+                if (nv > 6) via = via " ..."
+                delete uses
+                print substr(line, 2) (via != "" ? " (via" via ")" : "")
             }
         }'
 }
 
-core=$(loops_in src/core/*) || exit 2
-if [ -n "$core" ]; then
-    echo "$core" | sed 's/^/layout: src\/core: /'
-    loops=$((loops + $(echo "$core" | wc -l)))
-fi
-app=$(loops_in src/app) || exit 2
-if [ -n "$app" ]; then
-    echo "$app" | sed 's/^/layout: src\/app: /'
-    loops=$((loops + $(echo "$app" | wc -l)))
-fi
-echo "layout: loops of files: src/core $(echo "$core" | grep -c '^loop'), src/app $(echo "$app" | grep -c '^loop')"
+# The objects: every source's, as make layout builds them; skipped are the
+# sources this build makes no object of here: the fuzzers (tests/fuzz.mk),
+# the WebAssembly check (tests/web_exact.c), the qemu plugin and the
+# preloaded counter of bench/ (shared objects of their own), the examples
+# (programs of the installed library) and the kernels of other
+# architectures or instruction sets than this build's.
+objs=
+missing=0
+for src in $(find src bench tests -name '*.c' | LC_ALL=C sort); do
+    case $src in
+        tests/fuzz_*|tests/web_exact.c|bench/qemu_icount.c|bench/preload/*|src/examples/*) continue;;
+        src/kernels/*/*.c) [ -f "$build/${src%.c}.o" ] || continue;;
+    esac
+    o="$build/${src%.c}.o"
+    if [ ! -f "$o" ]; then
+        echo "layout: $o: not built (make layout builds it)"
+        missing=1
+    fi
+    objs="$objs $o"
+done
+[ -f "$build/src/kernels/dispatch.o" ] || { echo "layout: $build: no kernels built"; missing=1; }
+[ "$missing" = 0 ] || exit 2
+
+syms=$(nm -A $objs) || { echo "layout: nm could not read the objects in $build"; exit 2; }
+by_symbols=$(printf '%s\n' "$syms" | awk -v b="$build/" '
+    { f = $1; sub(/:.*/, "", f); sub("^" b, "", f); sub(/\.o$/, ".c", f)
+      t = $(NF - 1); s = $NF
+      if (t == "U") need[f, s] = 1
+      else if (t ~ /^[TDBRGSVWC]$/) { if (s in def && def[s] != f) dup[s] = 1; def[s] = f } }
+    END { for (k in need) { split(k, p, SUBSEP)
+            if ((p[2] in def) && !(p[2] in dup)) print p[1], def[p[2]], p[2] } }' | loops)
+by_includes=$(printf '%s\n' "$edges" | loops)
+
+loops=0
+report() { # KIND LOOPS
+    [ -n "$2" ] || return 0
+    printf '%s\n' "$2" | while read -r line; do echo "layout: loop by $1: $line"; done
+    loops=$((loops + $(printf '%s\n' "$2" | wc -l)))
+}
+report symbols "$by_symbols"
+report includes "$by_includes"
+
+# how many loops in each folder, and across folders
+count() { # LOOPS
+    printf '%s\n' "$1" | sed 's/ (via .*//' | while read -r line; do
+        [ -n "$line" ] || continue
+        set -- $(for f in $line; do folder "$f"; done | sort -u)
+        if [ $# = 1 ]; then echo "$1"; else echo across; fi
+    done
+}
+summary() { # KIND LOOPS
+    c=$(count "$2"); out=
+    for d in $FOLDERS across; do
+        out="$out, $d $(printf '%s\n' "$c" | grep -cx "$d")"
+    done
+    echo "layout: loops by $1 (${out#, })"
+}
+summary symbols "$by_symbols"
+summary includes "$by_includes"
+echo "layout: $(echo "$objs" | wc -w) objects read in $build"
 [ "$violations" = 0 ] && [ "$loops" = 0 ]

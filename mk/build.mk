@@ -1,0 +1,177 @@
+# mk/build.mk - compiling and linking: the flags, the version, the configuration stamps, the libraries and programs.
+
+# -ffp-contract=off: a*b+c is never fused into one rounding, so the
+# floating-point code gives the same bytes with every compiler and on
+# every CPU (clang fuses by default where the CPU has FMA, as on ARM).
+STD_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+             -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc
+ifeq ($(SIMD),1)
+STD_CFLAGS += $(SIMD_DEFS)
+endif
+ALL_CFLAGS = $(STD_CFLAGS) $(ARCH_FLAGS) $(CPPFLAGS) $(CFLAGS) $(PTHREAD)
+CORE_LIBS  = $(ARCH_FLAGS) $(ARCH_LDFLAGS) $(PTHREAD) -lm
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+# Sub-makes ($(MAKE) $(SUB)) name their build directory, demo and bench:
+# variables given on the command line are passed down to them, and two
+# builds must never share a directory.
+SUB = --no-print-directory -f $(SELF)
+
+# A program's path as a command (./ripple, not ripple).
+cmd = $(if $(filter /%,$(1)),$(1),./$(1))
+
+# The library's version, read from the public header ripple/base.h: RPL_VERSION_MAJOR,
+# _MINOR and _PATCH when it defines them, else the RPL_VERSION string.  The
+# shared library's soname carries the major number.
+VERSION := $(shell awk '$$2 == "RPL_VERSION_MAJOR" { M = $$3 } \
+    $$2 == "RPL_VERSION_MINOR" { m = $$3 } $$2 == "RPL_VERSION_PATCH" { p = $$3 } \
+    $$2 == "RPL_VERSION" && $$3 ~ /^"/ { v = $$3 } \
+    END { if (M != "") v = M "." m "." p; gsub(/[^0-9.]/, "", v); print v }' src/ripple/base.h)
+ifeq ($(VERSION),)
+$(error cannot read the version from src/ripple/base.h)
+endif
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+# ---- the build configuration -------------------------------------------------
+
+# $(call record,STAMP-VARIABLE,TEXT-VARIABLE), evaluated: writes the text to
+# the stamp file while this file is read, and only when the file holds
+# something else, so that what depends on the stamp is rebuilt exactly when
+# the text changes.  Under make -n nothing is written: the stamp is then
+# taken as changed, and the rebuild is shown.
+define record
+ifneq ($$(strip $$(file <$$($(1)))),$$(strip $$($(2))))
+ifneq ($$(findstring n,$$(firstword -$$(MAKEFLAGS))),)
+.PHONY: $$($(1))
+else
+$$(shell mkdir -p $$(BUILD))
+$$(file >$$($(1)),$$($(2)))
+endif
+endif
+endef
+
+# Every object depends on $(STAMP): the compiler and the flags.  A build
+# with another CC, CFLAGS, SIMD or ARCH in the same directory rebuilds
+# everything, and one with the same rebuilds nothing.  pkg-config's flags
+# are left out: they only say where installed headers are, and would change
+# right after deps-run installs a library, rebuilding for nothing.
+STAMP   = $(BUILD)/config.stamp
+CC_ID  := $(shell $(CC) --version 2>/dev/null | head -n 1)
+CONFIG  = $(CC_ID) | $(CC) $(ALL_CFLAGS) | LDFLAGS=$(LDFLAGS) | SIMD=$(SIMD) ARCH=$(ARCH) | $(VERSION)
+$(eval $(call record,STAMP,CONFIG))
+
+# The installation prefix is compiled into the demo (where it finds its
+# picture) and written into ripple.pc and the man page: only those depend
+# on it, so `make install PREFIX=...` after `make` rebuilds just them.
+PREFIX_STAMP = $(BUILD)/prefix.stamp
+$(eval $(call record,PREFIX_STAMP,PREFIX))
+
+# Only when a stamp was removed behind make's back (then all rebuilds).
+$(STAMP) $(PREFIX_STAMP): ;
+
+# ---- compiling ---------------------------------------------------------------
+
+# One recipe compiles every object.  What differs between objects comes
+# from pattern-specific variables: ISA (a SIMD kernel's instruction set, for
+# that file alone), PIC (the shared library's copy of the core, built apart
+# in $(BUILD)/pic) and EXTRA (the headers a room takes from pkg-config).
+define compile
+@mkdir -p $(@D)
+@$(if $(Q),echo "  CC      $<$(if $(PIC), (pic))")
+$(Q)$(CC) $(ALL_CFLAGS) $(ISA) $(PIC) $(EXTRA) -MMD -MP -c $< -o $@
+endef
+
+$(BUILD)/%.o: %.c $(STAMP)
+	$(compile)
+
+$(BUILD)/pic/%.o: %.c $(STAMP)
+	$(compile)
+
+$(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
+$(BUILD)/%_sse2.o: ISA = $(ISA_sse2)
+$(BUILD)/%_avx2.o: ISA = $(ISA_avx2)
+$(BUILD)/%_neon.o: ISA = $(ISA_neon)
+$(BUILD)/pic/%.o:  PIC = -fPIC
+$(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
+$(BUILD)/src/tools/%.o: EXTRA = $(SDL_CFLAGS)
+$(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
+$(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
+
+# The library's objects ask for no package (install-lib needs only a C
+# compiler); the rest wait for theirs.
+ifneq ($(ARM_TRIPLE),)
+# Every object wants the sysroot, fetched before any is compiled (a set
+# added later remakes the folder).
+$(APP_OBJ): $(PREFIX_STAMP) | deps-arm
+$(LIB_OBJ) $(PIC_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
+else
+$(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
+$(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
+endif
+
+# ---- linking -----------------------------------------------------------------
+
+$(LIB): $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# The shared library exports the functions of the public header and nothing
+# else: src/libripple.sym lists them, one a line, sorted, and test-install
+# holds the header, the list and the built library to each other.  The
+# kernels, the thread pool, the helpers shared between the core's files and
+# the front ends' helpers (src/ripple_support.h) stay internal, so no
+# program can come to depend on them; libripple.a still has them all.
+SYMLIST = src/libripple.sym
+$(SYMMAP): $(SYMLIST)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo '{'; echo '  global:'; sed 's/.*/    &;/' $(SYMLIST); \
+	  echo '  local: *;'; echo '};'; } >$@.tmp && mv $@.tmp $@
+
+# -z defs: the library names everything it needs (libm, pthreads); left out
+# under the sanitizers, whose runtime only the program brings.
+$(SHLIB): $(PIC_OBJ) $(SYMMAP)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(SYMMAP) \
+	    $(if $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS)),,-Wl,-z,defs) \
+	    -o $@ $(PIC_OBJ) $(CORE_LIBS)
+
+$(BUILD)/$(SONAME): $(SHLIB)
+	$(Q)ln -sf $(notdir $<) $@
+
+$(BUILD)/libripple.so: $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(notdir $<) $@
+
+$(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) \
+	    $(ZLIB_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
+
+$(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) $(CJSON_LIBS) \
+	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
+
+$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) \
+	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
+
+# A suite that tests one of the demo's SDL-free files links its object.
+$(BUILD)/tests/test_shotname: TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
+$(BUILD)/tests/test_shotname: $(BUILD)/src/app/shotname.o
+# The web page's pool, built natively (plain C over libripple).
+$(BUILD)/tests/test_web: TEST_APP_OBJ = $(BUILD)/src/web/web.o
+$(BUILD)/tests/test_web: $(BUILD)/src/web/web.o
+
+# The man page names the picture's installed path and this version.
+$(MANPAGE): src/app/ripple.6 $(PREFIX_STAMP) $(STAMP)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's|/usr/local/share/ripple|$(DATADIR)/ripple|g' \
+	    -e '/^\.TH /s|"ripple [0-9][0-9.]*"|"ripple $(VERSION)"|' $< >$@.tmp && mv $@.tmp $@

@@ -1,0 +1,78 @@
+# mk/web.mk - the web page: the core and src/web built for WebAssembly by emscripten (ARCH=wasm), its files, its tests.
+
+# make web: the page in $(WEB_DIR), over two builds of the core made with
+# emscripten (ARCH=wasm): the SIMD module (the SSE2 kernels on WebAssembly
+# SIMD) and the scalar one, for browsers without SIMD; the page picks.
+# Each module links src/web and the pool's play (src/play) over the core.
+# The exports are every web_* function src/web/web.h declares.
+WEB_DIR  ?= build/web
+WEB_PORT ?= 8000
+WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js
+# The page's files, its picture and its show, copied as they are.
+WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+paren := (
+comma := ,
+WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free
+WEB_LDFLAGS = -O2 --no-entry -sMODULARIZE=1 -sEXPORT_NAME=RippleModule -sENVIRONMENT=web,node \
+              -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 -sFILESYSTEM=0 \
+              -sEXPORTED_FUNCTIONS=$(subst $(eval) ,$(comma),$(strip $(WEB_EXPORTS))) \
+              -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
+# emcc is a node program: Debian's, with a node from elsewhere, finds its
+# modules through NODE_PATH.
+EMCC_NODE_PATH = $(if $(NODE_PATH),$(NODE_PATH):)/usr/share/nodejs
+ifeq ($(ARCH),wasm)
+export NODE_PATH := $(EMCC_NODE_PATH)
+WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
+$(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
+$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) src/web/web.h $(SELF) mk/web.mk
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMLD    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) $(WEB_LDFLAGS)
+web-module: $(WEB_MODULE)
+	@:
+# The SIMD kernels against the scalar ones, in node.
+$(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
+	@$(if $(Q),echo "  EMLD    $@")
+	$(Q)$(CC) $(LDFLAGS) -O2 -o $@ $^ -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
+endif
+
+.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web
+
+web: deps-web
+	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
+web-files: $(WEB_FILES)
+	@:
+web-simd web-scalar: web-%:
+	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=$(BUILD)/wasm/$* \
+	    WEB_DIR=$(WEB_DIR) web-module
+define web-copy
+@mkdir -p $(@D)
+$(Q)cp $< $@
+endef
+$(WEB_DIR)/%: src/web/%
+	$(web-copy)
+$(WEB_DIR)/%: assets/%
+	$(web-copy)
+$(WEB_DIR)/%: assets/shows/%
+	$(web-copy)
+
+serve-web: web
+	node src/web/serve.mjs $(WEB_DIR) $(WEB_PORT)
+
+# node's WebSocket, behind a flag in node 20 (without it, the ws module).
+NODE_WS = $$(node --experimental-websocket -e 0 2>/dev/null && echo --experimental-websocket)
+
+# The page's timedemo against the native demo's, and what the page costs
+# a frame while it plays (bench/web.mjs).
+bench-web: web $(DEMO)
+	$(call require,$(NEEDS_WEB_TEST))
+	node $(NODE_WS) bench/web.mjs --dir $(WEB_DIR) --native $(call cmd,$(DEMO))
+
+# The page in a headless Chromium, both modules, against the native demo;
+# the SIMD kernels against the scalar ones in node first.
+WEB_EXACT = $(BUILD)/wasm/simd/web_exact.js
+test-web: web $(DEMO)
+	$(call require,$(NEEDS_WEB_TEST))
+	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=1 BUILD=$(BUILD)/wasm/simd $(WEB_EXACT)
+	sh tests/web.sh $(call cmd,$(DEMO)) $(WEB_DIR) $(WEB_EXACT) $(BUILD)/web-shots
+
