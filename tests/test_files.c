@@ -383,7 +383,7 @@ static void test_misuse(void **state)
 static rpl_sim_t *busy_field(int w, int h)
 {
     rpl_sim_t *sim;
-    rpl_sim_create(w, h, 5, &sim);
+    assert_int_equal(rpl_sim_create(w, h, 5, &sim), RPL_OK);
     assert_non_null(sim);
     assert_int_equal(rpl_sim_drop(sim, w / 2, h / 2, 3, 900), RPL_OK);
     for (int i = 0; i < 7; i++)
@@ -425,7 +425,7 @@ static void test_snapshot_bare_name_and_fifo(void **state)
     assert_int_equal(w, 37);
     assert_int_equal(h, 23);
     rpl_sim_t *b;
-    rpl_sim_create(w, h, 9, &b);
+    assert_int_equal(rpl_sim_create(w, h, 9, &b), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(b, snap), RPL_OK);
     assert_same_field(a, b);
     rpl_snapshot_destroy(snap);
@@ -448,7 +448,7 @@ static void test_snapshot_parse_matches_file(void **state)
     rpl_snapshot_t *snap;
     assert_int_equal(rpl_snapshot_parse(buf, sizeof buf - 1, &snap), RPL_OK);
     rpl_sim_t *b;
-    rpl_sim_create(9, 5, 1, &b);
+    assert_int_equal(rpl_sim_create(9, 5, 1, &b), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(b, snap), RPL_OK);
     assert_same_field(a, b);
     rpl_snapshot_destroy(snap);
@@ -488,7 +488,7 @@ static void test_snapshot_misuse(void **state)
     assert_true(strlen(rpl_snapshot_error(NULL)) > 0);
     rpl_snapshot_destroy(NULL);
     rpl_sim_t *sim;
-    rpl_sim_create(5, 5, 1, &sim);
+    assert_int_equal(rpl_sim_create(5, 5, 1, &sim), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(sim, NULL), RPL_EINVAL);
     assert_int_equal(rpl_sim_set_snapshot(NULL, NULL), RPL_EINVAL);
     /* a snapshot of another size is refused and the field kept */

@@ -148,7 +148,8 @@ static void start_state(app_t *a)
 {
     rpl_autopilot_destroy(a->ap);
     a->ap = NULL;
-    rpl_autopilot_create(a->o.seed, &a->ap);
+    if (rpl_autopilot_create(a->o.seed, &a->ap) != RPL_OK && !a->run_err) /* ends the run */
+        a->run_err = app_format("cannot create the autopilot: out of memory");
     a->rain = rpl_play_rain(a->o.w, a->o.h);
     a->view.strength = RPL_STRENGTH_ONE;
     a->view.shading = 1;
@@ -331,7 +332,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         return die(st == RPL_EINVAL ? EXIT_USAGE : 1,
                    app_format("cannot create a %dx%d field: %s", a->o.w, a->o.h,
                               rpl_strerror(st)));
-    rpl_sim_set_kernels(a->sim, kern);
+    if (rpl_sim_set_kernels(a->sim, kern) != RPL_OK)
+        return die(1, app_format("cannot use the kernels: %s", rpl_sim_error(a->sim)));
     st = rpl_renderer_create(a->sim, &a->water);
     if (st != RPL_OK)
         return die(1, app_format("cannot create a renderer: %s", rpl_strerror(st)));

@@ -58,6 +58,15 @@ static void put_err(char *err, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The water refuses only what the scene never asks of it (x is kept
+ * inside the body, the numbers are finite); should it refuse, the scene's
+ * error says so and the step goes on. */
+static void water_said(side_scene_t *s, int k, rpl_status st)
+{
+    if (st != RPL_OK)
+        snprintf(s->err, sizeof s->err, "the water refused: %s", rpl_water_error(s->water[k]));
+}
+
 /* ---- the water's parameters ------------------------------------------------------ */
 
 /*
@@ -452,8 +461,8 @@ static void water_forces(side_scene_t *s)
                 if (wp->kind == RPL_SURFACE_SPRINGS) {
                     double dv = -BOB * vy * SIDE_STEP;
                     if (fabs(dv) > 1e-3 * s->u) {
-                        rpl_water_disturb(s->water[k], xa, 0.5 * dv);
-                        rpl_water_disturb(s->water[k], xb, 0.5 * dv);
+                        water_said(s, k, rpl_water_disturb(s->water[k], xa, 0.5 * dv));
+                        water_said(s, k, rpl_water_disturb(s->water[k], xb, 0.5 * dv));
                     }
                 } else {
                     /* a ring for every step would be hundreds of tiny rings:
@@ -462,7 +471,7 @@ static void water_forces(side_scene_t *s)
                     if (++b->bob_steps >= BOB_WAVE_STEPS) {
                         double amp = -BOB_WAVE * b->bob;
                         if (fabs(amp) > BOB_WAVE_MIN * s->u)
-                            rpl_water_disturb(s->water[k], 0.5 * (xa + xb), amp);
+                            water_said(s, k, rpl_water_disturb(s->water[k], 0.5 * (xa + xb), amp));
                         b->bob = 0;
                         b->bob_steps = 0;
                     }
@@ -510,7 +519,7 @@ static void crossings(side_scene_t *s)
              * no impact: that would make waves of waves without end */
             if (fabs(vy - rpl_water_velocity(s->water[k], x)) < IMPACT_MIN * s->u)
                 continue;
-            rpl_water_impact(s->water[k], x, vy, NULL);
+            water_said(s, k, rpl_water_impact(s->water[k], x, vy, NULL));
             double speed = fabs(vy) * (c > 0 ? 1.0 : 0.5);
             if (speed > slow) {
                 double y = rpl_water_height(s->water[k], x);
@@ -661,7 +670,7 @@ void side_scene_set_surface(side_scene_t *s, rpl_surface_kind kind)
         if (water_params(s, k, kind, &p[k], NULL, 0) != 0)
             return; /* cannot be: the same settings made the water */
     for (int k = 0; k < s->nwaters; k++) {
-        rpl_water_set_params(s->water[k], &p[k]);
+        water_said(s, k, rpl_water_set_params(s->water[k], &p[k]));
         rpl_water_reset(s->water[k]);
     }
     s->surface = kind;
@@ -714,12 +723,12 @@ static void sample_surface(side_scene_t *s, int k, float *surf)
         return;
     }
     if (side_scene_surface(s) != RPL_SURFACE_WAVES || n <= 2 * WAVES_SAMPLE_PX) {
-        rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, n, surf);
+        water_said(s, k, rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, n, surf));
         return;
     }
     float coarse[SIDE_DIM_MAX / WAVES_SAMPLE_PX + 2];
     int m = (n - 1) / WAVES_SAMPLE_PX + 2; /* points 0, 4, ... past the last column */
-    rpl_water_sample(s->water[k], b->x0 + 0.5, WAVES_SAMPLE_PX, m, coarse);
+    water_said(s, k, rpl_water_sample(s->water[k], b->x0 + 0.5, WAVES_SAMPLE_PX, m, coarse));
     for (int x = 0; x < n; x++) {
         int i = x / WAVES_SAMPLE_PX;
         float t = (float)(x - i * WAVES_SAMPLE_PX) / WAVES_SAMPLE_PX;
@@ -871,7 +880,9 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         int n = s->ndrawn;
         memcpy(ch, s->drawn, (size_t)n * sizeof *ch);
         body_rects(s, ch, &n, SIDE_HINTS_MAX);
-        rpl_side_renderer_changed(s->rend, ch, n);
+        /* refused, the render draws the whole frame: the same bytes */
+        if (rpl_side_renderer_changed(s->rend, ch, n) != RPL_OK)
+            snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
     }
     rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
                                     rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
