@@ -104,7 +104,7 @@ struct side_scene {
     void *splash_user;
 };
 
-/* A seeded generator (splitmix64): the scene's only randomness. */
+/* A seeded generator (splitmix64): the scene's only randomness (rand.c). */
 uint64_t side_rand(uint64_t *s);
 /* Uniform in [lo, hi). */
 double side_uniform(uint64_t *s, double lo, double hi);
