@@ -57,11 +57,14 @@ RPL_NODISCARD rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, i
  *     group or others as the user is; root too) is not replaced, nor is
  *     another user's file in a sticky folder unless the user owns the
  *     folder or is root (both found by rpl_file_open, RPL_FILE_CHECK too);
- *   - a character device or a FIFO (/dev/null, a named pipe), or the
- *     standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
- *     /proc/self/fd/N): written in place, as the user means;
+ *   - a character device or a FIFO (/dev/null, a named pipe), or a link
+ *     to one: written in place, as the user means;
+ *   - the standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *     /proc/self/fd/N, N with leading zeros too), or a symbolic link to
+ *     what standard output or standard error is open on (a link to
+ *     /dev/stdout, whatever stdout is): written through that descriptor;
  *   - anything else (a directory, a block device, a socket, a symbolic
- *     link to a regular file) is refused and left as it is.
+ *     link to another regular file) is refused and left as it is.
  * Like sqlite3_open, rpl_file_open gives a handle even when it fails (NULL
  * only when memory runs out: RPL_ENOMEM), so that rpl_file_error can say
  * why in one line; always finish with rpl_file_destroy.  A handle is used
@@ -88,6 +91,14 @@ const char *rpl_file_error(const rpl_file_t *f);
 /* Frees f; a file not committed is abandoned (its temporary removed).
  * NULL is fine. */
 void rpl_file_destroy(rpl_file_t *f);
+/* Whether writing path, the way rpl_file_open would, lands on what
+ * standard output is open on: the descriptor written through, what a
+ * device, FIFO or link name reaches, or the file replaced, compared by
+ * device and inode with fd 1 (so every spelling of stdout counts, and
+ * only those).  The null device never counts (any number of outputs may
+ * go there).  0 for NULL, a new name, a refused one or a closed fd 1.
+ * For a front end's report: it goes to stderr when this holds. */
+int rpl_file_is_stdout(const char *path);
 
 /* ---- probing pictures ------------------------------------------------- */
 
