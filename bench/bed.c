@@ -115,21 +115,36 @@ static void bed_picture(bed_t *b, int layout)
     b->pic_layout = layout;
 }
 
-/* Stones and one step on whichever waters the bed warms up. */
-static void step_both(bed_t *b, sched_t *s, int sim, int seed)
+/* The schedule's stones into the field: RPL_OK, or the first refusal
+ * (the schedule keeps its radii in range: none is expected). */
+static rpl_status drop_all(rpl_sim_t *sim, const drop_t *d, int n)
+{
+    rpl_status st = RPL_OK;
+    for (int i = 0; i < n; i++) {
+        rpl_status one = rpl_sim_drop(sim, d[i].x, d[i].y, d[i].r, d[i].weight);
+        if (st == RPL_OK)
+            st = one;
+    }
+    return st;
+}
+
+/* Stones and one step on whichever waters the bed warms up: RPL_OK, or
+ * the field's first refusal. */
+static rpl_status step_both(bed_t *b, sched_t *s, int sim, int seed)
 {
     drop_t d[MAX_DROPS];
+    rpl_status st = RPL_OK;
     int n = sched_next(s, d);
-    for (int i = 0; i < n; i++) {
-        if (sim)
-            rpl_sim_drop(b->sim, d[i].x, d[i].y, d[i].r, d[i].weight);
-        if (seed)
+    if (sim)
+        st = drop_all(b->sim, d, n);
+    if (seed)
+        for (int i = 0; i < n; i++)
             seed_dropstone(&b->seed, d[i].x, d[i].y, d[i].r, d[i].weight);
-    }
     if (sim)
         rpl_sim_step(b->sim);
     if (seed)
         seed_ripplespread(&b->seed);
+    return st;
 }
 
 /* The schedule a bed's warm-up starts from. */
@@ -207,8 +222,11 @@ int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k, int 
         bed_free(b);
         return -1;
     }
-    if (b->sim && k)
-        rpl_sim_set_kernels(b->sim, k);
+    if (b->sim && k && (st = rpl_sim_set_kernels(b->sim, k)) != RPL_OK) {
+        fprintf(stderr, "ripple-bench: path %s: %s\n", rpl_kernels_name(k), rpl_sim_error(b->sim));
+        bed_free(b);
+        return -1;
+    }
     /* the schedule after the warm-up, where every run goes on */
     sched_t s;
     drop_t d[MAX_DROPS];
@@ -263,8 +281,10 @@ static int bed_turn(bed_t *b, int seed)
                 rpl_sim_destroy(b->sim);
                 b->sim = NULL;
             }
-            if (b->sim && b->k_warm)
-                rpl_sim_set_kernels(b->sim, b->k_warm);
+            if (b->sim && b->k_warm && (st = rpl_sim_set_kernels(b->sim, b->k_warm)) != RPL_OK) {
+                rpl_sim_destroy(b->sim);
+                b->sim = NULL;
+            }
         }
         if (b->sim && b->calm_bd && !b->rend) {
             st = rpl_renderer_create(b->sim, &b->rend);
@@ -331,8 +351,9 @@ static const char *render_error(const bed_t *b, int calm)
  * has had its bed_turn, to where the warm-up leaves it, from still water:
  * the same stones and steps every time, and the picture in its layout.
  * The product warms up on the bed's kernels with sleeping tiles on and the
- * threads it has. */
-static void bed_rewarm(bed_t *b, int seed)
+ * threads it has.  RPL_OK, or the status of the field's refusal (the
+ * reason in rpl_sim_error). */
+static rpl_status bed_rewarm(bed_t *b, int seed)
 {
     sched_t s;
     size_t cells = (size_t)b->w * (size_t)b->h;
@@ -345,34 +366,39 @@ static void bed_rewarm(bed_t *b, int seed)
         if (b->keep_seed) {
             memcpy(b->seed.buf1, b->keep_seed, cells * sizeof *b->seed.buf1);
             memcpy(b->seed.buf2, b->keep_seed + cells, cells * sizeof *b->seed.buf2);
-            return;
+            return RPL_OK;
         }
         memset(b->seed.buf1, 0, cells * sizeof *b->seed.buf1);
         memset(b->seed.buf2, 0, cells * sizeof *b->seed.buf2);
         for (int i = 0; i < b->warmup; i++)
-            step_both(b, &s, 0, 1);
+            step_both(b, &s, 0, 1); /* the seed alone: nothing to refuse */
         if (b->keep && (b->keep_seed = malloc(2 * cells * sizeof *b->keep_seed)) != NULL) {
             memcpy(b->keep_seed, b->seed.buf1, cells * sizeof *b->seed.buf1);
             memcpy(b->keep_seed + cells, b->seed.buf2, cells * sizeof *b->seed.buf2);
         }
-        return;
+        return RPL_OK;
     }
     /* the run's first frame is drawn whole, whatever the last run left */
     rpl_renderer_invalidate(b->rend);
     bed_picture(b, PIC_PRODUCT);
     if (b->keep_sim && rpl_sim_set_state(b->sim, b->keep_sim, b->keep_sim + cells) == RPL_OK)
-        return;
+        return RPL_OK;
     rpl_sim_reset(b->sim, b->seed_value);
-    if (b->k_warm)
-        rpl_sim_set_kernels(b->sim, b->k_warm);
+    rpl_status st = b->k_warm ? rpl_sim_set_kernels(b->sim, b->k_warm) : RPL_OK;
+    if (st != RPL_OK)
+        return st;
     rpl_sim_set_sleeping(b->sim, 1);
-    for (int i = 0; i < b->warmup; i++)
-        step_both(b, &s, 1, 0);
-    if (b->keep && !b->keep_sim &&
+    for (int i = 0; i < b->warmup; i++) {
+        rpl_status one = step_both(b, &s, 1, 0);
+        if (st == RPL_OK)
+            st = one;
+    }
+    if (st == RPL_OK && b->keep && !b->keep_sim &&
         (b->keep_sim = malloc(2 * cells * sizeof *b->keep_sim)) != NULL) {
         memcpy(b->keep_sim, rpl_sim_heights(b->sim), cells * sizeof *b->keep_sim);
         memcpy(b->keep_sim + cells, rpl_sim_previous(b->sim), cells * sizeof *b->keep_sim);
     }
+    return st;
 }
 
 /* What a run leaves behind, folded: the water and the picture. */
@@ -405,9 +431,14 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
     }
     /* untimed: the water (and picture) of the warm-up, every run alike,
      * under the classic rule; then the stage's rule */
-    if (k)
-        rpl_sim_set_model(b->sim, RPL_MODEL_CLASSIC, NULL);
-    bed_rewarm(b, k == NULL);
+    if (k && rpl_sim_set_model(b->sim, RPL_MODEL_CLASSIC, NULL) != RPL_OK) {
+        fprintf(stderr, "ripple-bench: classic rule: %s\n", rpl_sim_error(b->sim));
+        return -1;
+    }
+    if (bed_rewarm(b, k == NULL) != RPL_OK) {
+        fprintf(stderr, "ripple-bench: %dx%d: warm-up: %s\n", b->w, b->h, rpl_sim_error(b->sim));
+        return -1;
+    }
     if (k && stage == ST_WAVE) {
         const rpl_wave_params_t wave = BENCH_WAVE;
         if (rpl_sim_set_model(b->sim, RPL_MODEL_WAVE, &wave) != RPL_OK) {
@@ -416,7 +447,11 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
         }
     }
     if (k) {
-        rpl_sim_set_kernels(b->sim, k);
+        if (rpl_sim_set_kernels(b->sim, k) != RPL_OK) {
+            fprintf(stderr, "ripple-bench: path %s: %s\n", rpl_kernels_name(k),
+                    rpl_sim_error(b->sim));
+            return -1;
+        }
         rpl_sim_set_sleeping(b->sim, e->sleep);
         /* untimed: the kept frame shows the restored water, drawn whole
          * (bed_rewarm invalidated the renderer), which the simulation
@@ -428,13 +463,13 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
     sched_t s = b->sched0;
     drop_t d[MAX_DROPS];
     rpl_stats_t ts = { 0, 0, 0 };
+    rpl_status stones = RPL_OK;
     uint64_t n = 0, stepped = 0, rendered = 0, c0 = process_cpu_ns(), t0 = now_ns(), t;
     do {
         if (steps) {
             int nd = sched_next(&s, d);
             if (k) {
-                for (int i = 0; i < nd; i++)
-                    rpl_sim_drop(b->sim, d[i].x, d[i].y, d[i].r, d[i].weight);
+                stones |= drop_all(b->sim, d, nd);
                 rpl_sim_step(b->sim);
                 rpl_sim_stats(b->sim, &ts);
                 stepped += ts.stepped;
@@ -456,6 +491,10 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res)
         n++;
         t = now_ns();
     } while (fixed > 0 ? n < (uint64_t)fixed : t - t0 < MIN_RUN_NS);
+    if (stones != RPL_OK) {
+        fprintf(stderr, "ripple-bench: %dx%d: stones: %s\n", b->w, b->h, rpl_sim_error(b->sim));
+        return -1;
+    }
     if (st != RPL_OK) {
         fprintf(stderr, "ripple-bench: %dx%d: render: %s\n", b->w, b->h, render_error(b, calm));
         return -1;
@@ -496,7 +535,11 @@ int instr_run(const opts_t *o)
         return 1;
     }
     /* the warm-up on one thread (classic), then the picture of it */
-    bed_rewarm(&b, seed_only);
+    if (bed_rewarm(&b, seed_only) != RPL_OK) {
+        fprintf(stderr, "ripple-bench: %dx%d: warm-up: %s\n", w, h, rpl_sim_error(b.sim));
+        bed_free(&b);
+        return 1;
+    }
     if (b.sim && o->wave) {
         const rpl_wave_params_t wave = BENCH_WAVE;
         if (rpl_sim_set_model(b.sim, RPL_MODEL_WAVE, &wave) != RPL_OK) {
@@ -514,7 +557,7 @@ int instr_run(const opts_t *o)
     }
     sched_t s = b.sched0;
     for (long i = 0; i < frames; i++) {
-        step_both(&b, &s, b.sim != NULL, b.has_seed);
+        st |= step_both(&b, &s, b.sim != NULL, b.has_seed);
         if (o->step_only)
             continue;
         if (b.sim)
@@ -529,6 +572,8 @@ int instr_run(const opts_t *o)
            b.sim && rpl_sim_model(b.sim) == RPL_MODEL_WAVE ? "wave model" : "classic rule", w, h,
            o->bpp, WARMUP_STEPS, frames, o->step_only ? "steps" : "frames", threads,
            threads > 1 ? "s" : "", hash);
+    if (st != RPL_OK)
+        fprintf(stderr, "ripple-bench: %dx%d: %s\n", w, h, rpl_sim_error(b.sim));
     bed_free(&b);
     return st == RPL_OK ? 0 : 1;
 }

@@ -56,6 +56,13 @@ static inline int is_sim_only(int stage)
     return stage == ST_SIM || stage == ST_WAVE;
 }
 
+/* The calm scene's stages: drawn through a renderer from a backdrop. */
+static inline int is_calm(int stage)
+{
+    return stage == ST_CALM_SLEEP || stage == ST_CALM_FULL;
+}
+
+/* rows.c */
 extern const char *const stage_names[ST_COUNT];
 extern const int bpps[MAX_BPPS]; /* 32, 16, 8 */
 
@@ -179,6 +186,7 @@ typedef struct run {
 
 /* machine.c */
 uint64_t now_ns(void);
+uint64_t process_cpu_ns(void); /* the process's CPU time, every thread */
 void cpu_model(char *buf, size_t len);
 double load_average(void);
 double memcpy_gbps(uint64_t *sink);
@@ -192,14 +200,17 @@ int run_once(bed_t *b, int stage, const entry_t *e, long fixed, result_t *res);
 int instr_run(const opts_t *o);
 
 /* runner.c */
-uint64_t process_cpu_ns(void); /* the process's CPU time, every thread */
-int is_calm(int stage);
 void collect_paths(run_t *r);
 void collect_tcounts(run_t *r);
 void collect_sizes(run_t *r);
 int run_all(run_t *r);
+
+/* rows.c: what a run measured, read back */
 double find_ns_bpp(const run_t *r, int stage, int w, int h, const char *path, int threads,
                    int sleep, int bpp);
+/* The same at 32 bpp (the simulation alone has none). */
+double find_ns(const run_t *r, int stage, int w, int h, const char *path, int threads,
+               int sleep);
 double ratio_rows(const run_t *r, int stage, int w, int h, const char *pa, int ta, int sa,
                   const char *pb, int tb, int sb);
 double frame_ms(const run_t *r, int w, int h, const char *path, int threads, int bpp);

@@ -1,39 +1,19 @@
 /* runner.c - what is measured and in which order: paths, thread counts, interleaved runs, verification, the calm scene. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "ripple_support.h"
-
-const char *const stage_names[ST_COUNT] = { "sim", "refract", "frame", "calm-sleep",
-                                            "calm-full", "wave" };
-
-const int bpps[MAX_BPPS] = { 32, 16, 8 };
 
 static const int default_sizes[MAX_SIZES][2] = {
     { 320, 200 }, { 640, 480 }, { 1280, 720 }, { 1920, 1080 },
 };
 
-uint64_t process_cpu_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* CPU ms a frame of a run. */
 static double cpu_ms(const result_t *res)
 {
     return (double)res->cpu_ns / 1e6 / (double)res->frames;
-}
-
-int is_calm(int stage)
-{
-    return stage == ST_CALM_SLEEP || stage == ST_CALM_FULL;
 }
 
 static void note_disagree(run_t *r, const char *fmt, ...)
@@ -186,55 +166,6 @@ static int verify_paths(run_t *r, bed_t *b)
         bed_drop_backdrop(b);
     }
     return 0;
-}
-
-/* ns/px of the row that matches, or -1. */
-double find_ns_bpp(const run_t *r, int stage, int w, int h, const char *path, int threads,
-                   int sleep, int bpp)
-{
-    for (int i = 0; i < r->nrows; i++) {
-        const row_t *x = &r->rows[i];
-        if (x->stage == stage && x->w == w && x->h == h && strcmp(x->path, path) == 0 &&
-            x->threads == threads && x->sleep == sleep && x->bpp == bpp)
-            return x->ns_px;
-    }
-    return -1;
-}
-
-/* The same at 32 bpp (the simulation alone has none). */
-static double find_ns(const run_t *r, int stage, int w, int h, const char *path, int threads,
-                      int sleep)
-{
-    return find_ns_bpp(r, stage, w, h, path, threads, sleep, is_sim_only(stage) ? 0 : 32);
-}
-
-/* ns/px of row a over ns/px of row b (a "b is x times faster" figure), or -1. */
-double ratio_rows(const run_t *r, int stage, int w, int h, const char *pa, int ta, int sa,
-                  const char *pb, int tb, int sb)
-{
-    double a = find_ns(r, stage, w, h, pa, ta, sa), b = find_ns(r, stage, w, h, pb, tb, sb);
-    return a > 0 && b > 0 ? a / b : -1;
-}
-
-/* Milliseconds of a full frame (sleeping on) at bpp, or -1. */
-double frame_ms(const run_t *r, int w, int h, const char *path, int threads, int bpp)
-{
-    double ns = find_ns_bpp(r, ST_FRAME, w, h, path, threads, 1, bpp);
-    return ns > 0 ? ns * w * h / 1e6 : -1;
-}
-
-/* The size the "vs seed" summary and the 16- and 8-bit rows use: 640x480
- * if measured, else the first; and the largest size (bw x bh). */
-void summary_sizes(const run_t *r, int *sw, int *sh, int *bw, int *bh)
-{
-    *sw = r->sizes[0][0], *sh = r->sizes[0][1];
-    *bw = r->sizes[0][0], *bh = r->sizes[0][1];
-    for (int i = 0; i < r->nsizes; i++) {
-        if (r->sizes[i][0] == 640 && r->sizes[i][1] == 480)
-            *sw = 640, *sh = 480;
-        if ((double)r->sizes[i][0] * r->sizes[i][1] > (double)*bw * *bh)
-            *bw = r->sizes[i][0], *bh = r->sizes[i][1];
-    }
 }
 
 /* Fills in vs_seed and vs_1t of every row. */

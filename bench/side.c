@@ -69,10 +69,12 @@ static int side_measure(const opts_t *o, int w, int h, rpl_surface_kind kind, in
 {
     side_config_t cfg = { .w = w, .h = h, .format = RPL_XRGB8888, .surface = kind,
                           .seed = o->seed };
-    char err[200];
-    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
-    if (!s) {
-        fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h, err);
+    side_scene_t *s;
+    rpl_status st = side_scene_create(&cfg, &s);
+    if (st != RPL_OK) {
+        fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h,
+                s ? side_scene_error(s) : rpl_strerror(st));
+        side_scene_destroy(s);
         return -1;
     }
     side_scene_set_autoplay(s, 0);

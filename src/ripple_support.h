@@ -34,15 +34,15 @@ extern "C" {
  * RPL_EINVAL and *out untouched.
  */
 /* A decimal integer in [lo, hi]. */
-rpl_status rpl_parse_int(const char *s, long long lo, long long hi, long long *out);
+RPL_NODISCARD rpl_status rpl_parse_int(const char *s, long long lo, long long hi, long long *out);
 /* A decimal integer in [0, 2^64 - 1] (seeds). */
-rpl_status rpl_parse_u64(const char *s, uint64_t *out);
+RPL_NODISCARD rpl_status rpl_parse_u64(const char *s, uint64_t *out);
 /* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+|-]digits]
  * (a leading or trailing '.' is fine, "1.", ".5"); no hex floats, inf or
  * nan. */
-rpl_status rpl_parse_real(const char *s, double lo, double hi, double *out);
+RPL_NODISCARD rpl_status rpl_parse_real(const char *s, double lo, double hi, double *out);
 /* "WxH" (or "WXH"), each side a decimal integer in [lo, hi], 0 <= lo. */
-rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
+RPL_NODISCARD rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
 
 /* ---- writing files ---------------------------------------------------- */
 
@@ -57,11 +57,14 @@ rpl_status rpl_parse_size(const char *s, int lo, int hi, int *w, int *h);
  *     group or others as the user is; root too) is not replaced, nor is
  *     another user's file in a sticky folder unless the user owns the
  *     folder or is root (both found by rpl_file_open, RPL_FILE_CHECK too);
- *   - a character device or a FIFO (/dev/null, a named pipe), or the
- *     standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
- *     /proc/self/fd/N): written in place, as the user means;
+ *   - a character device or a FIFO (/dev/null, a named pipe), or a link
+ *     to one: written in place, as the user means;
+ *   - the standard streams by name (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *     /proc/self/fd/N, N with leading zeros too), or a symbolic link to
+ *     what standard output or standard error is open on (a link to
+ *     /dev/stdout, whatever stdout is): written through that descriptor;
  *   - anything else (a directory, a block device, a socket, a symbolic
- *     link to a regular file) is refused and left as it is.
+ *     link to another regular file) is refused and left as it is.
  * Like sqlite3_open, rpl_file_open gives a handle even when it fails (NULL
  * only when memory runs out: RPL_ENOMEM), so that rpl_file_error can say
  * why in one line; always finish with rpl_file_destroy.  A handle is used
@@ -76,18 +79,26 @@ typedef struct rpl_file rpl_file_t;
 /* Opens path for writing (flags 0 or RPL_FILE_CHECK).  RPL_EIO for a
  * target that is not to be replaced or that the system refuses, RPL_EINVAL
  * for a NULL or empty path or unknown flags, RPL_ENOMEM. */
-rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out);
+RPL_NODISCARD rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out);
 /* Where to write the contents (NULL if the file is not open). */
 FILE *rpl_file_stream(rpl_file_t *f);
 /* Flushes, syncs and puts the file in place.  On failure (RPL_EIO, or
  * RPL_EINVAL if nothing is open) the target is as it was. */
-rpl_status rpl_file_commit(rpl_file_t *f);
+RPL_NODISCARD rpl_status rpl_file_commit(rpl_file_t *f);
 /* The last failure in one line, naming the file and the reason ("" if
  * none); valid until the next call on f. */
 const char *rpl_file_error(const rpl_file_t *f);
 /* Frees f; a file not committed is abandoned (its temporary removed).
  * NULL is fine. */
 void rpl_file_destroy(rpl_file_t *f);
+/* Whether writing path, the way rpl_file_open would, lands on what
+ * standard output is open on: the descriptor written through, what a
+ * device, FIFO or link name reaches, or the file replaced, compared by
+ * device and inode with fd 1 (so every spelling of stdout counts, and
+ * only those).  The null device never counts (any number of outputs may
+ * go there).  0 for NULL, a new name, a refused one or a closed fd 1.
+ * For a front end's report: it goes to stderr when this holds. */
+int rpl_file_is_stdout(const char *path);
 
 /* ---- probing pictures ------------------------------------------------- */
 
@@ -112,7 +123,8 @@ typedef enum rpl_image_kind {
  * (RPL_IMAGE_UNKNOWN if none); *w, *h, each >= 1, only on success.
  * RPL_EFORMAT: not one of these, or a damaged or truncated header;
  * RPL_EINVAL: a NULL argument.  Never reads past len. */
-rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, int *w, int *h);
+RPL_NODISCARD rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind,
+                                         int *w, int *h);
 
 /* Whether a whole picture file reaches its end, without decoding it: a
  * JPEG must reach its end-of-image marker through its segments and scans
@@ -121,7 +133,7 @@ rpl_status rpl_image_probe(const void *data, size_t len, rpl_image_kind *kind, i
  * themselves, so for them only the signature is checked.  RPL_OK, or
  * RPL_EFORMAT (cut short, or not a PNG, JPEG or BMP file at all);
  * RPL_EINVAL: data NULL.  Never reads past len. */
-rpl_status rpl_image_complete(const void *data, size_t len);
+RPL_NODISCARD rpl_status rpl_image_complete(const void *data, size_t len);
 
 /* ---- built-in font ---------------------------------------------------- */
 
@@ -175,7 +187,7 @@ void rpl_font_panel(uint32_t *fb, ptrdiff_t pitch, int fbw, int fbh, int x, int 
  * file whose data would pass 4 GB (more than 0xFFFFFFFF - 36 bytes) gets
  * 0xFFFFFFFF in both size fields: "length unknown", as streams use.
  * RPL_EINVAL for a NULL hdr or a rate out of range. */
-rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
+RPL_NODISCARD rpl_status rpl_sound_wav_header(unsigned char *hdr, int rate, uint64_t frames);
 
 /* ---- kernels, for the bench ------------------------------------------- */
 
@@ -280,7 +292,8 @@ void rpl_walls_paint(uint32_t *px, const uint8_t *mask, int w, int h);
 typedef struct rpl_look {
     double speckle, offset, awake;
 } rpl_look_t;
-rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength, rpl_look_t *out);
+RPL_NODISCARD rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength,
+                                          rpl_look_t *out);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int w = -1, h = -1;
         if (rpl_image_probe(data, size, &kind, &w, &h) == RPL_OK && (w < 1 || h < 1))
             __builtin_trap();
-        rpl_image_complete(data, size); /* never reads past size (ASan) */
+        /* never reads past size (ASan); a whole picture has a known kind */
+        if (rpl_image_complete(data, size) == RPL_OK && kind == RPL_IMAGE_UNKNOWN)
+            __builtin_trap();
         return 0;
     }
     char *s = malloc(size + 1); /* the text parsers take C strings */
@@ -38,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         break;
     case 1:
-        rpl_parse_u64(s, &u);
+        if (rpl_parse_u64(s, &u) != RPL_OK && u != 0) /* a refusal leaves *out alone */
+            __builtin_trap();
         break;
     case 2:
         if (rpl_parse_real(s, -1e6, 1e6, &d) == RPL_OK && !(d >= -1e6 && d <= 1e6))

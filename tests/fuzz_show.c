@@ -75,12 +75,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rpl_sim_t *sim = NULL;
     rpl_show_player_t *p = NULL;
     if (rpl_sim_create(24, 18, 7, &sim) == RPL_OK && rpl_show_player_create(show, 7, &p) == RPL_OK) {
-        rpl_sim_set_threads(sim, 1);
+        if (rpl_sim_set_threads(sim, 1) != RPL_OK)
+            __builtin_trap();
         uint64_t len = rpl_show_length(show), laid = 0;
         rpl_sim_set_drop_hook(sim, tally, &laid);
         for (int i = 0; i < TICKS_MAX; i++) {
             laid = 0;
-            rpl_show_player_tick(p, sim);
+            /* a refused stone or wall is told, never silent */
+            if (rpl_show_player_tick(p, sim) != RPL_OK && !*rpl_sim_error(sim) &&
+                !*rpl_show_player_error(p))
+                __builtin_trap();
             /* a tick's stones (on this field smaller than on the budget's,
              * or as large in px) are no more than the budget counted */
             if (laid > work)

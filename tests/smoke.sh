@@ -420,6 +420,23 @@ expect 2 "save onto a symbolic link" -- "$RIPPLE" $H --size 32x24 --frames 2 --s
 "$RIPPLE" $H --size 32x24 --frames 3 --save-state /proc/self/fd/1 >"$TMP/so.rpl" 2>/dev/null
 "$RIPPLE" $H --size 32x24 --frames 3 --save-state "$TMP/file.rpl" >/dev/null 2>&1
 same "$TMP/so.rpl" "$TMP/file.rpl" "state written to standard output by name"
+# every spelling of standard output (leading zeros, a link to /dev/stdout
+# while stdout is a file, a FIFO that stdout is): the data alone on stdout,
+# the report on stderr, as the file writer and the report's check agree
+ln -s /dev/stdout "$TMP/so-link.rpl"
+for name in /dev/stdout /dev/fd/1 /dev/fd/01 /proc/self/fd/1 /proc/self/fd/001 "$TMP/so-link.rpl"; do
+    rm -f "$TMP/so2.rpl"
+    "$RIPPLE" $H --size 32x24 --frames 3 --save-state "$name" >"$TMP/so2.rpl" 2>"$TMP/so2.err"
+    same "$TMP/so2.rpl" "$TMP/file.rpl" "--save-state $name > file"
+    grep -q "^ripple: 3 frames" "$TMP/so2.err" && ok || bad "--save-state $name: no report on stderr: $(head -c 200 "$TMP/so2.err")"
+done
+[ -L "$TMP/so-link.rpl" ] && ok || bad "the link to /dev/stdout was replaced"
+mkfifo "$TMP/so.fifo"
+( cat "$TMP/so.fifo" >"$TMP/so3.rpl" & )
+timeout 30 "$RIPPLE" $H --size 32x24 --frames 3 --save-state "$TMP/so.fifo" >"$TMP/so.fifo" 2>"$TMP/so3.err"
+sleep 0.2
+same "$TMP/so3.rpl" "$TMP/file.rpl" "--save-state FIFO > the same FIFO"
+grep -q "^ripple: 3 frames" "$TMP/so3.err" && ok || bad "--save-state FIFO > FIFO: no report on stderr: $(head -c 200 "$TMP/so3.err")"
 
 # snapshots read once: from a pipe and from a FIFO, without --size
 expect 0 "state from a pipe" -- sh -c "cat '$TMP/h.rpl' | '$RIPPLE' $H --frames 20 --no-rain --no-autopilot --load-state /dev/stdin --save-state '$TMP/p20.rpl'"
@@ -660,6 +677,11 @@ differ "$TMP/a.wav" "$TMP/a5.wav" "WAV of another seed"
 # is known headless, so the header is right from the start)
 "$RIPPLE" $H --size 160x120 --frames 300 --audio-out /proc/self/fd/1 >"$TMP/as.wav" 2>/dev/null
 same "$TMP/a.wav" "$TMP/as.wav" "WAV to standard output by name"
+for name in /proc/self/fd/01 /dev/fd/001; do
+    "$RIPPLE" $H --size 160x120 --frames 300 --audio-out "$name" >"$TMP/as2.wav" 2>"$TMP/as2.err"
+    same "$TMP/a.wav" "$TMP/as2.wav" "--audio-out $name > file"
+    grep -q "^ripple: 300 frames" "$TMP/as2.err" && ok || bad "--audio-out $name: no report on stderr: $(head -c 200 "$TMP/as2.err")"
+done
 mkfifo "$TMP/wfifo"
 ( cat "$TMP/wfifo" >"$TMP/af.wav" & )
 expect 0 "sound into a FIFO" -- timeout 30 "$RIPPLE" $H --size 160x120 --frames 300 --audio-out "$TMP/wfifo"

@@ -430,7 +430,7 @@ static void test_destroy_then_null(void **state)
     uint32_t px[25] = {0};
     rpl_backdrop_t *bd = new_backdrop(px, 5, 5, RPL_INDEX8);
     rpl_renderer_t *r;
-    rpl_renderer_create(sim, &r);
+    assert_int_equal(rpl_renderer_create(sim, &r), RPL_OK);
     assert_non_null(r);
     rpl_snapshot_t *snap = NULL;
     assert_int_equal(rpl_snapshot_parse("nope", 4, &snap), RPL_EFORMAT);
@@ -599,7 +599,7 @@ static void test_render_bad_args(void **state)
     random_state(sim, 12, -900, 900);
     uint32_t *px = random_bg(w + 1, h + 1, 4);
     rpl_renderer_t *r;
-    rpl_renderer_create(sim, &r);
+    assert_int_equal(rpl_renderer_create(sim, &r), RPL_OK);
     assert_non_null(r);
     const rpl_view_t ok = {RPL_STRENGTH_ONE, 1};
     const rpl_view_t strengths[] = {{-1, 0}, {RPL_STRENGTH_MAX + 1, 1}, {INT_MIN, 0},

@@ -798,21 +798,24 @@ static void test_waves_cache(void **state)
             /* a ring, read, five steps on (4 units, a sample apart),
              * read, then made stronger */
             double x = rnd_range(&r, 0, (int)x1);
-            rpl_water_disturb(w, x, 0.4);
+            assert_int_equal(rpl_water_disturb(w, x, 0.4), RPL_OK);
             int n = rpl_water_rings(w);
             for (int i = 0; i < 5; i++) {
                 rpl_water_step(w);
                 check_cache(w, &r);
             }
-            rpl_water_disturb(w, fmin(x1, x + 2), 0.3);
+            assert_int_equal(rpl_water_disturb(w, fmin(x1, x + 2), 0.3), RPL_OK);
             merges += rpl_water_rings(w) == n;
         } else if (act == 7) {
             /* 276 or more rings in twelve batches 7 steps apart (too late to
              * merge), 6 units apart in each (those past x1 are refused):
              * the oldest make room */
             for (int j = 0; j < 12; j++) {
-                for (int i = 0; i < 26; i++)
-                    rpl_water_disturb(w, 3 + 6 * i + (j & 1), (i % 7 - 3) / 20.0);
+                for (int i = 0; i < 26; i++) {
+                    double x = 3 + 6 * i + (j & 1);
+                    assert_int_equal(rpl_water_disturb(w, x, (i % 7 - 3) / 20.0),
+                                     x <= x1 ? RPL_OK : RPL_EINVAL);
+                }
                 if (j % 3 == 2)
                     check_cache(w, &r);
                 for (int i = 0; i < 7; i++)

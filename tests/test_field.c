@@ -221,7 +221,7 @@ static void test_sleeping_tiles_fall_asleep(void **state)
     assert_non_null(fb);
     rpl_backdrop_t *bd = new_backdrop(bg, 320, 200, RPL_XRGB8888);
     rpl_renderer_t *ren;
-    rpl_renderer_create(sim, &ren);
+    assert_int_equal(rpl_renderer_create(sim, &ren), RPL_OK);
     assert_non_null(ren);
     rpl_view_t view = { RPL_STRENGTH_ONE, 0 };
     assert_int_equal(rpl_refract(sim, bg, fb, 320 * 4, RPL_XRGB8888, &view), RPL_OK);

@@ -347,6 +347,96 @@ static void test_descriptor_by_name(void **state)
     close(fds[0]);
 }
 
+/* fd 1 moved onto fd (the test's own stdout kept in *saved), and back. */
+static void stdout_to(int fd, int *saved)
+{
+    fflush(stdout);
+    *saved = dup(STDOUT_FILENO);
+    assert_true(*saved >= 0);
+    assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+}
+
+static void stdout_back(int saved)
+{
+    fflush(stdout);
+    assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+    close(saved);
+}
+
+/* Every spelling of standard output is standard output, to the writer and
+ * to rpl_file_is_stdout alike (a front end's report then goes to stderr),
+ * and nothing else is; here stdout is a regular file, as after "> out". */
+static void test_stdout_by_any_name(void **state)
+{
+    (void)state;
+    static const char *const yes[] = { "/dev/stdout", "/dev/fd/1", "/dev/fd/01", "/proc/self/fd/1",
+                                       "/proc/self/fd/001", "to-stdout", "out" };
+    static const char *const no[] = { "/dev/stderr", "/dev/fd/2", "/dev/fd/999", "/dev/null",
+                                      "other", "to-other", "new-name", "", "out/" };
+    enum { NYES = sizeof yes / sizeof *yes, NNO = sizeof no / sizeof *no };
+    assert_int_equal(symlink("/dev/stdout", "to-stdout"), 0);
+    write_text("other", "kept");
+    assert_int_equal(symlink("other", "to-other"), 0);
+    int out = open("out", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    assert_true(out >= 0);
+    int saved, said[NYES], denied[NNO];
+    stdout_to(out, &saved);
+    close(out);
+    for (int i = 0; i < NYES; i++)
+        said[i] = rpl_file_is_stdout(yes[i]);
+    for (int i = 0; i < NNO; i++)
+        denied[i] = rpl_file_is_stdout(no[i]);
+    int null_said = rpl_file_is_stdout(NULL);
+    /* written through fd 1, one after the other: not replaced */
+    rpl_status link_st = save("to-stdout", "through a link", NULL, 0);
+    rpl_status fd_st = save("/dev/fd/01", ", then fd 01", NULL, 0);
+    stdout_back(saved);
+    for (int i = 0; i < NYES; i++)
+        if (!said[i])
+            fail_msg("'%s' is stdout, but rpl_file_is_stdout says not", yes[i]);
+    for (int i = 0; i < NNO; i++)
+        if (denied[i])
+            fail_msg("'%s' is not stdout, but rpl_file_is_stdout says it is", no[i]);
+    assert_int_equal(null_said, 0);
+    assert_int_equal(link_st, RPL_OK);
+    assert_int_equal(fd_st, RPL_OK);
+    assert_file_is("out", "through a link, then fd 01");
+    assert_file_is("other", "kept");
+    struct stat st;
+    assert_int_equal(lstat("to-stdout", &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+}
+
+/* Standard output a named FIFO, and a pipe: the FIFO's name is stdout
+ * while fd 1 is open on it, and not while fd 1 is another pipe. */
+static void test_stdout_fifo(void **state)
+{
+    (void)state;
+    assert_int_equal(mkfifo("fifo", 0600), 0);
+    int rd = open("fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    assert_true(rd >= 0);
+    int wr = open("fifo", O_WRONLY | O_CLOEXEC);
+    assert_true(wr >= 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    int saved, on_fifo[3], on_pipe[3];
+    stdout_to(wr, &saved);
+    on_fifo[0] = rpl_file_is_stdout("fifo");
+    on_fifo[1] = rpl_file_is_stdout("/dev/stdout");
+    on_fifo[2] = rpl_file_is_stdout("/dev/fd/1");
+    assert_int_equal(dup2(fds[1], STDOUT_FILENO), STDOUT_FILENO);
+    on_pipe[0] = rpl_file_is_stdout("fifo");
+    on_pipe[1] = rpl_file_is_stdout("/dev/stdout");
+    on_pipe[2] = rpl_file_is_stdout("/proc/self/fd/01");
+    stdout_back(saved);
+    close(rd);
+    close(wr);
+    close(fds[0]);
+    close(fds[1]);
+    assert_true(on_fifo[0] && on_fifo[1] && on_fifo[2]);
+    assert_true(!on_pipe[0] && on_pipe[1] && on_pipe[2]);
+}
+
 static void test_misuse(void **state)
 {
     (void)state;
@@ -383,7 +473,7 @@ static void test_misuse(void **state)
 static rpl_sim_t *busy_field(int w, int h)
 {
     rpl_sim_t *sim;
-    rpl_sim_create(w, h, 5, &sim);
+    assert_int_equal(rpl_sim_create(w, h, 5, &sim), RPL_OK);
     assert_non_null(sim);
     assert_int_equal(rpl_sim_drop(sim, w / 2, h / 2, 3, 900), RPL_OK);
     for (int i = 0; i < 7; i++)
@@ -425,7 +515,7 @@ static void test_snapshot_bare_name_and_fifo(void **state)
     assert_int_equal(w, 37);
     assert_int_equal(h, 23);
     rpl_sim_t *b;
-    rpl_sim_create(w, h, 9, &b);
+    assert_int_equal(rpl_sim_create(w, h, 9, &b), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(b, snap), RPL_OK);
     assert_same_field(a, b);
     rpl_snapshot_destroy(snap);
@@ -448,7 +538,7 @@ static void test_snapshot_parse_matches_file(void **state)
     rpl_snapshot_t *snap;
     assert_int_equal(rpl_snapshot_parse(buf, sizeof buf - 1, &snap), RPL_OK);
     rpl_sim_t *b;
-    rpl_sim_create(9, 5, 1, &b);
+    assert_int_equal(rpl_sim_create(9, 5, 1, &b), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(b, snap), RPL_OK);
     assert_same_field(a, b);
     rpl_snapshot_destroy(snap);
@@ -488,7 +578,7 @@ static void test_snapshot_misuse(void **state)
     assert_true(strlen(rpl_snapshot_error(NULL)) > 0);
     rpl_snapshot_destroy(NULL);
     rpl_sim_t *sim;
-    rpl_sim_create(5, 5, 1, &sim);
+    assert_int_equal(rpl_sim_create(5, 5, 1, &sim), RPL_OK);
     assert_int_equal(rpl_sim_set_snapshot(sim, NULL), RPL_EINVAL);
     assert_int_equal(rpl_sim_set_snapshot(NULL, NULL), RPL_EINVAL);
     /* a snapshot of another size is refused and the field kept */
@@ -520,6 +610,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_block_device_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_written_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_descriptor_by_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_by_any_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_fifo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_misuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_snapshot_bare_name_and_fifo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_snapshot_parse_matches_file, setup, teardown),

@@ -119,7 +119,7 @@ static void test_refract_matches_reference(void **state)
         }
         /* a wave grown by the core's own step (realistic states) */
         rpl_sim_reset(sim, 3);
-        rpl_sim_drop(sim, w / 2, h / 2, 3, 2000);
+        assert_int_equal(rpl_sim_drop(sim, w / 2, h / 2, 3, 2000), RPL_OK);
         for (int i = 0; i < 7; i++)
             rpl_sim_step(sim);
         check_refract(sim, bg, RPL_STRENGTH_ONE, 1, 12);
@@ -300,7 +300,7 @@ static void check_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, int strength,
     rpl_view_t view = {strength, shading};
     if (changed) {
         rpl_renderer_t *ren;
-        rpl_renderer_create(sim, &ren);
+        assert_int_equal(rpl_renderer_create(sim, &ren), RPL_OK);
         assert_non_null(ren);
         assert_ptr_equal(rpl_renderer_field(ren), sim);
         rpl_stats_t st;
@@ -440,7 +440,7 @@ static void test_render_matches_reference(void **state)
         }
         /* a wave of the core's own, drawn whole and then changed-only */
         rpl_sim_reset(sim, 3);
-        rpl_sim_drop(sim, w / 2, h / 2, 3, 2000);
+        assert_int_equal(rpl_sim_drop(sim, w / 2, h / 2, 3, 2000), RPL_OK);
         for (int i = 0; i < 7; i++)
             rpl_sim_step(sim);
         for (int f = 0; f < 3; f++) {
@@ -486,7 +486,7 @@ static void test_render_rejects(void **state)
     unsigned char fb[7 * 6 * 4 + 64];
     rpl_view_t ok = {RPL_STRENGTH_ONE, 1}, neg = {-1, 0}, big = {RPL_STRENGTH_MAX + 1, 0};
     rpl_renderer_t *ren;
-    rpl_renderer_create(sim, &ren);
+    assert_int_equal(rpl_renderer_create(sim, &ren), RPL_OK);
     assert_non_null(ren);
     for (int f = 0; f < 3; f++) {
         rpl_backdrop_t *bd = new_backdrop(bg, 7, 6, all_formats[f]);
@@ -548,7 +548,7 @@ static void test_render_changed_formats(void **state)
     unsigned char *fa[3], *fb[3], *fk[3];
     for (int f = 0; f < 3; f++) {
         bd[f] = new_backdrop(bg, w, h, all_formats[f]);
-        rpl_renderer_create(a, &keep[f]);
+        assert_int_equal(rpl_renderer_create(a, &keep[f]), RPL_OK);
         assert_non_null(keep[f]);
         fa[f] = calloc(npx, 4);
         fb[f] = calloc(npx, 4);
@@ -559,7 +559,7 @@ static void test_render_changed_formats(void **state)
     }
     /* one renderer taking turns over the three framebuffers */
     rpl_renderer_t *turns;
-    rpl_renderer_create(a, &turns);
+    assert_int_equal(rpl_renderer_create(a, &turns), RPL_OK);
     assert_non_null(turns);
     rpl_view_t view = {RPL_STRENGTH_ONE, 1};
     rpl_stats_t st;
@@ -599,7 +599,7 @@ static void test_render_changed_formats(void **state)
      * it draws from or into changed */
     rpl_sim_t *c = new_sim(w, h, 8);
     rpl_renderer_t *ren;
-    rpl_renderer_create(c, &ren);
+    assert_int_equal(rpl_renderer_create(c, &ren), RPL_OK);
     assert_non_null(ren);
     assert_int_equal(rpl_sim_drop(c, 10, 10, 3, 500), RPL_OK);
     for (int s = 0; s < 3; s++)
@@ -722,7 +722,7 @@ static void test_renderer_changed(void **state)
     rpl_backdrop_t *bd = new_backdrop(bg, w, h, RPL_XRGB8888);
     rpl_sim_t *sim = new_sim(w, h, 3);
     rpl_renderer_t *ren;
-    rpl_renderer_create(sim, &ren);
+    assert_int_equal(rpl_renderer_create(sim, &ren), RPL_OK);
     assert_non_null(ren);
     uint32_t *fb = calloc(npx, 4), *old = calloc(npx, 4), *ref = calloc(npx, 4);
     assert_non_null(fb);

@@ -22,11 +22,10 @@ static side_scene_t *new_scene(int w, int h, rpl_format f, uint64_t seed, int au
 {
     side_config_t cfg = { .w = w, .h = h, .format = f, .surface = RPL_SURFACE_SPRINGS,
                           .seed = seed };
-    char err[200] = "x";
-    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
-    if (!s)
-        fail_msg("side_scene_create: %s", err);
-    assert_string_equal(err, "");
+    side_scene_t *s = NULL;
+    if (side_scene_create(&cfg, &s) != RPL_OK)
+        fail_msg("side_scene_create: %s", side_scene_error(s));
+    assert_string_equal(side_scene_error(s), "");
     side_scene_set_autoplay(s, autoplay);
     return s;
 }
@@ -377,13 +376,40 @@ static void test_render_every_format(void **state)
     guard_slots_release();
 }
 
+/* Refused the library's way: RPL_EINVAL, a handle that says why in one
+ * line and answers everything else as NULL would. */
 static void expect_refused(const side_config_t *cfg)
 {
-    char err[200] = "";
-    assert_null(side_scene_create(cfg, err, sizeof err));
-    assert_true(strlen(err) > 0);
-    assert_null(strchr(err, '\n'));
-    assert_null(side_scene_create(cfg, NULL, 0)); /* no room for the reason is fine */
+    side_scene_t *s = NULL;
+    assert_int_equal(side_scene_create(cfg, &s), RPL_EINVAL);
+    assert_non_null(s);
+    const char *why = side_scene_error(s);
+    assert_true(strlen(why) > 0);
+    assert_null(strchr(why, '\n'));
+    uint32_t px[4] = { 0 };
+    side_stats_t st;
+    side_scene_step(s);
+    assert_int_equal(side_scene_advance(s, 1), 0);
+    assert_int_equal(side_scene_steps(s), 0);
+    assert_int_equal(side_scene_drop(s, 1, 1, SIDE_BALL, 1, 1), -1);
+    assert_int_equal(side_scene_drop_box(s, 1, 1, 5, 5, 1), -1);
+    side_scene_clear(s);
+    side_scene_set_surface(s, RPL_SURFACE_WAVES);
+    side_scene_set_autoplay(s, 1);
+    side_scene_invalidate(s);
+    assert_int_equal(side_scene_render(s, px, 4), -1);
+    rpl_rect_t r;
+    assert_int_equal(side_scene_changed(s, &r, 1), 0);
+    assert_null(side_scene_palette(s));
+    assert_null(side_scene_water(s, 0));
+    assert_int_equal(side_scene_body(s, 0, NULL, NULL, NULL, NULL), -1);
+    assert_int_equal(side_scene_body_velocity(s, 0, NULL, NULL), -1);
+    side_scene_stats(s, &st);
+    assert_int_equal(st.waters, 0);
+    assert_true(side_scene_rise_max(s) == 0);
+    assert_string_equal(side_scene_error(s), why); /* still the reason */
+    side_scene_destroy(s);
+    assert_int_equal(side_scene_create(cfg, NULL), RPL_EINVAL); /* nowhere to put it */
 }
 
 static void test_bad_config_and_calls(void **state)
@@ -424,10 +450,9 @@ static void test_bad_config_and_calls(void **state)
     c.sky_w = c.sky_h = 2;
     c.stone = pic;
     c.stone_w = c.stone_h = 2;
-    char err[200];
-    side_scene_t *s = side_scene_create(&c, err, sizeof err);
-    if (!s)
-        fail_msg("side_scene_create: %s", err);
+    side_scene_t *s = NULL;
+    if (side_scene_create(&c, &s) != RPL_OK)
+        fail_msg("side_scene_create: %s", side_scene_error(s));
 
     /* drops refused: bad density, shape, place, NaN, inside the stone */
     const rpl_water_params_t *p = pool(s);

@@ -1396,7 +1396,7 @@ static void test_budget_worst(void **state)
     assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
     assert_true(8 * ring <= (uint64_t)WB && 9 * ring > (uint64_t)WB);
     rpl_sim_t *sim;
-    rpl_sim_create(640, 480, 1, &sim);
+    assert_int_equal(rpl_sim_create(640, 480, 1, &sim), RPL_OK);
     assert_non_null(sim);
     tally_t tl;
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
@@ -1418,7 +1418,7 @@ static void test_budget_worst(void **state)
     s = parse_ok(t);
     free(t);
     assert_int_equal(rpl_show_work(s, NULL), 8 * ring);
-    rpl_sim_create(RPL_SHOW_WORK_W, RPL_SHOW_WORK_H, 1, &sim);
+    assert_int_equal(rpl_sim_create(RPL_SHOW_WORK_W, RPL_SHOW_WORK_H, 1, &sim), RPL_OK);
     assert_non_null(sim);
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
     p = player_of(s, 1);
@@ -1432,7 +1432,7 @@ static void test_budget_worst(void **state)
     /* a trail in fractions on a narrow field: its spacing (0.05 of 5
      * cells) is a cell there, so it lays a stone a cell, as counted */
     s = parse_ok(H "trail 0.002 1 0.05 0 0.5 1 0.5\n");
-    rpl_sim_create(960, 5, 1, &sim);
+    assert_int_equal(rpl_sim_create(960, 5, 1, &sim), RPL_OK);
     assert_non_null(sim);
     rpl_sim_set_drop_hook(sim, tally_drop, &tl);
     p = player_of(s, 1);

@@ -791,10 +791,9 @@ static side_scene_t *busy_scene(rpl_format fmt)
 {
     side_config_t cfg = { .w = BW, .h = BH, .format = fmt, .surface = RPL_SURFACE_SPRINGS,
                           .seed = 5 };
-    char err[200] = "x";
-    side_scene_t *s = side_scene_create(&cfg, err, sizeof err);
-    if (!s)
-        fail_msg("side_scene_create: %s", err);
+    side_scene_t *s = NULL;
+    if (side_scene_create(&cfg, &s) != RPL_OK)
+        fail_msg("side_scene_create: %s", side_scene_error(s));
     side_scene_set_autoplay(s, 0);
     uint64_t rng = 99;
     for (int i = 0; i < BODIES; i++) {

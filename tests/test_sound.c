@@ -586,7 +586,7 @@ static void test_bad_arguments(void **state)
  * demo wires them). */
 static void hook(void *user, int x, int y, int radius, int weight)
 {
-    rpl_sound_drip(user, x, y, radius, weight, 64);
+    assert_int_equal(rpl_sound_drip(user, x, y, radius, weight, 64), RPL_OK);
 }
 
 static void test_from_a_field(void **state)

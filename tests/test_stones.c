@@ -261,8 +261,8 @@ static void test_rain_reproducible(void **state)
     rpl_sim_reset(a, 1234);
     rpl_sim_reset(c, 1234);
     for (int i = 0; i < 100; i++) {
-        rpl_sim_rain(a, &rain);
-        rpl_sim_rain(c, &rain);
+        assert_int_equal(rpl_sim_rain(a, &rain), RPL_OK);
+        assert_int_equal(rpl_sim_rain(c, &rain), RPL_OK);
         rpl_sim_step(a);
         rpl_sim_step(c);
     }
@@ -402,8 +402,7 @@ static void test_rain_extreme_weights(void **state)
             signal(SIGBUS, SIG_DFL);
             signal(SIGABRT, SIG_DFL);
             rpl_sim_t *sim;
-            rpl_sim_create(40, 40, 5, &sim);
-            if (!sim)
+            if (rpl_sim_create(40, 40, 5, &sim) != RPL_OK)
                 _exit(10);
             rpl_rain_t rain = {3000, 1, 4, ranges[k][0], ranges[k][1]};
             for (int i = 0; i < 50; i++) {

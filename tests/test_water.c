@@ -512,7 +512,9 @@ static void test_spline(void **state)
         rpl_water_t *w = new_water(&p);
         uint64_t seed = 11 + ends;
         for (int k = 0; k < 10; k++)
-            rpl_water_disturb(w, 13 + rnd_range(&seed, 0, 387), rnd_range(&seed, -3000, 3000) / 1000.0);
+            assert_int_equal(rpl_water_disturb(w, 13 + rnd_range(&seed, 0, 387),
+                                               rnd_range(&seed, -3000, 3000) / 1000.0),
+                             RPL_OK);
         for (int t = 0; t < 7; t++)
             rpl_water_step(w);
         const double *y = rpl_water_spring_y(w), *v = rpl_water_spring_v(w);
@@ -621,7 +623,7 @@ static void test_sleeping(void **state)
      * and |v| below sleep_epsilon: replayed on a twin, the last step with
      * one at or above it is t - sleep_steps */
     rpl_water_t *u = new_water(&p);
-    rpl_water_disturb(u, 200, 4);
+    assert_int_equal(rpl_water_disturb(u, 200, 4), RPL_OK);
     int last_big = 0;
     for (int k = 1; k < t; k++) {
         rpl_water_step(u);
@@ -653,7 +655,7 @@ static void test_sleeping(void **state)
     /* sleep_epsilon 0: never sleeps */
     p.sleep_epsilon = 0;
     assert_int_equal(rpl_water_set_params(w, &p), RPL_OK);
-    rpl_water_disturb(w, 300, 1);
+    assert_int_equal(rpl_water_disturb(w, 300, 1), RPL_OK);
     for (int k = 0; k < 1000; k++)
         rpl_water_step(w);
     assert_int_equal(rpl_water_awake(w), 1);
@@ -705,9 +707,9 @@ static void test_frame_rate_independent(void **state)
         rpl_water_t *c = drive(&p, 1.0 / 60, ev, 5, 500);
         assert_int_equal(rpl_water_awake(a), 1);
         float sa[640], sb[640], sc[640];
-        rpl_water_sample(a, 0, 1, 640, sa);
-        rpl_water_sample(b, 0, 1, 640, sb);
-        rpl_water_sample(c, 0, 1, 640, sc);
+        assert_int_equal(rpl_water_sample(a, 0, 1, 640, sa), RPL_OK);
+        assert_int_equal(rpl_water_sample(b, 0, 1, 640, sb), RPL_OK);
+        assert_int_equal(rpl_water_sample(c, 0, 1, 640, sc), RPL_OK);
         assert_memory_equal(sa, sb, sizeof sa);
         assert_memory_equal(sa, sc, sizeof sa);
         if (kind == RPL_SURFACE_SPRINGS) {
@@ -736,7 +738,7 @@ static void test_step_cap(void **state)
     p.sleep_epsilon = 0;
     p.max_steps = 8;
     rpl_water_t *w = new_water(&p);
-    rpl_water_disturb(w, 100, 1);
+    assert_int_equal(rpl_water_disturb(w, 100, 1), RPL_OK);
     assert_int_equal(rpl_water_advance(w, 1.0), 8);  /* 60 steps held, 8 taken */
     assert_true(rpl_water_steps(w) == 8);
     assert_int_equal(rpl_water_advance(w, 0), 0);    /* the rest was dropped */
@@ -812,7 +814,7 @@ static void test_waves(void **state)
     {
         double x = 250, e = 1e-3;
         rpl_water_t *a = new_water(&p);
-        rpl_water_disturb(a, 200, 3);
+        assert_int_equal(rpl_water_disturb(a, 200, 3), RPL_OK);
         for (int t = 0; t < 45; t++)
             rpl_water_step(a);
         double h0 = rpl_water_height(a, x);
@@ -1273,7 +1275,7 @@ static void test_waves_sum_exact_changes(void **state)
         for (int i = 0; i < 12; i++) {
             double x = p.x0 + 3 * (t * 12 + i) + unit_rnd(&rng);
             double dv = (unit_rnd(&rng) - 0.5) * 20;
-            rpl_water_disturb(w, x, dv);
+            assert_int_equal(rpl_water_disturb(w, x, dv), RPL_OK);
             model_disturb(&m, x, dv);
             if (i == 6)
                 check_surface(w, &m, &rng);
@@ -1317,7 +1319,7 @@ static void test_waves_sum_exact_changes(void **state)
     m.n = 0;
     m.steps = 0;
     check_surface(w, &m, &rng);
-    rpl_water_disturb(w, 510, 2);
+    assert_int_equal(rpl_water_disturb(w, 510, 2), RPL_OK);
     model_disturb(&m, 510, 2);
     for (int t = 0; t < 10; t++) {
         rpl_water_step(w);
@@ -1355,7 +1357,7 @@ static void test_impact_force(void **state)
     }
     /* down (+) pushes the surface down: y grows under the impact */
     rpl_water_reset(w);
-    rpl_water_impact(w, 320, 600, NULL);
+    assert_int_equal(rpl_water_impact(w, 320, 600, NULL), RPL_OK);
     rpl_water_step(w);
     assert_true(rpl_water_height(w, 320) > p.level);
     assert_true(rpl_water_velocity(w, 320) > 0);
@@ -1401,7 +1403,7 @@ static void test_absorbing_ends(void **state)
             /* a smooth pulse 40 units wide in the middle, no net push */
             for (int i = 0; i < n; i++) {
                 double u = (spring_x(&p, i) - 320) / 40;
-                rpl_water_disturb(w, spring_x(&p, i), -u * exp(-u * u));
+                assert_int_equal(rpl_water_disturb(w, spring_x(&p, i), -u * exp(-u * u)), RPL_OK);
             }
             for (int t = 0; t < steps; t++)
                 rpl_water_step(w);
@@ -1428,8 +1430,8 @@ static void test_set_params(void **state)
     rpl_water_defaults(&p);
     p.sleep_epsilon = 0;
     rpl_water_t *w = new_water(&p);
-    rpl_water_disturb(w, 200, 3);
-    rpl_water_disturb(w, 480, -2);
+    assert_int_equal(rpl_water_disturb(w, 200, 3), RPL_OK);
+    assert_int_equal(rpl_water_disturb(w, 480, -2), RPL_OK);
     for (int t = 0; t < 20; t++)
         rpl_water_step(w);
     double old[64];
@@ -1460,7 +1462,7 @@ static void test_set_params(void **state)
     assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
     assert_int_equal(rpl_water_rings(w), 0);
     assert_true(rpl_water_height(w, 200) == p.level);
-    rpl_water_disturb(w, 300, 2);
+    assert_int_equal(rpl_water_disturb(w, 300, 2), RPL_OK);
     assert_int_equal(rpl_water_rings(w), 1);
     /* and back: the rings are dropped */
     q.kind = RPL_SURFACE_SPRINGS;

@@ -63,13 +63,14 @@ static void quiet_end(int saved)
 static void on_drop(void *user, int x, int y, int radius, int weight)
 {
     app_t *a = user;
-    rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w);
+    if (rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w) != RPL_OK)
+        app_note(a, rpl_sound_error(a->audio->snd));
 }
 
 void app_audio_drip(app_t *a, int x, int y, int radius, int weight)
 {
-    if (a->audio)
-        rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w);
+    if (a->audio && rpl_sound_drip(a->audio->snd, x, y, radius, weight, a->o.w) != RPL_OK)
+        app_note(a, rpl_sound_error(a->audio->snd));
 }
 
 /* The frames of out as little-endian 16-bit samples, as WAV files hold them. */
@@ -117,7 +118,10 @@ int app_audio_open(app_t *a, char **err)
          * end, or stays "unknown" on a pipe */
         au->announced = a->o.headless ? (uint64_t)a->o.frames * PER_STEP : UINT64_MAX;
         unsigned char hdr[RPL_SOUND_WAV_HEADER];
-        rpl_sound_wav_header(hdr, AUDIO_RATE, au->announced);
+        if (rpl_sound_wav_header(hdr, AUDIO_RATE, au->announced) != RPL_OK) {
+            *err = app_format("%s: no WAV header at %d Hz", a->o.audio_out, AUDIO_RATE);
+            return -1;
+        }
         if (fwrite(hdr, sizeof hdr, 1, rpl_file_stream(au->wav)) != 1) {
             *err = app_format("cannot write '%s': %s", a->o.audio_out, strerror(errno));
             return -1;
@@ -132,8 +136,8 @@ void app_audio_device(app_t *a)
     if (!au || a->o.audio_out)
         return;
     au->muted = a->o.mute;
-    if (au->muted)
-        rpl_sound_set_volume(au->snd, 0);
+    if (au->muted && rpl_sound_set_volume(au->snd, 0) != RPL_OK)
+        au->muted = 0; /* refused: it plays */
     int saved = quiet_begin();
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) {
         au->subsystem = 1;
@@ -162,7 +166,8 @@ void app_audio_step(app_t *a)
     app_audio_t *au = a->audio;
     if (!au)
         return;
-    rpl_sound_mix(au->snd, au->buf, PER_STEP);
+    if (rpl_sound_mix(au->snd, au->buf, PER_STEP) != RPL_OK)
+        memset(au->buf, 0, sizeof au->buf); /* silence rather than the last step again */
     if (au->wav && !au->wav_full) {
         if (au->wav_frames + PER_STEP > app_audio_max_steps() * PER_STEP) {
             au->wav_full = 1;
@@ -192,8 +197,8 @@ void app_audio_frame(app_t *a)
      * rather than the device running dry with a click */
     for (int i = 0; i < QUEUE_LOW && SDL_GetQueuedAudioSize(au->dev) < QUEUE_LOW * sizeof au->buf;
          i++) {
-        rpl_sound_mix(au->snd, au->buf, PER_STEP);
-        if (SDL_QueueAudio(au->dev, au->buf, sizeof au->buf) != 0)
+        if (rpl_sound_mix(au->snd, au->buf, PER_STEP) != RPL_OK ||
+            SDL_QueueAudio(au->dev, au->buf, sizeof au->buf) != 0)
             break;
     }
 }
@@ -206,7 +211,8 @@ void app_audio_toggle(app_t *a)
         return;
     }
     au->muted = !au->muted;
-    rpl_sound_set_volume(au->snd, au->muted ? 0 : RPL_SOUND_VOLUME_ONE);
+    if (rpl_sound_set_volume(au->snd, au->muted ? 0 : RPL_SOUND_VOLUME_ONE) != RPL_OK)
+        au->muted = !au->muted; /* refused: as it was, and the note says so */
     app_note(a, au->muted ? "sound off" : "sound on");
 }
 
@@ -234,8 +240,8 @@ int app_audio_finish(app_t *a, char **err)
     if (f && au->announced != au->wav_frames && fseek(f, 0, SEEK_SET) == 0) {
         /* a file (or a device that seeks): the header gets the true length */
         unsigned char hdr[RPL_SOUND_WAV_HEADER];
-        rpl_sound_wav_header(hdr, AUDIO_RATE, au->wav_frames);
-        fwrite(hdr, sizeof hdr, 1, f);
+        if (rpl_sound_wav_header(hdr, AUDIO_RATE, au->wav_frames) == RPL_OK)
+            fwrite(hdr, sizeof hdr, 1, f);
     }
     rpl_status st = rpl_file_commit(au->wav);
     if (st != RPL_OK) {

@@ -118,8 +118,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
         if (!sniffed && (n >= 8 || got == 0)) {
             rpl_image_kind kind;
             int w, h;
-            rpl_image_probe(buf, n, &kind, &w, &h);
-            if (kind == RPL_IMAGE_UNKNOWN) {
+            if (rpl_image_probe(buf, n, &kind, &w, &h) != RPL_OK && kind == RPL_IMAGE_UNKNOWN) {
                 *err = app_format("cannot load image '%s': not a PNG, JPEG or BMP picture", path);
                 status = EXIT_USAGE;
                 break;

@@ -93,17 +93,6 @@ static int is_null_device(const struct stat *st)
            st->st_rdev == null.st_rdev;
 }
 
-/* The end-of-run report goes to stdout, unless an output goes there by
- * whatever name (a link, /dev/fd/1, a FIFO stdout is open on): what the
- * name reaches is compared with what fd 1 is, device and inode.  Then
- * stdout carries data and the report goes to stderr. */
-static int output_is_stdout(const char *path)
-{
-    struct stat out, so;
-    return path && fstat(STDOUT_FILENO, &so) == 0 && stat(path, &out) == 0 &&
-           out.st_dev == so.st_dev && out.st_ino == so.st_ino && !is_null_device(&out);
-}
-
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
@@ -148,7 +137,8 @@ static void start_state(app_t *a)
 {
     rpl_autopilot_destroy(a->ap);
     a->ap = NULL;
-    rpl_autopilot_create(a->o.seed, &a->ap);
+    if (rpl_autopilot_create(a->o.seed, &a->ap) != RPL_OK && !a->run_err) /* ends the run */
+        a->run_err = app_format("cannot create the autopilot: out of memory");
     a->rain = rpl_play_rain(a->o.w, a->o.h);
     a->view.strength = RPL_STRENGTH_ONE;
     a->view.shading = 1;
@@ -271,7 +261,7 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     if (same_outputs(a, &err) != 0)
         return die(EXIT_USAGE, err);
     for (int i = 0; i < 3; i++)
-        if (output_is_stdout(outs[i]))
+        if (rpl_file_is_stdout(outs[i])) /* stdout carries data: the report goes to stderr */
             a->report_to_stderr = 1;
     if (a->o.record && app_record_check(a, &err) != 0)
         return die(EXIT_USAGE, err);
@@ -331,7 +321,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         return die(st == RPL_EINVAL ? EXIT_USAGE : 1,
                    app_format("cannot create a %dx%d field: %s", a->o.w, a->o.h,
                               rpl_strerror(st)));
-    rpl_sim_set_kernels(a->sim, kern);
+    if (rpl_sim_set_kernels(a->sim, kern) != RPL_OK)
+        return die(1, app_format("cannot use the kernels: %s", rpl_sim_error(a->sim)));
     st = rpl_renderer_create(a->sim, &a->water);
     if (st != RPL_OK)
         return die(1, app_format("cannot create a renderer: %s", rpl_strerror(st)));

@@ -38,8 +38,10 @@ static void try_wave(app_t *a, rpl_wave_params_t p, const char *what, double v)
     }
     a->o.wave = p;
     int wave = rpl_sim_model(a->sim) == RPL_MODEL_WAVE;
-    if (wave)
-        rpl_sim_set_model(a->sim, RPL_MODEL_WAVE, &p);
+    if (wave && rpl_sim_set_model(a->sim, RPL_MODEL_WAVE, &p) != RPL_OK) {
+        app_note(a, rpl_sim_error(a->sim));
+        return;
+    }
     snprintf(msg, sizeof msg, "%s %.4g: k %.3f  u*dt %.4f%s", what, v, info.k, info.ut,
              wave ? "" : "  (W: wave water)");
     app_note(a, msg);
@@ -57,8 +59,10 @@ void app_model_key(app_t *a, int key)
             app_note(a, msg);
             return;
         }
-        if (!wave)
-            rpl_sim_set_model(a->sim, RPL_MODEL_CLASSIC, NULL);
+        if (!wave && rpl_sim_set_model(a->sim, RPL_MODEL_CLASSIC, NULL) != RPL_OK) {
+            app_note(a, rpl_sim_error(a->sim));
+            return;
+        }
         char msg[96];
         app_model_text(a, msg, sizeof msg);
         app_note(a, msg);

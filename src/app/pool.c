@@ -39,8 +39,8 @@ static void frame(app_t *a, double dt, int steps)
         if (a->player && a->auto_on && idle) {
             app_show_tick(a); /* the show's stones and rain */
         } else {
-            if (a->rain_on)
-                rpl_sim_rain(a->sim, &a->rain);
+            if (a->rain_on && rpl_sim_rain(a->sim, &a->rain) != RPL_OK && !a->run_err)
+                a->run_err = app_format("rain: %s", rpl_sim_error(a->sim));
             if (a->auto_on && idle && !a->player)
                 rpl_autopilot_tick(a->ap, a->sim);
         }
@@ -59,7 +59,8 @@ static void frame(app_t *a, double dt, int steps)
  * itself when the backdrop is a new one. */
 static void draw(app_t *a, void *dst, ptrdiff_t pitch)
 {
-    rpl_renderer_draw(a->water, app_backdrop(a), dst, pitch, &a->view);
+    if (rpl_renderer_draw(a->water, app_backdrop(a), dst, pitch, &a->view) != RPL_OK && !a->run_err)
+        a->run_err = app_format("cannot draw: %s", rpl_renderer_error(a->water));
 }
 
 static int changed(app_t *a, rpl_rect_t *rects, int max)
@@ -83,10 +84,12 @@ static int input(app_t *a, const SDL_Event *e)
             a->dragging = 1;
             a->lastx = x;
             a->lasty = y;
-            rpl_sim_drop(a->sim, x, y, a->stone, RPL_PLAY_STONE_WEIGHT);
+            if (rpl_sim_drop(a->sim, x, y, a->stone, RPL_PLAY_STONE_WEIGHT) != RPL_OK)
+                app_note(a, rpl_sim_error(a->sim));
         } else if (e->button.button == SDL_BUTTON_RIGHT) {
             int r = rpl_play_stone(a->stone * 2);
-            rpl_sim_drop(a->sim, x, y, r, RPL_PLAY_STONE_WEIGHT * 2);
+            if (rpl_sim_drop(a->sim, x, y, r, RPL_PLAY_STONE_WEIGHT * 2) != RPL_OK)
+                app_note(a, rpl_sim_error(a->sim));
         }
         return 1;
     }
@@ -94,8 +97,9 @@ static int input(app_t *a, const SDL_Event *e)
         a->last_input_ms = SDL_GetTicks();
         int x = e->motion.x, y = e->motion.y;
         app_window_to_field(a, &x, &y);
-        rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
-                      RPL_PLAY_STONE_WEIGHT / 2);
+        if (rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
+                          RPL_PLAY_STONE_WEIGHT / 2) != RPL_OK)
+            app_note(a, rpl_sim_error(a->sim));
         a->lastx = x;
         a->lasty = y;
         return 1;

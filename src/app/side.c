@@ -97,13 +97,14 @@ static int enter(app_t *a, char **err)
     uint32_t *stone = asset("side-stone.png", &cfg.stone_w, &cfg.stone_h);
     cfg.sky = sky;
     cfg.stone = stone;
-    char why[256] = "";
-    side->scene = side_scene_create(&cfg, why, sizeof why);
+    rpl_status st = side_scene_create(&cfg, &side->scene);
     free(sky);
     free(stone);
-    if (!side->scene) {
+    if (st != RPL_OK) {
+        *err = app_format("cannot make the side scene: %s",
+                          side->scene ? side_scene_error(side->scene) : rpl_strerror(st));
+        side_scene_destroy(side->scene);
         free(side);
-        *err = app_format("cannot make the side scene: %s", why);
         return -1;
     }
     a->side = side;

@@ -179,7 +179,8 @@ static uint32_t state_crc(const timedemo_t *t)
 static void on_drop(void *user, int x, int y, int radius, int weight)
 {
     timedemo_t *t = user;
-    rpl_sound_drip(t->snd, x, y, radius, weight, t->a->o.w);
+    if (rpl_sound_drip(t->snd, x, y, radius, weight, t->a->o.w) != RPL_OK && !t->a->run_err)
+        t->a->run_err = app_format("sound: %s", rpl_sound_error(t->snd));
 }
 
 /* Makes what the scene needs beyond the demo's start: 0, or -1 with a
@@ -251,7 +252,8 @@ static void scene_input(timedemo_t *t)
         app_show_tick(a);
         app_backdrop_update(a); /* the show may have moved the walls */
     } else {
-        rpl_sim_rain(a->sim, &a->rain);
+        if (rpl_sim_rain(a->sim, &a->rain) != RPL_OK && !a->run_err)
+            a->run_err = app_format("rain: %s", rpl_sim_error(a->sim));
         rpl_autopilot_tick(a->ap, a->sim);
     }
 }
@@ -269,7 +271,8 @@ static void scene_step(timedemo_t *t)
 
 static void scene_sound(timedemo_t *t)
 {
-    rpl_sound_mix(t->snd, t->buf, SOUND_PER_FRAME);
+    if (rpl_sound_mix(t->snd, t->buf, SOUND_PER_FRAME) != RPL_OK && !t->a->run_err)
+        t->a->run_err = app_format("sound: %s", rpl_sound_error(t->snd));
     for (int i = 0; i < 2 * SOUND_PER_FRAME; i++) {
         uint16_t u = (uint16_t)t->buf[i];
         t->bytes[2 * i] = (unsigned char)u;

@@ -352,8 +352,9 @@ static void copy_changed(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, in
             const char *from = (const char *)src->pixels + (ptrdiff_t)c->y * src->pitch +
                                (ptrdiff_t)c->x * bytes;
             char *at = (char *)ws->pixels + (ptrdiff_t)to.y * ws->pitch + (ptrdiff_t)to.x * bytes;
-            rpl_upscale(rpl_sim_kernels(a->sim), from, src->pitch, at, ws->pitch, c->w, c->h,
-                        bytes, s);
+            if (rpl_upscale(rpl_sim_kernels(a->sim), from, src->pitch, at, ws->pitch, c->w, c->h,
+                            bytes, s) != RPL_OK)
+                SDL_BlitScaled(a->fb_surf, &r, ws, &to); /* SDL's scaler, as for 24 bits */
         } else { /* a 24-bit screen: SDL's scaler */
             SDL_BlitScaled(a->fb_surf, &r, ws, &to);
         }

@@ -62,7 +62,8 @@ int main(int argc, char **argv)
     }
 
     for (int i = 0; i < 5; i++) /* a few stones to start with */
-        rpl_sim_drop(sim, 60 + 90 * i, 80 + 50 * (i % 3), 6, 600);
+        if (rpl_sim_drop(sim, 60 + 90 * i, 80 + 50 * (i % 3), 6, 600) != RPL_OK)
+            fprintf(stderr, "water: %s\n", rpl_sim_error(sim));
     rpl_view_t view = {RPL_STRENGTH_ONE, 1};
     int quit = 0;
     for (long n = 0; !quit && n != frames; n++) {
@@ -70,8 +71,9 @@ int main(int argc, char **argv)
         while (SDL_PollEvent(&ev)) {
             if (ev.type == SDL_QUIT || (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_ESCAPE))
                 quit = 1;
-            else if (ev.type == SDL_MOUSEBUTTONDOWN)
-                rpl_sim_drop(sim, ev.button.x, ev.button.y, 5, 400);
+            else if (ev.type == SDL_MOUSEBUTTONDOWN &&
+                     rpl_sim_drop(sim, ev.button.x, ev.button.y, 5, 400) != RPL_OK)
+                fprintf(stderr, "water: %s\n", rpl_sim_error(sim));
         }
         rpl_sim_step(sim);
         if (rpl_renderer_draw(ren, bd, pixels, W * 4, &view) != RPL_OK) {

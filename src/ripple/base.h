@@ -46,6 +46,16 @@ extern "C" {
  * strings) may be called from any thread.
  */
 
+/* Marks a function whose result must be looked at: every function that
+ * returns an rpl_status, so a failure cannot pass unseen.  GCC and clang
+ * warn on a call that drops it (a (void) cast does not silence GCC); other
+ * compilers see nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RPL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define RPL_NODISCARD
+#endif
+
 #define RPL_VERSION_MAJOR 1
 #define RPL_VERSION_MINOR 0
 #define RPL_VERSION_PATCH 0
@@ -105,7 +115,7 @@ typedef struct rpl_kernels rpl_kernels_t; /* defined in kernels/kernels.h */
  * CPU runs (from CPUID), unless the environment variable RIPPLE_SIMD
  * names a path, which "auto" then means.  RPL_EINVAL: no such path;
  * RPL_ENOTSUP: a path this build or this CPU lacks. */
-rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out);
+RPL_NODISCARD rpl_status rpl_kernels_find(const char *name, const rpl_kernels_t **out);
 /* The same, NULL on failure. */
 const rpl_kernels_t *rpl_kernels_get(const char *name);
 const char *rpl_kernels_name(const rpl_kernels_t *k);

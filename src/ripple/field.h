@@ -32,7 +32,7 @@ typedef struct rpl_sim rpl_sim_t;
  * constructor rule in ripple/base.h).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].
  * RPL_EINVAL, RPL_ENOMEM, or RPL_ENOTSUP when RIPPLE_SIMD asks for a path
  * this machine lacks. */
-rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out);
+RPL_NODISCARD rpl_status rpl_sim_create(int w, int h, uint64_t seed, rpl_sim_t **out);
 void rpl_sim_destroy(rpl_sim_t *sim);
 
 /* What the field is: its size, the heights now (w*h, row-major) and one
@@ -53,12 +53,12 @@ const rpl_kernels_t *rpl_sim_kernels(const rpl_sim_t *sim);
 const char *rpl_sim_error(const rpl_sim_t *sim);
 
 /* Uses another kernel table for rpl_sim_step (NULL: RPL_EINVAL). */
-rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k);
+RPL_NODISCARD rpl_status rpl_sim_set_kernels(rpl_sim_t *sim, const rpl_kernels_t *k);
 
 /* Threads for step and render: 1..RPL_THREADS_MAX (results are the same
  * bytes for any count).  On failure the field keeps its old count. */
 #define RPL_THREADS_MAX 64
-rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads);
+RPL_NODISCARD rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads);
 /* The number of processors online (at least 1). */
 int rpl_cpu_count(void);
 
@@ -86,12 +86,12 @@ void rpl_sim_step(rpl_sim_t *sim);
  * the interior are clipped; the centre may lie off the field.
  * radius in [1, RPL_RADIUS_MAX], else RPL_EINVAL and nothing changes.
  */
-rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight);
+RPL_NODISCARD rpl_status rpl_sim_drop(rpl_sim_t *sim, int x, int y, int radius, int weight);
 
 /* Drops stones along the segment (x0,y0)-(x1,y1), both ends included,
  * spaced max(1, radius/2) cells apart. Same arguments rules as drop. */
-rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
-                         int radius, int weight);
+RPL_NODISCARD rpl_status rpl_sim_trail(rpl_sim_t *sim, int x0, int y0, int x1, int y1, int radius,
+                                       int weight);
 
 /* Rain: on each call, drops per_kilostep/1000 stones on average (so 1000
  * is one stone per step), placed, sized in [rmin, rmax] and weighted in
@@ -102,7 +102,7 @@ typedef struct rpl_rain {
     int rmin, rmax;
     int wmin, wmax;
 } rpl_rain_t;
-rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain);
+RPL_NODISCARD rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain);
 
 /*
  * Smooth stones: as rpl_sim_drop and rpl_sim_rain (same checks, the drop
@@ -117,8 +117,8 @@ rpl_status rpl_sim_rain(rpl_sim_t *sim, const rpl_rain_t *rain);
  * Integer arithmetic only: the same heights on every machine and path.
  * The show player lays its stones and its rain with these.
  */
-rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight);
-rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain);
+RPL_NODISCARD rpl_status rpl_sim_bump(rpl_sim_t *sim, int x, int y, int radius, int weight);
+RPL_NODISCARD rpl_status rpl_sim_rain_bumps(rpl_sim_t *sim, const rpl_rain_t *rain);
 
 /* Next value of the field's generator (xorshift64*), for callers that want
  * randomness reproducible with the field's seed. */
@@ -131,8 +131,7 @@ uint64_t rpl_sim_energy(const rpl_sim_t *sim);
 /* Replaces both buffers (which may be the field's own), checking the
  * contract (range, zero border).  On failure (RPL_EINVAL, detail in
  * rpl_sim_error) nothing changes. */
-rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur,
-                             const int16_t *prev);
+RPL_NODISCARD rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *prev);
 
 /* ---- wave models ------------------------------------------------------ */
 
@@ -224,7 +223,7 @@ typedef struct rpl_wave_info {
  * 0, viscosity below 0, attenuation outside (0, 1], k over 1/2 (unstable),
  * k = 1/2 with alpha rounding to 1, or k and u*t so small that the
  * neighbours' weight c rounds to 0.  NULL info: RPL_EINVAL. */
-rpl_status rpl_wave_info(const rpl_wave_params_t *params, rpl_wave_info_t *info);
+RPL_NODISCARD rpl_status rpl_wave_info(const rpl_wave_params_t *params, rpl_wave_info_t *info);
 
 /* Chooses the field's rule.  RPL_MODEL_WAVE needs params (checked as by
  * rpl_wave_info; refused: RPL_EINVAL, the reason in rpl_sim_error, the
@@ -232,7 +231,8 @@ rpl_status rpl_wave_info(const rpl_wave_params_t *params, rpl_wave_info_t *info)
  * parameters are kept).  The heights are not touched: the water goes on
  * under the new rule from the next step.  Another model: RPL_EINVAL.  The
  * model stays through rpl_sim_reset; a snapshot carries it. */
-rpl_status rpl_sim_set_model(rpl_sim_t *sim, rpl_model model, const rpl_wave_params_t *params);
+RPL_NODISCARD rpl_status rpl_sim_set_model(rpl_sim_t *sim, rpl_model model,
+                                           const rpl_wave_params_t *params);
 /* The field's model (RPL_MODEL_CLASSIC for NULL). */
 rpl_model rpl_sim_model(const rpl_sim_t *sim);
 /* The wave parameters last set on the field (in use when its model is
@@ -255,11 +255,11 @@ const rpl_wave_params_t *rpl_sim_wave_params(const rpl_sim_t *sim);
  * RPL_ENOMEM (the mask is w*h bytes, made on first use) leaves the walls
  * as they were.
  */
-rpl_status rpl_sim_set_walls(rpl_sim_t *sim, const uint8_t *mask);
+RPL_NODISCARD rpl_status rpl_sim_set_walls(rpl_sim_t *sim, const uint8_t *mask);
 /* Makes the cells of a rectangle, x..x+w-1 by y..y+h-1 clipped to the
  * field, solid (solid nonzero) or open (0).  w or h negative: RPL_EINVAL;
  * 0 or wholly off the field: nothing. */
-rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int solid);
+RPL_NODISCARD rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int solid);
 /* Makes a thick segment solid (solid nonzero) or open (0): every cell
  * whose centre lies within thickness/2 of the segment (x0,y0)-(x1,y1),
  * ends included (so a thickness-1 line is watertight even on a diagonal;
@@ -268,8 +268,8 @@ rpl_status rpl_sim_wall_rect(rpl_sim_t *sim, int x, int y, int w, int h, int sol
  * that reach, to the nearest cell).  thickness in 1..RPL_WALL_THICK_MAX,
  * else RPL_EINVAL. */
 #define RPL_WALL_THICK_MAX 16384
-rpl_status rpl_sim_wall_line(rpl_sim_t *sim, int x0, int y0, int x1, int y1, int thickness,
-                             int solid);
+RPL_NODISCARD rpl_status rpl_sim_wall_line(rpl_sim_t *sim, int x0, int y0, int x1, int y1,
+                                           int thickness, int solid);
 /* The field's wall mask (w*h bytes, 1 = solid), NULL if no cell is solid
  * (clearing the last solid cell lets the mask go).  Valid until the walls
  * next change. */
@@ -301,7 +301,7 @@ uint64_t rpl_sim_walls_serial(const rpl_sim_t *sim);
  */
 typedef enum rpl_edges { RPL_EDGES_REFLECT = 0, RPL_EDGES_ABSORB = 1 } rpl_edges;
 #define RPL_ABSORB_BAND 16
-rpl_status rpl_sim_set_edges(rpl_sim_t *sim, rpl_edges edges);
+RPL_NODISCARD rpl_status rpl_sim_set_edges(rpl_sim_t *sim, rpl_edges edges);
 /* The field's edges (RPL_EDGES_REFLECT for NULL). */
 rpl_edges rpl_sim_edges(const rpl_sim_t *sim);
 
@@ -365,8 +365,8 @@ void rpl_sim_set_drop_hook(rpl_sim_t *sim, rpl_drop_fn fn, void *user);
  * the heights, the walls, the edges and the model together (heights under
  * walls are zeroed: walls win).
  */
-rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
-rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
+RPL_NODISCARD rpl_status rpl_sim_save(rpl_sim_t *sim, const char *path);
+RPL_NODISCARD rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
 
 /*
  * A snapshot read into memory and checked, before any field is touched:
@@ -379,10 +379,10 @@ rpl_status rpl_sim_load(rpl_sim_t *sim, const char *path);
  * RPL_EINVAL (NULL or empty path).
  */
 typedef struct rpl_snapshot rpl_snapshot_t;
-rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out);
+RPL_NODISCARD rpl_status rpl_snapshot_read(const char *path, rpl_snapshot_t **out);
 /* The same checks on len bytes in memory (NULL data with len > 0:
  * RPL_EINVAL; too few bytes, len 0 included: RPL_EFORMAT). */
-rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out);
+RPL_NODISCARD rpl_status rpl_snapshot_parse(const void *data, size_t len, rpl_snapshot_t **out);
 /* The size of a valid snapshot (0x0 for a failed one or NULL). */
 void rpl_snapshot_size(const rpl_snapshot_t *snap, int *w, int *h);
 /* Why reading failed, in one line ("" if it did not). */
@@ -391,7 +391,7 @@ void rpl_snapshot_destroy(rpl_snapshot_t *snap); /* NULL is fine */
 /* Replaces the field's state (heights, walls and edges) with a valid
  * snapshot's: RPL_ESIZE if the sizes differ, RPL_EINVAL for NULL or a
  * failed snapshot, RPL_ENOMEM; on failure the field is unchanged. */
-rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap);
+RPL_NODISCARD rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap);
 
 #ifdef __cplusplus
 }

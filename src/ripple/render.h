@@ -66,8 +66,9 @@ int rpl_format_bytes(rpl_format format);
  * 1..RPL_UPSCALE_MAX; otherwise RPL_EINVAL and dst untouched.  Pass a
  * rectangle of a larger picture by offsetting src and dst. */
 #define RPL_UPSCALE_MAX 16
-rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch, void *dst,
-                       ptrdiff_t dpitch, int w, int h, int bytes, int scale);
+RPL_NODISCARD rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch,
+                                     void *dst, ptrdiff_t dpitch, int w, int h, int bytes,
+                                     int scale);
 
 /*
  * A background prepared once for one framebuffer format.
@@ -102,8 +103,8 @@ rpl_status rpl_upscale(const rpl_kernels_t *k, const void *src, ptrdiff_t spitch
  */
 typedef struct rpl_backdrop rpl_backdrop_t;
 
-rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
-                               rpl_backdrop_t **out);
+RPL_NODISCARD rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
+                                             rpl_backdrop_t **out);
 void rpl_backdrop_destroy(rpl_backdrop_t *bd); /* NULL is fine */
 /* Why creating it failed ("" if it did not). */
 const char *rpl_backdrop_error(const rpl_backdrop_t *bd);
@@ -132,16 +133,15 @@ typedef struct rpl_view {
  * size.  Any bad argument: RPL_EINVAL, fb untouched, detail in
  * rpl_sim_error (NULL sim: RPL_EINVAL only).  Keeps nothing between calls:
  * for a frame kept and redrawn only where it changed, use a renderer. */
-rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb, ptrdiff_t pitch,
-                      const rpl_view_t *view);
+RPL_NODISCARD rpl_status rpl_render(rpl_sim_t *sim, const rpl_backdrop_t *bd, void *fb,
+                                    ptrdiff_t pitch, const rpl_view_t *view);
 
 /* The XRGB8888 renderer on a raw background, no backdrop needed: bg is
  * w*h XRGB8888 pixels, tightly packed, and `format` must be RPL_XRGB8888
  * (the other formats need a backdrop: RPL_EINVAL).  Same pixels as
  * rpl_render with an XRGB8888 backdrop of bg. */
-rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb,
-                       ptrdiff_t pitch, rpl_format format,
-                       const rpl_view_t *view);
+RPL_NODISCARD rpl_status rpl_refract(rpl_sim_t *sim, const uint32_t *bg, void *fb, ptrdiff_t pitch,
+                                     rpl_format format, const rpl_view_t *view);
 
 /*
  * A renderer (opaque) keeps one framebuffer of a field up to date: it
@@ -158,12 +158,12 @@ typedef struct rpl_renderer rpl_renderer_t;
 
 /* A renderer of sim into *out (see the constructor rule in ripple/base.h):
  * RPL_EINVAL for a NULL or failed field, RPL_ENOMEM. */
-rpl_status rpl_renderer_create(rpl_sim_t *sim, rpl_renderer_t **out);
+RPL_NODISCARD rpl_status rpl_renderer_create(rpl_sim_t *sim, rpl_renderer_t **out);
 void rpl_renderer_destroy(rpl_renderer_t *r); /* NULL is fine */
 /* Brings fb up to date (arguments as rpl_render).  On failure, RPL_EINVAL
  * with the detail in rpl_renderer_error, fb untouched. */
-rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *fb,
-                             ptrdiff_t pitch, const rpl_view_t *view);
+RPL_NODISCARD rpl_status rpl_renderer_draw(rpl_renderer_t *r, const rpl_backdrop_t *bd, void *fb,
+                                           ptrdiff_t pitch, const rpl_view_t *view);
 /* The next draw draws everything: call it when the framebuffer's pixels
  * were changed by someone else (an overlay drawn into it, say). */
 void rpl_renderer_invalidate(rpl_renderer_t *r);
@@ -209,8 +209,8 @@ void rpl_sim_stats(const rpl_sim_t *sim, rpl_stats_t *stats);
  * middle of its long side.  Output top bytes are 0xFF; dw, dh 1..65536.
  * spitch is in bytes, a multiple of 4 of at least sw pixels; src and dst
  * aligned for uint32_t.  RPL_EINVAL for anything else. */
-rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
-                         uint32_t *dst, int dw, int dh);
+RPL_NODISCARD rpl_status rpl_image_fit(const uint32_t *src, int sw, int sh, ptrdiff_t spitch,
+                                       uint32_t *dst, int dw, int dh);
 
 #ifdef __cplusplus
 }

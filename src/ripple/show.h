@@ -21,7 +21,7 @@ typedef struct rpl_autopilot rpl_autopilot_t;
 
 /* An autopilot at its start into *out (see the constructor rule in
  * ripple/base.h; only memory can run out). */
-rpl_status rpl_autopilot_create(uint64_t seed, rpl_autopilot_t **out);
+RPL_NODISCARD rpl_status rpl_autopilot_create(uint64_t seed, rpl_autopilot_t **out);
 void rpl_autopilot_destroy(rpl_autopilot_t *ap); /* NULL is fine */
 /* Detail of the last failure ("" if none). */
 const char *rpl_autopilot_error(const rpl_autopilot_t *ap);
@@ -128,11 +128,12 @@ typedef struct rpl_show rpl_show_t;
  * when memory runs out: RPL_ENOMEM), so rpl_show_error can say why;
  * always destroy it.  RPL_EFORMAT: not a valid show; RPL_EINVAL: NULL out,
  * or NULL text with len > 0. */
-rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_show_t **out);
+RPL_NODISCARD rpl_status rpl_show_parse(const char *text, size_t len, const char *name,
+                                        rpl_show_t **out);
 /* Reads a show file once, front to back (a pipe or a FIFO works), and
  * parses it.  RPL_EIO: cannot open or read it, or it is larger than
  * RPL_SHOW_BYTES_MAX; RPL_EINVAL: a NULL or empty path; else as parse. */
-rpl_status rpl_show_read(const char *path, rpl_show_t **out);
+RPL_NODISCARD rpl_status rpl_show_read(const char *path, rpl_show_t **out);
 /* Why parsing failed, in one line ("" if it did not). */
 const char *rpl_show_error(const rpl_show_t *show);
 void rpl_show_destroy(rpl_show_t *show); /* NULL is fine */
@@ -199,15 +200,15 @@ typedef struct rpl_show_view {
 
 /* A player at step 0 of a valid show into *out (see the constructor rule
  * in ripple/base.h): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */
-rpl_status rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
-                                  rpl_show_player_t **out);
+RPL_NODISCARD rpl_status rpl_show_player_create(const rpl_show_t *show, uint64_t seed,
+                                                rpl_show_player_t **out);
 void rpl_show_player_destroy(rpl_show_player_t *p); /* NULL is fine */
 /* Detail of the last failure ("" if none). */
 const char *rpl_show_player_error(const rpl_show_player_t *p);
 /* Plays one step into sim (see above); after the end, only the rain.
  * RPL_EINVAL for NULL or a failed field; a failure of the field (detail in rpl_sim_error)
  * is returned after the rest of the step was played. */
-rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim);
+RPL_NODISCARD rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim);
 /* RPL_SHOW_* bits of what the last tick changed (0 for NULL). */
 unsigned rpl_show_player_changed(const rpl_show_player_t *p);
 /* The view (NULL for NULL); valid while the player lives. */

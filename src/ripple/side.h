@@ -143,7 +143,7 @@ typedef struct rpl_water rpl_water_t;
  * ripple/base.h).  Every parameter must be finite and in its range, else
  * RPL_EINVAL with a one-line reason in rpl_water_error (so a failed create
  * is also the way to check parameters); RPL_ENOMEM. */
-rpl_status rpl_water_create(const rpl_water_params_t *p, rpl_water_t **out);
+RPL_NODISCARD rpl_status rpl_water_create(const rpl_water_params_t *p, rpl_water_t **out);
 void rpl_water_destroy(rpl_water_t *w); /* NULL is fine */
 /* Detail of the last failure ("" if none). */
 const char *rpl_water_error(const rpl_water_t *w);
@@ -152,7 +152,7 @@ const rpl_water_params_t *rpl_water_params(const rpl_water_t *w);
 /* New parameters, the surface kept where it can be (resampled when the
  * spring count changes; the rings are dropped when the model changes).
  * On failure nothing changes (the reason in rpl_water_error). */
-rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p);
+RPL_NODISCARD rpl_status rpl_water_set_params(rpl_water_t *w, const rpl_water_params_t *p);
 /* Flat and asleep, the accumulator and time emptied. */
 void rpl_water_reset(rpl_water_t *w);
 
@@ -180,7 +180,8 @@ double rpl_water_slope(const rpl_water_t *w, double x);
 double rpl_water_velocity(const rpl_water_t *w, double x);
 /* The surface's y at n points x0 + i*dx (n >= 1), into out: the cheap way
  * to draw it (one spline segment is found per run, not per point). */
-rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n, float *out);
+RPL_NODISCARD rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n,
+                                          float *out);
 /* The springs: their count, and their displacements and velocities
  * (NULL for the waves model). */
 int rpl_water_springs(const rpl_water_t *w);
@@ -192,12 +193,12 @@ int rpl_water_rings(const rpl_water_t *w);
 /* Adds dv (units per step, finite) to the surface's velocity at x, split
  * between the two nearest springs by distance (waves: starts a ring of
  * amplitude dv).  Wakes the body.  x outside [x0, x1]: RPL_EINVAL. */
-rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv);
+RPL_NODISCARD rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv);
 /* Something crossing the surface at x with vertical speed vy (world units
  * per second, + down): disturbs by the force the speed maps to (see
  * force_min..force_max), in the direction of vy.  Returns the force used
  * through *force (may be NULL). */
-rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force);
+RPL_NODISCARD rpl_status rpl_water_impact(rpl_water_t *w, double x, double vy, double *force);
 
 /* The part of a convex polygon (n points xy[2i], xy[2i+1], 3..64, either
  * winding, |coordinates| <= 1e9) under the surface, above the floor and
@@ -217,7 +218,8 @@ typedef struct rpl_submerged {
     double cx, cy;
     double x_min, x_max;   /* the submerged part's extent across */
 } rpl_submerged_t;
-rpl_status rpl_water_submerged(rpl_water_t *w, const double *xy, int n, rpl_submerged_t *out);
+RPL_NODISCARD rpl_status rpl_water_submerged(rpl_water_t *w, const double *xy, int n,
+                                             rpl_submerged_t *out);
 
 /* A body for rpl_water_forces: its convex outline in world space, centre
  * of mass, velocity (world units per second), angular velocity (radians
@@ -258,8 +260,8 @@ typedef struct rpl_water_force {
     double torque;
     rpl_submerged_t sub;
 } rpl_water_force_t;
-rpl_status rpl_water_forces(rpl_water_t *w, const rpl_body_t *b, double g, double dt,
-                            rpl_water_force_t *out);
+RPL_NODISCARD rpl_status rpl_water_forces(rpl_water_t *w, const rpl_body_t *b, double g, double dt,
+                                          rpl_water_force_t *out);
 
 /* Sweep detection: did a point moving from (ax, ay) to (bx, by) during the
  * last step cross the surface?  Returns 1 going in (down), -1 coming out,
@@ -296,7 +298,7 @@ typedef struct rpl_splash rpl_splash_t;
 
 /* Room for `capacity` droplets (1..RPL_SPLASH_MAX), randomness from seed,
  * into *out (see the constructor rule in ripple/base.h). */
-rpl_status rpl_splash_create(int capacity, uint64_t seed, rpl_splash_t **out);
+RPL_NODISCARD rpl_status rpl_splash_create(int capacity, uint64_t seed, rpl_splash_t **out);
 void rpl_splash_destroy(rpl_splash_t *s); /* NULL is fine */
 /* Detail of the last failure ("" if none). */
 const char *rpl_splash_error(const rpl_splash_t *s);
@@ -336,8 +338,8 @@ typedef struct rpl_side_water {
 /* art: w x h XRGB8888 (the level without water, for the INDEX8 palette;
  * may be NULL for the other formats).  w, h in [RPL_DIM_MIN, RPL_DIM_MAX].
  * Into *out (see the constructor rule in ripple/base.h). */
-rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_format format,
-                                    rpl_side_renderer_t **out);
+RPL_NODISCARD rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h,
+                                                  rpl_format format, rpl_side_renderer_t **out);
 void rpl_side_renderer_destroy(rpl_side_renderer_t *r); /* NULL is fine */
 const char *rpl_side_renderer_error(const rpl_side_renderer_t *r);
 /* INDEX8: the 256 palette entries (NULL for other formats). */
@@ -350,10 +352,10 @@ const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r);
  * or not a multiple of the pixel size, nwaters or ndrops < 0, x1 < x0, a
  * value read that is not finite): RPL_EINVAL, fb untouched, the detail in
  * rpl_side_renderer_error. */
-rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdiff_t spitch,
-                           const rpl_side_water_t *waters, int nwaters,
-                           const rpl_droplet_t *drops, int ndrops, double time, void *fb,
-                           ptrdiff_t pitch);
+RPL_NODISCARD rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene,
+                                         ptrdiff_t spitch, const rpl_side_water_t *waters,
+                                         int nwaters, const rpl_droplet_t *drops, int ndrops,
+                                         double time, void *fb, ptrdiff_t pitch);
 
 /* Before drawing into the framebuffer of the last rpl_side_render again
  * (the same fb, pitch, scene and spitch, fb left as that render wrote
@@ -363,7 +365,8 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
  * the same bytes as a whole frame, for much less work.  It holds for the
  * next render only; without it, or with more than 64 rectangles, a render
  * draws the whole frame.  RPL_EINVAL for n < 0 or NULL rects with n > 0. */
-rpl_status rpl_side_renderer_changed(rpl_side_renderer_t *r, const rpl_rect_t *rects, int n);
+RPL_NODISCARD rpl_status rpl_side_renderer_changed(rpl_side_renderer_t *r, const rpl_rect_t *rects,
+                                                   int n);
 
 /* Fills a convex polygon (n points, 3..64) into an XRGB8888 picture,
  * clipped, with a colour, an outline of `edge` (0: none) one pixel wide,

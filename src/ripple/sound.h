@@ -57,7 +57,7 @@ typedef struct rpl_sound rpl_sound_t;
  * parts (pitch jitter, noise) come from seed, into *out (see the
  * constructor rule in ripple/base.h): RPL_EINVAL for a rate out of range,
  * RPL_ENOMEM. */
-rpl_status rpl_sound_create(int sample_rate, uint64_t seed, rpl_sound_t **out);
+RPL_NODISCARD rpl_status rpl_sound_create(int sample_rate, uint64_t seed, rpl_sound_t **out);
 void rpl_sound_destroy(rpl_sound_t *snd); /* NULL is fine */
 
 /* Queues the drip of a stone of radius 1..RPL_RADIUS_MAX and weight
@@ -67,19 +67,20 @@ void rpl_sound_destroy(rpl_sound_t *snd); /* NULL is fine */
  * mixed (within 1/60 s when several come at once).  RPL_EINVAL for a NULL
  * sound, a radius out of range or field_w < 1, detail in
  * rpl_sound_error. */
-rpl_status rpl_sound_drip(rpl_sound_t *snd, int x, int y, int radius, int weight, int field_w);
+RPL_NODISCARD rpl_status rpl_sound_drip(rpl_sound_t *snd, int x, int y, int radius, int weight,
+                                        int field_w);
 
 /* Renders the next `frames` frames (2 * frames int16 values, left then
  * right) into out and moves time on by as much.  frames 0 does nothing;
  * frames < 0, or a NULL out with frames > 0: RPL_EINVAL, out untouched. */
-rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames);
+RPL_NODISCARD rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames);
 
 /* The ambient bed on (1) or off (0); it fades in or out over half a
  * second. */
 void rpl_sound_set_ambient(rpl_sound_t *snd, int on);
 /* Master volume 0..RPL_SOUND_VOLUME_ONE (0 mutes), reached over 20 ms;
  * RPL_EINVAL out of range. */
-rpl_status rpl_sound_set_volume(rpl_sound_t *snd, int volume);
+RPL_NODISCARD rpl_status rpl_sound_set_volume(rpl_sound_t *snd, int volume);
 
 /* The rate; drips sounding now (fading ones included); drips waiting to
  * start; frames mixed since creation.  0 for NULL. */

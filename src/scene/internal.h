@@ -91,6 +91,7 @@ struct side_scene {
     uint32_t *work;        /* art with the bodies: what the water refracts */
     float *surf;           /* the surfaces sampled per column, w per water */
     char err[160];
+    int ready;             /* made whole; a failed scene only reports and is destroyed */
     /* what the last render changed against the one before: where bodies,
      * droplets and water (whose caustics always move) are now and were */
     rpl_rect_t drawn[SIDE_DIRTY_MAX];  /* what moves, as the last render drew it */
@@ -103,7 +104,7 @@ struct side_scene {
     void *splash_user;
 };
 
-/* A seeded generator (splitmix64): the scene's only randomness. */
+/* A seeded generator (splitmix64): the scene's only randomness (rand.c). */
 uint64_t side_rand(uint64_t *s);
 /* Uniform in [lo, hi). */
 double side_uniform(uint64_t *s, double lo, double hi);

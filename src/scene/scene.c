@@ -28,21 +28,6 @@
                                body the size of ours moves a lot of water */
 #define PICTURE_MAX_PIXELS 100000000L
 
-/* ---- the generator ----------------------------------------------------------- */
-
-uint64_t side_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-double side_uniform(uint64_t *s, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(side_rand(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* ---- errors ------------------------------------------------------------------- */
 
 #if defined(__GNUC__)
@@ -56,6 +41,15 @@ static void put_err(char *err, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, len, fmt, ap);
     va_end(ap);
+}
+
+/* The water refuses only what the scene never asks of it (x is kept
+ * inside the body, the numbers are finite); should it refuse, the scene's
+ * error says so and the step goes on. */
+static void water_said(side_scene_t *s, int k, rpl_status st)
+{
+    if (st != RPL_OK)
+        snprintf(s->err, sizeof s->err, "the water refused: %s", rpl_water_error(s->water[k]));
 }
 
 /* ---- the water's parameters ------------------------------------------------------ */
@@ -258,10 +252,10 @@ static void make_space(side_scene_t *s)
     add_static(s, cpSegmentShapeNew(ground, cpv(s->w + t, -3.0 * s->h), cpv(s->w + t, s->h), t));
 }
 
-void side_scene_destroy(side_scene_t *s)
+/* Everything a scene holds but itself and its error: what a failed
+ * scene lets go of, so that it only reports and is destroyed. */
+static void scene_release(side_scene_t *s)
 {
-    if (!s)
-        return;
     if (s->space) {
         while (s->nbodies > 0)
             body_remove(s, s->nbodies - 1);
@@ -270,53 +264,74 @@ void side_scene_destroy(side_scene_t *s)
             cpShapeFree(s->statics[i]);
         }
         cpSpaceFree(s->space);
+        s->space = NULL;
     }
+    s->nstatics = 0;
     for (int i = 0; i < s->nwaters; i++)
         rpl_water_destroy(s->water[i]);
+    s->nwaters = 0;
     rpl_splash_destroy(s->splash);
     rpl_side_renderer_destroy(s->rend);
     free(s->body);
     free(s->art);
     free(s->work);
     free(s->surf);
+    s->splash = NULL;
+    s->rend = NULL;
+    s->body = NULL;
+    s->art = s->work = NULL;
+    s->surf = NULL;
+}
+
+void side_scene_destroy(side_scene_t *s)
+{
+    if (!s)
+        return;
+    scene_release(s);
     free(s);
 }
 
-side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
+/* A scene made whole: a failed one answers like NULL. */
+static int usable(const side_scene_t *s)
 {
-    put_err(err, len, "%s", "");
-    if (!cfg) {
-        put_err(err, len, "no configuration");
-        return NULL;
-    }
+    return s && s->ready;
+}
+
+/* Records why the making failed and returns st. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static rpl_status refuse(side_scene_t *s, rpl_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* The configuration checked, then every part of the scene made. */
+static rpl_status scene_make(side_scene_t *s, const side_config_t *cfg)
+{
+    if (!cfg)
+        return refuse(s, RPL_EINVAL, "no configuration");
     if (cfg->w < SIDE_W_MIN || cfg->h < SIDE_H_MIN || cfg->w > SIDE_DIM_MAX ||
-        cfg->h > SIDE_DIM_MAX) {
-        put_err(err, len, "size %dx%d is outside %dx%d .. %dx%d", cfg->w, cfg->h, SIDE_W_MIN,
-                SIDE_H_MIN, SIDE_DIM_MAX, SIDE_DIM_MAX);
-        return NULL;
-    }
-    if (rpl_format_bytes(cfg->format) == 0) {
-        put_err(err, len, "format %d is not XRGB8888, RGB565 or INDEX8", (int)cfg->format);
-        return NULL;
-    }
-    if (cfg->surface != RPL_SURFACE_SPRINGS && cfg->surface != RPL_SURFACE_WAVES) {
-        put_err(err, len, "surface %d is not springs or waves", (int)cfg->surface);
-        return NULL;
-    }
+        cfg->h > SIDE_DIM_MAX)
+        return refuse(s, RPL_EINVAL, "size %dx%d is outside %dx%d .. %dx%d", cfg->w, cfg->h,
+                      SIDE_W_MIN, SIDE_H_MIN, SIDE_DIM_MAX, SIDE_DIM_MAX);
+    if (rpl_format_bytes(cfg->format) == 0)
+        return refuse(s, RPL_EINVAL, "format %d is not XRGB8888, RGB565 or INDEX8",
+                      (int)cfg->format);
+    if (cfg->surface != RPL_SURFACE_SPRINGS && cfg->surface != RPL_SURFACE_WAVES)
+        return refuse(s, RPL_EINVAL, "surface %d is not springs or waves", (int)cfg->surface);
     if (!picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ||
         !picture_ok(cfg->stone, cfg->stone_w, cfg->stone_h)) {
-        put_err(err, len, "the %s picture's size %dx%d is out of range",
-                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? "stone" : "sky",
-                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? cfg->stone_w : cfg->sky_w,
-                picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h) ? cfg->stone_h : cfg->sky_h);
-        return NULL;
+        int sky = picture_ok(cfg->sky, cfg->sky_w, cfg->sky_h);
+        return refuse(s, RPL_EINVAL, "the %s picture's size %dx%d is out of range",
+                      sky ? "stone" : "sky", sky ? cfg->stone_w : cfg->sky_w,
+                      sky ? cfg->stone_h : cfg->sky_h);
     }
 
-    side_scene_t *s = calloc(1, sizeof *s);
-    if (!s) {
-        put_err(err, len, "out of memory");
-        return NULL;
-    }
     s->w = cfg->w;
     s->h = cfg->h;
     s->format = cfg->format;
@@ -339,29 +354,21 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
         s->springs.passes = k->passes;
         s->springs.ends = k->ends;
         s->springs.step = k->step;
-        if (water_ok(&s->springs, why, sizeof why) != 0) {
-            put_err(err, len, "bad springs: %s", why);
-            side_scene_destroy(s);
-            return NULL;
-        }
+        if (water_ok(&s->springs, why, sizeof why) != 0)
+            return refuse(s, RPL_EINVAL, "bad springs: %s", why);
     }
     side_level_layout(&s->lv, s->w, s->h);
 
     rpl_status st = RPL_OK;
     for (int i = 0; i < s->lv.nbasins; i++) {
         rpl_water_params_t p;
-        if (water_params(s, i, s->surface, &p, why, sizeof why) != 0) {
-            put_err(err, len, "bad springs: %s", why);
-            side_scene_destroy(s);
-            return NULL;
-        }
+        if (water_params(s, i, s->surface, &p, why, sizeof why) != 0)
+            return refuse(s, RPL_EINVAL, "bad springs: %s", why);
         st = rpl_water_create(&p, &s->water[i]);
         if (st != RPL_OK) {
             rpl_water_destroy(s->water[i]);
             s->water[i] = NULL;
-            put_err(err, len, "cannot make the water: %s", rpl_strerror(st));
-            side_scene_destroy(s);
-            return NULL;
+            return refuse(s, st, "cannot make the water: %s", rpl_strerror(st));
         }
         s->nwaters++;
     }
@@ -374,29 +381,32 @@ side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len)
         rpl_splash_destroy(s->splash);
         s->splash = NULL;
     }
-    if (!s->body || !s->art || !s->work || !s->surf || !s->splash) {
-        put_err(err, len, "out of memory");
-        side_scene_destroy(s);
-        return NULL;
-    }
+    if (!s->body || !s->art || !s->work || !s->surf || !s->splash)
+        return refuse(s, RPL_ENOMEM, "out of memory");
     side_level_paint(&s->lv, cfg, s->art);
     uint32_t *pal = s->format == RPL_INDEX8 ? side_level_palette_art(s->art, s->w, s->h) : NULL;
-    if (s->format == RPL_INDEX8 && !pal) {
-        put_err(err, len, "out of memory");
-        side_scene_destroy(s);
-        return NULL;
-    }
+    if (s->format == RPL_INDEX8 && !pal)
+        return refuse(s, RPL_ENOMEM, "out of memory");
     st = rpl_side_renderer_create(pal ? pal : s->art, s->w, s->h, s->format, &s->rend);
     free(pal);
-    if (st != RPL_OK) {
-        rpl_side_renderer_destroy(s->rend);
-        s->rend = NULL;
-        put_err(err, len, "cannot make the renderer: %s", rpl_strerror(st));
-        side_scene_destroy(s);
-        return NULL;
-    }
+    if (st != RPL_OK)
+        return refuse(s, st, "cannot make the renderer: %s", rpl_strerror(st));
     make_space(s);
-    return s;
+    return RPL_OK;
+}
+
+rpl_status side_scene_create(const side_config_t *cfg, side_scene_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    side_scene_t *s = *out = calloc(1, sizeof *s);
+    if (!s)
+        return RPL_ENOMEM;
+    rpl_status st = scene_make(s, cfg);
+    if (st != RPL_OK)
+        scene_release(s); /* a failed scene keeps nothing but its message */
+    s->ready = st == RPL_OK;
+    return st;
 }
 
 /* ---- one step ------------------------------------------------------------------------- */
@@ -452,8 +462,8 @@ static void water_forces(side_scene_t *s)
                 if (wp->kind == RPL_SURFACE_SPRINGS) {
                     double dv = -BOB * vy * SIDE_STEP;
                     if (fabs(dv) > 1e-3 * s->u) {
-                        rpl_water_disturb(s->water[k], xa, 0.5 * dv);
-                        rpl_water_disturb(s->water[k], xb, 0.5 * dv);
+                        water_said(s, k, rpl_water_disturb(s->water[k], xa, 0.5 * dv));
+                        water_said(s, k, rpl_water_disturb(s->water[k], xb, 0.5 * dv));
                     }
                 } else {
                     /* a ring for every step would be hundreds of tiny rings:
@@ -462,7 +472,7 @@ static void water_forces(side_scene_t *s)
                     if (++b->bob_steps >= BOB_WAVE_STEPS) {
                         double amp = -BOB_WAVE * b->bob;
                         if (fabs(amp) > BOB_WAVE_MIN * s->u)
-                            rpl_water_disturb(s->water[k], 0.5 * (xa + xb), amp);
+                            water_said(s, k, rpl_water_disturb(s->water[k], 0.5 * (xa + xb), amp));
                         b->bob = 0;
                         b->bob_steps = 0;
                     }
@@ -510,7 +520,7 @@ static void crossings(side_scene_t *s)
              * no impact: that would make waves of waves without end */
             if (fabs(vy - rpl_water_velocity(s->water[k], x)) < IMPACT_MIN * s->u)
                 continue;
-            rpl_water_impact(s->water[k], x, vy, NULL);
+            water_said(s, k, rpl_water_impact(s->water[k], x, vy, NULL));
             double speed = fabs(vy) * (c > 0 ? 1.0 : 0.5);
             if (speed > slow) {
                 double y = rpl_water_height(s->water[k], x);
@@ -541,7 +551,7 @@ static void autoplay(side_scene_t *s)
 
 void side_scene_step(side_scene_t *s)
 {
-    if (!s)
+    if (!usable(s))
         return;
     water_forces(s);
     cpSpaceStep(s->space, SIDE_STEP);
@@ -569,7 +579,7 @@ void side_scene_step(side_scene_t *s)
 
 int side_scene_advance(side_scene_t *s, double seconds)
 {
-    if (!s || !isfinite(seconds) || seconds < 0)
+    if (!usable(s) || !isfinite(seconds) || seconds < 0)
         return 0;
     s->acc += seconds;
     int n = 0;
@@ -589,7 +599,7 @@ int side_scene_advance(side_scene_t *s, double seconds)
 
 uint64_t side_scene_steps(const side_scene_t *s)
 {
-    return s ? s->steps : 0;
+    return usable(s) ? s->steps : 0;
 }
 
 /* ---- dropping, clearing, settings ------------------------------------------------------ */
@@ -613,7 +623,7 @@ static int make_room(side_scene_t *s, int recycle)
 int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, double density,
                     int recycle)
 {
-    if (!s || !place_ok(s, x, y) || (shape != SIDE_CRATE && shape != SIDE_BALL) ||
+    if (!usable(s) || !place_ok(s, x, y) || (shape != SIDE_CRATE && shape != SIDE_BALL) ||
         !(density >= 0.1 && density <= 5) || make_room(s, recycle) != 0)
         return -1;
     double u = s->u;
@@ -626,7 +636,7 @@ int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, doubl
 
 int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density)
 {
-    if (!s || !place_ok(s, x, y) || !(w >= 1 && w <= s->w / 2.0) || !(h >= 1 && h <= s->h / 2.0) ||
+    if (!usable(s) || !place_ok(s, x, y) || !(w >= 1 && w <= s->w / 2.0) || !(h >= 1 && h <= s->h / 2.0) ||
         !(density >= 0.1 && density <= 5) || make_room(s, 0) != 0)
         return -1;
     return body_add(s, x, y, SIDE_CRATE, w / 2, h / 2, density);
@@ -634,7 +644,7 @@ int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h,
 
 int side_scene_remove(side_scene_t *s, int i)
 {
-    if (!s || i < 0 || i >= s->nbodies)
+    if (!usable(s) || i < 0 || i >= s->nbodies)
         return -1;
     body_remove(s, i);
     return 0;
@@ -642,7 +652,7 @@ int side_scene_remove(side_scene_t *s, int i)
 
 void side_scene_clear(side_scene_t *s)
 {
-    if (!s)
+    if (!usable(s))
         return;
     while (s->nbodies > 0)
         body_remove(s, s->nbodies - 1);
@@ -654,14 +664,14 @@ void side_scene_clear(side_scene_t *s)
 
 void side_scene_set_surface(side_scene_t *s, rpl_surface_kind kind)
 {
-    if (!s || (kind != RPL_SURFACE_SPRINGS && kind != RPL_SURFACE_WAVES))
+    if (!usable(s) || (kind != RPL_SURFACE_SPRINGS && kind != RPL_SURFACE_WAVES))
         return;
     rpl_water_params_t p[SIDE_WATERS_MAX];
     for (int k = 0; k < s->nwaters; k++)
         if (water_params(s, k, kind, &p[k], NULL, 0) != 0)
             return; /* cannot be: the same settings made the water */
     for (int k = 0; k < s->nwaters; k++) {
-        rpl_water_set_params(s->water[k], &p[k]);
+        water_said(s, k, rpl_water_set_params(s->water[k], &p[k]));
         rpl_water_reset(s->water[k]);
     }
     s->surface = kind;
@@ -669,12 +679,12 @@ void side_scene_set_surface(side_scene_t *s, rpl_surface_kind kind)
 
 rpl_surface_kind side_scene_surface(const side_scene_t *s)
 {
-    return s ? s->surface : RPL_SURFACE_SPRINGS;
+    return usable(s) ? s->surface : RPL_SURFACE_SPRINGS;
 }
 
 void side_scene_set_autoplay(side_scene_t *s, int on)
 {
-    if (!s)
+    if (!usable(s))
         return;
     if (on && !s->autoplay)
         s->next_drop = s->steps + 60;
@@ -683,7 +693,7 @@ void side_scene_set_autoplay(side_scene_t *s, int on)
 
 void side_scene_set_splash_hook(side_scene_t *s, side_splash_fn fn, void *user)
 {
-    if (!s)
+    if (!usable(s))
         return;
     s->on_splash = fn;
     s->splash_user = user;
@@ -691,7 +701,7 @@ void side_scene_set_splash_hook(side_scene_t *s, side_splash_fn fn, void *user)
 
 double side_scene_rise_max(const side_scene_t *s)
 {
-    return s ? s->rise_max : 0;
+    return usable(s) ? s->rise_max : 0;
 }
 
 /* ---- drawing ---------------------------------------------------------------------------- */
@@ -714,12 +724,12 @@ static void sample_surface(side_scene_t *s, int k, float *surf)
         return;
     }
     if (side_scene_surface(s) != RPL_SURFACE_WAVES || n <= 2 * WAVES_SAMPLE_PX) {
-        rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, n, surf);
+        water_said(s, k, rpl_water_sample(s->water[k], b->x0 + 0.5, 1.0, n, surf));
         return;
     }
     float coarse[SIDE_DIM_MAX / WAVES_SAMPLE_PX + 2];
     int m = (n - 1) / WAVES_SAMPLE_PX + 2; /* points 0, 4, ... past the last column */
-    rpl_water_sample(s->water[k], b->x0 + 0.5, WAVES_SAMPLE_PX, m, coarse);
+    water_said(s, k, rpl_water_sample(s->water[k], b->x0 + 0.5, WAVES_SAMPLE_PX, m, coarse));
     for (int x = 0; x < n; x++) {
         int i = x / WAVES_SAMPLE_PX;
         float t = (float)(x - i * WAVES_SAMPLE_PX) / WAVES_SAMPLE_PX;
@@ -831,7 +841,7 @@ static void note_changes(side_scene_t *s)
 
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
 {
-    if (!s)
+    if (!usable(s))
         return -1;
     if (!fb || pitch < (ptrdiff_t)s->w * rpl_format_bytes(s->format)) {
         snprintf(s->err, sizeof s->err, "no framebuffer, or its pitch %td is under a row",
@@ -871,7 +881,9 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         int n = s->ndrawn;
         memcpy(ch, s->drawn, (size_t)n * sizeof *ch);
         body_rects(s, ch, &n, SIDE_HINTS_MAX);
-        rpl_side_renderer_changed(s->rend, ch, n);
+        /* refused, the render draws the whole frame: the same bytes */
+        if (rpl_side_renderer_changed(s->rend, ch, n) != RPL_OK)
+            snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
     }
     rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
                                     rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
@@ -887,7 +899,7 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
 
 int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max)
 {
-    if (!s || !rects || max < 1)
+    if (!usable(s) || !rects || max < 1)
         return 0;
     if (s->nchanged < 0) {
         rects[0] = (rpl_rect_t){ 0, 0, s->w, s->h };
@@ -901,7 +913,7 @@ int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max)
 
 void side_scene_invalidate(side_scene_t *s)
 {
-    if (s) {
+    if (usable(s)) {
         s->all = 1;
         s->work_ready = 0; /* and is drawn whole: work too is made again from the art */
     }
@@ -909,7 +921,7 @@ void side_scene_invalidate(side_scene_t *s)
 
 const uint32_t *side_scene_palette(const side_scene_t *s)
 {
-    return s ? rpl_side_renderer_palette(s->rend) : NULL;
+    return usable(s) ? rpl_side_renderer_palette(s->rend) : NULL;
 }
 
 const char *side_scene_error(const side_scene_t *s)
@@ -924,7 +936,7 @@ void side_scene_stats(const side_scene_t *s, side_stats_t *st)
     if (!st)
         return;
     memset(st, 0, sizeof *st);
-    if (!s)
+    if (!usable(s))
         return;
     st->bodies = s->nbodies;
     for (int i = 0; i < s->nbodies; i++)
@@ -938,13 +950,13 @@ void side_scene_stats(const side_scene_t *s, side_stats_t *st)
 
 rpl_water_t *side_scene_water(side_scene_t *s, int i)
 {
-    return s && i >= 0 && i < s->nwaters ? s->water[i] : NULL;
+    return usable(s) && i >= 0 && i < s->nwaters ? s->water[i] : NULL;
 }
 
 int side_scene_body(const side_scene_t *s, int i, double *x, double *y, double *angle,
                     double *submerged)
 {
-    if (!s || i < 0 || i >= s->nbodies)
+    if (!usable(s) || i < 0 || i >= s->nbodies)
         return -1;
     const side_body_t *b = &s->body[i];
     cpVect p = cpBodyGetPosition(b->body);
@@ -969,7 +981,7 @@ int side_scene_body(const side_scene_t *s, int i, double *x, double *y, double *
 
 int side_scene_body_velocity(const side_scene_t *s, int i, double *vx, double *vy)
 {
-    if (!s || i < 0 || i >= s->nbodies)
+    if (!usable(s) || i < 0 || i >= s->nbodies)
         return -1;
     cpVect v = cpBodyGetVelocity(s->body[i].body);
     if (vx)

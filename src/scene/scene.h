@@ -47,8 +47,12 @@ typedef struct side_config {
 
 typedef struct side_scene side_scene_t;
 
-/* NULL on failure, with a one-line reason in err (len bytes, may be NULL). */
-side_scene_t *side_scene_create(const side_config_t *cfg, char *err, size_t len);
+/* A scene into *out, the library's way (ripple/base.h): *out is set even
+ * on failure, whenever memory allows, so that side_scene_error says why;
+ * a failed scene answers every other call as NULL would; always destroy
+ * it.  RPL_EINVAL for a configuration out of range, RPL_ENOMEM, or what
+ * the water or the renderer gave. */
+RPL_NODISCARD rpl_status side_scene_create(const side_config_t *cfg, side_scene_t **out);
 void side_scene_destroy(side_scene_t *s); /* NULL is fine */
 
 /* Adds real time and takes the whole fixed steps it holds (at most
@@ -90,7 +94,8 @@ void side_scene_invalidate(side_scene_t *s);
 
 /* INDEX8: the frame's palette (256 XRGB8888 entries); NULL otherwise. */
 const uint32_t *side_scene_palette(const side_scene_t *s);
-/* Why the last render failed ("" if none). */
+/* Why the making, the last render or a refused step of the water failed
+ * ("" if none; a message for NULL). */
 const char *side_scene_error(const side_scene_t *s);
 
 /* Called for every splash (a body going in or coming out fast enough),

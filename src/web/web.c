@@ -47,8 +47,8 @@ static void say(web_t *p, const char *what, const char *why)
 static void on_drop(void *user, int x, int y, int radius, int weight)
 {
     web_t *p = user;
-    if (p->sound_on)
-        rpl_sound_drip(p->snd, x, y, radius, weight, p->w);
+    if (p->sound_on && rpl_sound_drip(p->snd, x, y, radius, weight, p->w) != RPL_OK)
+        say(p, "drip refused", rpl_sound_error(p->snd));
 }
 
 /* The backdrop again when the picture or the walls changed: the picture,
@@ -252,8 +252,8 @@ void web_steps(web_t *p, int steps, int idle)
         if (p->player && p->auto_on && idle) {
             show_tick(p);
         } else {
-            if (p->rain_on)
-                rpl_sim_rain(p->sim, &p->rain);
+            if (p->rain_on && rpl_sim_rain(p->sim, &p->rain) != RPL_OK)
+                say(p, "rain refused", rpl_sim_error(p->sim));
             if (p->auto_on && idle && !p->player)
                 rpl_autopilot_tick(p->ap, p->sim);
         }
@@ -282,14 +282,16 @@ void web_stone(web_t *p, int x, int y, int big)
     if (!p)
         return;
     int r = big ? rpl_play_stone(p->stone * 2) : p->stone;
-    rpl_sim_drop(p->sim, x, y, r, big ? RPL_PLAY_STONE_WEIGHT * 2 : RPL_PLAY_STONE_WEIGHT);
+    int weight = big ? RPL_PLAY_STONE_WEIGHT * 2 : RPL_PLAY_STONE_WEIGHT;
+    if (rpl_sim_drop(p->sim, x, y, r, weight) != RPL_OK)
+        say(p, "stone refused", rpl_sim_error(p->sim));
 }
 
 void web_trail(web_t *p, int x0, int y0, int x1, int y1)
 {
-    if (p)
-        rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
-                      RPL_PLAY_STONE_WEIGHT / 2);
+    if (p && rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
+                           RPL_PLAY_STONE_WEIGHT / 2) != RPL_OK)
+        say(p, "trail refused", rpl_sim_error(p->sim));
 }
 
 const int16_t *web_mix(web_t *p, int frames)
@@ -297,7 +299,8 @@ const int16_t *web_mix(web_t *p, int frames)
     if (!p)
         return NULL;
     frames = frames < 0 ? 0 : frames > MIX_MAX ? MIX_MAX : frames;
-    rpl_sound_mix(p->snd, p->mix, frames);
+    if (rpl_sound_mix(p->snd, p->mix, frames) != RPL_OK)
+        memset(p->mix, 0, (size_t)frames * 2 * sizeof *p->mix); /* silence */
     return p->mix;
 }
 
@@ -340,9 +343,9 @@ int web_set(web_t *p, int what, int value)
     case WEB_STRENGTH: p->view.strength = clampi(value, 0, RPL_STRENGTH_MAX); break;
     case WEB_STONE: p->stone = rpl_play_stone(value); break;
     case WEB_MODEL:
-        if (!value)
-            rpl_sim_set_model(p->sim, RPL_MODEL_CLASSIC, NULL);
-        else if (rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &p->wave) != RPL_OK)
+        if (!value && rpl_sim_set_model(p->sim, RPL_MODEL_CLASSIC, NULL) != RPL_OK)
+            say(p, "classic water refused", rpl_sim_error(p->sim));
+        else if (value && rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &p->wave) != RPL_OK)
             say(p, "wave water refused", rpl_sim_error(p->sim));
         break;
     case WEB_AMBIENT:
@@ -365,8 +368,11 @@ int web_wave(web_t *p, int speed, int viscosity)
         return -1;
     }
     p->wave = w;
-    if (rpl_sim_model(p->sim) == RPL_MODEL_WAVE)
-        rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &w);
+    if (rpl_sim_model(p->sim) == RPL_MODEL_WAVE &&
+        rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &w) != RPL_OK) {
+        say(p, "refused", rpl_sim_error(p->sim));
+        return -1;
+    }
     return 0;
 }
 
@@ -401,7 +407,8 @@ void web_bench_frame(web_t *p)
 {
     if (!p)
         return;
-    rpl_sim_rain(p->sim, &p->rain);
+    if (rpl_sim_rain(p->sim, &p->rain) != RPL_OK)
+        say(p, "rain refused", rpl_sim_error(p->sim));
     rpl_autopilot_tick(p->ap, p->sim);
     rpl_sim_step(p->sim);
 }

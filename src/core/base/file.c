@@ -80,10 +80,102 @@ static const char *kind_of(mode_t m)
          : S_ISLNK(m) ? "a symbolic link" : "not a regular file";
 }
 
-/* Opens what already exists in place (a device, a FIFO, a descriptor). */
-static rpl_status open_in_place(rpl_file_t *f, int check)
+/* Where a name goes, decided once for the writer (rpl_file_open) and for
+ * rpl_file_is_stdout, so the two never disagree. */
+enum { GO_STREAM, GO_NEW, GO_REPLACE, GO_IN_PLACE, GO_LINK, GO_ERRNO, GO_KIND };
+typedef struct route {
+    int go;
+    int fd;         /* GO_STREAM: the descriptor written through */
+    struct stat st; /* GO_REPLACE: the file; GO_IN_PLACE: what the name reaches;
+                       GO_KIND: what the name is */
+    int err;        /* GO_ERRNO: why the name could not be looked at */
+} route_t;
+
+/* Whether a and b are one file. */
+static int same_file(const struct stat *a, const struct stat *b)
 {
-    int fd0 = std_stream_fd(f->path);
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * GO_STREAM: a standard stream by name (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N, leading zeros and all), or a symbolic link to what
+ * standard output or standard error is open on (a link to /dev/stdout,
+ * whatever stdout is: a file, a pipe, a terminal): written through that
+ * descriptor.  GO_IN_PLACE: a device or a FIFO, or a link to one: opened
+ * by name and written in place.  GO_NEW, GO_REPLACE: a file made, or
+ * replaced by a rename.  The rest is refused: GO_LINK (a link to anything
+ * else), GO_ERRNO, GO_KIND.
+ */
+static route_t route_of(const char *path)
+{
+    route_t r = { .go = GO_ERRNO, .fd = -1 };
+    r.fd = std_stream_fd(path);
+    if (r.fd >= 0) {
+        r.go = GO_STREAM;
+        return r;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        r.err = errno;
+        r.go = errno == ENOENT ? GO_NEW : GO_ERRNO;
+        return r;
+    }
+    r.st = st;
+    if (S_ISREG(st.st_mode)) {
+        r.go = GO_REPLACE;
+    } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+        r.go = GO_IN_PLACE;
+    } else if (S_ISLNK(st.st_mode)) {
+        struct stat to, std;
+        r.go = GO_LINK;
+        if (stat(path, &to) != 0)
+            return r;
+        for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+            if (fstat(fd, &std) == 0 && same_file(&to, &std)) {
+                r.go = GO_STREAM;
+                r.fd = fd;
+                return r;
+            }
+        if (S_ISCHR(to.st_mode) || S_ISFIFO(to.st_mode)) {
+            r.go = GO_IN_PLACE;
+            r.st = to;
+        }
+    } else {
+        r.go = GO_KIND;
+    }
+    return r;
+}
+
+/* The null device: any number of outputs may go there, stdout too. */
+static int is_null_device(const struct stat *st)
+{
+    struct stat null;
+    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           st->st_rdev == null.st_rdev;
+}
+
+int rpl_file_is_stdout(const char *path)
+{
+    struct stat so, to;
+    if (!path || !*path || fstat(STDOUT_FILENO, &so) != 0)
+        return 0;
+    route_t r = route_of(path);
+    if (r.go == GO_STREAM) {
+        if (fstat(r.fd, &to) != 0)
+            return 0;
+    } else if (r.go == GO_REPLACE || r.go == GO_IN_PLACE) {
+        to = r.st;
+    } else {
+        return 0;
+    }
+    return same_file(&to, &so) && !is_null_device(&to);
+}
+
+/* Opens what already exists in place: a device or a FIFO by name (fd0 -1),
+ * or the descriptor fd0. */
+static rpl_status open_in_place(rpl_file_t *f, int fd0, int check)
+{
     if (check) {
         int ok = fd0 >= 0 ? fcntl(fd0, F_GETFL) != -1 : access(f->path, W_OK) == 0;
         return ok ? RPL_OK : rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", f->path, strerror(errno));
@@ -231,33 +323,30 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
     if (path[strlen(path) - 1] == '/')
         return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': the name ends in '/'", path);
 
-    /* The standard streams by name are the user's own descriptors: written
-     * through whatever /dev holds, never replaced. */
-    if (std_stream_fd(path) >= 0)
-        return open_in_place(f, check);
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        if (errno != ENOENT)
-            return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    /* The standard streams, by name or through a link, are the user's own
+     * descriptors: written through, never replaced.  A link to a device or
+     * a FIFO is written through too (/dev has many); a link to anything
+     * else is left alone, neither replaced nor followed. */
+    route_t r = route_of(path);
+    switch (r.go) {
+    case GO_STREAM:
+        return open_in_place(f, r.fd, check);
+    case GO_IN_PLACE:
+        return open_in_place(f, -1, check);
+    case GO_NEW:
         return open_temp(f, NULL, check);
+    case GO_REPLACE: {
+        rpl_status st = check_replace(f, &r.st);
+        return st != RPL_OK ? st : open_temp(f, &r.st, check);
     }
-    if (S_ISREG(st.st_mode)) {
-        rpl_status r = check_replace(f, &st);
-        return r != RPL_OK ? r : open_temp(f, &st, check);
-    }
-    if (S_ISLNK(st.st_mode)) {
-        /* A link to a device or a FIFO is written through (/dev has many);
-         * a link to anything else is left alone, neither replaced nor
-         * followed. */
-        struct stat to;
-        if (stat(path, &to) == 0 && (S_ISCHR(to.st_mode) || S_ISFIFO(to.st_mode)))
-            return open_in_place(f, check);
+    case GO_LINK:
         return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is a symbolic link (not replaced; "
                     "name the file itself)", path);
+    case GO_KIND:
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is %s", path, kind_of(r.st.st_mode));
+    default:
+        return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': %s", path, strerror(r.err));
     }
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
-        return open_in_place(f, check);
-    return rpl_err_set(&f->err, RPL_EIO, "cannot write '%s': it is %s", path, kind_of(st.st_mode));
 }
 
 FILE *rpl_file_stream(rpl_file_t *f)

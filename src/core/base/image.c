@@ -270,8 +270,8 @@ rpl_status rpl_image_complete(const void *data, size_t len)
     const unsigned char *p = data;
     rpl_image_kind k;
     int w, h;
-    rpl_image_probe(data, len, &k, &w, &h);
-    if (k == RPL_IMAGE_UNKNOWN)
+    /* only the kind counts here: a damaged header is the decoder's to refuse */
+    if (rpl_image_probe(data, len, &k, &w, &h) != RPL_OK && k == RPL_IMAGE_UNKNOWN)
         return RPL_EFORMAT;
     return k == RPL_IMAGE_JPEG ? jpeg_complete(p, len) : RPL_OK;
 }

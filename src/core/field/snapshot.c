@@ -596,9 +596,13 @@ rpl_status rpl_sim_set_snapshot(rpl_sim_t *sim, const rpl_snapshot_t *snap)
     rpl_status st = rpl_sim_set_walls(sim, snap->walls);
     if (st != RPL_OK)
         return st;
-    rpl_sim_set_edges(sim, snap->edges);
-    /* checked when read: this cannot fail */
-    rpl_sim_set_model(sim, snap->model, snap->model == RPL_MODEL_WAVE ? &snap->wave : NULL);
+    /* both checked when read: these cannot fail, but would be told */
+    st = rpl_sim_set_edges(sim, snap->edges);
+    if (st == RPL_OK)
+        st = rpl_sim_set_model(sim, snap->model,
+                               snap->model == RPL_MODEL_WAVE ? &snap->wave : NULL);
+    if (st != RPL_OK)
+        return st;
     size_t n = (size_t)sim->w * (size_t)sim->h;
     memcpy(sim->cur, snap->planes, n * sizeof *sim->cur);
     memcpy(sim->prev, snap->planes + n, n * sizeof *sim->prev);

@@ -74,6 +74,16 @@ static void next_scene(rpl_autopilot_t *ap, const rpl_sim_t *sim)
     ap->cy = rpl_sim_height(sim) / 2 + rpl_rng_range(&ap->rng, -rpl_sim_height(sim) / 6, rpl_sim_height(sim) / 6);
 }
 
+/* A stone; one the field refuses (wider than RPL_RADIUS_MAX, as on a
+ * field over 6800 cells across) is left out and named in the autopilot's
+ * error, and the script goes on. */
+static void stone(rpl_autopilot_t *ap, rpl_sim_t *sim, int x, int y, int r, int w)
+{
+    rpl_status st = rpl_sim_drop(sim, x, y, r, w);
+    if (st != RPL_OK)
+        rpl_err_set(&ap->err, st, "a stone was left out: %s", rpl_sim_error(sim));
+}
+
 /* Moves the pen to (x, y): a bead of the shape being drawn.  Beads a few
  * steps apart read as a crisp chain of rings; a continuous trail would
  * smear the shape into a noisy wake. */
@@ -82,7 +92,7 @@ static void pen_to(rpl_autopilot_t *ap, rpl_sim_t *sim, double x, double y, int 
     ap->lastx = (int)lround(x);
     ap->lasty = (int)lround(y);
     ap->pen = 1;
-    rpl_sim_drop(sim, ap->lastx, ap->lasty, r, w);
+    stone(ap, sim, ap->lastx, ap->lasty, r, w);
 }
 
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
@@ -102,7 +112,7 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
     case SCENE_RING: /* stones around a circle, like a clock face */
         if (t % 10 == 0) {
             double a = TAU * t / 120.0;
-            rpl_sim_drop(sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 200);
+            stone(ap, sim, (int)lround(cx + R * cos(a)), (int)lround(cy + R * sin(a)), 3 * u, 200);
         }
         break;
     case SCENE_SPIRAL: /* a pen winding outwards */
@@ -130,18 +140,19 @@ void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim)
     case SCENE_TWINS: /* two sources beating in step: interference fringes */
         if (t % 14 == 0) {
             int d = (int)(R * 0.6);
-            rpl_sim_drop(sim, (int)cx - d, (int)cy, 2 * u, 220);
-            rpl_sim_drop(sim, (int)cx + d, (int)cy, 2 * u, 220);
+            stone(ap, sim, (int)cx - d, (int)cy, 2 * u, 220);
+            stone(ap, sim, (int)cx + d, (int)cy, 2 * u, 220);
         }
         break;
     case SCENE_BURST: /* one heavy stone, then a crown of small ones */
         if (t == 0)
-            rpl_sim_drop(sim, (int)cx, (int)cy, 6 * u, 320);
+            stone(ap, sim, (int)cx, (int)cy, 6 * u, 320);
         else if (t == 40 || t == 80) {
             for (int i = 0; i < 8; i++) {
                 double a = TAU * i / 8 + (t == 80 ? TAU / 16 : 0);
                 double r = R * (t == 40 ? 0.5 : 0.9);
-                rpl_sim_drop(sim, (int)lround(cx + r * cos(a)), (int)lround(cy + r * sin(a)), 2 * u, 260);
+                stone(ap, sim, (int)lround(cx + r * cos(a)), (int)lround(cy + r * sin(a)), 2 * u,
+                      260);
             }
         }
         break;

@@ -165,8 +165,9 @@ int rpl_splash_step(rpl_splash_t *s, double dt, double g, rpl_water_t *const *wa
                 const rpl_water_params_t *p = rpl_water_params(w);
                 double share = hypot(vx, vy) / p->speed_max;
                 double dv = RIPPLE * p->force_max * (d.size / 3.0) * (share > 1 ? 1 : share);
-                rpl_water_disturb(w, x, dv);
-                landings++;
+                /* landed_in found x inside the body: a refusal cannot be */
+                if (rpl_water_disturb(w, x, dv) == RPL_OK)
+                    landings++;
                 continue;
             }
         }
