@@ -311,6 +311,9 @@ endif
 CORE_SRC  = $(sort $(wildcard src/core/*/*.c src/kernels/*.c) $(ISA_DIR)/cpu.c)
 SIMD_SRC  = $(sort $(filter-out $(ISA_DIR)/cpu.c,$(wildcard $(ISA_DIR)/*.c)))
 APP_SRC   = $(sort $(wildcard src/app/*.c))
+# The pool's play, above the library and below every front end (no SDL):
+# the demo, the tests and the web page link it.
+PLAY_SRC  = $(sort $(wildcard src/play/*.c))
 # The side scene: the water of the core joined to Chipmunk2D's rigid
 # bodies, without SDL; the demo, the bench and the tests link it.
 SCENE_SRC = $(sort $(wildcard src/scene/*.c))
@@ -359,6 +362,7 @@ ISA_avx2 = -mavx2
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ   = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
+PLAY_OBJ  = $(PLAY_SRC:%.c=$(BUILD)/%.o)
 SCENE_OBJ = $(SCENE_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -504,7 +508,7 @@ ifneq ($(ARM_TRIPLE),)
 # Every object wants the sysroot, fetched before any is compiled (a set
 # added later remakes the folder).
 $(APP_OBJ): $(PREFIX_STAMP) | deps-arm
-$(LIB_OBJ) $(PIC_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
+$(LIB_OBJ) $(PIC_OBJ) $(PLAY_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
@@ -547,10 +551,10 @@ $(BUILD)/$(SONAME): $(SHLIB)
 $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(notdir $<) $@
 
-$(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(LIB)
+$(DEMO): $(APP_OBJ) $(PLAY_OBJ) $(SCENE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(SCENE_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) \
 	    $(ZLIB_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
 $(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(LIB)
@@ -559,9 +563,9 @@ $(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(LIB)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(LIB) $(CJSON_LIBS) \
 	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(LIB)
+$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(PLAY_OBJ) $(SCENE_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(LIB) \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) \
 	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
 # A suite that tests one of the demo's SDL-free files links its object.
@@ -604,10 +608,10 @@ ifeq ($(ARCH),wasm)
 export NODE_PATH := $(EMCC_NODE_PATH)
 WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
 $(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
-$(WEB_MODULE): $(BUILD)/src/web/web.o $(LIB) src/web/web.h $(SELF)
+$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) src/web/web.h $(SELF)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMLD    $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(LIB) $(WEB_LDFLAGS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) $(WEB_LDFLAGS)
 web-module: $(WEB_MODULE)
 	@:
 # The SIMD kernels against the scalar ones, in node.
@@ -829,7 +833,7 @@ test-smoke-quick: $(DEMO) $(BENCH)
 # The include rules of the rooms (src/core/*, src/kernels, src/app, ...), and
 # no loop of files in src/core or in src/app, read from
 # the objects' symbols.
-layout: $(LIB_OBJ) $(APP_OBJ)
+layout: $(LIB_OBJ) $(APP_OBJ) $(PLAY_OBJ)
 	sh tests/layout.sh $(BUILD)
 
 # Every source must compile without a warning under gcc and clang (when
@@ -846,7 +850,7 @@ WARN_ARM = $(foreach a,$(ARM_ARCHS),$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok)
 # on its SIMD, the CPU check's wasm branch, the table, the page's C and its
 # exactness check) under emcc, when installed.
 WASM_WARN_SRC = $(sort $(wildcard src/kernels/x86/*_sse2.c) src/kernels/x86/cpu.c \
-                  src/kernels/dispatch.c $(wildcard src/web/*.c) tests/web_exact.c)
+                  src/kernels/dispatch.c $(wildcard src/web/*.c src/play/*.c) tests/web_exact.c)
 WARN_WASM = $(if $(shell command -v emcc 2>/dev/null),$(WASM_WARN_SRC:%.c=$(BUILD)/warn/emcc/%.ok))
 warnings: $(WARN_OK) $(WARN_ARM) $(WARN_WASM)
 	$(Q)for c in gcc clang; do \
@@ -1121,4 +1125,4 @@ $(BUILD)/shot: src/tools/shot.c src/tools/save.c src/tools/save.h $(LIB)
 clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(SCENE_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(PLAY_OBJ) $(SCENE_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))
