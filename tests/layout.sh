@@ -16,7 +16,7 @@
 #   src/ripple_support.h
 #                  the front ends' helpers (parsing, the file writer, picture
 #                  probing, the font, the WAV header, bench checks, the
-#                  demo's play, walls drawn as stone): in
+#                  look of the water): in
 #                  libripple but not exported by libripple.so nor installed;
 #                  ripple.h only
 #   src/core/ROOM  the library in rooms (base, field, render, show, sound,
@@ -35,10 +35,13 @@
 #                  engine never include each other.
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
 #   src/scene      ripple.h and src/scene/* (and Chipmunk2D's headers; no SDL)
+#   src/play       the pool's play, above the library and below the front
+#                  ends: ripple.h, ripple_support.h and src/play/* (no SDL)
 #   src/app, src/web, src/tools, bench, tests
 #                  ripple.h, ripple_support.h and the headers of their own
 #                  room; src/app, bench and tests also src/scene/scene.h
-#                  (src/web is the page's front end: no SDL, no scene)
+#                  (src/web is the page's front end: no SDL, no scene);
+#                  src/app, src/web, bench and tests also src/play/*.h
 #   src/examples   ripple.h and src/examples/* only: an example is what a
 #                  user of the installed library writes, with the public API
 # A name is a project header when it names a file beside the file that
@@ -72,6 +75,7 @@ room_of() {
         src/app/*) echo app;;
         src/web/*) echo web;;
         src/scene/*) echo scene;;
+        src/play/*) echo play;;
         src/examples/*) echo examples;;
         src/tools/*) echo tools;;
         bench/*) echo bench;;
@@ -98,6 +102,8 @@ allowed() {
     case $1:$2 in
         app:src/ripple_support.h|tools:src/ripple_support.h|web:src/ripple_support.h) return 0;;
         bench:src/ripple_support.h|tests:src/ripple_support.h) return 0;;
+        play:src/ripple_support.h|play:src/play/*) return 0;;
+        app:src/play/*.h|web:src/play/*.h|bench:src/play/*.h|tests:src/play/*.h) return 0;;
         core/*:src/ripple_support.h|core/*:src/core/base/*) return 0;;
         core/field:src/kernels/kernels.h|core/side:src/kernels/kernels.h) return 0;;
         core/render:src/kernels/kernels.h|core/render:src/kernels/scalar.h) return 0;;
@@ -119,7 +125,7 @@ rule() {
         core/*) echo "src/$1 may include ripple/base.h, ripple/${1#core/}.h, ripple_support.h, core/base/ and $1/ headers (and the others where the rules above say)";;
         kernels) echo "src/kernels may include ripple.h and kernels/ headers only";;
         bench|tests) echo "$1/ may include only ripple.h, ripple_support.h and $1/ headers";;
-        app|tools|web) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
+        app|tools|web|play) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
         *) echo "src/$1 may include only ripple.h and $1/ headers";;
     esac
 }
@@ -127,7 +133,7 @@ rule() {
 files=$(find src bench tests -name '*.[ch]' | LC_ALL=C sort)
 for f in $files; do
     if [ "$(room_of "$f")" = none ]; then
-        echo "layout: $f: in no room (src/core/ROOM, src/kernels, src/scene, src/app, src/web, src/examples, src/tools, bench, tests)"
+        echo "layout: $f: in no room (src/core/ROOM, src/kernels, src/scene, src/play, src/app, src/web, src/examples, src/tools, bench, tests)"
         violations=$((violations + 1))
     fi
 done
@@ -144,7 +150,7 @@ while read -r f line quote name; do
     room=$(room_of "$f")
     case $name in
         SDL.h|SDL_*.h|SDL2/*)
-            case $room in core/*|kernels|public|scene|web)
+            case $room in core/*|kernels|public|scene|web|play)
                 bad "$f" "$line" "<$name>" "no SDL header in the platform-free core";;
             esac
             continue;;
