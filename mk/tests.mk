@@ -91,7 +91,7 @@ stage-clang:
 # code by itself and runs once.  Every suite not named here runs once, and
 # `make test-rules` holds those to the rule: under gdb, with a breakpoint
 # on every kernel of every path, none may be reached.
-PATH_SUITES = api autopilot backdrop field files kernels look render show snapshot step stones walls wave web
+PATH_SUITES = api autopilot backdrop field files kernels look play render show snapshot step stones walls wave web
 ALL_SUITES  = $(TEST_SRC:tests/test_%.c=%)
 ONCE_SUITES = $(filter-out paths $(PATH_SUITES),$(ALL_SUITES))
 

@@ -6,7 +6,8 @@
  * Not part of the public API.  These helpers serve ripple's own front
  * ends (the demo in src/app, the bench, the tools, the tests, and front
  * ends to come) so that each accepts the same spellings and writes files
- * the same way.  The core implements them and they are in libripple.a,
+ * the same way; the pool's play they share is src/play's, above the
+ * library.  The core implements them and they are in libripple.a,
  * but libripple.so does not export them (src/libripple.sym lists what it
  * exports) and this header is not installed: they may change in any
  * release.  The conventions of ripple.h hold here too; every function
@@ -200,72 +201,6 @@ int rpl_kernels_same_refract(const rpl_kernels_t *a, const rpl_kernels_t *b, rpl
  * here or not, joined by ", " into buf (n bytes, always terminated; cut
  * when short): for the front ends' messages. */
 void rpl_kernels_names(char *buf, size_t n);
-
-/* ---- the demo's play, the same in every front end ---------------------- */
-
-/* What the demo plays with, in a window or in a web page: the user's
- * stones (their weight; their radius in cells, RPL_PLAY_STONE_UNITS size
- * units at the start), the rain (stones a thousand steps, weights; rain
- * and stones are sized for a 240-line field and scale with it) and the
- * wave model's settings when nothing sets them (speed, viscosity, spacing,
- * dt, attenuation: slower, thicker water than the classic rule's, k 0.16
- * against 1/2, u t 0.02).  The
- * timedemo's busy scene is played with them in both front ends: a change
- * here changes its CRC, in both alike. */
-#define RPL_PLAY_STONE_WEIGHT 300
-#define RPL_PLAY_STONE_MIN 1
-#define RPL_PLAY_STONE_MAX 40
-#define RPL_PLAY_STONE_UNITS 4
-#define RPL_PLAY_RAIN_PER_KILOSTEP 120
-#define RPL_PLAY_RAIN_WEIGHT_MIN 24
-#define RPL_PLAY_RAIN_WEIGHT_MAX 80
-#define RPL_PLAY_WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
-
-/* A w x h field's size unit: its shorter side / 240, at least 1 cell. */
-static inline int rpl_play_unit(int w, int h)
-{
-    int unit = (w < h ? w : h) / 240;
-    return unit < 1 ? 1 : unit;
-}
-
-/* The rain the demo starts with on a w x h field: radii of 1 to 2 units. */
-static inline rpl_rain_t rpl_play_rain(int w, int h)
-{
-    int unit = rpl_play_unit(w, h);
-    return (rpl_rain_t){ .per_kilostep = RPL_PLAY_RAIN_PER_KILOSTEP, .rmin = unit,
-                         .rmax = 2 * unit, .wmin = RPL_PLAY_RAIN_WEIGHT_MIN,
-                         .wmax = RPL_PLAY_RAIN_WEIGHT_MAX };
-}
-
-/* A user's stone radius r held to RPL_PLAY_STONE_MIN..RPL_PLAY_STONE_MAX. */
-static inline int rpl_play_stone(int r)
-{
-    return r < RPL_PLAY_STONE_MIN ? RPL_PLAY_STONE_MIN : r > RPL_PLAY_STONE_MAX ? RPL_PLAY_STONE_MAX : r;
-}
-
-/* The wave settings a step up (+1) or down (-1) as the demo's keys change
- * them: the speed a tenth faster or slower; the viscosity half as much
- * again (from 0: u*dt 0.001) or a third less (0 at u*dt 0.001 and below).
- * Whether the core takes the result is rpl_wave_info's to say. */
-static inline rpl_wave_params_t rpl_play_wave_nudge(rpl_wave_params_t p, int speed, int viscosity)
-{
-    if (speed)
-        p.speed = speed > 0 ? p.speed * 1.1 : p.speed / 1.1;
-    if (viscosity > 0)
-        p.viscosity = p.viscosity * p.dt < 0.001 ? 0.001 / p.dt : p.viscosity * 1.5;
-    else if (viscosity < 0)
-        p.viscosity = p.viscosity * p.dt <= 0.001 ? 0 : p.viscosity / 1.5;
-    return p;
-}
-
-/* ---- walls as stone, for the front ends -------------------------------- */
-
-/* Draws the walls of mask (w*h bytes, nonzero solid) into the XRGB8888
- * picture px (w*h words, row after row) as grey-brown stone with a bevel
- * lit from the top left, as the water's shading is, and a soft shadow on
- * the water below and right of a wall; open cells elsewhere are left as
- * they are.  What a front end draws once per change of the walls. */
-void rpl_walls_paint(uint32_t *px, const uint8_t *mask, int w, int h);
 
 /* ---- the look of the water, for the bench and the tests --------------- */
 

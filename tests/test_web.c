@@ -28,17 +28,40 @@ static uint8_t *solid(int w, int h, uint8_t r, uint8_t g, uint8_t b)
     return p;
 }
 
+/* A pool made as the library makes its objects: a status, the pool in *out. */
+static web_t *new_pool(int w, int h, int seed, int rate)
+{
+    web_t *p = NULL;
+    assert_int_equal(web_create(w, h, seed, rate, &p), RPL_OK);
+    assert_non_null(p);
+    return p;
+}
+
+/* A size or rate refused: RPL_EINVAL, and a pool that says why but plays
+ * nothing. */
+static void refused(int w, int h, int rate)
+{
+    web_t *p = NULL;
+    assert_int_equal(web_create(w, h, 1, rate, &p), RPL_EINVAL);
+    assert_non_null(p);
+    assert_non_null(strstr(web_error(p), "no pool of"));
+    assert_null(web_draw(p));
+    web_steps(p, 1, 1);
+    assert_int_equal(web_get(p, WEB_WIDTH), -1);
+    web_destroy(p);
+}
+
 /* Sizes and rates out of range are refused; the smallest pool works. */
 static void test_create_refuses(void **state)
 {
     (void)state;
-    assert_null(web_create(2, 100, 1, 48000));
-    assert_null(web_create(100, 2, 1, 48000));
-    assert_null(web_create(RPL_DIM_MAX + 1, 3, 1, 48000));
-    assert_null(web_create(100, 100, 1, 7999));
-    assert_null(web_create(100, 100, 1, 192001));
-    web_t *p = web_create(3, 3, 1, 8000);
-    assert_non_null(p);
+    refused(2, 100, 48000);
+    refused(100, 2, 48000);
+    refused(RPL_DIM_MAX + 1, 3, 48000);
+    refused(100, 100, 7999);
+    refused(100, 100, 192001);
+    assert_int_equal(web_create(3, 3, 1, 8000, NULL), RPL_EINVAL);
+    web_t *p = new_pool(3, 3, 1, 8000);
     assert_int_equal(web_get(p, WEB_WIDTH), 3);
     assert_int_equal(web_get(p, WEB_HEIGHT), 3);
     web_steps(p, 3, 1);
@@ -56,8 +79,8 @@ static void test_bench_is_busy_1(void **state)
 {
     (void)state;
     int frames = test_quick() ? 300 : 2000;
-    web_t *p = web_bench_create();
-    assert_non_null(p);
+    web_t *p = NULL;
+    assert_int_equal(web_bench_create(&p), RPL_OK);
     rpl_sim_t *sim = new_sim(W, H, 1);
     rpl_autopilot_t *ap = new_autopilot(1);
     rpl_rain_t rain = { .per_kilostep = 120, .rmin = 2, .rmax = 4, .wmin = 24, .wmax = 80 };
@@ -81,8 +104,7 @@ static void test_bench_is_busy_1(void **state)
 static void test_frame_is_rgba(void **state)
 {
     (void)state;
-    web_t *p = web_create(64, 48, 1, 48000);
-    assert_non_null(p);
+    web_t *p = new_pool(64, 48, 1, 48000);
     web_set(p, WEB_LIGHT, 0);
     uint8_t *pic = solid(200, 100, 200, 120, 30);
     assert_int_equal(web_picture(p, pic, 200, 100), 0);
@@ -110,8 +132,7 @@ static void test_frame_is_rgba(void **state)
 static void test_refused_input_keeps_state(void **state)
 {
     (void)state;
-    web_t *p = web_create(32, 32, 1, 48000);
-    assert_non_null(p);
+    web_t *p = new_pool(32, 32, 1, 48000);
     web_set(p, WEB_LIGHT, 0);
     uint8_t *pic = solid(4, 4, 1, 2, 3);
     assert_int_equal(web_picture(p, pic, 4, 4), 0);
@@ -142,8 +163,7 @@ static void test_refused_input_keeps_state(void **state)
 static void test_settings(void **state)
 {
     (void)state;
-    web_t *p = web_create(40, 30, 1, 48000);
-    assert_non_null(p);
+    web_t *p = new_pool(40, 30, 1, 48000);
     assert_int_equal(web_set(p, WEB_STRENGTH, 1000), RPL_STRENGTH_MAX);
     assert_int_equal(web_set(p, WEB_STRENGTH, -5), 0);
     assert_int_equal(web_set(p, WEB_STONE, 0), 1);
@@ -163,6 +183,19 @@ static void test_settings(void **state)
     assert_int_equal(web_set(p, WEB_MODEL, 0), 0);
     assert_string_equal(web_text(p), "classic water");
     assert_string_equal(web_version(), RPL_VERSION);
+    /* the wave keys as the demo has them, and the numbers the page reads */
+    assert_non_null(strstr(web_key(p, 'w'), "wave k"));
+    assert_int_equal(web_get(p, WEB_MODEL), 1);
+    assert_string_equal(web_key(p, 'w'), "classic water");
+    assert_string_equal(web_key(p, 'q'), "");
+    assert_int_equal(web_constant("STEP_HZ"), 60);
+    assert_int_equal(web_constant("MAX_STEPS"), 4);
+    assert_int_equal(web_constant("IDLE_MS"), 6000);
+    assert_int_equal(web_constant("STONE_MAX"), 40);
+    assert_int_equal(web_constant("STRENGTH_MAX"), RPL_STRENGTH_MAX);
+    assert_int_equal(web_constant("AWAKE"), WEB_AWAKE);
+    assert_int_equal(web_constant("nothing"), -1);
+    assert_int_equal(web_constant(NULL), -1);
     assert_true(strlen(web_path(p)) > 0);
     web_destroy(p);
 }
@@ -171,8 +204,7 @@ static void test_settings(void **state)
 static void test_sound(void **state)
 {
     (void)state;
-    web_t *p = web_create(64, 64, 1, 48000);
-    assert_non_null(p);
+    web_t *p = new_pool(64, 64, 1, 48000);
     web_set(p, WEB_AUTO, 0);
     web_set(p, WEB_RAIN, 0);
     web_stone(p, 32, 32, 0); /* sound off: no drip */

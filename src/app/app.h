@@ -6,12 +6,14 @@
 
 #include "app/args.h"
 #include "app/scene.h"
+#include "play/play.h"
 #include "ripple.h"
 #include "ripple_support.h"
 
-#define STEP_HZ 60          /* simulation steps per second in a window */
-#define MAX_CATCHUP 4       /* most steps per frame when the display lags */
-#define IDLE_MS 6000        /* the autopilot waits this long after user input */
+/* The loop's numbers are the play's, the same in every front end. */
+#define STEP_HZ PLAY_STEP_HZ         /* simulation steps per second in a window */
+#define MAX_CATCHUP PLAY_MAX_CATCHUP /* most steps per frame when the display lags */
+#define IDLE_MS PLAY_IDLE_MS         /* the autopilot waits this long after user input */
 
 /* How frames reach the screen (--present): a texture drawn by SDL's
  * renderer (a GPU's), or the window's own surface (no GPU, no GL). */
@@ -44,28 +46,10 @@ typedef struct app_audio app_audio_t;
 /* The side view (side.c): the side scene and what a click drops. */
 typedef struct app_side app_side_t;
 
-/* backdrop.c's alone: the picture behind the pool, the backdrop made from
- * it with the walls drawn in, and what it shows. */
-typedef struct app_backdrop {
-    uint32_t *bg;                   /* the picture fitted to the field, XRGB8888 */
-    rpl_backdrop_t *bd;             /* it prepared for the framebuffer's format */
-    const rpl_backdrop_t *walls_bd; /* the backdrop last drawn with walls (or checked) */
-    uint64_t walls_serial;          /* rpl_sim_walls_serial when it was */
-    int walls_drawn;                /* walls_bd has walls drawn in */
-} app_backdrop_t;
-
 typedef struct app {
     app_opts_t o;
-    rpl_sim_t *sim;
-    rpl_renderer_t *water;  /* keeps fb up to date, redrawing only changed tiles */
-    rpl_autopilot_t *ap;
-    rpl_show_t *show;            /* the show that plays (NULL: the autopilot) */
-    rpl_show_player_t *player;
-    char *show_path, *image_path; /* its file, and the picture the demo started with */
-    char picture[256];           /* the show's picture shown now ("default": the starting one) */
-    int show_failed;             /* a tick failed (said once on screen) */
-    rpl_rain_t rain;
-    app_backdrop_t backdrop;
+    play_t *play;   /* the pool: its field, show or autopilot, rain, picture, view, stones */
+    char *show_path, *image_path; /* the show's file, and the picture the demo started with */
     void *fb;       /* the water frame in o.fmt, kept between frames: only changed tiles are redrawn */
     SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
     SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
@@ -96,9 +80,7 @@ typedef struct app {
     int n_tiles;
     char stats[400];    /* the figures in the overlay, refreshed a few times a second */
     uint32_t stats_next_ms;
-    rpl_view_t view;
-    int stone;      /* stone radius for the mouse */
-    int paused, step_once, rain_on, auto_on, help_on, overlay_on, fullscreen;
+    int paused, step_once, help_on, overlay_on, fullscreen;
     int dragging;   /* the left button went down on the pool and is not up yet */
     int lastx, lasty;
     uint32_t last_input_ms;
@@ -158,41 +140,29 @@ void app_catch_stop_signals(void);
 const char *app_default_image(char *buf, size_t len);
 /* The path of a file of assets/ (beside the binary, here, or installed), NULL if none. */
 const char *app_find_asset(const char *name, char *buf, size_t len);
-/* A picture at its own size, XRGB8888 (NULL with *err). */
+/* A picture at its own size, XRGB8888 (NULL with *err); app_load_pixels
+ * gives it in *px with the exit status. */
 uint32_t *app_load_image(const char *path, int *w, int *h, char **err);
+int app_load_pixels(const char *path, uint32_t **px, int *w, int *h, char **err);
 /* A picture fitted to the field into dst (field-sized, XRGB8888). */
 int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err);
 
-/* backdrop.c: the one owner of the picture behind the pool and of the
- * backdrop made from it; the others ask app_backdrop for it.
- * app_backdrop_open makes room for the picture (0, or -1 when memory ran
- * out), app_backdrop_load loads the starting one, app_backdrop_make makes
- * the backdrop from it (0, or -1); app_backdrop_check loads a show's
- * picture and prepares it only to see that it can, app_backdrop_replace
- * puts it in place of the one shown (those three return 0, or the exit
- * status with *err, as the loaders; a NULL path is out of memory);
- * app_walls_start applies --walls and --edges to the field (0, or the
- * exit status with *err); app_backdrop_update draws the walls into the
- * backdrop whenever they or the picture changed: call it after anything
- * that may change them, before drawing; app_backdrop_close frees it. */
-int app_backdrop_open(app_t *a);
-int app_backdrop_load(app_t *a, const char *path, char **err);
-int app_backdrop_make(app_t *a);
-int app_backdrop_check(const app_t *a, const char *path, char **err);
-int app_backdrop_replace(app_t *a, const char *path, char **err);
+/* backdrop.c: the pictures behind the pool (the pool keeps the one shown
+ * and draws the walls into it).  app_picture_load hands the picture file
+ * at path to the pool, app_picture_check only sees that it could be
+ * (both 0, or the exit status with *err, as the loaders; a NULL path is
+ * out of memory); app_walls_start applies --walls and --edges to the
+ * field (0, or the exit status with *err). */
+int app_picture_load(app_t *a, const char *path, char **err);
+int app_picture_check(const app_t *a, const char *path, char **err);
 int app_walls_start(app_t *a, char **err);
-void app_backdrop_update(app_t *a);
-const rpl_backdrop_t *app_backdrop(const app_t *a);
-void app_backdrop_close(app_t *a);
 
 /* model.c: --model and the wave settings applied to the field (after a
  * snapshot, whose model stands unless --model is given; 0, or -1 with
- * *err); the model and its k and u*dt in a line for the overlay; the keys
- * W (classic or wave), Z X (wave speed down, up), V B (viscosity down,
- * up), given as 'w', 'z', 'x', 'v', 'b': a change the core refuses is
- * not made, and a note says why. */
+ * *err); the keys W (classic or wave), Z X (wave speed down, up), V B
+ * (viscosity down, up), given as 'w', 'z', 'x', 'v', 'b': a change the
+ * core refuses is not made, and a note says why. */
 int app_model_start(app_t *a, char **err);
-void app_model_text(const app_t *a, char *buf, size_t len);
 void app_model_key(app_t *a, int key);
 /* Checks before a run that path can be written (exit 2 if not). */
 int app_check_target(const char *path, char **err);
@@ -252,9 +222,6 @@ void app_window_to_field(const app_t *a, int *x, int *y);
 int app_timedemo(app_t *a);
 #define TIMEDEMO_SEED 1
 
-/* side.c: the side scene, for the timedemo (NULL before it is shown). */
-struct side_scene *app_side_get(app_t *a);
-
 /* audio.c: the drips' sound, one step's worth (1/60 s) per simulation
  * step.  app_audio_open makes the mixer, hooks it to the field's drops
  * and opens --audio-out (0, or -1 with *err); app_audio_device opens the
@@ -284,17 +251,16 @@ uint64_t app_audio_max_steps(void);
 int app_record_check(const app_t *a, char **err);
 int app_record_step(app_t *a, char **err);
 
-/* play.c: the show.  app_show_open reads --show FILE or the default show
- * (none found: the autopilot plays) and app_show_check loads every
- * picture it names (0, or the exit status with *err, EXIT_USAGE or
- * EXIT_FAILURE when memory ran out: "FILE:LINE:COLUMN: message");
- * app_show_start makes its player; app_show_tick plays one step and
- * hands the show's light, strength, stone size, rain and picture to the
- * demo; app_show_free frees it all. */
-int app_show_open(app_t *a, char **err);
+/* play.c: the pool's play.  app_show_open reads --show FILE or the
+ * default show into *show (NULL: none found, the autopilot plays);
+ * app_play_open makes the pool from the options, a->play;
+ * app_show_check loads every picture the pool's show names (both return
+ * 0, or the exit status with *err, EXIT_USAGE or EXIT_FAILURE when memory
+ * ran out: "FILE:LINE:COLUMN: message"); app_show_free frees the show's
+ * file names. */
+int app_show_open(app_t *a, rpl_show_t **show, char **err);
+int app_play_open(app_t *a, const rpl_kernels_t *kern, char **err);
 int app_show_check(app_t *a, const char *image, char **err);
-void app_show_start(app_t *a);
-void app_show_tick(app_t *a);
 void app_show_free(app_t *a);
 
 /* input.c: returns 0 when the user asks to quit. */

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "app/args.h"
+#include "play/play.h"
 #include "ripple.h"
 #include "ripple_support.h"
 #include "scene/scene.h"
@@ -579,7 +580,7 @@ static void set_defaults(app_opts_t *o)
     o->fmt = RPL_XRGB8888;
     o->overlay = 1;
     o->model = RPL_MODEL_CLASSIC;
-    o->wave = (rpl_wave_params_t)RPL_PLAY_WAVE_DEFAULTS;
+    o->wave = (rpl_wave_params_t)PLAY_WAVE_DEFAULTS;
     o->scene = APP_SCENE_POOL;
     o->surface = RPL_SURFACE_SPRINGS;
     rpl_water_defaults(&o->springs);

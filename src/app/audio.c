@@ -107,7 +107,7 @@ int app_audio_open(app_t *a, char **err)
     }
     a->audio = au;
     rpl_sound_set_ambient(au->snd, 1);
-    rpl_sim_set_drop_hook(a->sim, on_drop, a);
+    rpl_sim_set_drop_hook(play_sim(a->play), on_drop, a);
     if (a->o.audio_out) {
         st = rpl_file_open(a->o.audio_out, 0, &au->wav);
         if (st != RPL_OK) {
@@ -261,8 +261,8 @@ void app_audio_free(app_t *a)
     app_audio_t *au = a->audio;
     if (!au)
         return;
-    if (a->sim)
-        rpl_sim_set_drop_hook(a->sim, NULL, NULL);
+    if (a->play)
+        rpl_sim_set_drop_hook(play_sim(a->play), NULL, NULL);
     app_audio_close(a);
     rpl_file_destroy(au->wav); /* abandons a file not committed */
     rpl_sound_destroy(au->snd);

@@ -186,25 +186,35 @@ int app_load_picture(const app_t *a, const char *path, uint32_t *dst, char **err
     return 0;
 }
 
-uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
+int app_load_pixels(const char *path, uint32_t **px, int *w, int *h, char **err)
 {
     int status;
+    *px = NULL;
     SDL_Surface *rgb = load_rgb(path, err, &status);
     if (!rgb)
-        return NULL;
-    uint32_t *px = malloc((size_t)rgb->w * (size_t)rgb->h * 4);
-    if (!px) {
+        return status;
+    *px = malloc((size_t)rgb->w * (size_t)rgb->h * 4);
+    if (!*px) {
         *err = app_format("cannot load image '%s': out of memory", path);
+        status = EXIT_FAILURE;
     } else {
         SDL_LockSurface(rgb);
         for (int y = 0; y < rgb->h; y++)
-            memcpy(px + (size_t)y * (size_t)rgb->w, (char *)rgb->pixels + (ptrdiff_t)y * rgb->pitch,
-                   (size_t)rgb->w * 4);
+            memcpy(*px + (size_t)y * (size_t)rgb->w,
+                   (char *)rgb->pixels + (ptrdiff_t)y * rgb->pitch, (size_t)rgb->w * 4);
         SDL_UnlockSurface(rgb);
         *w = rgb->w;
         *h = rgb->h;
+        status = 0;
     }
     SDL_FreeSurface(rgb);
+    return status;
+}
+
+uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
+{
+    uint32_t *px;
+    app_load_pixels(path, &px, w, h, err);
     return px;
 }
 

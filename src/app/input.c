@@ -19,21 +19,28 @@ static void toggle(app_t *a, int *v, const char *what)
     app_note(a, msg);
 }
 
+/* A setting of the pool's turned on or off. */
+static void toggle_play(app_t *a, play_setting what, const char *name)
+{
+    char msg[64];
+    int v = play_set(a->play, what, !play_get(a->play, what));
+    snprintf(msg, sizeof msg, "%s %s", name, v ? "on" : "off");
+    app_note(a, msg);
+}
+
 static void stone_size(app_t *a, int delta)
 {
-    int s = a->stone + delta;
-    a->stone = rpl_play_stone(s);
+    int s = play_set(a->play, PLAY_STONE, play_get(a->play, PLAY_STONE) + delta);
     char msg[64];
-    snprintf(msg, sizeof msg, "stone size %d", a->stone);
+    snprintf(msg, sizeof msg, "stone size %d", s);
     app_note(a, msg);
 }
 
 static void strength(app_t *a, int delta)
 {
-    int s = a->view.strength + delta;
-    a->view.strength = s < 0 ? 0 : s > RPL_STRENGTH_MAX ? RPL_STRENGTH_MAX : s;
+    int s = play_set(a->play, PLAY_STRENGTH, play_get(a->play, PLAY_STRENGTH) + delta);
     char msg[64];
-    snprintf(msg, sizeof msg, "refraction %d/16", a->view.strength);
+    snprintf(msg, sizeof msg, "refraction %d/16", s);
     app_note(a, msg);
 }
 
@@ -76,17 +83,17 @@ static int key(app_t *a, const SDL_Event *e)
         a->step_once = 1;
         break;
     case SDLK_c: case SDLK_BACKSPACE:
-        rpl_sim_reset(a->sim, a->o.seed);
+        play_reset(a->play);
         app_note(a, "water calmed");
         break;
     case SDLK_r:
-        toggle(a, &a->rain_on, "rain");
+        toggle_play(a, PLAY_RAIN, "rain");
         break;
     case SDLK_a:
-        toggle(a, &a->auto_on, a->player ? "show" : "autopilot");
+        toggle_play(a, PLAY_AUTO, play_get(a->play, PLAY_SHOW) ? "show" : "autopilot");
         break;
     case SDLK_l:
-        toggle(a, &a->view.shading, "light");
+        toggle_play(a, PLAY_LIGHT, "light");
         break;
     case SDLK_o:
         a->overlay_on = !a->overlay_on;

@@ -116,11 +116,9 @@ static int die(int status, char *msg)
     return status;
 }
 
-/* The framebuffer, its SDL surface (with a palette for 8 bits) and the
- * background prepared for its format. */
+/* The framebuffer and its SDL surface (with a palette for 8 bits). */
 static int prepare_frame(app_t *a)
 {
-    int bd = app_backdrop_make(a);
     static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
                                       SDL_PIXELFORMAT_INDEX8 };
     int bytes = rpl_format_bytes(a->o.fmt);
@@ -129,23 +127,13 @@ static int prepare_frame(app_t *a)
     if (a->o.fmt == RPL_INDEX8)
         a->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                       SDL_PIXELFORMAT_RGB888);
-    return bd == 0 && a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
+    return a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
 }
 
-/* How the demo starts: rain, autopilot, light and stones for this size. */
+/* How the demo starts: the pool's start (rain, autopilot, light and
+ * stones for this size) is its own, from the options; the overlay. */
 static void start_state(app_t *a)
 {
-    rpl_autopilot_destroy(a->ap);
-    a->ap = NULL;
-    if (rpl_autopilot_create(a->o.seed, &a->ap) != RPL_OK && !a->run_err) /* ends the run */
-        a->run_err = app_format("cannot create the autopilot: out of memory");
-    a->rain = rpl_play_rain(a->o.w, a->o.h);
-    a->view.strength = RPL_STRENGTH_ONE;
-    a->view.shading = 1;
-    a->stone = RPL_PLAY_STONE_UNITS * rpl_play_unit(a->o.w, a->o.h);
-    a->rain_on = a->o.rain;
-    a->auto_on = a->o.autopilot;
-    app_show_start(a);
     a->overlay_on = a->o.overlay;
 }
 
@@ -232,7 +220,8 @@ static int same_outputs(const app_t *a, char **err)
 
 /* Everything that can be wrong with the command line is found here,
  * before any work: exit 2 with one line. */
-static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **kern)
+static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **kern,
+                        rpl_show_t **show)
 {
     char *err = NULL;
     if (a->o.load_state) {
@@ -265,10 +254,10 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
             a->report_to_stderr = 1;
     if (a->o.record && app_record_check(a, &err) != 0)
         return die(EXIT_USAGE, err);
-    int show_status = app_show_open(a, &err);
+    int show_status = app_show_open(a, show, &err);
     if (show_status != 0)
         return die(show_status, err);
-    if (a->o.benchmark && a->o.bench->show && !a->show)
+    if (a->o.benchmark && a->o.bench->show && !*show)
         return die(EXIT_USAGE, app_format("the %s-%d timedemo plays assets/shows/default.show: "
                                           "not found", a->o.bench->name, a->o.bench->version));
     if (a->o.audio_out && a->o.headless && (uint64_t)a->o.frames > app_audio_max_steps())
@@ -304,36 +293,33 @@ static int write_outputs(app_t *a)
         status = die(1, err);
     if (app_audio_finish(a, &err) != 0)
         status = die(1, err);
-    if (a->o.save_state && rpl_sim_save(a->sim, a->o.save_state) != RPL_OK)
-        status = die(1, app_format("%s", rpl_sim_error(a->sim)));
+    if (a->o.save_state && rpl_sim_save(play_sim(a->play), a->o.save_state) != RPL_OK)
+        status = die(1, app_format("%s", rpl_sim_error(play_sim(a->play))));
     return status;
 }
 
-static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
+static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_show_t **show)
 {
     rpl_status st;
     char *err = NULL;
     if (!a->o.headless) /* --present auto's probe forks: before any thread */
         app_present_choose(a);
     app_scene_init(a);
-    st = rpl_sim_create(a->o.w, a->o.h, a->o.seed, &a->sim);
+    int status = app_play_open(a, kern, &err);
+    if (status != 0)
+        return die(status, err);
+    rpl_sim_t *sim = play_sim(a->play);
+    if (rpl_sim_set_threads(sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
+        fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(sim));
+    st = play_set_show(a->play, *show);
+    *show = NULL; /* the pool's now */
     if (st != RPL_OK)
-        return die(st == RPL_EINVAL ? EXIT_USAGE : 1,
-                   app_format("cannot create a %dx%d field: %s", a->o.w, a->o.h,
-                              rpl_strerror(st)));
-    if (rpl_sim_set_kernels(a->sim, kern) != RPL_OK)
-        return die(1, app_format("cannot use the kernels: %s", rpl_sim_error(a->sim)));
-    st = rpl_renderer_create(a->sim, &a->water);
-    if (st != RPL_OK)
-        return die(1, app_format("cannot create a renderer: %s", rpl_strerror(st)));
-    if (rpl_sim_set_threads(a->sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
-        fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
+        return die(1, app_format("%s", play_error(a->play)));
     size_t npx = (size_t)a->o.w * (size_t)a->o.h;
-    int no_bg = app_backdrop_open(a);
     a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
     a->ovl = calloc(npx, 4);
     a->ovl_w = a->o.w, a->ovl_h = a->o.h, a->ovl_s = 1, a->ovl_cap = npx;
-    if (no_bg || !a->fb || !a->ovl)
+    if (!a->fb || !a->ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
     char pathbuf[4096];
     const char *image = a->o.image ? a->o.image : app_default_image(pathbuf, sizeof pathbuf);
@@ -342,7 +328,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
                    app_format("cannot find assets/background.png (give one with --image)"));
     /* the loaders give the exit status: EXIT_USAGE for a file, 1 when
      * memory ran out */
-    int load_status = app_backdrop_load(a, image, &err);
+    int load_status = app_picture_load(a, image, &err);
     if (load_status == 0)
         load_status = app_show_check(a, image, &err);
     if (load_status != 0)
@@ -350,10 +336,10 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (prepare_frame(a) != 0)
         return die(1, app_format("cannot prepare the framebuffer"));
     if (snap) {
-        st = rpl_sim_set_snapshot(a->sim, snap);
+        st = rpl_sim_set_snapshot(sim, snap);
         if (st != RPL_OK) /* a state that does not fit, or no memory for it */
             return die(st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE,
-                       app_format("%s: %s", a->o.load_state, rpl_sim_error(a->sim)));
+                       app_format("%s: %s", a->o.load_state, rpl_sim_error(sim)));
     }
     load_status = app_walls_start(a, &err); /* --walls and --edges over the snapshot's */
     if (load_status != 0)
@@ -368,7 +354,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
     if (app_audio_open(a, &err) != 0)
         return die(1, err);
 
-    int status = 0;
+    status = 0;
     if (a->o.headless) {
         if (a->o.benchmark)
             status = app_timedemo(a);
@@ -452,22 +438,21 @@ int main(int argc, char **argv)
         a.o.seed = TIMEDEMO_SEED;
     rpl_snapshot_t *snap = NULL;
     const rpl_kernels_t *kern = NULL;
-    int status = check_inputs(&a, &snap, &kern);
+    rpl_show_t *show = NULL;
+    int status = check_inputs(&a, &snap, &kern, &show);
     if (status == 0)
-        status = run(&a, snap, kern);
+        status = run(&a, snap, kern, &show);
+    rpl_show_destroy(show);
     rpl_snapshot_destroy(snap);
     app_audio_free(&a);
     app_show_free(&a);
     app_scene_destroy(&a);
     SDL_FreeSurface(a.fb_surf);
     SDL_FreeSurface(a.show_surf);
-    app_backdrop_close(&a);
     free(a.fb);
     free(a.ovl);
     free(a.ovl_runs);
-    rpl_autopilot_destroy(a.ap);
-    rpl_renderer_destroy(a.water);
-    rpl_sim_destroy(a.sim);
+    play_destroy(a.play);
     if (app_stop_signal())
         return die_of_signal(app_stop_signal());
     return flush_stdout(status);

@@ -1,4 +1,4 @@
-/* app/play.c - the show in the demo: finding and checking it, playing it one tick per step, its settings and pictures. */
+/* app/play.c - the pool's play in the demo: made from the options, its show found and checked, the show's pictures found by name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +27,18 @@ static const char *default_show(char *buf, size_t len)
     return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
-int app_show_open(app_t *a, char **err)
+int app_show_open(app_t *a, rpl_show_t **show, char **err)
 {
+    *show = NULL;
     if (a->o.no_show) /* the timedemo's scenes but show-1 have it set */
         return 0;
     char buf[4096];
     const char *path = a->o.show ? a->o.show : default_show(buf, sizeof buf);
     if (!path)
         return 0; /* no default show installed: the autopilot plays */
-    rpl_status st = rpl_show_read(path, &a->show);
+    rpl_status st = rpl_show_read(path, show);
     if (st != RPL_OK) {
-        *err = app_format("%s", a->show ? rpl_show_error(a->show) : rpl_strerror(st));
+        *err = app_format("%s", *show ? rpl_show_error(*show) : rpl_strerror(st));
         return st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
     }
     a->show_path = strdup(path);
@@ -77,7 +78,8 @@ static int pic_cmp(const void *pa, const void *pb)
 
 int app_show_check(app_t *a, const char *image, char **err)
 {
-    if (!a->show)
+    const rpl_show_t *show = play_show(a->play);
+    if (!show)
         return 0;
     a->image_path = strdup(image);
     if (!a->image_path) {
@@ -85,7 +87,7 @@ int app_show_check(app_t *a, const char *image, char **err)
         return EXIT_FAILURE;
     }
     /* each name once (sorted, n log n): the first command naming it */
-    int n = rpl_show_pictures(a->show);
+    int n = rpl_show_pictures(show);
     pic_t *pics = malloc((n ? (size_t)n : 1) * sizeof *pics);
     unsigned char *again = calloc(n ? (size_t)n : 1, 1);
     if (!pics || !again) {
@@ -95,7 +97,7 @@ int app_show_check(app_t *a, const char *image, char **err)
         return EXIT_FAILURE;
     }
     for (int i = 0; i < n; i++)
-        pics[i] = (pic_t){ rpl_show_picture(a->show, i, NULL, NULL), i };
+        pics[i] = (pic_t){ rpl_show_picture(show, i, NULL, NULL), i };
     qsort(pics, (size_t)n, sizeof *pics, pic_cmp);
     for (int k = 1; k < n; k++)
         if (!strcmp(pics[k].name, pics[k - 1].name))
@@ -104,11 +106,11 @@ int app_show_check(app_t *a, const char *image, char **err)
     /* every picture the show names must load, before anything plays */
     for (int i = 0; i < n; i++) {
         int line, col;
-        const char *name = rpl_show_picture(a->show, i, &line, &col);
+        const char *name = rpl_show_picture(show, i, &line, &col);
         if (again[i] || !strcmp(name, "default"))
             continue;
         char *why = NULL, *path = picture_path(a, name);
-        int status = app_backdrop_check(a, path, &why);
+        int status = app_picture_check(a, path, &why);
         free(path);
         if (status != 0) {
             *err = app_format("%s:%d:%d: picture '%s': %s", a->show_path, line, col, name,
@@ -122,73 +124,45 @@ int app_show_check(app_t *a, const char *image, char **err)
     return 0;
 }
 
-void app_show_start(app_t *a)
+/* The show asks for a picture by name: loaded and handed to the pool, or
+ * a note why not (the picture shown stays). */
+static int on_picture(void *user, const char *name)
 {
-    if (!a->show)
-        return;
-    if (rpl_show_player_create(a->show, a->o.seed, &a->player) != RPL_OK) {
-        rpl_show_player_destroy(a->player);
-        a->player = NULL;
-    }
-    if (a->player) {
-        rpl_show_player_set_rain(a->player, a->o.rain);
-        snprintf(a->picture, sizeof a->picture, "default");
-        a->rain_on = 0; /* the show decides */
-    }
-}
-
-/* The show's picture in place of the one shown. */
-static void set_picture(app_t *a, const char *name)
-{
-    if (!strcmp(name, a->picture))
-        return;
+    app_t *a = user;
     char *err = NULL, *path = picture_path(a, name);
-    int status = app_backdrop_replace(a, path, &err);
+    int status = app_picture_load(a, path, &err);
     free(path);
     if (status != 0) {
         char *msg = app_format("picture '%s': %s", name, err ? err : "out of memory");
         app_note(a, msg ? msg : "picture: out of memory");
         free(msg);
-        free(err);
-        return;
     }
-    snprintf(a->picture, sizeof a->picture, "%s", name);
+    free(err);
+    return status;
 }
 
-void app_show_tick(app_t *a)
+static void on_note(void *user, const char *msg)
 {
-    if (rpl_show_player_tick(a->player, a->sim) != RPL_OK && !a->show_failed) {
-        a->show_failed = 1; /* said once; the show goes on */
-        char *msg = app_format("show: %s", rpl_sim_error(a->sim));
-        app_note(a, msg ? msg : "show: out of memory");
-        free(msg);
-    }
-    unsigned ch = rpl_show_player_changed(a->player);
-    const rpl_show_view_t *v = rpl_show_player_view(a->player);
-    if (!ch)
-        return;
-    if (ch & RPL_SHOW_LIGHT)
-        a->view.shading = v->light;
-    if (ch & RPL_SHOW_STRENGTH)
-        a->view.strength = v->strength;
-    if (ch & RPL_SHOW_STONE)
-        a->stone = rpl_play_stone(v->stone);
-    if ((ch & RPL_SHOW_RAIN) && a->o.rain) {
-        /* the user who takes over finds the show's weather */
-        a->rain_on = v->rain_on;
-        a->rain = v->rain;
-    }
-    if (ch & RPL_SHOW_PICTURE)
-        set_picture(a, v->picture);
+    app_note(user, msg);
+}
+
+int app_play_open(app_t *a, const rpl_kernels_t *kern, char **err)
+{
+    play_config_t cfg = {
+        .w = a->o.w, .h = a->o.h, .seed = a->o.seed, .format = a->o.fmt, .kernels = kern,
+        .rain = a->o.rain, .autopilot = a->o.autopilot,
+        .note = on_note, .picture = on_picture, .user = a,
+    };
+    rpl_status st = play_create(&cfg, &a->play);
+    if (st == RPL_OK)
+        return 0;
+    *err = app_format("%s", play_error(a->play));
+    return st == RPL_EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 }
 
 void app_show_free(app_t *a)
 {
-    rpl_show_player_destroy(a->player);
-    rpl_show_destroy(a->show);
     free(a->show_path);
     free(a->image_path);
-    a->player = NULL;
-    a->show = NULL;
     a->show_path = a->image_path = NULL;
 }

@@ -1,6 +1,8 @@
-/* app/pool.c - the pool from above as a scene of the demo: its steps, drawing, stones from the mouse, overlay lines and report. */
+/* app/pool.c - the pool from above as a scene of the demo: its steps, drawing, stones from the mouse, overlay lines and report, the timedemo's input and CRC. */
 #include <stdio.h>
 #include <string.h>
+
+#include <zlib.h>
 
 #include "app/app.h"
 
@@ -27,30 +29,22 @@ static const char help_text[] =
     "V B        viscosity down / up\n"
     "Esc Q      quit";
 
-/* The steps due: the show's stones and rain (or the rain and the
- * autopilot) while the user leaves the water alone, the walls the show
- * may have moved, the step, its sound and --record's picture. */
+/* The steps due, each the pool's (the show's stones and rain, or the
+ * rain and the autopilot, while the user leaves the water alone), its
+ * sound and --record's picture. */
 static void frame(app_t *a, double dt, int steps)
 {
     (void)dt; /* the water's time is steps */
     uint64_t t0 = SDL_GetPerformanceCounter();
     int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
     for (int i = 0; i < steps; i++) {
-        if (a->player && a->auto_on && idle) {
-            app_show_tick(a); /* the show's stones and rain */
-        } else {
-            if (a->rain_on && rpl_sim_rain(a->sim, &a->rain) != RPL_OK && !a->run_err)
-                a->run_err = app_format("rain: %s", rpl_sim_error(a->sim));
-            if (a->auto_on && idle && !a->player)
-                rpl_autopilot_tick(a->ap, a->sim);
-        }
-        app_backdrop_update(a); /* a show may have moved the walls */
-        rpl_sim_step(a->sim);
+        if (play_step(a->play, idle) != RPL_OK && !a->run_err)
+            a->run_err = app_format("%s", play_error(a->play));
         app_audio_step(a);
         if (a->o.record && !a->run_err && app_record_step(a, &a->run_err) != 0 && !a->run_err)
             a->run_err = app_format("--record: out of memory");
     }
-    app_backdrop_update(a);
+    play_update(a->play);
     if (steps > 0)
         app_smooth(&a->t_sim, app_ms_since(t0));
 }
@@ -59,18 +53,18 @@ static void frame(app_t *a, double dt, int steps)
  * itself when the backdrop is a new one. */
 static void draw(app_t *a, void *dst, ptrdiff_t pitch)
 {
-    if (rpl_renderer_draw(a->water, app_backdrop(a), dst, pitch, &a->view) != RPL_OK && !a->run_err)
-        a->run_err = app_format("cannot draw: %s", rpl_renderer_error(a->water));
+    if (play_draw(a->play, dst, pitch) != RPL_OK && !a->run_err)
+        a->run_err = app_format("cannot draw: %s", play_error(a->play));
 }
 
 static int changed(app_t *a, rpl_rect_t *rects, int max)
 {
-    return rpl_renderer_changed(a->water, rects, max);
+    return rpl_renderer_changed(play_renderer(a->play), rects, max);
 }
 
 static void invalidate(app_t *a)
 {
-    rpl_renderer_invalidate(a->water);
+    rpl_renderer_invalidate(play_renderer(a->play));
 }
 
 /* A click drops a stone (the right button a bigger one), a drag with the
@@ -84,12 +78,11 @@ static int input(app_t *a, const SDL_Event *e)
             a->dragging = 1;
             a->lastx = x;
             a->lasty = y;
-            if (rpl_sim_drop(a->sim, x, y, a->stone, RPL_PLAY_STONE_WEIGHT) != RPL_OK)
-                app_note(a, rpl_sim_error(a->sim));
+            if (play_stone(a->play, x, y, 0) != RPL_OK)
+                app_note(a, play_error(a->play));
         } else if (e->button.button == SDL_BUTTON_RIGHT) {
-            int r = rpl_play_stone(a->stone * 2);
-            if (rpl_sim_drop(a->sim, x, y, r, RPL_PLAY_STONE_WEIGHT * 2) != RPL_OK)
-                app_note(a, rpl_sim_error(a->sim));
+            if (play_stone(a->play, x, y, 1) != RPL_OK)
+                app_note(a, play_error(a->play));
         }
         return 1;
     }
@@ -97,9 +90,8 @@ static int input(app_t *a, const SDL_Event *e)
         a->last_input_ms = SDL_GetTicks();
         int x = e->motion.x, y = e->motion.y;
         app_window_to_field(a, &x, &y);
-        if (rpl_sim_trail(a->sim, a->lastx, a->lasty, x, y, a->stone > 2 ? a->stone / 2 : 1,
-                          RPL_PLAY_STONE_WEIGHT / 2) != RPL_OK)
-            app_note(a, rpl_sim_error(a->sim));
+        if (play_trail(a->play, a->lastx, a->lasty, x, y) != RPL_OK)
+            app_note(a, play_error(a->play));
         a->lastx = x;
         a->lasty = y;
         return 1;
@@ -113,11 +105,12 @@ static int input(app_t *a, const SDL_Event *e)
 static void text(const app_t *a, char *figures, size_t flen, char *state, size_t slen)
 {
     if (figures) {
+        const rpl_sim_t *sim = play_sim(a->play);
         rpl_stats_t st;
-        rpl_sim_stats(a->sim, &st);
+        rpl_sim_stats(sim, &st);
         size_t n = app_overlay_head(a, figures, flen, "refr");
         snprintf(figures + n, flen - n, "%s x%d  awake %u%%\n%s  ",
-                 rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
+                 rpl_kernels_name(rpl_sim_kernels(sim)), rpl_sim_threads(sim),
                  st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
                  app_present_name(a));
         if (a->speed > 0 && a->speed < 0.97 && !a->paused) {
@@ -129,27 +122,64 @@ static void text(const app_t *a, char *figures, size_t flen, char *state, size_t
         size_t at = strlen(figures);
         if (at + 2 < flen) { /* the water's rule */
             figures[at++] = '\n';
-            app_model_text(a, figures + at, flen - at);
+            play_model_text(a->play, figures + at, flen - at);
             snprintf(figures + strlen(figures), flen - strlen(figures), "  ");
         }
     }
-    snprintf(state, slen, "str %d/16  stone %d\n%s%s%s%s", a->view.strength, a->stone,
-             a->paused ? "PAUSED " : "", a->rain_on ? "rain " : "", a->auto_on ? "auto " : "",
-             a->view.shading ? "light" : "");
+    const play_t *p = a->play;
+    snprintf(state, slen, "str %d/16  stone %d\n%s%s%s%s", play_get(p, PLAY_STRENGTH),
+             play_get(p, PLAY_STONE), a->paused ? "PAUSED " : "",
+             play_get(p, PLAY_RAIN) ? "rain " : "", play_get(p, PLAY_AUTO) ? "auto " : "",
+             play_get(p, PLAY_LIGHT) ? "light" : "");
 }
 
 static const uint32_t *palette(const app_t *a)
 {
-    return rpl_backdrop_palette(app_backdrop(a));
+    return rpl_backdrop_palette(play_backdrop(a->play));
 }
 
 static void report(const app_t *a, double s)
 {
+    const rpl_sim_t *sim = play_sim(a->play);
     fprintf(app_report_stream(a),
             "ripple: %ld frames of %dx%d in %.3f s (%.1f fps), path %s, %d thread%s\n", a->frame,
             a->o.w, a->o.h, s, s > 0 ? (double)a->frame / s : 0.0,
-            rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
-            rpl_sim_threads(a->sim) > 1 ? "s" : "");
+            rpl_kernels_name(rpl_sim_kernels(sim)), rpl_sim_threads(sim),
+            rpl_sim_threads(sim) > 1 ? "s" : "");
+}
+
+/* --- the timedemo: the pool plays busy-1 and wave-1 (the rain and the
+ * autopilot) or show-1 (the show) as the pool scripts them. */
+
+static void bench_input(app_t *a, long n)
+{
+    (void)n;
+    if (play_bench_input(a->play) != RPL_OK && !a->run_err)
+        a->run_err = app_format("%s", play_error(a->play));
+}
+
+static void bench_step(app_t *a)
+{
+    play_bench_step(a->play);
+}
+
+/* CRC-32 of the heights now, as little-endian int16. */
+static uint32_t bench_crc(app_t *a)
+{
+    const rpl_sim_t *sim = play_sim(a->play);
+    size_t n = (size_t)rpl_sim_width(sim) * (size_t)rpl_sim_height(sim);
+    const int16_t *h = rpl_sim_heights(sim);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    unsigned char buf[4096];
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        for (; k < sizeof buf && i < n; k += 2, i++) {
+            buf[k] = (unsigned char)((uint16_t)h[i] & 0xFF);
+            buf[k + 1] = (unsigned char)((uint16_t)h[i] >> 8);
+        }
+        crc = crc32(crc, buf, (uInt)k);
+    }
+    return (uint32_t)crc;
 }
 
 const app_scene_ops app_pool_scene = {
@@ -163,4 +193,10 @@ const app_scene_ops app_pool_scene = {
     .text = text,
     .palette = palette,
     .report = report,
+    .bench_input = bench_input,
+    .bench_step = bench_step,
+    .bench_crc = bench_crc,
+    .input_stage = "stones",
+    .draw_stage = "refract",
+    .state_name = "water",
 };

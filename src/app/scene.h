@@ -10,11 +10,12 @@
 #include "ripple.h"
 
 struct app;
+struct cJSON;
 
 /*
- * A scene of the demo.  The main loop, the input, the overlay, the video
- * and the palette reach the scene shown only through these hooks
- * (a->scene->...), so none of them asks which scene it is.
+ * A scene of the demo.  The main loop, the input, the overlay, the video,
+ * the palette and the timedemo reach the scene shown only through these
+ * hooks (a->scene->...), so none of them asks which scene it is.
  */
 typedef struct app_scene_ops {
     const char *help;  /* the help panel (F1) */
@@ -46,6 +47,25 @@ typedef struct app_scene_ops {
     void (*report)(const struct app *a, double seconds);
     /* Frees what enter made (NULL: nothing to free). */
     void (*destroy)(struct app *a);
+
+    /* The timedemo (--benchmark) plays it through these, the scene shown
+     * from the start.  bench_open readies it for the timedemo's script
+     * (0, or -1 with *err, a new allocation or NULL when memory ran out);
+     * bench_input plays frame n's input (from 0: the script), bench_step
+     * 1/60 s of it whatever the frame took; bench_crc is the CRC-32 of
+     * its state now, every value in little-endian bytes whatever the
+     * machine.  bench_line writes the report's line about the scene
+     * ("" for none) and bench_json adds its figures to the JSON report
+     * (0, or -1 when memory ran out).  The report names the stages:
+     * input_stage the input's, draw_stage the drawing's, and the state's
+     * CRC line state_name. */
+    int (*bench_open)(struct app *a, char **err);
+    void (*bench_input)(struct app *a, long n);
+    void (*bench_step)(struct app *a);
+    uint32_t (*bench_crc)(struct app *a);
+    void (*bench_line)(struct app *a, char *buf, size_t len);
+    int (*bench_json)(struct app *a, struct cJSON *report);
+    const char *input_stage, *draw_stage, *state_name;
 } app_scene_ops;
 
 /* pool.c and side.c */

@@ -1,4 +1,4 @@
-/* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame, measured honestly (wall and CPU time) and reported with a CRC of its final state. */
+/* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame through the scene interface, measured honestly (wall and CPU time) and reported with a CRC of its final state. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
 #include <math.h>
 #include <stdio.h>
@@ -11,20 +11,12 @@
 #include <zlib.h>
 
 #include "app/app.h"
-#include "scene/scene.h"
 
 /* Frame times are kept as a histogram of 10-microsecond bins up to one
  * second (the last bin holds anything slower), so any number of frames
  * costs the same memory and the 1% low is read from it. */
 #define BIN_US 10
 #define BINS 100000
-
-/* The side scenes: a body every SIDE_DROP_EVERY frames, the oldest taken
- * away first when SIDE_BODIES are in the level (the demo's autoplay keeps
- * as many).  What changes a scene's play or its CRC (these, side_drop's
- * schedule, the quantisation) gives it a new version in args.c's table. */
-#define SIDE_DROP_EVERY 15
-#define SIDE_BODIES 24
 
 /* The show's sound: 1/60 s of it a frame, mixed into a buffer. */
 #define SOUND_RATE 48000
@@ -39,10 +31,7 @@ enum { ST_INPUT, ST_STEP, ST_SOUND, ST_DRAW, ST_PRESENT, STAGES };
 typedef struct timedemo {
     app_t *a;
     const app_bench_scene_t *b;
-    int side;                    /* the side view's scene */
-    side_scene_t *scene;         /* its scene */
-    int side_steps;              /* its steps a frame: 1/60 s */
-    long drops;                  /* bodies dropped */
+    const app_scene_ops *scene;  /* the scene played, the one shown */
     rpl_sound_t *snd;            /* the show's sound (NULL in other scenes) */
     int16_t buf[2 * SOUND_PER_FRAME];
     unsigned char bytes[4 * SOUND_PER_FRAME];
@@ -60,11 +49,10 @@ typedef struct timedemo {
 /* What each stage is called in a scene's report. */
 static const char *stage_name(const timedemo_t *t, int st)
 {
-    static const char *const pool[STAGES] = { "stones", "step", "sound", "refract", "present" };
-    static const char *const side[STAGES] = { "drops", "step", "sound", "draw", "present" };
-    if (st == ST_INPUT && t->b->show)
-        return "show";
-    return t->side ? side[st] : pool[st];
+    static const char *const names[STAGES] = { NULL, "step", "sound", NULL, "present" };
+    if (st == ST_INPUT)
+        return t->b->show ? "show" : t->scene->input_stage;
+    return st == ST_DRAW ? t->scene->draw_stage : names[st];
 }
 
 /* Whether the scene has the stage. */
@@ -109,70 +97,6 @@ static double low_1pct(const timedemo_t *t)
     return 0;
 }
 
-/* --- the final state's CRC ------------------------------------------------
- * Every value goes in as little-endian bytes whatever the machine, so two
- * machines can confirm they computed the same state. */
-
-/* CRC-32 of the pool's heights now, as int16. */
-static uint32_t water_crc(const rpl_sim_t *sim)
-{
-    size_t n = (size_t)rpl_sim_width(sim) * (size_t)rpl_sim_height(sim);
-    const int16_t *h = rpl_sim_heights(sim);
-    uLong crc = crc32(0L, Z_NULL, 0);
-    unsigned char buf[4096];
-    for (size_t i = 0; i < n;) {
-        size_t k = 0;
-        for (; k < sizeof buf && i < n; k += 2, i++) {
-            buf[k] = (unsigned char)((uint16_t)h[i] & 0xFF);
-            buf[k + 1] = (unsigned char)((uint16_t)h[i] >> 8);
-        }
-        crc = crc32(crc, buf, (uInt)k);
-    }
-    return (uint32_t)crc;
-}
-
-/* v rounded to a whole number of 1/q, as 4 bytes into the CRC.  The side
- * scene's state is doubles: rounded, a last-bit difference between two
- * builds would not show, yet a body a sixteenth of a pixel elsewhere
- * does. */
-static uLong crc_fixed(uLong crc, double v, double q)
-{
-    double r = isfinite(v) ? nearbyint(v * q) : 0;
-    uint32_t u = (uint32_t)(int32_t)(r > 2147483647.0 ? 2147483647.0
-                                     : r < -2147483648.0 ? -2147483648.0 : r);
-    unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
-                           (unsigned char)(u >> 24) };
-    return crc32(crc, b, 4);
-}
-
-/* The side scene's CRC: the number of bodies, then each water's surface
- * at every whole pixel column of its basin (1/16 pixel), then each body's
- * centre (1/16 pixel) and angle (1/1024 radian), oldest first. */
-static uint32_t side_crc(side_scene_t *s)
-{
-    side_stats_t st;
-    side_scene_stats(s, &st);
-    uLong crc = crc_fixed(crc32(0L, Z_NULL, 0), st.bodies, 1);
-    for (int k = 0; k < st.waters; k++) {
-        const rpl_water_t *w = side_scene_water(s, k);
-        const rpl_water_params_t *p = rpl_water_params(w);
-        for (double x = ceil(p->x0); x <= p->x1; x += 1)
-            crc = crc_fixed(crc, rpl_water_height(w, x), 16);
-    }
-    double x, y, angle, sub;
-    for (int i = 0; side_scene_body(s, i, &x, &y, &angle, &sub) == 0; i++) {
-        crc = crc_fixed(crc, x, 16);
-        crc = crc_fixed(crc, y, 16);
-        crc = crc_fixed(crc, angle, 1024);
-    }
-    return (uint32_t)crc;
-}
-
-static uint32_t state_crc(const timedemo_t *t)
-{
-    return t->side ? side_crc(t->scene) : water_crc(t->a->sim);
-}
-
 /* --- the scenes -------------------------------------------------------- */
 
 /* The show's drips go to its mixer. */
@@ -189,14 +113,11 @@ static int scene_open(timedemo_t *t)
 {
     app_t *a = t->a;
     t->sound_crc = crc32(0L, Z_NULL, 0);
-    if (t->side) {
-        t->scene = app_side_get(a);
-        if (!t->scene) {
-            app_print_error("the side scene was not made");
-            return -1;
-        }
-        side_scene_set_autoplay(t->scene, 0); /* the timedemo drops the bodies */
-        t->side_steps = (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
+    char *err = NULL;
+    if (t->scene->bench_open && t->scene->bench_open(a, &err) != 0) {
+        app_print_error(err ? err : "out of memory");
+        free(err);
+        return -1;
     }
     if (t->b->show) {
         if (rpl_sound_create(SOUND_RATE, a->o.seed, &t->snd) != RPL_OK) {
@@ -206,7 +127,7 @@ static int scene_open(timedemo_t *t)
             return -1;
         }
         rpl_sound_set_ambient(t->snd, 1);
-        rpl_sim_set_drop_hook(a->sim, on_drop, t);
+        rpl_sim_set_drop_hook(play_sim(a->play), on_drop, t);
     }
     return 0;
 }
@@ -214,59 +135,9 @@ static int scene_open(timedemo_t *t)
 static void scene_close(timedemo_t *t)
 {
     if (t->snd)
-        rpl_sim_set_drop_hook(t->a->sim, NULL, NULL);
+        rpl_sim_set_drop_hook(play_sim(t->a->play), NULL, NULL);
     rpl_sound_destroy(t->snd);
     t->snd = NULL;
-}
-
-/* The side scenes' schedule: the n-th body over the big pool (three in
- * four) or the small basin, spread over its width by a fixed stride, let
- * go from 5% to 20% of the height, crates and balls in turn, light and
- * heavy from a fixed list; its size comes from the scene's own generator,
- * seeded with TIMEDEMO_SEED. */
-static void side_drop(timedemo_t *t, long n)
-{
-    static const double density[] = { 0.45, 0.7, 0.35, 1.3, 0.55, 2.6, 0.9, 0.4 };
-    side_stats_t st;
-    side_scene_stats(t->scene, &st);
-    for (int i = st.bodies; i >= SIDE_BODIES; i--)
-        side_scene_remove(t->scene, 0);
-    int basin = n % 4 == 3 && st.waters > 1;
-    const rpl_water_params_t *p = rpl_water_params(side_scene_water(t->scene, basin));
-    double across = ((double)((n * 37 + 11) % 64) + 0.5) / 64;
-    double x = p->x0 + (0.08 + 0.84 * across) * (p->x1 - p->x0);
-    double y = t->a->o.h * (0.05 + 0.01 * (double)((n * 23) % 16));
-    side_scene_drop(t->scene, x, y, n & 1 ? SIDE_BALL : SIDE_CRATE,
-                    density[n % (long)(sizeof density / sizeof density[0])], 1);
-}
-
-/* The scene's input for a frame: the stones and rain, the show's tick,
- * or the side view's drops. */
-static void scene_input(timedemo_t *t)
-{
-    app_t *a = t->a;
-    if (t->side) {
-        if (t->frames % SIDE_DROP_EVERY == 0)
-            side_drop(t, t->drops++);
-    } else if (t->b->show) {
-        app_show_tick(a);
-        app_backdrop_update(a); /* the show may have moved the walls */
-    } else {
-        if (rpl_sim_rain(a->sim, &a->rain) != RPL_OK && !a->run_err)
-            a->run_err = app_format("rain: %s", rpl_sim_error(a->sim));
-        rpl_autopilot_tick(a->ap, a->sim);
-    }
-}
-
-/* 1/60 s of the scene: one step of the pool, SIDE_STEP steps of the side
- * view, whatever the frame took. */
-static void scene_step(timedemo_t *t)
-{
-    if (t->side)
-        for (int i = 0; i < t->side_steps; i++)
-            side_scene_step(t->scene);
-    else
-        rpl_sim_step(t->a->sim);
 }
 
 static void scene_sound(timedemo_t *t)
@@ -289,11 +160,11 @@ static int play_frame(timedemo_t *t)
     app_t *a = t->a;
     int64_t c0 = t->cpu_last; /* the last frame's end: one clock read less a frame */
     uint64_t t0 = SDL_GetPerformanceCounter();
-    scene_input(t);
+    t->scene->bench_input(a, t->frames);
     double ms_input = app_ms_since(t0);
     int64_t c1 = thread_ns();
     uint64_t t1 = SDL_GetPerformanceCounter();
-    scene_step(t);
+    t->scene->bench_step(a);
     double ms_step = app_ms_since(t1);
     int64_t c2 = thread_ns(), c3 = c2;
     double ms_sound = 0;
@@ -378,7 +249,7 @@ typedef struct figures {
     double cpu_rest, cpu_main;   /* its CPU outside the stages, and in all, ms a frame */
     double cpu_process;          /* the process's, all threads, ms a frame */
     uint32_t crc;
-    side_stats_t side;
+    char line[256];              /* the scene's own line, "" if none */
 } figures_t;
 
 static void work_out(const timedemo_t *t, figures_t *f)
@@ -401,10 +272,10 @@ static void work_out(const timedemo_t *t, figures_t *f)
     f->cpu_main = (double)t->main_ns / 1e6 / f->n;
     f->cpu_rest = f->cpu_main - in_stages;
     f->cpu_process = (double)t->process_ns / 1e6 / f->n;
-    f->crc = state_crc(t);
-    memset(&f->side, 0, sizeof f->side);
-    if (t->side)
-        side_scene_stats(t->scene, &f->side);
+    f->crc = t->scene->bench_crc(t->a);
+    f->line[0] = '\0';
+    if (t->scene->bench_line)
+        t->scene->bench_line(t->a, f->line, sizeof f->line);
 }
 
 static void report_text(const timedemo_t *t, const figures_t *f)
@@ -415,16 +286,12 @@ static void report_text(const timedemo_t *t, const figures_t *f)
     fprintf(out, "ripple %s benchmark, scene %s\n", RPL_VERSION, f->scene);
     fprintf(out, "scene     %s version %d: %s\n", t->b->name, t->b->version, t->b->what);
     fprintf(out, "cpu       %s\n", f->cpu);
+    const rpl_sim_t *sim = play_sim(a->play);
     fprintf(out, "field     %dx%d, %d bpp, scale %d, path %s, %d thread%s\n", a->o.w, a->o.h,
-            8 * rpl_format_bytes(a->o.fmt), a->o.scale,
-            rpl_kernels_name(rpl_sim_kernels(a->sim)), rpl_sim_threads(a->sim),
-            rpl_sim_threads(a->sim) > 1 ? "s" : "");
-    if (t->side)
-        fprintf(out, "side      %s, %d steps of %.4f s a frame; at the end %d bodies (%d in "
-                "water), %d of %d waters awake, %d droplets\n",
-                t->b->surface == RPL_SURFACE_WAVES ? "analytic waves" : "springs",
-                t->side_steps, SIDE_STEP, f->side.bodies, f->side.floating, f->side.awake,
-                f->side.waters, f->side.droplets);
+            8 * rpl_format_bytes(a->o.fmt), a->o.scale, rpl_kernels_name(rpl_sim_kernels(sim)),
+            rpl_sim_threads(sim), rpl_sim_threads(sim) > 1 ? "s" : "");
+    if (f->line[0])
+        fprintf(out, "%s\n", f->line);
     fprintf(out, "present   %s\n", f->present);
     fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames,
             t->seconds, n / t->seconds, low_1pct(t));
@@ -445,10 +312,7 @@ static void report_text(const timedemo_t *t, const figures_t *f)
     if (t->snd)
         fprintf(out, "sound     crc32 %08x (1/60 s a frame, %d Hz 16-bit stereo, mixed, not "
                 "played)\n", (unsigned)t->sound_crc, SOUND_RATE);
-    if (t->side)
-        fprintf(out, "state     crc32 %08x\n", (unsigned)f->crc);
-    else
-        fprintf(out, "water     crc32 %08x\n", (unsigned)f->crc);
+    fprintf(out, "%-9s crc32 %08x\n", t->scene->state_name, (unsigned)f->crc);
 }
 
 /* A stage's figures into obj under its name (draw as "draw_present" and
@@ -492,8 +356,9 @@ static int report_json(const timedemo_t *t, const figures_t *f)
     cJSON_AddNumberToObject(j, "height", a->o.h);
     cJSON_AddNumberToObject(j, "bpp", 8 * rpl_format_bytes(a->o.fmt));
     cJSON_AddNumberToObject(j, "scale", a->o.scale);
-    cJSON_AddStringToObject(j, "path", rpl_kernels_name(rpl_sim_kernels(a->sim)));
-    cJSON_AddNumberToObject(j, "threads", rpl_sim_threads(a->sim));
+    const rpl_sim_t *sim = play_sim(a->play);
+    cJSON_AddStringToObject(j, "path", rpl_kernels_name(rpl_sim_kernels(sim)));
+    cJSON_AddNumberToObject(j, "threads", rpl_sim_threads(sim));
     cJSON_AddStringToObject(j, "present", f->present);
     cJSON_AddNumberToObject(j, "frames", n);
     cJSON_AddNumberToObject(j, "seconds", t->seconds);
@@ -514,11 +379,9 @@ static int report_json(const timedemo_t *t, const figures_t *f)
     cJSON_AddNumberToObject(cpu, "process_sys", t->sys_s * 1000 / n);
     cJSON_AddItemToObject(j, "cpu_ms_per_frame", cpu);
     cJSON_AddNumberToObject(j, "cpu_seconds", (double)t->process_ns / 1e9);
-    if (t->side) {
-        cJSON_AddStringToObject(j, "surface",
-                                t->b->surface == RPL_SURFACE_WAVES ? "waves" : "springs");
-        cJSON_AddNumberToObject(j, "steps_per_frame", t->side_steps);
-        cJSON_AddNumberToObject(j, "bodies", f->side.bodies);
+    if (t->scene->bench_json && t->scene->bench_json(t->a, j) != 0) {
+        cJSON_Delete(j);
+        return -1;
     }
     if (t->snd)
         cJSON_AddStringToObject(j, "sound_crc32", sound);
@@ -540,7 +403,7 @@ int app_timedemo(app_t *a)
     memset(&t, 0, sizeof t);
     t.a = a;
     t.b = a->o.bench;
-    t.side = t.b->scene == APP_SCENE_SIDE;
+    t.scene = a->scene;
     t.hist = calloc(BINS, sizeof *t.hist);
     if (!t.hist) {
         app_print_error("out of memory");

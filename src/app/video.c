@@ -210,7 +210,7 @@ static int open_surface(app_t *a, char **err)
         return -1;
     }
     rpl_stats_t st;
-    rpl_sim_stats(a->sim, &st);
+    rpl_sim_stats(play_sim(a->play), &st);
     a->n_tiles = (int)st.tiles;
     a->changed = calloc(st.tiles, sizeof *a->changed);
     a->push = calloc(st.tiles + 2 * OVL_BOXES, sizeof *a->push);
@@ -352,8 +352,8 @@ static void copy_changed(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, in
             const char *from = (const char *)src->pixels + (ptrdiff_t)c->y * src->pitch +
                                (ptrdiff_t)c->x * bytes;
             char *at = (char *)ws->pixels + (ptrdiff_t)to.y * ws->pitch + (ptrdiff_t)to.x * bytes;
-            if (rpl_upscale(rpl_sim_kernels(a->sim), from, src->pitch, at, ws->pitch, c->w, c->h,
-                            bytes, s) != RPL_OK)
+            if (rpl_upscale(rpl_sim_kernels(play_sim(a->play)), from, src->pitch, at,
+                            ws->pitch, c->w, c->h, bytes, s) != RPL_OK)
                 SDL_BlitScaled(a->fb_surf, &r, ws, &to); /* SDL's scaler, as for 24 bits */
         } else { /* a 24-bit screen: SDL's scaler */
             SDL_BlitScaled(a->fb_surf, &r, ws, &to);

@@ -15,18 +15,17 @@
 
 // A global of the page's when this file is loaded there (web.js calls it).
 function RippleEngine(post, loadScript) {
-  // The field and the clock, as the native demo has them (src/app/app.h).
+  // The page's pool, as the native demo's window has it.
   const W = 640, H = 480;
-  const STEP_HZ = 60;
-  const MAX_STEPS = 4;       // steps a frame at most: a slow frame drops time rather than stalls
-  const IDLE_MS = 6000;      // the show or the autopilot waits this long after the user's input
   const RATE = 48000;        // the sound's rate: the pool mixes at it, the page plays it at it
-  const STONE_MIN = 1, STONE_MAX = 40;
-  const STRENGTH_MAX = 64;
 
-  // web_get / web_set's settings (src/web/web.h).
-  const RAIN = 0, AUTO = 1, LIGHT = 2, STRENGTH = 3, STONE = 4, MODEL = 5, AMBIENT = 6,
-    SHOW = 7, WIDTH = 8, HEIGHT = 9, AWAKE = 10;
+  // The play's numbers and web_get / web_set's settings, read from the module
+  // (web_constant) once it is loaded, so that none is a copy: the steps a second,
+  // the most steps a frame (a slow frame drops time rather than stalls), how long
+  // the show or the autopilot waits after the user's input, the stones' and the
+  // refraction's ranges.
+  let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX;
+  let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE;
 
   // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
   // of the engine's clock; the page reports how far ahead of its audio output it is,
@@ -72,6 +71,40 @@ function RippleEngine(post, loadScript) {
   }
 
   const cstr = (ptr) => (ptr ? M.UTF8ToString(ptr) : '');
+
+  function readConstants() {
+    const c = (name) => {
+      const v = withString(name, (ptr) => M._web_constant(ptr));
+      if (v < 0)
+        throw new Error(`the module knows no ${name}`);
+      return v;
+    };
+    [STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX] =
+      ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX'].map(c);
+    [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE] =
+      ['RAIN', 'AUTO', 'LIGHT', 'STRENGTH', 'STONE', 'AMBIENT', 'SHOW', 'WIDTH', 'HEIGHT',
+        'AWAKE'].map(c);
+  }
+
+  // A pool from web_create or web_bench_create (create(slot) fills the slot): the
+  // pool, or an Error saying why not.
+  function newPool(create) {
+    const slot = M._malloc(4);
+    if (!slot)
+      throw new Error('out of memory');
+    let q = 0, st = 0;
+    try {
+      st = create(slot);
+      q = M.HEAPU32[slot >> 2];
+    } finally {
+      M._free(slot);
+    }
+    if (st === 0)
+      return q;
+    const why = q ? cstr(M._web_error(q)) : 'out of memory';
+    M._web_destroy(q);
+    throw new Error(why);
+  }
 
   // fn called with text as a NUL-terminated UTF-8 string in the module's memory.
   function withString(text, fn) {
@@ -208,9 +241,7 @@ function RippleEngine(post, loadScript) {
   const yieldNow = () => new Promise((resolve) => { onYield = resolve; channel.port2.postMessage(0); });
 
   async function benchmark(kind, frames, pic) {
-    const q = M._web_bench_create();
-    if (!q)
-      throw new Error('no pool for the timedemo (out of memory?)');
+    const q = newPool((slot) => M._web_bench_create(slot));
     const why = givePicture(q, pic);
     if (why)
       fail(`background.png: ${why}`, false);
@@ -308,9 +339,12 @@ function RippleEngine(post, loadScript) {
 
   // The pool from the seed, with the picture and the show.
   function makePool(picture, showText) {
-    const q = M._web_create(W, H, seed, RATE);
-    if (!q)
-      throw new Error(`ripple could not start: no pool of ${W}x${H} (out of memory?)`);
+    let q;
+    try {
+      q = newPool((slot) => M._web_create(W, H, seed, RATE, slot));
+    } catch (e) {
+      throw new Error(`ripple could not start: ${e.message}`);
+    }
     if (picture) {
       const why = givePicture(q, picture);
       if (why)
@@ -466,13 +500,9 @@ function RippleEngine(post, loadScript) {
     dirty = true;
   }
 
-  function wave(speed, viscosity) {
-    if (M._web_wave(p, speed, viscosity) !== 0) {
-      say(`refused: ${cstr(M._web_error(p))}`);
-      return;
-    }
-    const wavy = M._web_get(p, MODEL) === 1;
-    say(`${cstr(M._web_text(p))}${wavy ? '' : '  (W: wave water)'}`);
+  // W, Z X, V B: played by the pool as in the native demo, with its line.
+  function waveKey(k) {
+    say(cstr(M._web_key(p, k.charCodeAt(0))));
   }
 
   // The keys that change the water or its look: the show waits after them.
@@ -505,16 +535,8 @@ function RippleEngine(post, loadScript) {
     case '-': case 'ArrowDown': strength(-2); break;
     case '[': stoneSize(-1); break;
     case ']': stoneSize(1); break;
-    case 'w':
-      if (once) {
-        M._web_set(p, MODEL, M._web_get(p, MODEL) ? 0 : 1);
-        say(cstr(M._web_text(p)));
-      }
-      break;
-    case 'z': wave(-1, 0); break;
-    case 'x': wave(1, 0); break;
-    case 'v': wave(0, -1); break;
-    case 'b': wave(0, 1); break;
+    case 'w': if (once) waveKey(k); break;
+    case 'z': case 'x': case 'v': case 'b': waveKey(k); break;
     default: break;
     }
   }
@@ -542,6 +564,7 @@ function RippleEngine(post, loadScript) {
     const showing = withShow && !m.benchmark ? fetchShow('default.show').catch((e) => e) : Promise.resolve('');
     try {
       M = await loadModule(m.kind);
+      readConstants();
     } catch (e) {
       post({ type: 'nomodule', text: e && e.message ? e.message : String(e) });
       return;

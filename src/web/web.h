@@ -1,12 +1,13 @@
-/* web/web.h - what the page's WebAssembly module exports: the pool over libripple, driven from JavaScript (web.js). */
+/* web/web.h - what the page's WebAssembly module exports: the pool's play (src/play) and its sound, driven from JavaScript (engine.js). */
 #ifndef WEB_WEB_H
 #define WEB_WEB_H
 
 #include <stdint.h>
 
 /*
- * One pool: the field, its renderer, the picture, the show or the
- * autopilot and rain, the drips' sound.  JavaScript calls these through
+ * One pool: the pool's play (src/play/play.h: the field, its renderer,
+ * the picture, the show or the autopilot and rain, stones by size, the
+ * wave keys), the drips' sound.  JavaScript calls these through
  * the module (Module._web_create and so on); every pointer returned points
  * into the module's memory and stays valid until the next call that may
  * allocate (re-read HEAPU8 after any call: memory can grow).
@@ -17,10 +18,13 @@
  */
 typedef struct web web_t;
 
-/* A pool of w x h cells (3..RPL_DIM_MAX) playing from seed, its sound
- * mixed at rate Hz (8000..192000), a plain blue picture until
- * web_picture; NULL when a size is refused or memory ran out. */
-web_t *web_create(int w, int h, int seed, int rate);
+/* A pool of w x h cells (3..RPL_DIM_MAX) playing from seed into *out,
+ * its sound mixed at rate Hz (8000..192000), a plain blue picture until
+ * web_picture.  Returns the library's status (ripple/base.h: 0 is
+ * RPL_OK); a size or rate refused is RPL_EINVAL.  As the library's
+ * constructors, *out is a pool even on failure, for web_error to say
+ * why, unless memory ran out (NULL); always web_destroy it. */
+int web_create(int w, int h, int seed, int rate, web_t **out);
 void web_destroy(web_t *p);
 /* Calm water again (the walls, the show's place and the settings stay). */
 void web_reset(web_t *p);
@@ -74,19 +78,33 @@ int web_set(web_t *p, int what, int value);
  * 0, or -1 when refused (web_error says why). */
 int web_wave(web_t *p, int speed, int viscosity);
 
-/* One line on the water: the kernel path, the rule ("classic water" or
+/* A wave key, as its character code ('w' classic or wave water, 'z' 'x'
+ * wave speed, 'v' 'b' viscosity, as the demo has them): played, and the
+ * line to show (what the water is now, or why the change was refused);
+ * "" for any other key. */
+const char *web_key(web_t *p, int key);
+
+/* One line on the water: the rule ("classic water" or
  * "wave k 0.480  u*dt 0.020"). */
 const char *web_text(web_t *p);
 /* The kernel path in use ("sse2" in the SIMD module, "c" in the scalar). */
 const char *web_path(const web_t *p);
 const char *web_version(void);
+/* The play's numbers and the settings' above, by name, for the page's
+ * JavaScript, which copies none of them: "STEP_HZ" (steps a second),
+ * "MAX_STEPS" (most steps a frame), "IDLE_MS" (the show waits this long
+ * after input), "STONE_MIN", "STONE_MAX", "STRENGTH_MAX", and each
+ * setting's number by its name without WEB_ ("RAIN" .. "AWAKE"); -1 for
+ * any other name. */
+int web_constant(const char *name);
 
 /* The timedemo's scene busy-1, as the native --benchmark plays it: a pool
  * of 640x480 from seed 1 without a show, the rain and the autopilot on,
  * each frame one tick of both, one step, one draw.  web_bench_create
- * makes such a pool (its picture still to be given), web_bench_frame
- * plays one frame's input and step (the draw is web_draw). */
-web_t *web_bench_create(void);
+ * makes such a pool (its picture still to be given) as web_create does,
+ * web_bench_frame plays one frame's input and step (the draw is
+ * web_draw). */
+int web_bench_create(web_t **out);
 void web_bench_frame(web_t *p);
 
 #endif

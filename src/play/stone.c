@@ -1,8 +1,8 @@
-/* core/render/stone.c - the walls drawn into a picture as stone, the same in every front end (rpl_walls_paint). */
+/* play/stone.c - the walls drawn into the picture behind the pool as stone, once per change of the walls. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ripple_support.h"
+#include "play/play.h"
 
 /* A small fixed noise for the stone's grain, from the cell's place. */
 static int grain(int x, int y)
@@ -27,7 +27,7 @@ static uint32_t rgb(int r, int g, int b)
  * it lies below or to the right (the light comes from the top left, as
  * the water's shading's does), and a soft shadow on the water just below
  * and to the right of a wall. */
-void rpl_walls_paint(uint32_t *px, const uint8_t *m, int w, int h)
+void play_walls_paint(uint32_t *px, const uint8_t *m, int w, int h)
 {
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {

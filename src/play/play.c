@@ -1,0 +1,539 @@
+/* play/play.c - the pool's play: the field, the show or the autopilot and rain, the user's stones, the picture and its walls, the settings and the wave keys, a step. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "play/play.h"
+
+struct play {
+    play_config_t cfg;
+    rpl_sim_t *sim;
+    rpl_renderer_t *ren;     /* keeps a frame up to date, redrawing only changed tiles */
+    rpl_autopilot_t *ap;
+    rpl_show_t *show;        /* the show that plays (NULL: the autopilot) */
+    rpl_show_player_t *player;
+    char picture[256];       /* the show's picture shown now ("default": the front end's) */
+    int show_failed;         /* a tick failed (said once) */
+    rpl_rain_t rain;
+    rpl_view_t view;
+    rpl_wave_params_t wave;  /* the wave water's, when it is chosen */
+    int stone;               /* the user's stone radius */
+    int rain_on, auto_on;
+    uint32_t *pic;           /* the picture fitted to the field, XRGB8888 (NULL: none yet) */
+    rpl_backdrop_t *bd;      /* it with the walls drawn in, in the frame's format */
+    uint64_t walls_serial;   /* rpl_sim_walls_serial when bd was made */
+    int walls_drawn;         /* bd has walls drawn in */
+    char err[512];
+};
+
+static void say(play_t *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void say(play_t *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof p->err, fmt, ap);
+    va_end(ap);
+}
+
+/* A trouble that does not stop the play: kept, and told to the front end. */
+static void note(play_t *p)
+{
+    if (p->cfg.note)
+        p->cfg.note(p->cfg.user, p->err);
+}
+
+rpl_status play_create(const play_config_t *cfg, play_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    play_t *p = calloc(1, sizeof *p);
+    *out = p;
+    if (!p)
+        return RPL_ENOMEM;
+    if (!cfg) {
+        say(p, "no configuration");
+        return RPL_EINVAL;
+    }
+    p->cfg = *cfg;
+    if (cfg->format != RPL_XRGB8888 && cfg->format != RPL_RGB565 && cfg->format != RPL_INDEX8) {
+        say(p, "no such pixel format (%d)", (int)cfg->format);
+        return RPL_EINVAL;
+    }
+    rpl_status st = rpl_sim_create(cfg->w, cfg->h, cfg->seed, &p->sim);
+    if (st != RPL_OK) {
+        say(p, "cannot create a %dx%d field: %s", cfg->w, cfg->h, rpl_strerror(st));
+        return st;
+    }
+    if (cfg->kernels && (st = rpl_sim_set_kernels(p->sim, cfg->kernels)) != RPL_OK) {
+        say(p, "%s", rpl_sim_error(p->sim));
+        return st;
+    }
+    st = rpl_renderer_create(p->sim, &p->ren);
+    if (st != RPL_OK) {
+        say(p, "cannot create a renderer: %s", rpl_strerror(st));
+        return st;
+    }
+    st = rpl_autopilot_create(cfg->seed, &p->ap);
+    if (st != RPL_OK) {
+        say(p, "cannot create the autopilot: %s", rpl_strerror(st));
+        return st;
+    }
+    /* how the play starts: rain, autopilot, light and stones for this size */
+    p->rain = play_rain(cfg->w, cfg->h);
+    p->view.strength = RPL_STRENGTH_ONE;
+    p->view.shading = 1;
+    p->stone = PLAY_STONE_UNITS * play_unit(cfg->w, cfg->h);
+    p->rain_on = cfg->rain != 0;
+    p->auto_on = cfg->autopilot != 0;
+    p->wave = (rpl_wave_params_t)PLAY_WAVE_DEFAULTS;
+    return RPL_OK;
+}
+
+void play_destroy(play_t *p)
+{
+    if (!p)
+        return;
+    rpl_show_player_destroy(p->player);
+    rpl_show_destroy(p->show);
+    rpl_autopilot_destroy(p->ap);
+    rpl_renderer_destroy(p->ren);
+    rpl_backdrop_destroy(p->bd);
+    rpl_sim_destroy(p->sim);
+    free(p->pic);
+    free(p);
+}
+
+const char *play_error(const play_t *p)
+{
+    return p ? p->err : "out of memory";
+}
+
+rpl_sim_t *play_sim(const play_t *p)
+{
+    return p ? p->sim : NULL;
+}
+
+rpl_renderer_t *play_renderer(const play_t *p)
+{
+    return p ? p->ren : NULL;
+}
+
+/* ---- the picture behind the water ------------------------------------ */
+
+/* The backdrop of the fitted picture pic with the walls drawn in (red and
+ * blue swapped if asked), in the frame's format, into *out. */
+static rpl_status make_backdrop(const play_t *p, const uint32_t *pic, rpl_backdrop_t **out)
+{
+    int w = p->cfg.w, h = p->cfg.h;
+    size_t n = (size_t)w * (size_t)h;
+    const uint8_t *mask = rpl_sim_walls(p->sim);
+    int swap = (p->cfg.flags & PLAY_SWAP_RB) != 0;
+    uint32_t *work = NULL;
+    *out = NULL;
+    if (mask || swap) {
+        work = malloc(n * 4);
+        if (!work)
+            return RPL_ENOMEM;
+        memcpy(work, pic, n * 4);
+        if (mask)
+            play_walls_paint(work, mask, w, h);
+        for (size_t i = 0; swap && i < n; i++) {
+            uint32_t v = work[i];
+            work[i] = 0xFF000000u | (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu);
+        }
+        pic = work;
+    }
+    rpl_status st = rpl_backdrop_create(pic, w, h, p->cfg.format, out);
+    free(work);
+    if (st != RPL_OK) {
+        rpl_backdrop_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* A picture fitted to the field in a new allocation (NULL with the status). */
+static uint32_t *fit(const play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch,
+                     rpl_status *st)
+{
+    uint32_t *out = malloc((size_t)p->cfg.w * (size_t)p->cfg.h * 4);
+    *st = out ? rpl_image_fit(px, w, h, pitch, out, p->cfg.w, p->cfg.h) : RPL_ENOMEM;
+    if (*st != RPL_OK) {
+        free(out);
+        out = NULL;
+    }
+    return out;
+}
+
+rpl_status play_set_picture(play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch)
+{
+    if (!p)
+        return RPL_EINVAL;
+    rpl_status st;
+    uint32_t *pic = fit(p, px, w, h, pitch, &st);
+    rpl_backdrop_t *bd = NULL;
+    if (pic)
+        st = make_backdrop(p, pic, &bd);
+    if (st != RPL_OK) {
+        say(p, "cannot prepare the picture: %s", rpl_strerror(st));
+        free(pic);
+        return st;
+    }
+    /* the new backdrop is made before the old goes: the renderer sees a new one */
+    rpl_backdrop_destroy(p->bd);
+    free(p->pic);
+    p->pic = pic;
+    p->bd = bd;
+    p->walls_serial = rpl_sim_walls_serial(p->sim);
+    p->walls_drawn = rpl_sim_walls(p->sim) != NULL;
+    return RPL_OK;
+}
+
+rpl_status play_check_picture(const play_t *p, const uint32_t *px, int w, int h,
+                              ptrdiff_t pitch)
+{
+    if (!p)
+        return RPL_EINVAL;
+    rpl_status st;
+    uint32_t *pic = fit(p, px, w, h, pitch, &st);
+    rpl_backdrop_t *bd = NULL;
+    if (pic)
+        st = make_backdrop(p, pic, &bd);
+    rpl_backdrop_destroy(bd);
+    free(pic);
+    return st;
+}
+
+/*
+ * The backdrop shows the walls when it was made with them drawn in, after
+ * their last change.  A change of the walls draws them again, once: a
+ * new backdrop, nothing per frame; without walls, and none drawn, the
+ * backdrop is the bare picture already.  The renderer sees a new backdrop
+ * by itself and redraws every tile; the palette follows it.
+ */
+void play_update(play_t *p)
+{
+    if (!p || !p->pic)
+        return;
+    uint64_t serial = rpl_sim_walls_serial(p->sim);
+    if (serial == p->walls_serial)
+        return;
+    p->walls_serial = serial; /* whatever happens, not again until the next change */
+    const uint8_t *mask = rpl_sim_walls(p->sim);
+    if (!mask && !p->walls_drawn)
+        return;
+    rpl_backdrop_t *bd = NULL;
+    rpl_status st = make_backdrop(p, p->pic, &bd);
+    if (st != RPL_OK) {
+        say(p, "cannot draw the walls: %s", rpl_strerror(st));
+        note(p);
+        return;
+    }
+    rpl_backdrop_destroy(p->bd);
+    p->bd = bd;
+    p->walls_drawn = mask != NULL;
+}
+
+const rpl_backdrop_t *play_backdrop(const play_t *p)
+{
+    return p ? p->bd : NULL;
+}
+
+rpl_status play_draw(play_t *p, void *dst, ptrdiff_t pitch)
+{
+    if (!p || !p->bd)
+        return RPL_EINVAL;
+    play_update(p);
+    rpl_status st = rpl_renderer_draw(p->ren, p->bd, dst, pitch, &p->view);
+    if (st != RPL_OK)
+        say(p, "draw: %s", rpl_renderer_error(p->ren));
+    return st;
+}
+
+/* ---- the show ------------------------------------------------------------ */
+
+rpl_status play_set_show(play_t *p, rpl_show_t *show)
+{
+    if (!p) {
+        rpl_show_destroy(show);
+        return RPL_EINVAL;
+    }
+    rpl_show_player_t *player = NULL;
+    if (show) {
+        rpl_status st = rpl_show_player_create(show, p->cfg.seed, &player);
+        if (st != RPL_OK) {
+            say(p, "show: %s", rpl_strerror(st));
+            rpl_show_player_destroy(player);
+            rpl_show_destroy(show);
+            return st;
+        }
+        rpl_show_player_set_rain(player, p->cfg.rain);
+    }
+    rpl_show_player_destroy(p->player);
+    rpl_show_destroy(p->show);
+    p->show = show;
+    p->player = player;
+    p->show_failed = 0;
+    snprintf(p->picture, sizeof p->picture, "default");
+    p->rain_on = player ? 0 : p->cfg.rain != 0; /* a show decides */
+    return RPL_OK;
+}
+
+const rpl_show_t *play_show(const play_t *p)
+{
+    return p ? p->show : NULL;
+}
+
+/* The show's picture in place of the one shown, by the front end. */
+static void show_picture(play_t *p, const char *name)
+{
+    if (!p->cfg.picture || !strcmp(name, p->picture))
+        return;
+    if (p->cfg.picture(p->cfg.user, name) == 0)
+        snprintf(p->picture, sizeof p->picture, "%s", name);
+}
+
+/* A tick of the show, and what it changed of the view handed on. */
+static void show_tick(play_t *p)
+{
+    if (rpl_show_player_tick(p->player, p->sim) != RPL_OK && !p->show_failed) {
+        p->show_failed = 1; /* said once; the show goes on */
+        say(p, "show: %s", rpl_sim_error(p->sim));
+        note(p);
+    }
+    unsigned ch = rpl_show_player_changed(p->player);
+    const rpl_show_view_t *v = rpl_show_player_view(p->player);
+    if (!ch || !v)
+        return;
+    if (ch & RPL_SHOW_LIGHT)
+        p->view.shading = v->light;
+    if (ch & RPL_SHOW_STRENGTH)
+        p->view.strength = v->strength;
+    if (ch & RPL_SHOW_STONE)
+        p->stone = play_stone_size(v->stone);
+    if ((ch & RPL_SHOW_RAIN) && p->cfg.rain) {
+        /* the user who takes over finds the show's weather */
+        p->rain_on = v->rain_on;
+        p->rain = v->rain;
+    }
+    if (ch & RPL_SHOW_PICTURE)
+        show_picture(p, v->picture);
+}
+
+/* ---- a step --------------------------------------------------------------- */
+
+rpl_status play_step(play_t *p, int idle)
+{
+    if (!p || !p->sim)
+        return RPL_EINVAL;
+    rpl_status st = RPL_OK;
+    if (p->player && p->auto_on && idle) {
+        show_tick(p); /* the show's stones and rain */
+    } else {
+        if (p->rain_on && (st = rpl_sim_rain(p->sim, &p->rain)) != RPL_OK)
+            say(p, "rain: %s", rpl_sim_error(p->sim));
+        if (p->auto_on && idle && !p->player)
+            rpl_autopilot_tick(p->ap, p->sim);
+    }
+    play_update(p); /* a show may have moved the walls */
+    rpl_sim_step(p->sim);
+    return st;
+}
+
+/* A drop the field refused (outside it, or no memory for the drop's
+ * undo): why, in play_error. */
+static rpl_status dropped(play_t *p, rpl_status st)
+{
+    if (st != RPL_OK)
+        say(p, "%s", rpl_sim_error(p->sim));
+    return st;
+}
+
+rpl_status play_stone(play_t *p, int x, int y, int big)
+{
+    if (!p || !p->sim)
+        return RPL_EINVAL;
+    if (big)
+        return dropped(p, rpl_sim_drop(p->sim, x, y, play_stone_size(p->stone * 2),
+                                       PLAY_STONE_WEIGHT * 2));
+    return dropped(p, rpl_sim_drop(p->sim, x, y, p->stone, PLAY_STONE_WEIGHT));
+}
+
+rpl_status play_trail(play_t *p, int x0, int y0, int x1, int y1)
+{
+    if (!p || !p->sim)
+        return RPL_EINVAL;
+    return dropped(p, rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
+                                    PLAY_STONE_WEIGHT / 2));
+}
+
+void play_reset(play_t *p)
+{
+    if (p)
+        rpl_sim_reset(p->sim, p->cfg.seed);
+}
+
+/* ---- settings -------------------------------------------------------------- */
+
+int play_get(const play_t *p, play_setting what)
+{
+    if (!p)
+        return -1;
+    switch (what) {
+    case PLAY_RAIN: return p->rain_on;
+    case PLAY_AUTO: return p->auto_on;
+    case PLAY_LIGHT: return p->view.shading;
+    case PLAY_STRENGTH: return p->view.strength;
+    case PLAY_STONE: return p->stone;
+    case PLAY_MODEL: return rpl_sim_model(p->sim) == RPL_MODEL_WAVE;
+    case PLAY_SHOW: return p->player != NULL;
+    default: return -1;
+    }
+}
+
+/* The wave water (with the settings kept) or the classic; refused: as it was. */
+static rpl_status set_model(play_t *p, int wave)
+{
+    if (!wave)
+        return rpl_sim_set_model(p->sim, RPL_MODEL_CLASSIC, NULL);
+    rpl_status st = rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &p->wave);
+    if (st != RPL_OK)
+        say(p, "%s", rpl_sim_error(p->sim));
+    return st;
+}
+
+int play_set(play_t *p, play_setting what, int value)
+{
+    if (!p)
+        return -1;
+    switch (what) {
+    case PLAY_RAIN: p->rain_on = value != 0; break;
+    case PLAY_AUTO: p->auto_on = value != 0; break;
+    case PLAY_LIGHT: p->view.shading = value != 0; break;
+    case PLAY_STRENGTH:
+        p->view.strength = value < 0 ? 0 : value > PLAY_STRENGTH_MAX ? PLAY_STRENGTH_MAX : value;
+        break;
+    case PLAY_STONE: p->stone = play_stone_size(value); break;
+    case PLAY_MODEL: (void)set_model(p, value != 0); break;
+    default: break;
+    }
+    return play_get(p, what);
+}
+
+rpl_view_t play_view(const play_t *p)
+{
+    return p ? p->view : (rpl_view_t){ 0, 0 };
+}
+
+/* ---- the water's rule ------------------------------------------------------ */
+
+void play_set_wave(play_t *p, const rpl_wave_params_t *w)
+{
+    if (p && w)
+        p->wave = *w;
+}
+
+const rpl_wave_params_t *play_wave(const play_t *p)
+{
+    return p ? &p->wave : NULL;
+}
+
+rpl_status play_wave_step(play_t *p, int speed, int viscosity)
+{
+    if (!p)
+        return RPL_EINVAL;
+    rpl_wave_params_t w = play_wave_nudge(p->wave, speed, viscosity);
+    rpl_wave_info_t info;
+    if (rpl_wave_info(&w, &info) != RPL_OK) {
+        say(p, "%s", info.why);
+        return RPL_EINVAL;
+    }
+    if (rpl_sim_model(p->sim) == RPL_MODEL_WAVE &&
+        rpl_sim_set_model(p->sim, RPL_MODEL_WAVE, &w) != RPL_OK) {
+        say(p, "%s", rpl_sim_error(p->sim));
+        return RPL_EINVAL;
+    }
+    p->wave = w;
+    return RPL_OK;
+}
+
+void play_model_text(const play_t *p, char *buf, size_t len)
+{
+    rpl_wave_info_t info;
+    if (!p || rpl_sim_model(p->sim) != RPL_MODEL_WAVE || rpl_wave_info(&p->wave, &info) != RPL_OK)
+        snprintf(buf, len, "classic water");
+    else
+        snprintf(buf, len, "wave k %.3f  u*dt %.3f", info.k, info.ut);
+}
+
+/* A wave key's step: what the water is now, or why not. */
+static void wave_key(play_t *p, int speed, int viscosity, char *msg, size_t len)
+{
+    const char *what = speed ? "wave speed" : "viscosity";
+    rpl_wave_params_t w = play_wave_nudge(p->wave, speed, viscosity);
+    double v = speed ? w.speed : w.viscosity;
+    if (play_wave_step(p, speed, viscosity) != RPL_OK) {
+        snprintf(msg, len, "%s %.4g refused:\n%s", what, v, p->err);
+        return;
+    }
+    rpl_wave_info_t info;
+    if (rpl_wave_info(&p->wave, &info) != RPL_OK) { /* taken just now: cannot be */
+        snprintf(msg, len, "%s %.4g", what, v);
+        return;
+    }
+    int wave = rpl_sim_model(p->sim) == RPL_MODEL_WAVE;
+    snprintf(msg, len, "%s %.4g: k %.3f  u*dt %.4f%s", what, v, info.k, info.ut,
+             wave ? "" : "  (W: wave water)");
+}
+
+int play_key(play_t *p, int key, char *msg, size_t len)
+{
+    if (!p)
+        return 0;
+    switch (key) {
+    case 'w':
+        if (set_model(p, rpl_sim_model(p->sim) != RPL_MODEL_WAVE) != RPL_OK)
+            snprintf(msg, len, "wave water refused:\n%s", p->err);
+        else
+            play_model_text(p, msg, len);
+        return 1;
+    case 'z': case 'x':
+        wave_key(p, key == 'x' ? 1 : -1, 0, msg, len);
+        return 1;
+    case 'v': case 'b':
+        wave_key(p, 0, key == 'b' ? 1 : -1, msg, len);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- the timedemo's pool scenes ------------------------------------------- */
+
+rpl_status play_bench_input(play_t *p)
+{
+    if (!p || !p->sim)
+        return RPL_EINVAL;
+    if (p->player) {
+        show_tick(p);
+        play_update(p); /* the show may have moved the walls */
+        return RPL_OK;
+    }
+    rpl_status st = rpl_sim_rain(p->sim, &p->rain);
+    if (st != RPL_OK)
+        say(p, "rain: %s", rpl_sim_error(p->sim));
+    rpl_autopilot_tick(p->ap, p->sim);
+    return st;
+}
+
+void play_bench_step(play_t *p)
+{
+    if (p)
+        rpl_sim_step(p->sim);
+}

@@ -1,0 +1,222 @@
+/* play/play.h - the pool's play, written once for every front end: the field and its renderer, the show or the autopilot and rain, stones by size, the picture and walls behind the water, the wave keys, the timedemo's pool scenes. */
+#ifndef PLAY_PLAY_H
+#define PLAY_PLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ripple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A front end (the window demo, the web page, and those to come) opens a
+ * window or a canvas, reads its input, keeps time and presents frames;
+ * everything the pool does between those is here, without SDL, so every
+ * front end plays the same water from the same seed.  The loop stays in
+ * the front end: it decides how many steps of 1/PLAY_STEP_HZ s are due
+ * (at most PLAY_MAX_CATCHUP a frame) and whether the user has left the
+ * water alone for PLAY_IDLE_MS, and calls play_step that many times.
+ *
+ * Errors take the library's form (ripple/base.h): a status, and
+ * play_error's line saying why.  Nothing here prints.
+ */
+typedef struct play play_t;
+
+/* ---- the numbers of the play, the same in every front end --------------- */
+
+#define PLAY_STEP_HZ 60      /* steps a second of the water's time */
+#define PLAY_MAX_CATCHUP 4   /* most steps a front end takes in one frame */
+#define PLAY_IDLE_MS 6000    /* the show or the autopilot waits this long after input */
+#define PLAY_STRENGTH_MAX RPL_STRENGTH_MAX
+
+/* The user's stones (their weight; their radius in cells, PLAY_STONE_UNITS
+ * size units at the start), the rain (stones a thousand steps, weights;
+ * rain and stones are sized for a 240-line field and scale with it) and
+ * the wave model's settings when nothing sets them (speed, viscosity,
+ * spacing, dt, attenuation: slower, thicker water than the classic
+ * rule's, k 0.16 against 1/2, u t 0.02).  The timedemo's busy scene is
+ * played with them in every front end: a change here changes its CRC, in
+ * all alike. */
+#define PLAY_STONE_WEIGHT 300
+#define PLAY_STONE_MIN 1
+#define PLAY_STONE_MAX 40
+#define PLAY_STONE_UNITS 4
+#define PLAY_RAIN_PER_KILOSTEP 120
+#define PLAY_RAIN_WEIGHT_MIN 24
+#define PLAY_RAIN_WEIGHT_MAX 80
+#define PLAY_WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
+
+/* A w x h field's size unit: its shorter side / 240, at least 1 cell. */
+int play_unit(int w, int h);
+/* The rain the play starts with on a w x h field: radii of 1 to 2 units. */
+rpl_rain_t play_rain(int w, int h);
+/* A stone radius r held to PLAY_STONE_MIN..PLAY_STONE_MAX. */
+int play_stone_size(int r);
+/* The wave settings a step up (+1) or down (-1) as the wave keys change
+ * them: the speed a tenth faster or slower; the viscosity half as much
+ * again (from 0: u*dt 0.001) or a third less (0 at u*dt 0.001 and below).
+ * Whether the core takes the result is rpl_wave_info's to say. */
+rpl_wave_params_t play_wave_nudge(rpl_wave_params_t p, int speed, int viscosity);
+
+/* Draws the walls of mask (w*h bytes, nonzero solid) into the XRGB8888
+ * picture px (w*h words) as grey-brown stone with a bevel lit from the
+ * top left, as the water's shading is, and a soft shadow on the water
+ * below and right of a wall; open cells are left as they are. */
+void play_walls_paint(uint32_t *px, const uint8_t *mask, int w, int h);
+
+/* ---- the pool --------------------------------------------------------- */
+
+/* The backdrop's red and blue swapped, so that the frame's XRGB8888
+ * words lie in little-endian memory as R, G, B, A bytes (a canvas's
+ * ImageData). */
+#define PLAY_SWAP_RB 1u
+
+typedef struct play_config {
+    int w, h;                     /* the field, RPL_DIM_MIN..RPL_DIM_MAX */
+    uint64_t seed;                /* the field's, the autopilot's and the show's */
+    rpl_format format;            /* the frame's pixels: XRGB8888, RGB565, INDEX8 */
+    unsigned flags;               /* PLAY_SWAP_RB, or 0 */
+    const rpl_kernels_t *kernels; /* NULL: the best this machine has */
+    int rain;      /* rain at the start; a show's weather is the user's when it changes */
+    int autopilot; /* the show (or the autopilot) plays while the user is idle */
+    /* Something went wrong in play that does not stop it (a show's tick
+     * failed, the walls could not be drawn): a line for the user.  NULL:
+     * play_error keeps it alone. */
+    void (*note)(void *user, const char *msg);
+    /* The show asks for a picture by name ("default": the one the front
+     * end started with): the front end finds and decodes it and hands it
+     * over with play_set_picture (from inside the hook is fine), returning
+     * 0; nonzero keeps the picture shown (the hook says why itself).
+     * NULL: a show's pictures are not shown. */
+    int (*picture)(void *user, const char *name);
+    void *user; /* for the hooks */
+} play_config_t;
+
+/* A pool of cfg's size playing from its seed: the field calm, the rain
+ * and the autopilot as cfg says, the light on at strength 1:1, the
+ * user's stones PLAY_STONE_UNITS units, no picture until
+ * play_set_picture, no show until play_set_show.  RPL_EINVAL for a size
+ * or format out of range, RPL_ENOMEM; *out is a handle whenever memory
+ * allows, even on failure, for play_error; always play_destroy it. */
+RPL_NODISCARD rpl_status play_create(const play_config_t *cfg, play_t **out);
+void play_destroy(play_t *p); /* NULL is fine */
+/* The last failure in one line ("" if none; "out of memory" for NULL). */
+const char *play_error(const play_t *p);
+
+/* The field and the renderer, for what stays in front ends (its threads,
+ * a snapshot, walls and edges from files, the drop hook for sound,
+ * statistics, saving); the pool repaints its backdrop when the walls
+ * change, whoever changed them. */
+rpl_sim_t *play_sim(const play_t *p);
+rpl_renderer_t *play_renderer(const play_t *p);
+
+/* ---- the picture behind the water ------------------------------------ */
+
+/* The picture (XRGB8888, w x h, rows pitch bytes apart) fitted to the
+ * field (cover, centre cropped), with the walls drawn in, prepared for
+ * the frame's format: shown from the next draw.  On failure the old one
+ * stays (RPL_EINVAL, RPL_ENOMEM; play_error). */
+RPL_NODISCARD rpl_status play_set_picture(play_t *p, const uint32_t *px, int w, int h,
+                                         ptrdiff_t pitch);
+/* Whether play_set_picture would take it, without showing it (a show's
+ * pictures are checked before it plays): RPL_OK, or the status it would
+ * fail with. */
+RPL_NODISCARD rpl_status play_check_picture(const play_t *p, const uint32_t *px, int w, int h,
+                                           ptrdiff_t pitch);
+/* Draws the walls in again if they or the picture changed since the
+ * backdrop was made (once per change, nothing otherwise): play_step and
+ * play_draw call it; a front end that changes the walls between steps
+ * may call it too. */
+void play_update(play_t *p);
+/* The backdrop shown (NULL before the first picture): its palette in
+ * INDEX8. */
+const rpl_backdrop_t *play_backdrop(const play_t *p);
+/* The water refracting the backdrop into dst (the frame's format, rows
+ * pitch bytes apart), only the tiles that changed since the last draw
+ * into dst; RPL_EINVAL before the first picture. */
+RPL_NODISCARD rpl_status play_draw(play_t *p, void *dst, ptrdiff_t pitch);
+
+/* ---- the show ------------------------------------------------------------ */
+
+/* The show that plays from now on while the user is idle (NULL: none, the
+ * autopilot plays), taken over by the pool (freed by it, even on
+ * failure); it starts at its beginning with the picture "default", the
+ * rain left to it.  RPL_ENOMEM keeps the show that played. */
+RPL_NODISCARD rpl_status play_set_show(play_t *p, rpl_show_t *show);
+/* The show playing (NULL: none). */
+const rpl_show_t *play_show(const play_t *p);
+
+/* ---- a step --------------------------------------------------------------- */
+
+/* One step of 1/PLAY_STEP_HZ s: when idle (the user has left the water
+ * alone), the show's tick, its view handed to the pool (light, strength,
+ * stone size, rain, picture), or the rain and the autopilot; when not, the
+ * rain alone; then the walls the show moved drawn in, then the water's
+ * step.  RPL_OK, or the rain's refusal (play_error says why; the step
+ * is taken all the same); RPL_EINVAL for a pool that was not made. */
+RPL_NODISCARD rpl_status play_step(play_t *p, int idle);
+
+/* The user's stone at cell (x, y) (big: twice the size, as heavy again),
+ * a trail of half-size stones from (x0, y0) to (x1, y1) (a drag):
+ * RPL_OK, or the field's refusal with play_error saying why (the water
+ * is as it was). */
+RPL_NODISCARD rpl_status play_stone(play_t *p, int x, int y, int big);
+RPL_NODISCARD rpl_status play_trail(play_t *p, int x0, int y0, int x1, int y1);
+/* Calm water again from the seed (the walls, the show's place and the
+ * settings stay). */
+void play_reset(play_t *p);
+
+/* ---- settings -------------------------------------------------------------- */
+
+typedef enum play_setting {
+    PLAY_RAIN = 0,     /* 0/1 */
+    PLAY_AUTO = 1,     /* 0/1: the show or the autopilot plays when idle */
+    PLAY_LIGHT = 2,    /* 0/1: the shading */
+    PLAY_STRENGTH = 3, /* 0..PLAY_STRENGTH_MAX (RPL_STRENGTH_ONE is 1:1) */
+    PLAY_STONE = 4,    /* the user's stone radius, PLAY_STONE_MIN..PLAY_STONE_MAX */
+    PLAY_MODEL = 5,    /* 0 classic, 1 wave (refused: stays, play_error says why) */
+    PLAY_SHOW = 6      /* read only: 1 while a show is loaded */
+} play_setting;
+/* A setting (-1 for no pool or an unknown one). */
+int play_get(const play_t *p, play_setting what);
+/* Sets it, held to its range; returns the value it has now. */
+int play_set(play_t *p, play_setting what, int value);
+/* The view the water is drawn with. */
+rpl_view_t play_view(const play_t *p);
+
+/* ---- the water's rule ------------------------------------------------------ */
+
+/* The wave model's settings for when the wave water is next chosen (a
+ * snapshot's or the command line's at the start; PLAY_WAVE_DEFAULTS
+ * until set): kept as they are, the water left alone. */
+void play_set_wave(play_t *p, const rpl_wave_params_t *w);
+const rpl_wave_params_t *play_wave(const play_t *p);
+/* The wave settings a step up or down (play_wave_nudge), taken only if
+ * the core takes them: RPL_EINVAL keeps them and the water as they were,
+ * play_error says why. */
+RPL_NODISCARD rpl_status play_wave_step(play_t *p, int speed, int viscosity);
+/* The rule in a line: "classic water" or "wave k 0.160  u*dt 0.020". */
+void play_model_text(const play_t *p, char *buf, size_t len);
+/* The wave keys: 'w' (classic or wave water), 'z' 'x' (wave speed down,
+ * up), 'v' 'b' (viscosity down, up).  A line for the user in msg: what
+ * the water is now, or why the change was refused (and nothing changed).
+ * Returns 1 for those keys, 0 for any other (msg untouched). */
+int play_key(play_t *p, int key, char *msg, size_t len);
+
+/* ---- the timedemo's pool scenes ------------------------------------------- */
+
+/* A frame's input as the timedemo plays it, whatever the user settings:
+ * with a show (show-1) its tick and the walls it moved; without (busy-1,
+ * wave-1) a tick of the rain and of the autopilot.  Then play_bench_step,
+ * the water's step, 1/60 s.  RPL_OK, or the rain's refusal (play_error). */
+RPL_NODISCARD rpl_status play_bench_input(play_t *p);
+void play_bench_step(play_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

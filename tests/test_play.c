@@ -1,0 +1,411 @@
+/* test_play.c - the pool's play (src/play): its start for a size, stones by size, the wave keys' refusals, the show's view handed on, the backdrop made again only when the walls or the picture change, and the timedemo's pool scenes against their pinned CRCs (cmocka). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "play/play.h"
+#include "ripple.h"
+#include "util.h"
+
+/* A pool of w x h from seed, the rain and the autopilot as the demo starts them. */
+static play_t *new_play(int w, int h, uint64_t seed, unsigned flags)
+{
+    play_config_t cfg = { .w = w, .h = h, .seed = seed, .format = RPL_XRGB8888,
+                          .flags = flags, .rain = 1, .autopilot = 1 };
+    play_t *p = NULL;
+    assert_int_equal(play_create(&cfg, &p), RPL_OK);
+    assert_non_null(p);
+    assert_string_equal(play_error(p), "");
+    return p;
+}
+
+/* The start for each size: light on at 1:1, the rain and stones sized by
+ * the field's unit (its shorter side / 240), the wave defaults. */
+static void test_start_state(void **state)
+{
+    (void)state;
+    static const struct { int w, h, unit; } sizes[] = {
+        { 100, 100, 1 }, { 640, 480, 2 }, { 1920, 1080, 4 }, { 3, 3000, 1 },
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        play_t *p = new_play(sizes[i].w, sizes[i].h, 1, 0);
+        int u = sizes[i].unit;
+        assert_int_equal(play_unit(sizes[i].w, sizes[i].h), u);
+        assert_int_equal(play_get(p, PLAY_STONE), PLAY_STONE_UNITS * u);
+        assert_int_equal(play_get(p, PLAY_STRENGTH), RPL_STRENGTH_ONE);
+        assert_int_equal(play_get(p, PLAY_LIGHT), 1);
+        assert_int_equal(play_get(p, PLAY_RAIN), 1);
+        assert_int_equal(play_get(p, PLAY_AUTO), 1);
+        assert_int_equal(play_get(p, PLAY_MODEL), 0);
+        assert_int_equal(play_get(p, PLAY_SHOW), 0);
+        rpl_rain_t r = play_rain(sizes[i].w, sizes[i].h);
+        assert_int_equal(r.rmin, u);
+        assert_int_equal(r.rmax, 2 * u);
+        assert_int_equal(r.per_kilostep, PLAY_RAIN_PER_KILOSTEP);
+        rpl_wave_params_t d = PLAY_WAVE_DEFAULTS;
+        assert_memory_equal(play_wave(p), &d, sizeof d);
+        assert_null(play_backdrop(p));
+        assert_int_equal(play_draw(p, NULL, 0), RPL_EINVAL); /* no picture yet */
+        play_destroy(p);
+    }
+    /* the options' start: no rain, no autopilot */
+    play_config_t cfg = { .w = 64, .h = 64, .seed = 1, .format = RPL_RGB565 };
+    play_t *p = NULL;
+    assert_int_equal(play_create(&cfg, &p), RPL_OK);
+    assert_int_equal(play_get(p, PLAY_RAIN), 0);
+    assert_int_equal(play_get(p, PLAY_AUTO), 0);
+    play_destroy(p);
+    play_destroy(NULL);
+}
+
+/* A size or format refused: a pool that says why, to be destroyed. */
+static void test_create_refuses(void **state)
+{
+    (void)state;
+    play_config_t cfg = { .w = 2, .h = 100, .seed = 1, .format = RPL_XRGB8888 };
+    play_t *p = NULL;
+    assert_int_equal(play_create(&cfg, &p), RPL_EINVAL);
+    assert_non_null(p);
+    assert_non_null(strstr(play_error(p), "cannot create a 2x100 field"));
+    assert_int_equal(play_step(p, 1), RPL_EINVAL); /* a failed pool does nothing */
+    play_destroy(p);
+    cfg.w = 100;
+    cfg.format = (rpl_format)7;
+    assert_int_equal(play_create(&cfg, &p), RPL_EINVAL);
+    assert_non_null(strstr(play_error(p), "format"));
+    play_destroy(p);
+    assert_int_equal(play_create(NULL, &p), RPL_EINVAL);
+    play_destroy(p);
+    assert_int_equal(play_create(&cfg, NULL), RPL_EINVAL);
+    assert_string_equal(play_error(NULL), "out of memory");
+}
+
+/* A click is the user's stone, a big click twice its size and weight, a
+ * drag half-size stones at half the weight: the same water as the
+ * field's own calls with those sizes. */
+static void test_stones_by_size(void **state)
+{
+    (void)state;
+    play_t *p = new_play(200, 160, 3, 0);
+    rpl_sim_t *ref = new_sim(200, 160, 3);
+    int s = play_get(p, PLAY_STONE);
+    assert_int_equal(play_stone(p, 50, 40, 0), RPL_OK);
+    assert_int_equal(rpl_sim_drop(ref, 50, 40, s, PLAY_STONE_WEIGHT), RPL_OK);
+    assert_int_equal(play_stone(p, 120, 90, 1), RPL_OK);
+    assert_int_equal(rpl_sim_drop(ref, 120, 90, 2 * s, 2 * PLAY_STONE_WEIGHT), RPL_OK);
+    assert_int_equal(play_trail(p, 10, 10, 90, 140), RPL_OK);
+    assert_int_equal(rpl_sim_trail(ref, 10, 10, 90, 140, s / 2, PLAY_STONE_WEIGHT / 2), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    /* the sizes are held to their range, a big stone's too */
+    assert_int_equal(play_set(p, PLAY_STONE, 0), PLAY_STONE_MIN);
+    assert_int_equal(play_set(p, PLAY_STONE, 99), PLAY_STONE_MAX);
+    assert_int_equal(play_stone(p, 100, 80, 1), RPL_OK);
+    assert_int_equal(rpl_sim_drop(ref, 100, 80, PLAY_STONE_MAX, 2 * PLAY_STONE_WEIGHT), RPL_OK);
+    assert_int_equal(play_set(p, PLAY_STONE, 2), 2);
+    assert_int_equal(play_trail(p, 0, 0, 30, 30), RPL_OK); /* a stone of 2: a trail of 1 */
+    assert_int_equal(rpl_sim_trail(ref, 0, 0, 30, 30, 1, PLAY_STONE_WEIGHT / 2), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    assert_int_equal(play_stone_size(-5), PLAY_STONE_MIN);
+    /* the other settings, held too */
+    assert_int_equal(play_set(p, PLAY_STRENGTH, 1000), PLAY_STRENGTH_MAX);
+    assert_int_equal(play_set(p, PLAY_STRENGTH, -1), 0);
+    assert_int_equal(play_set(p, PLAY_RAIN, 5), 1);
+    assert_int_equal(play_set(p, PLAY_SHOW, 1), 0); /* read only */
+    assert_int_equal(play_get(p, (play_setting)99), -1);
+    assert_int_equal(play_view(p).strength, 0);
+    rpl_sim_destroy(ref);
+    play_destroy(p);
+}
+
+/* The wave keys: W switches the water, Z X V B step its settings; a step
+ * the core refuses changes nothing and says why. */
+static void test_wave_keys(void **state)
+{
+    (void)state;
+    play_t *p = new_play(64, 48, 1, 0);
+    char msg[256];
+    assert_int_equal(play_key(p, 'q', msg, sizeof msg), 0);
+    /* a step while classic: kept for the wave water, the water untouched */
+    assert_int_equal(play_key(p, 'x', msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "(W: wave water)"));
+    assert_int_equal(play_get(p, PLAY_MODEL), 0);
+    assert_int_equal(play_key(p, 'w', msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "wave k"));
+    assert_int_equal(play_get(p, PLAY_MODEL), 1);
+    assert_memory_equal(rpl_sim_wave_params(play_sim(p)), play_wave(p), sizeof(rpl_wave_params_t));
+    /* faster and faster until the core refuses: nothing changes then */
+    int refused = 0;
+    for (int i = 0; i < 60 && !refused; i++) {
+        rpl_wave_params_t before = *play_wave(p);
+        play_key(p, 'x', msg, sizeof msg);
+        refused = strstr(msg, "refused") != NULL;
+        if (refused) {
+            assert_memory_equal(play_wave(p), &before, sizeof before);
+            assert_memory_equal(rpl_sim_wave_params(play_sim(p)), &before, sizeof before);
+            assert_int_equal(play_wave_step(p, 1, 0), RPL_EINVAL);
+            assert_true(strlen(play_error(p)) > 0);
+            assert_memory_equal(play_wave(p), &before, sizeof before);
+        }
+    }
+    assert_true(refused);
+    assert_int_equal(play_get(p, PLAY_MODEL), 1);
+    /* the viscosity up and down, and back to the classic water */
+    assert_int_equal(play_key(p, 'b', msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "viscosity"));
+    assert_int_equal(play_key(p, 'v', msg, sizeof msg), 1);
+    assert_int_equal(play_key(p, 'w', msg, sizeof msg), 1);
+    assert_string_equal(msg, "classic water");
+    assert_int_equal(play_get(p, PLAY_MODEL), 0);
+    /* settings the core refuses from the start: the wave water is refused, the water stays */
+    rpl_wave_params_t bad = *play_wave(p);
+    bad.speed = 1000;
+    play_set_wave(p, &bad);
+    assert_int_equal(play_key(p, 'w', msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "wave water refused"));
+    assert_int_equal(play_get(p, PLAY_MODEL), 0);
+    assert_int_equal(play_set(p, PLAY_MODEL, 1), 0);
+    play_destroy(p);
+}
+
+/* The pictures the show asked for, through the front end's hook. */
+typedef struct asked {
+    char names[8][32];
+    int n, refuse;
+    play_t *p;
+} asked_t;
+
+static int on_picture(void *user, const char *name)
+{
+    asked_t *a = user;
+    if (a->n < 8)
+        snprintf(a->names[a->n++], sizeof a->names[0], "%s", name);
+    if (a->refuse)
+        return -1;
+    uint32_t px = 0xFF204060u;
+    assert_int_equal(play_set_picture(a->p, &px, 1, 1, 4), RPL_OK);
+    return 0;
+}
+
+/* The show's view is the pool's: light, strength, the stone's size, the
+ * rain (the user's when it changes), the picture through the hook, once
+ * per change; refused, it is asked for again at the next change. */
+static void test_show_view(void **state)
+{
+    (void)state;
+    asked_t asked = { .n = 0 };
+    play_config_t cfg = { .w = 240, .h = 240, .seed = 1, .format = RPL_XRGB8888, .rain = 1,
+                          .autopilot = 1, .picture = on_picture, .user = &asked };
+    play_t *p = NULL;
+    assert_int_equal(play_create(&cfg, &p), RPL_OK);
+    asked.p = p;
+    const char *text = "ripple-show 1\n"
+                       "@0 light off\n"
+                       "   strength 0.5\n"
+                       "   stone 0.05\n"
+                       "   rain 60 0.01 0.02 100 200\n"
+                       "   picture a.png\n"
+                       "@2 picture a.png\n"
+                       "@3 picture default\n"
+                       "@4 rain off\n"
+                       "@6 end\n";
+    rpl_show_t *show = NULL;
+    assert_int_equal(rpl_show_parse(text, strlen(text), "view.show", &show), RPL_OK);
+    assert_int_equal(play_set_show(p, show), RPL_OK);
+    assert_ptr_equal(play_show(p), show);
+    assert_int_equal(play_get(p, PLAY_SHOW), 1);
+    assert_int_equal(play_get(p, PLAY_RAIN), 0); /* the show decides */
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(play_get(p, PLAY_LIGHT), 0);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), RPL_STRENGTH_ONE / 2);
+    assert_int_equal(play_get(p, PLAY_STONE), 12);
+    assert_int_equal(play_get(p, PLAY_RAIN), 1);
+    assert_int_equal(asked.n, 1);
+    assert_string_equal(asked.names[0], "a.png");
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(play_step(p, 1), RPL_OK); /* a.png again: shown already */
+    assert_int_equal(asked.n, 1);
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(asked.n, 2);
+    assert_string_equal(asked.names[1], "default");
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(play_get(p, PLAY_RAIN), 0);
+    /* the user busy: the show waits, the rain is the user's */
+    play_set(p, PLAY_RAIN, 1);
+    uint64_t steps = rpl_sim_steps(play_sim(p));
+    assert_int_equal(play_step(p, 0), RPL_OK);
+    assert_int_equal(rpl_sim_steps(play_sim(p)), steps + 1);
+    assert_int_equal(play_get(p, PLAY_RAIN), 1);
+    /* a refused picture is asked for again */
+    asked.refuse = 1;
+    text = "ripple-show 1\n@0 picture b.png\n@1 picture b.png\n@3 end\n";
+    assert_int_equal(rpl_show_parse(text, strlen(text), "b.show", &show), RPL_OK);
+    assert_int_equal(play_set_show(p, show), RPL_OK);
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(asked.n, 4);
+    assert_string_equal(asked.names[3], "b.png");
+    /* no show: the autopilot and the rain again */
+    assert_int_equal(play_set_show(p, NULL), RPL_OK);
+    assert_null(play_show(p));
+    assert_int_equal(play_get(p, PLAY_RAIN), 1);
+    play_destroy(p);
+}
+
+/* The backdrop is made again when the picture or the walls change, and
+ * only then: the same one otherwise, step after step.  It is the picture
+ * with the walls drawn in as stone (red and blue swapped when asked). */
+static void test_backdrop_repaint(void **state)
+{
+    (void)state;
+    for (int swap = 0; swap <= 1; swap++) {
+        int w = 48, h = 32;
+        play_t *p = new_play(w, h, 1, swap ? PLAY_SWAP_RB : 0);
+        play_set(p, PLAY_RAIN, 0);
+        play_set(p, PLAY_AUTO, 0);
+        uint32_t *pic = random_bg(w, h, 5);
+        for (int i = 0; i < w * h; i++)
+            pic[i] |= 0xFF000000u;
+        assert_int_equal(play_check_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+        assert_null(play_backdrop(p)); /* checked, not shown */
+        assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+        const rpl_backdrop_t *bd = play_backdrop(p);
+        assert_non_null(bd);
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(play_step(p, 1), RPL_OK);
+        play_update(p);
+        assert_ptr_equal(play_backdrop(p), bd);
+        /* walls: drawn in once */
+        assert_int_equal(rpl_sim_wall_rect(play_sim(p), 10, 10, 20, 20, 1), RPL_OK);
+        assert_int_equal(play_step(p, 1), RPL_OK);
+        const rpl_backdrop_t *walled = play_backdrop(p);
+        assert_ptr_not_equal(walled, bd);
+        assert_int_equal(play_step(p, 1), RPL_OK);
+        play_update(p);
+        assert_ptr_equal(play_backdrop(p), walled);
+        uint32_t *want = xmalloc((size_t)w * h * 4);
+        memcpy(want, pic, (size_t)w * h * 4);
+        play_walls_paint(want, rpl_sim_walls(play_sim(p)), w, h);
+        for (int i = 0; swap && i < w * h; i++)
+            want[i] = 0xFF000000u | (want[i] & 0xFF00u) | (want[i] & 0xFFu) << 16 |
+                      (want[i] >> 16 & 0xFFu);
+        const uint32_t *got = rpl_backdrop_pixels(walled);
+        for (int i = 0; i < w * h; i++)
+            assert_int_equal(got[i] & 0xFFFFFFu, want[i] & 0xFFFFFFu);
+        /* a new picture: a new backdrop, the walls still in it */
+        assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+        assert_ptr_not_equal(play_backdrop(p), walled);
+        got = rpl_backdrop_pixels(play_backdrop(p));
+        for (int i = 0; i < w * h; i++)
+            assert_int_equal(got[i] & 0xFFFFFFu, want[i] & 0xFFFFFFu);
+        /* a refused picture keeps the one shown */
+        const rpl_backdrop_t *now = play_backdrop(p);
+        assert_int_equal(play_set_picture(p, NULL, w, h, (ptrdiff_t)w * 4), RPL_EINVAL);
+        assert_true(strlen(play_error(p)) > 0);
+        assert_ptr_equal(play_backdrop(p), now);
+        /* the walls gone: the bare picture again, once */
+        assert_int_equal(rpl_sim_wall_rect(play_sim(p), 10, 10, 20, 20, 0), RPL_OK);
+        play_update(p);
+        const rpl_backdrop_t *bare = play_backdrop(p);
+        assert_ptr_not_equal(bare, now);
+        play_update(p);
+        assert_ptr_equal(play_backdrop(p), bare);
+        /* the frame: calm water shows the picture */
+        uint32_t *fb = xmalloc((size_t)w * h * 4);
+        play_set(p, PLAY_LIGHT, 0);
+        play_reset(p);
+        assert_int_equal(play_draw(p, fb, (ptrdiff_t)w * 4), RPL_OK);
+        uint32_t v = pic[0];
+        uint32_t shown = swap ? (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu) : v;
+        assert_int_equal(fb[0] & 0xFFFFFFu, shown & 0xFFFFFFu);
+        free(fb);
+        free(want);
+        free(pic);
+        play_destroy(p);
+    }
+}
+
+/* CRC-32 of the pool's heights, as the timedemo's report gives it. */
+static uint32_t water_crc(const play_t *p)
+{
+    const rpl_sim_t *sim = play_sim(p);
+    return crc_plane(0, rpl_sim_heights(sim),
+                     (size_t)rpl_sim_width(sim) * (size_t)rpl_sim_height(sim));
+}
+
+/* busy-1 and wave-1 as the timedemo plays them: the field, the rain and
+ * the autopilot from seed 1 by the public API frame after frame, and
+ * after 2000 frames the CRCs `ripple --benchmark --headless` prints. */
+static void test_bench_busy_and_wave(void **state)
+{
+    (void)state;
+    int frames = test_quick() ? 300 : 2000;
+    for (int wave = 0; wave <= 1; wave++) {
+        play_t *p = new_play(640, 480, 1, 0);
+        rpl_sim_t *sim = new_sim(640, 480, 1);
+        rpl_autopilot_t *ap = new_autopilot(1);
+        rpl_rain_t rain = { .per_kilostep = 120, .rmin = 2, .rmax = 4, .wmin = 24, .wmax = 80 };
+        if (wave) {
+            rpl_wave_params_t d = PLAY_WAVE_DEFAULTS;
+            assert_int_equal(play_set(p, PLAY_MODEL, 1), 1);
+            assert_int_equal(rpl_sim_set_model(sim, RPL_MODEL_WAVE, &d), RPL_OK);
+        }
+        for (int f = 1; f <= frames; f++) {
+            assert_int_equal(play_bench_input(p), RPL_OK);
+            play_bench_step(p);
+            if (f <= 300) { /* by hand, as long as it is quick */
+                assert_int_equal(rpl_sim_rain(sim, &rain), RPL_OK);
+                rpl_autopilot_tick(ap, sim);
+                rpl_sim_step(sim);
+                if (f % 100 == 0)
+                    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(sim),
+                                        640 * 480 * 2);
+            }
+        }
+        if (frames == 2000) /* water crc32 of busy-1 and wave-1 */
+            assert_int_equal(water_crc(p), wave ? 0xfb5d4375u : 0xf22a7f17u);
+        rpl_autopilot_destroy(ap);
+        rpl_sim_destroy(sim);
+        play_destroy(p);
+    }
+}
+
+/* show-1: the default show's ticks, and after 2000 frames its CRC. */
+static void test_bench_show(void **state)
+{
+    (void)state;
+    rpl_show_t *show = NULL;
+    if (rpl_show_read("assets/shows/default.show", &show) != RPL_OK)
+        fail_msg("cannot read assets/shows/default.show (run the tests from the top of the "
+                 "tree)");
+    play_t *p = new_play(640, 480, 1, 0);
+    assert_int_equal(play_set_show(p, show), RPL_OK);
+    int frames = test_quick() ? 300 : 2000;
+    for (int f = 0; f < frames; f++) {
+        assert_int_equal(play_bench_input(p), RPL_OK);
+        play_bench_step(p);
+    }
+    if (frames == 2000) /* ripple --benchmark --bench-scene show --headless */
+        assert_int_equal(water_crc(p), 0xbb2db675u);
+    play_destroy(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_start_state),
+        cmocka_unit_test(test_create_refuses),
+        cmocka_unit_test(test_stones_by_size),
+        cmocka_unit_test(test_wave_keys),
+        cmocka_unit_test(test_show_view),
+        cmocka_unit_test(test_backdrop_repaint),
+        cmocka_unit_test(test_bench_busy_and_wave),
+        cmocka_unit_test(test_bench_show),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
