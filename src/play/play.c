@@ -24,6 +24,7 @@ struct play {
     rpl_backdrop_t *bd;      /* it with the walls drawn in, in the frame's format */
     uint64_t walls_serial;   /* rpl_sim_walls_serial when bd was made */
     int walls_drawn;         /* bd has walls drawn in */
+    int ready;               /* play_create made it whole */
     char err[512];
 };
 
@@ -92,6 +93,7 @@ rpl_status play_create(const play_config_t *cfg, play_t **out)
     p->rain_on = cfg->rain != 0;
     p->auto_on = cfg->autopilot != 0;
     p->wave = (rpl_wave_params_t)PLAY_WAVE_DEFAULTS;
+    p->ready = 1;
     return RPL_OK;
 }
 
@@ -330,7 +332,7 @@ static void show_tick(play_t *p)
 
 rpl_status play_step(play_t *p, int idle)
 {
-    if (!p || !p->sim)
+    if (!p || !p->ready)
         return RPL_EINVAL;
     rpl_status st = RPL_OK;
     if (p->player && p->auto_on && idle) {
@@ -357,7 +359,7 @@ static rpl_status dropped(play_t *p, rpl_status st)
 
 rpl_status play_stone(play_t *p, int x, int y, int big)
 {
-    if (!p || !p->sim)
+    if (!p || !p->ready)
         return RPL_EINVAL;
     if (big)
         return dropped(p, rpl_sim_drop(p->sim, x, y, play_stone_size(p->stone * 2),
@@ -367,7 +369,7 @@ rpl_status play_stone(play_t *p, int x, int y, int big)
 
 rpl_status play_trail(play_t *p, int x0, int y0, int x1, int y1)
 {
-    if (!p || !p->sim)
+    if (!p || !p->ready)
         return RPL_EINVAL;
     return dropped(p, rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
                                     PLAY_STONE_WEIGHT / 2));
@@ -518,7 +520,7 @@ int play_key(play_t *p, int key, char *msg, size_t len)
 
 rpl_status play_bench_input(play_t *p)
 {
-    if (!p || !p->sim)
+    if (!p || !p->ready)
         return RPL_EINVAL;
     if (p->player) {
         show_tick(p);
