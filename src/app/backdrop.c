@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/files.h"
 #include "ripple_support.h"
 
 /* A picture's cell is a wall where its luminance (Rec. 601 weights, in

@@ -30,7 +30,7 @@ void app_model_text(const app_t *a, char *buf, size_t len)
 static void try_wave(app_t *a, rpl_wave_params_t p, const char *what, double v)
 {
     rpl_wave_info_t info;
-    char msg[sizeof a->note];
+    char msg[APP_NOTE_MAX];
     if (rpl_wave_info(&p, &info) != RPL_OK) {
         snprintf(msg, sizeof msg, "%s %.4g refused:\n%s", what, v, info.why);
         app_note(a, msg);
@@ -52,7 +52,7 @@ void app_model_key(app_t *a, int key)
     case 'w': {
         int wave = rpl_sim_model(a->sim) != RPL_MODEL_WAVE;
         if (wave && rpl_sim_set_model(a->sim, RPL_MODEL_WAVE, &a->o.wave) != RPL_OK) {
-            char msg[sizeof a->note];
+            char msg[APP_NOTE_MAX];
             snprintf(msg, sizeof msg, "wave water refused:\n%s", rpl_sim_error(a->sim));
             app_note(a, msg);
             return;
