@@ -74,7 +74,7 @@ typedef struct app {
     app_backdrop_t backdrop;
     rpl_view_t view;
     int stone;      /* stone radius for the mouse */
-    int paused, step_once, rain_on, auto_on, help_on, overlay_on;
+    int paused, step_once, rain_on, auto_on;
     app_input_t input;
     long frame;
     app_timing_t timing;

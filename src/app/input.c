@@ -3,6 +3,7 @@
 
 #include "app/audio.h"
 #include "app/input.h"
+#include "app/overlay.h"
 #include "app/screenshot.h"
 #include "app/video.h"
 
@@ -63,7 +64,7 @@ static int key(app_t *a, const SDL_Event *e)
         app_scene_next(a);
         break;
     case SDLK_F1: case SDLK_h:
-        a->help_on = !a->help_on;
+        app_overlay_toggle_help(a->overlay);
         break;
     case SDLK_SPACE: case SDLK_p:
         toggle(a, &a->paused, "pause");
@@ -86,7 +87,7 @@ static int key(app_t *a, const SDL_Event *e)
         toggle(a, &a->view.shading, "light");
         break;
     case SDLK_o:
-        a->overlay_on = !a->overlay_on;
+        app_overlay_toggle(a->overlay);
         break;
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: case SDLK_UP:
         strength(a, 2);

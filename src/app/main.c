@@ -141,7 +141,6 @@ static void start_state(app_t *a)
     a->rain_on = a->o.rain;
     a->auto_on = a->o.autopilot;
     app_show_start(a);
-    a->overlay_on = a->o.overlay;
 }
 
 /* The canonical path of the folder a name is in (a new allocation, NULL
@@ -326,7 +325,7 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern)
         fprintf(stderr, "ripple: %s; going on with one\n", rpl_sim_error(a->sim));
     int no_bg = app_backdrop_open(a);
     int no_fb = app_video_fb_open(a);
-    int no_ovl = app_overlay_create(a->o.w, a->o.h, &a->overlay);
+    int no_ovl = app_overlay_create(a->o.w, a->o.h, a->o.overlay, &a->overlay);
     if (no_bg || no_fb || no_ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
     char pathbuf[4096];

@@ -45,9 +45,10 @@ struct app_overlay {
     uint32_t stats_next_ms;
     char note[APP_NOTE_MAX]; /* a message shown for a while */
     uint32_t note_until;
+    int figures_on, help_on; /* what it shows besides the note */
 };
 
-int app_overlay_create(int w, int h, app_overlay_t **out)
+int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out)
 {
     app_overlay_t *o = calloc(1, sizeof *o);
     size_t npx = (size_t)w * (size_t)h;
@@ -60,6 +61,7 @@ int app_overlay_create(int w, int h, app_overlay_t **out)
     o->field_w = w, o->field_h = h;
     o->px = px;
     o->w = w, o->h = h, o->s = 1, o->cap = npx;
+    o->figures_on = figures_on;
     *out = o;
     return 0;
 }
@@ -73,6 +75,16 @@ void app_overlay_destroy(app_overlay_t *o)
     free(o->runs);
     free(o->under);
     free(o);
+}
+
+void app_overlay_toggle(app_overlay_t *o)
+{
+    o->figures_on = !o->figures_on;
+}
+
+void app_overlay_toggle_help(app_overlay_t *o)
+{
+    o->help_on = !o->help_on;
 }
 
 void app_note(app_t *a, const char *msg)
@@ -360,27 +372,27 @@ int app_draw_overlay(app_t *a)
         o->stats_next_ms = now + 250;
     int note_on = o->note[0] && !SDL_TICKS_PASSED(now, o->note_until);
     char key[sizeof o->key];
-    snprintf(key, sizeof key, "%p%d%d%d|%s|%s|%s", (const void *)a->scene, a->overlay_on,
-             a->help_on, note_on, o->stats, state, note_on ? o->note : "");
+    snprintf(key, sizeof key, "%p%d%d%d|%s|%s|%s", (const void *)a->scene, o->figures_on,
+             o->help_on, note_on, o->stats, state, note_on ? o->note : "");
     if (strcmp(key, o->key) == 0)
         return 0;
     memcpy(o->key, key, sizeof key);
     memset(o->px, 0, (size_t)w * h * 4);
     o->n = 0;
     o->items_n = 0;
-    if (a->overlay_on) {
+    if (o->figures_on) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s%s", o->stats, state);
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
         item(o, 2, 2, tw + 6 * sc, th + 4 * sc, 128, 2 + 3 * sc, 2 + 2 * sc, buf, 0xE8F4FF, sc);
-        if (!a->help_on) {
+        if (!o->help_on) {
             const char *hint = "F1: help";
             int hw = rpl_font_text_width(hint, sc), hh = rpl_font_text_height(hint, sc);
             int x = w - hw - 4, y = h - 12 * sc;
             item(o, x, y, hw, hh, 0, x, y, hint, 0xC0D0E0, sc);
         }
     }
-    if (a->help_on) {
+    if (o->help_on) {
         const char *help_text = a->scene->help;
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;

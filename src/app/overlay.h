@@ -11,10 +11,16 @@
 /* The overlay's separate boxes (statistics, hint, help, note). */
 #define OVL_BOXES 4
 
-/* The overlay over a w x h field, its canvas at scale 1 (0, or -1 when
- * memory ran out); app_overlay_destroy frees it (NULL: nothing). */
-int app_overlay_create(int w, int h, app_overlay_t **out);
+/* The overlay over a w x h field, its canvas at scale 1, the figures
+ * shown if figures_on (0, or -1 when memory ran out); app_overlay_destroy
+ * frees it (NULL: nothing). */
+int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out);
 void app_overlay_destroy(app_overlay_t *o);
+
+/* O shows or hides the figures (the statistics and the hint), F1 and H
+ * the help. */
+void app_overlay_toggle(app_overlay_t *o);
+void app_overlay_toggle_help(app_overlay_t *o);
 
 /* Redraws a->overlay when what it shows has changed; returns 1 if so.
  * app_overlay_head writes the figures' first lines, the timings (the
