@@ -75,11 +75,11 @@ typedef struct app {
     rpl_view_t view;
     int stone;      /* stone radius for the mouse */
     int paused, step_once, rain_on, auto_on;
-    app_input_t input;
+    app_input_t input;       /* input.c's */
     long frame;
     app_timing_t timing;
-    app_overlay_t *overlay;
-    app_video_t *video;
+    app_overlay_t *overlay;  /* overlay.c's: made and freed there */
+    app_video_t *video;      /* video.c's: the framebuffer and the window */
     app_audio_t *audio;  /* NULL: no sound */
     long recorded;       /* --record: frames saved */
     char *run_err;       /* a failure that ends the run (exit 1) */
