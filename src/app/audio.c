@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/app.h"
+#include "app/audio.h"
 #include "ripple_support.h"
 
 #define AUDIO_RATE 48000

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/files.h"
+#include "ripple_support.h"
 
 /* A picture's cell is a wall where its luminance (Rec. 601 weights, in
  * 1/1000) is under half: dark is solid. */

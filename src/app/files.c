@@ -10,7 +10,7 @@
 
 #include <SDL_image.h>
 
-#include "app/app.h"
+#include "app/files.h"
 #include "ripple_support.h"
 
 #ifndef RIPPLE_DATADIR

@@ -1,14 +1,18 @@
 /* app/input.c - mouse and keys: the scene shown takes what it gives meaning to, the rest is every other key of the help. */
 #include <stdio.h>
 
-#include "app/app.h"
+#include "app/audio.h"
+#include "app/input.h"
+#include "app/overlay.h"
+#include "app/screenshot.h"
+#include "app/video.h"
 
 /* The user takes the water over: the show (or the autopilot) waits until
  * IDLE_MS after the last of these. */
 static void take_over(app_t *a)
 {
-    a->last_input_ms = SDL_GetTicks();
-    a->touched = 1;
+    a->input.last_ms = SDL_GetTicks();
+    a->input.touched = 1;
 }
 
 static void toggle(app_t *a, int *v, const char *what)
@@ -44,12 +48,6 @@ static void strength(app_t *a, int delta)
     app_note(a, msg);
 }
 
-static void fullscreen(app_t *a)
-{
-    a->fullscreen = !a->fullscreen;
-    SDL_SetWindowFullscreen(a->win, a->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-}
-
 /* Returns 0 for the keys that quit. */
 static int key(app_t *a, const SDL_Event *e)
 {
@@ -73,7 +71,7 @@ static int key(app_t *a, const SDL_Event *e)
         app_scene_next(a);
         break;
     case SDLK_F1: case SDLK_h:
-        a->help_on = !a->help_on;
+        app_overlay_toggle_help(a->overlay);
         break;
     case SDLK_SPACE: case SDLK_p:
         toggle(a, &a->paused, "pause");
@@ -96,7 +94,7 @@ static int key(app_t *a, const SDL_Event *e)
         toggle_play(a, PLAY_LIGHT, "light");
         break;
     case SDLK_o:
-        a->overlay_on = !a->overlay_on;
+        app_overlay_toggle(a->overlay);
         break;
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: case SDLK_UP:
         strength(a, 2);
@@ -111,11 +109,11 @@ static int key(app_t *a, const SDL_Event *e)
         stone_size(a, 1);
         break;
     case SDLK_f: case SDLK_F11:
-        fullscreen(a);
+        app_video_fullscreen(a->video);
         break;
     case SDLK_RETURN:
         if (k->mod & KMOD_ALT)
-            fullscreen(a);
+            app_video_fullscreen(a->video);
         break;
     case SDLK_s: case SDLK_F12:
         app_take_screenshot(a);
@@ -143,7 +141,7 @@ int app_handle_event(app_t *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONUP:
         if (e->button.button == SDL_BUTTON_LEFT)
-            a->dragging = 0;
+            a->input.dragging = 0;
         break;
     case SDL_MOUSEMOTION:
         a->scene->input(a, e);

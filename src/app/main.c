@@ -10,19 +10,14 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/audio.h"
+#include "app/files.h"
+#include "app/input.h"
+#include "app/overlay.h"
+#include "app/record.h"
+#include "app/screenshot.h"
+#include "app/video.h"
 #include "ripple_support.h"
-
-/* A window surface has no vsync: with --vsync the loop waits out the rest
- * of the display's refresh period itself rather than spin. */
-static void pace(const app_t *a, uint64_t frame_start)
-{
-    SDL_DisplayMode mode;
-    int hz = SDL_GetWindowDisplayMode(a->win, &mode) == 0 && mode.refresh_rate > 0
-                 ? mode.refresh_rate : 60;
-    double left = 1000.0 / hz - app_ms_since(frame_start);
-    if (left >= 1.0)
-        SDL_Delay((Uint32)left);
-}
 
 static void run_window(app_t *a)
 {
@@ -37,7 +32,7 @@ static void run_window(app_t *a)
         uint64_t now = SDL_GetPerformanceCounter();
         double dt = (double)(now - last) / (double)freq;
         last = now;
-        app_smooth(&a->t_frame, dt * 1000.0);
+        app_smooth(&a->timing.frame, dt * 1000.0);
 
         /* The water runs at STEP_HZ whatever the display's rate. */
         int steps = 0;
@@ -54,11 +49,12 @@ static void run_window(app_t *a)
             /* too slow for STEP_HZ: the water (and the show, whose time is
              * steps) slows down evenly rather than skip a step; the speed
              * it keeps, over about a second, is shown in the overlay */
-            a->speed_due += dt * STEP_HZ;
-            a->speed_done += steps;
-            if (a->speed_due >= STEP_HZ) {
-                a->speed = a->speed_done / a->speed_due;
-                a->speed_due = a->speed_done = 0;
+            app_timing_t *t = &a->timing;
+            t->speed_due += dt * STEP_HZ;
+            t->speed_done += steps;
+            if (t->speed_due >= STEP_HZ) {
+                t->speed = t->speed_done / t->speed_due;
+                t->speed_due = t->speed_done = 0;
             }
         }
         a->scene->frame(a, a->paused ? 0 : dt, steps);
@@ -71,8 +67,7 @@ static void run_window(app_t *a)
             return;
         if (!a->o.vsync && steps == 0 && a->paused)
             SDL_Delay(5); /* nothing moves: don't spin */
-        if (a->o.vsync && a->present == PRESENT_SURFACE)
-            pace(a, now);
+        app_video_pace(a, now); /* a window surface with --vsync */
     }
 }
 
@@ -100,7 +95,7 @@ static void run_headless(app_t *a)
         a->scene->frame(a, 0, 1); /* 1/60 s a frame */
         uint64_t t1 = SDL_GetPerformanceCounter();
         app_refract(a);
-        app_smooth(&a->t_refract, app_ms_since(t1));
+        app_smooth(&a->timing.refract, app_ms_since(t1));
         a->frame++;
     }
     double s = app_ms_since(t0) / 1000.0;
@@ -114,27 +109,6 @@ static int die(int status, char *msg)
     app_print_error(msg ? msg : "out of memory");
     free(msg);
     return status;
-}
-
-/* The framebuffer and its SDL surface (with a palette for 8 bits). */
-static int prepare_frame(app_t *a)
-{
-    static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
-                                      SDL_PIXELFORMAT_INDEX8 };
-    int bytes = rpl_format_bytes(a->o.fmt);
-    a->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->fb, a->o.w, a->o.h, 8 * bytes,
-                                                    a->o.w * bytes, sdl_fmt[a->o.fmt]);
-    if (a->o.fmt == RPL_INDEX8)
-        a->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
-                                                      SDL_PIXELFORMAT_RGB888);
-    return a->fb_surf && (a->o.fmt != RPL_INDEX8 || a->show_surf) ? 0 : -1;
-}
-
-/* How the demo starts: the pool's start (rain, autopilot, light and
- * stones for this size) is its own, from the options; the overlay. */
-static void start_state(app_t *a)
-{
-    a->overlay_on = a->o.overlay;
 }
 
 /* The canonical path of the folder a name is in (a new allocation, NULL
@@ -302,6 +276,8 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
 {
     rpl_status st;
     char *err = NULL;
+    if (app_video_create(&a->video) != 0)
+        return die(1, NULL);
     if (!a->o.headless) /* --present auto's probe forks: before any thread */
         app_present_choose(a);
     app_scene_init(a);
@@ -315,11 +291,9 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
     *show = NULL; /* the pool's now */
     if (st != RPL_OK)
         return die(1, app_format("%s", play_error(a->play)));
-    size_t npx = (size_t)a->o.w * (size_t)a->o.h;
-    a->fb = calloc(npx, (size_t)rpl_format_bytes(a->o.fmt));
-    a->ovl = calloc(npx, 4);
-    a->ovl_w = a->o.w, a->ovl_h = a->o.h, a->ovl_s = 1, a->ovl_cap = npx;
-    if (!a->fb || !a->ovl)
+    int no_fb = app_video_fb_open(a);
+    int no_ovl = app_overlay_create(a->o.w, a->o.h, a->o.overlay, &a->overlay);
+    if (no_fb || no_ovl)
         return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
     char pathbuf[4096];
     const char *image = a->o.image ? a->o.image : app_default_image(pathbuf, sizeof pathbuf);
@@ -333,8 +307,6 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
         load_status = app_show_check(a, image, &err);
     if (load_status != 0)
         return die(load_status, err);
-    if (prepare_frame(a) != 0)
-        return die(1, app_format("cannot prepare the framebuffer"));
     if (snap) {
         st = rpl_sim_set_snapshot(sim, snap);
         if (st != RPL_OK) /* a state that does not fit, or no memory for it */
@@ -346,7 +318,6 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
         return die(load_status, err);
     if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
         return die(EXIT_USAGE, err);
-    start_state(a);
     if (app_scene_start(a, a->o.scene, &err) != 0)
         return die(1, err);
     if (a->o.headless)
@@ -447,11 +418,8 @@ int main(int argc, char **argv)
     app_audio_free(&a);
     app_show_free(&a);
     app_scene_destroy(&a);
-    SDL_FreeSurface(a.fb_surf);
-    SDL_FreeSurface(a.show_surf);
-    free(a.fb);
-    free(a.ovl);
-    free(a.ovl_runs);
+    app_video_destroy(a.video);
+    app_overlay_destroy(a.overlay);
     play_destroy(a.play);
     if (app_stop_signal())
         return die_of_signal(app_stop_signal());

@@ -20,7 +20,7 @@ int app_model_start(app_t *a, char **err)
 
 void app_model_key(app_t *a, int key)
 {
-    char msg[256];
+    char msg[APP_NOTE_MAX];
     if (play_key(a->play, key, msg, sizeof msg))
         app_note(a, msg);
 }

@@ -5,6 +5,11 @@
 #include <zlib.h>
 
 #include "app/app.h"
+#include "app/audio.h"
+#include "app/input.h"
+#include "app/overlay.h"
+#include "app/record.h"
+#include "app/video.h"
 
 static const char help_text[] =
     "ripple " RPL_VERSION "\n"
@@ -36,7 +41,7 @@ static void frame(app_t *a, double dt, int steps)
 {
     (void)dt; /* the water's time is steps */
     uint64_t t0 = SDL_GetPerformanceCounter();
-    int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
+    int idle = app_input_idle(a);
     for (int i = 0; i < steps; i++) {
         if (play_step(a->play, idle) != RPL_OK && !a->run_err)
             a->run_err = app_format("%s", play_error(a->play));
@@ -46,7 +51,7 @@ static void frame(app_t *a, double dt, int steps)
     }
     play_update(a->play);
     if (steps > 0)
-        app_smooth(&a->t_sim, app_ms_since(t0));
+        app_smooth(&a->timing.sim, app_ms_since(t0));
 }
 
 /* The water refracting the backdrop; the renderer redraws every tile by
@@ -75,9 +80,7 @@ static int input(app_t *a, const SDL_Event *e)
         int x = e->button.x, y = e->button.y;
         app_window_to_field(a, &x, &y);
         if (e->button.button == SDL_BUTTON_LEFT) {
-            a->dragging = 1;
-            a->lastx = x;
-            a->lasty = y;
+            app_input_press(a, x, y);
             if (play_stone(a->play, x, y, 0) != RPL_OK)
                 app_note(a, play_error(a->play));
         } else if (e->button.button == SDL_BUTTON_RIGHT) {
@@ -86,14 +89,12 @@ static int input(app_t *a, const SDL_Event *e)
         }
         return 1;
     }
-    if (e->type == SDL_MOUSEMOTION && a->dragging) {
-        a->last_input_ms = SDL_GetTicks();
-        int x = e->motion.x, y = e->motion.y;
+    if (e->type == SDL_MOUSEMOTION && app_input_dragging(a)) {
+        int x = e->motion.x, y = e->motion.y, x0, y0;
         app_window_to_field(a, &x, &y);
-        if (play_trail(a->play, a->lastx, a->lasty, x, y) != RPL_OK)
+        app_input_drag(a, x, y, &x0, &y0);
+        if (play_trail(a->play, x0, y0, x, y) != RPL_OK)
             app_note(a, play_error(a->play));
-        a->lastx = x;
-        a->lasty = y;
         return 1;
     }
     return 0;
@@ -113,11 +114,11 @@ static void text(const app_t *a, char *figures, size_t flen, char *state, size_t
                  rpl_kernels_name(rpl_sim_kernels(sim)), rpl_sim_threads(sim),
                  st.tiles ? (st.stepped * 100 + st.tiles / 2) / st.tiles : 0,
                  app_present_name(a));
-        if (a->speed > 0 && a->speed < 0.97 && !a->paused) {
+        if (a->timing.speed > 0 && a->timing.speed < 0.97 && !a->paused) {
             /* the machine cannot keep STEP_HZ: say how slow the water runs */
             size_t len = strlen(figures);
             snprintf(figures + len, flen - len, "\nslow: water at %.0f%% speed  ",
-                     a->speed * 100);
+                     a->timing.speed * 100);
         }
         size_t at = strlen(figures);
         if (at + 2 < flen) { /* the water's rule */

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app/app.h"
+#include "app/files.h"
+#include "app/record.h"
+#include "app/screenshot.h"
 
 /* DIR/frame-NNNNNN.EXT, numbered from 1 (a new allocation, NULL if memory
  * ran out). */

@@ -4,14 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/app.h"
+#include "app/files.h"
+#include "app/screenshot.h"
 #include "app/shotname.h"
+#include "app/video.h"
 
 /* Saves the water as it is now, without the overlay. */
 int app_screenshot(app_t *a, const char *path, char **err)
 {
     app_refract(a);
-    return app_save_picture(a->fb_surf, path, err);
+    return app_save_picture(app_video_frame(a->video), path, err);
 }
 
 /* The screenshot key: the picture goes to the first free ripple-NNNN.png

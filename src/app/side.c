@@ -8,6 +8,11 @@
 #include <zlib.h>
 
 #include "app/app.h"
+#include "app/audio.h"
+#include "app/files.h"
+#include "app/input.h"
+#include "app/overlay.h"
+#include "app/video.h"
 #include "scene/scene.h"
 
 static const char help_text[] =
@@ -138,7 +143,7 @@ static void frame(app_t *a, double dt, int steps)
 {
     if (a->side) {
         uint64_t t0 = SDL_GetPerformanceCounter();
-        int idle = a->o.headless || !a->touched || SDL_GetTicks() - a->last_input_ms > IDLE_MS;
+        int idle = app_input_idle(a);
         side_scene_set_autoplay(a->side->scene, play_get(a->play, PLAY_AUTO) && idle);
         if (dt > 0) {
             side_scene_advance(a->side->scene, dt);
@@ -148,7 +153,7 @@ static void frame(app_t *a, double dt, int steps)
             for (int i = 0; i < steps * n; i++)
                 side_scene_step(a->side->scene);
         }
-        app_smooth(&a->t_sim, app_ms_since(t0));
+        app_smooth(&a->timing.sim, app_ms_since(t0));
     }
     for (int i = 0; i < steps; i++)
         app_audio_step(a);

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "app/app.h"
+#include "app/video.h"
 
 /* Frame times are kept as a histogram of 10-microsecond bins up to one
  * second (the last bin holds anything slower), so any number of frames
@@ -177,8 +178,8 @@ static int play_frame(timedemo_t *t)
     if (a->o.headless) {
         uint64_t t3 = SDL_GetPerformanceCounter();
         app_refract(a);
-        a->ms_refract = app_ms_since(t3);
-        a->ms_present = 0;
+        a->timing.ms_refract = app_ms_since(t3);
+        a->timing.ms_present = 0;
     } else {
         SDL_Event e;
         while (SDL_PollEvent(&e)) /* the scene plays alone: only quitting counts */
@@ -193,15 +194,15 @@ static int play_frame(timedemo_t *t)
     t->ms[ST_INPUT] += ms_input;
     t->ms[ST_STEP] += ms_step;
     t->ms[ST_SOUND] += ms_sound;
-    t->ms[ST_DRAW] += a->ms_refract;
-    t->ms[ST_PRESENT] += a->ms_present;
+    t->ms[ST_DRAW] += a->timing.ms_refract;
+    t->ms[ST_PRESENT] += a->timing.ms_present;
     t->cpu_ns[ST_INPUT] += c1 - c0;
     t->cpu_ns[ST_STEP] += c2 - c1;
     t->cpu_ns[ST_SOUND] += c3 - c2;
     t->cpu_ns[ST_DRAW] += c4 - c3;
     long bin = (long)(frame * 1000.0 / BIN_US);
     t->hist[bin < BINS ? bin : BINS - 1]++;
-    app_smooth(&a->t_frame, frame);
+    app_smooth(&a->timing.frame, frame);
     return 1;
 }
 
@@ -225,21 +226,6 @@ static void cpu_model(char *buf, size_t len)
         fclose(f);
 }
 
-static const char *present_mode(const app_t *a, char *buf, size_t len)
-{
-    if (a->o.headless)
-        return "none (headless)";
-    SDL_RendererInfo info;
-    const char *driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "?";
-    if (a->present == PRESENT_SURFACE)
-        snprintf(buf, len, "surface (%s; %s; video driver %s)", a->present_why,
-                 a->surface_how ? a->surface_how : "nothing shown", driver);
-    else
-        snprintf(buf, len, "texture (%s; SDL renderer %s, video driver %s)", a->present_why,
-                 a->ren && SDL_GetRendererInfo(a->ren, &info) == 0 ? info.name : "?", driver);
-    return buf;
-}
-
 /* What the report says, worked out once for the text and the JSON. */
 typedef struct figures {
     char cpu[256], mode[256], scene[64], draw_cpu[32];
@@ -256,7 +242,7 @@ static void work_out(const timedemo_t *t, figures_t *f)
 {
     const app_t *a = t->a;
     cpu_model(f->cpu, sizeof f->cpu);
-    f->present = present_mode(a, f->mode, sizeof f->mode);
+    f->present = app_present_mode(a, f->mode, sizeof f->mode);
     snprintf(f->scene, sizeof f->scene, "%s-%d", t->b->name, t->b->version);
     snprintf(f->draw_cpu, sizeof f->draw_cpu, "%s%s%s", stage_name(t, ST_DRAW),
              a->o.headless ? "" : "+", a->o.headless ? "" : stage_name(t, ST_PRESENT));

@@ -1,4 +1,4 @@
-/* app/util.c - the demo's small shared helpers: messages, notes, timings, the report's stream, the stop signal. */
+/* app/util.c - the demo's small shared helpers: messages, timings, the report's stream, the stop signal. */
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,12 +46,6 @@ char *app_format(const char *fmt, ...)
         va_end(ap);
     }
     return s;
-}
-
-void app_note(app_t *a, const char *msg)
-{
-    snprintf(a->note, sizeof a->note, "%s", msg);
-    a->note_until = SDL_GetTicks() + 3000;
 }
 
 FILE *app_report_stream(const app_t *a)

@@ -1,4 +1,4 @@
-/* app/video.c - the window: renderer, textures, and a frame of water and overlay presented. */
+/* app/video.c - the frame and the window: framebuffer, renderer, textures, and a frame of water and overlay presented. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -9,20 +9,82 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "app/app.h"
+#include "app/overlay.h"
+#include "app/video.h"
+
+/* How frames reach the screen (--present): a texture drawn by SDL's
+ * renderer (a GPU's), or the window's own surface (no GPU, no GL). */
+enum { PRESENT_TEXTURE = 0, PRESENT_SURFACE = 1 };
+
+struct app_video {
+    void *fb;               /* the water frame in o.fmt, kept between frames: only changed tiles are redrawn */
+    SDL_Surface *fb_surf;   /* fb as an SDL surface (its palette for 8 bits) */
+    SDL_Surface *show_surf; /* 8 bits: fb through the palette, as the display's DAC would */
+    int present;            /* PRESENT_TEXTURE or PRESENT_SURFACE */
+    const char *present_why; /* how auto chose, for the overlay and the report */
+    const char *surface_how; /* how the water reaches the window surface */
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    SDL_Texture *tex;
+    int fullscreen;
+    SDL_Surface *last_ws;   /* the window surface last drawn into, and its size */
+    int last_ws_w, last_ws_h;
+    SDL_Surface *conv_surf; /* fb in the window surface's format, to upscale from */
+    rpl_rect_t *changed;    /* the tiles the last draw changed (room for every tile) */
+    SDL_Rect *push;         /* what is pushed to the screen: changed tiles and overlay */
+    int n_tiles;
+};
+
+int app_video_create(app_video_t **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? 0 : -1;
+}
+
+void app_video_destroy(app_video_t *v)
+{
+    if (!v)
+        return;
+    SDL_FreeSurface(v->fb_surf);
+    SDL_FreeSurface(v->show_surf);
+    free(v->fb);
+    free(v);
+}
+
+int app_video_fb_open(app_t *a)
+{
+    app_video_t *v = a->video;
+    static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
+                                      SDL_PIXELFORMAT_INDEX8 };
+    int bytes = rpl_format_bytes(a->o.fmt);
+    v->fb = calloc((size_t)a->o.w * (size_t)a->o.h, (size_t)bytes);
+    if (!v->fb)
+        return -1;
+    v->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(v->fb, a->o.w, a->o.h, 8 * bytes,
+                                                    a->o.w * bytes, sdl_fmt[a->o.fmt]);
+    if (a->o.fmt == RPL_INDEX8)
+        v->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
+                                                      SDL_PIXELFORMAT_RGB888);
+    return v->fb_surf && (a->o.fmt != RPL_INDEX8 || v->show_surf) ? 0 : -1;
+}
+
+SDL_Surface *app_video_frame(const app_video_t *v)
+{
+    return v->fb_surf;
+}
 
 /* The scene shown drawn into dst (fb, or the window's own pixels), and
  * the 8-bit palette kept to it. */
 static void draw_scene(app_t *a, void *dst, ptrdiff_t pitch)
 {
     a->scene->draw(a, dst, pitch);
-    app_show_palette(a);
+    app_show_palette(a, a->video->fb_surf);
 }
 
 /* Draws the scene into fb in its format, redrawing only what changed. */
 void app_refract(app_t *a)
 {
-    draw_scene(a, a->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt));
+    draw_scene(a, a->video->fb, (ptrdiff_t)a->o.w * rpl_format_bytes(a->o.fmt));
 }
 
 /* The OpenGL renderer's name (GL_RENDERER) in the current context. */
@@ -88,22 +150,23 @@ static int env_on(const char *name, const char *value)
 
 void app_present_choose(app_t *a)
 {
+    app_video_t *v = a->video;
     const char *want = a->o.present ? a->o.present : getenv("RIPPLE_PRESENT");
-    a->present = PRESENT_SURFACE;
+    v->present = PRESENT_SURFACE;
     if (want && !strcmp(want, "surface")) {
-        a->present_why = "asked for";
+        v->present_why = "asked for";
         return;
     }
     if (want && !strcmp(want, "texture")) {
-        a->present = PRESENT_TEXTURE, a->present_why = "asked for";
+        v->present = PRESENT_TEXTURE, v->present_why = "asked for";
         return;
     }
     if (env_on("SDL_RENDER_DRIVER", "software") || env_on("LIBGL_ALWAYS_SOFTWARE", NULL)) {
-        a->present_why = "software rendering asked for by the environment";
+        v->present_why = "software rendering asked for by the environment";
         return;
     }
     if (!gpu_device()) {
-        a->present_why = "no GPU device";
+        v->present_why = "no GPU device";
         return;
     }
     /* the probe in a process of its own, so that OpenGL's libraries and
@@ -125,78 +188,60 @@ void app_present_choose(app_t *a)
             kill(pid, SIGKILL);
             while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
                 ;
-            a->present_why = "the renderer's probe did not answer";
+            v->present_why = "the renderer's probe did not answer";
             return;
         } else if (got == 0)
             SDL_Delay(10);
     }
     int found = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (found == PROBE_GPU)
-        a->present = PRESENT_TEXTURE, a->present_why = "a GPU renderer";
+        v->present = PRESENT_TEXTURE, v->present_why = "a GPU renderer";
     else if (found == PROBE_SOFT_GL)
-        a->present_why = "OpenGL is a software rasteriser";
+        v->present_why = "OpenGL is a software rasteriser";
     else if (found == PROBE_SOFTWARE)
-        a->present_why = "SDL's renderer is software";
+        v->present_why = "SDL's renderer is software";
     else if (found == PROBE_NONE)
-        a->present_why = "no accelerated renderer";
+        v->present_why = "no accelerated renderer";
     else
-        a->present_why = "the renderer's probe failed";
+        v->present_why = "the renderer's probe failed";
 }
 
-/* The overlay's texture, its canvas's size (0, or -1: none). */
-static int overlay_texture(app_t *a)
+const char *app_present_name(const app_t *a)
 {
-    if (a->ovl_tex)
-        SDL_DestroyTexture(a->ovl_tex);
-    a->ovl_tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888,
-                                   SDL_TEXTUREACCESS_STREAMING, a->ovl_w, a->ovl_h);
-    if (a->ovl_tex)
-        SDL_SetTextureBlendMode(a->ovl_tex, SDL_BLENDMODE_BLEND);
-    return a->ovl_tex ? 0 : -1;
+    return a->video->present == PRESENT_SURFACE ? "surface" : "texture";
 }
 
-/* The overlay's canvas as a surface, to blend over a window surface
- * that is not 32-bit (0, or -1: none). */
-static int overlay_surface_of(app_t *a)
+const char *app_present_mode(const app_t *a, char *buf, size_t len)
 {
-    if (a->ovl_surf)
-        SDL_FreeSurface(a->ovl_surf);
-    a->ovl_surf = SDL_CreateRGBSurfaceWithFormatFrom(a->ovl, a->ovl_w, a->ovl_h, 32,
-                                                     a->ovl_w * 4, SDL_PIXELFORMAT_ARGB8888);
-    if (a->ovl_surf)
-        SDL_SetSurfaceBlendMode(a->ovl_surf, SDL_BLENDMODE_BLEND);
-    return a->ovl_surf ? 0 : -1;
-}
-
-/* The overlay's canvas for the field shown s times larger, and SDL's
- * view of it made again when it is a new one: the text keeps its size
- * at any scale.  Memory running out keeps the old canvas (the overlay
- * then covers less of the window); no texture or surface for it hides
- * the overlay. */
-static void overlay_canvas(app_t *a, int s)
-{
-    if (app_overlay_scale(a, s) != 1)
-        return;
-    if (a->present == PRESENT_SURFACE)
-        overlay_surface_of(a);
+    const app_video_t *v = a->video;
+    if (a->o.headless)
+        return "none (headless)";
+    SDL_RendererInfo info;
+    const char *driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "?";
+    if (v->present == PRESENT_SURFACE)
+        snprintf(buf, len, "surface (%s; %s; video driver %s)", v->present_why,
+                 v->surface_how ? v->surface_how : "nothing shown", driver);
     else
-        overlay_texture(a);
+        snprintf(buf, len, "texture (%s; SDL renderer %s, video driver %s)", v->present_why,
+                 v->ren && SDL_GetRendererInfo(v->ren, &info) == 0 ? info.name : "?", driver);
+    return buf;
 }
 
 static int open_texture(app_t *a, char **err)
 {
+    app_video_t *v = a->video;
     Uint32 flags = SDL_RENDERER_ACCELERATED | (a->o.vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
-    a->ren = SDL_CreateRenderer(a->win, -1, flags);
-    if (!a->ren) /* no accelerated driver: the software renderer will do */
-        a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_SOFTWARE);
-    if (!a->ren) {
+    v->ren = SDL_CreateRenderer(v->win, -1, flags);
+    if (!v->ren) /* no accelerated driver: the software renderer will do */
+        v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
+    if (!v->ren) {
         *err = app_format("cannot create a renderer: %s", SDL_GetError());
         return -1;
     }
-    a->tex = SDL_CreateTexture(a->ren,
+    v->tex = SDL_CreateTexture(v->ren,
                                a->o.fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
                                SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
-    if (!a->tex || overlay_texture(a) != 0) {
+    if (!v->tex || app_overlay_attach(a->overlay, v->ren) != 0) {
         *err = app_format("cannot create a %dx%d texture: %s", a->o.w, a->o.h, SDL_GetError());
         return -1;
     }
@@ -205,20 +250,21 @@ static int open_texture(app_t *a, char **err)
 
 static int open_surface(app_t *a, char **err)
 {
-    if (!SDL_GetWindowSurface(a->win)) {
+    app_video_t *v = a->video;
+    if (!SDL_GetWindowSurface(v->win)) {
         *err = app_format("cannot get the window's surface: %s", SDL_GetError());
         return -1;
     }
     rpl_stats_t st;
     rpl_sim_stats(play_sim(a->play), &st);
-    a->n_tiles = (int)st.tiles;
-    a->changed = calloc(st.tiles, sizeof *a->changed);
-    a->push = calloc(st.tiles + 2 * OVL_BOXES, sizeof *a->push);
-    if (!a->changed || !a->push) {
+    v->n_tiles = (int)st.tiles;
+    v->changed = calloc(st.tiles, sizeof *v->changed);
+    v->push = calloc(st.tiles + 2 * OVL_BOXES, sizeof *v->push);
+    if (!v->changed || !v->push) {
         *err = app_format("out of memory");
         return -1;
     }
-    if (overlay_surface_of(a) != 0) {
+    if (app_overlay_attach(a->overlay, NULL) != 0) {
         *err = app_format("cannot make the overlay: %s", SDL_GetError());
         return -1;
     }
@@ -227,6 +273,7 @@ static int open_surface(app_t *a, char **err)
 
 int app_video_open(app_t *a, char **err)
 {
+    app_video_t *v = a->video;
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         *err = app_format("cannot start video: %s (try --headless)", SDL_GetError());
         return -1;
@@ -241,39 +288,56 @@ int app_video_open(app_t *a, char **err)
         return -1;
     }
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
-    if (!a->present_why) /* not chosen yet */
+    if (!v->present_why) /* not chosen yet */
         app_present_choose(a);
     /* the window's surface without SDL going through GL itself */
-    if (a->present == PRESENT_SURFACE)
+    if (v->present == PRESENT_SURFACE)
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    a->win = SDL_CreateWindow("ripple", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+    v->win = SDL_CreateWindow("ripple", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                               a->o.w * a->o.scale, a->o.h * a->o.scale,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    if (!a->win) {
+    if (!v->win) {
         *err = app_format("cannot open a window: %s (try --headless)", SDL_GetError());
         return -1;
     }
-    return a->present == PRESENT_SURFACE ? open_surface(a, err) : open_texture(a, err);
+    return v->present == PRESENT_SURFACE ? open_surface(a, err) : open_texture(a, err);
 }
 
 void app_video_close(app_t *a)
 {
-    free(a->changed);
-    free(a->push);
-    free(a->under);
-    if (a->conv_surf)
-        SDL_FreeSurface(a->conv_surf);
-    if (a->ovl_surf)
-        SDL_FreeSurface(a->ovl_surf);
-    if (a->ovl_tex)
-        SDL_DestroyTexture(a->ovl_tex);
-    if (a->tex)
-        SDL_DestroyTexture(a->tex);
-    if (a->ren)
-        SDL_DestroyRenderer(a->ren);
-    if (a->win)
-        SDL_DestroyWindow(a->win);
+    app_video_t *v = a->video;
+    free(v->changed);
+    free(v->push);
+    v->changed = NULL, v->push = NULL;
+    if (v->conv_surf)
+        SDL_FreeSurface(v->conv_surf);
+    app_overlay_detach(a->overlay);
+    if (v->tex)
+        SDL_DestroyTexture(v->tex);
+    if (v->ren)
+        SDL_DestroyRenderer(v->ren);
+    if (v->win)
+        SDL_DestroyWindow(v->win);
+    v->conv_surf = NULL, v->tex = NULL, v->ren = NULL, v->win = NULL;
     SDL_Quit();
+}
+
+void app_video_pace(const app_t *a, uint64_t frame_start)
+{
+    if (!a->o.vsync || a->video->present != PRESENT_SURFACE)
+        return;
+    SDL_DisplayMode mode;
+    int hz = SDL_GetWindowDisplayMode(a->video->win, &mode) == 0 && mode.refresh_rate > 0
+                 ? mode.refresh_rate : 60;
+    double left = 1000.0 / hz - app_ms_since(frame_start);
+    if (left >= 1.0)
+        SDL_Delay((Uint32)left);
+}
+
+void app_video_fullscreen(app_video_t *v)
+{
+    v->fullscreen = !v->fullscreen;
+    SDL_SetWindowFullscreen(v->win, v->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 
 /* Where the field lies in a window of w x h pixels: the largest whole
@@ -287,17 +351,18 @@ static SDL_Rect place(const app_t *a, int w, int h)
 
 void app_window_to_field(const app_t *a, int *x, int *y)
 {
+    const app_video_t *v = a->video;
     int w, h;
-    if (a->present == PRESENT_SURFACE) {
-        SDL_Surface *ws = SDL_GetWindowSurface(a->win);
+    if (v->present == PRESENT_SURFACE) {
+        SDL_Surface *ws = SDL_GetWindowSurface(v->win);
         if (!ws)
             return;
         w = ws->w, h = ws->h;
     } else { /* the renderer's pixels, which a high-DPI window has more of */
         int ww, wh;
-        if (SDL_GetRendererOutputSize(a->ren, &w, &h) != 0)
+        if (SDL_GetRendererOutputSize(v->ren, &w, &h) != 0)
             return;
-        SDL_GetWindowSize(a->win, &ww, &wh);
+        SDL_GetWindowSize(v->win, &ww, &wh);
         if (ww > 0 && wh > 0)
             *x = (int)((long)*x * w / ww), *y = (int)((long)*y * h / wh);
     }
@@ -327,69 +392,39 @@ static SDL_Rect on_surface(const rpl_rect_t *r, const SDL_Rect *d, int s)
  * converted copy when the formats differ). */
 static void copy_changed(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, int n)
 {
+    app_video_t *v = a->video;
     int bytes = ws->format->BytesPerPixel;
-    SDL_Surface *src = a->fb_surf;
+    SDL_Surface *src = v->fb_surf;
     if (s > 1 && !same_format(a, ws)) {
-        if (a->conv_surf && a->conv_surf->format->format != ws->format->format) {
-            SDL_FreeSurface(a->conv_surf);
-            a->conv_surf = NULL;
+        if (v->conv_surf && v->conv_surf->format->format != ws->format->format) {
+            SDL_FreeSurface(v->conv_surf);
+            v->conv_surf = NULL;
         }
-        if (!a->conv_surf)
-            a->conv_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
+        if (!v->conv_surf)
+            v->conv_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                           ws->format->format);
-        src = a->conv_surf;
+        src = v->conv_surf;
         for (int i = 0; src && i < n; i++) {
-            SDL_Rect r = { a->changed[i].x, a->changed[i].y, a->changed[i].w, a->changed[i].h };
-            SDL_BlitSurface(a->fb_surf, &r, src, &r);
+            SDL_Rect r = { v->changed[i].x, v->changed[i].y, v->changed[i].w, v->changed[i].h };
+            SDL_BlitSurface(v->fb_surf, &r, src, &r);
         }
     }
     for (int i = 0; i < n; i++) {
-        const rpl_rect_t *c = &a->changed[i];
+        const rpl_rect_t *c = &v->changed[i];
         SDL_Rect r = { c->x, c->y, c->w, c->h }, to = on_surface(c, d, s);
         if (s == 1) {
-            SDL_BlitSurface(a->fb_surf, &r, ws, &to);
+            SDL_BlitSurface(v->fb_surf, &r, ws, &to);
         } else if (src && (bytes == 2 || bytes == 4)) {
             const char *from = (const char *)src->pixels + (ptrdiff_t)c->y * src->pitch +
                                (ptrdiff_t)c->x * bytes;
             char *at = (char *)ws->pixels + (ptrdiff_t)to.y * ws->pitch + (ptrdiff_t)to.x * bytes;
             if (rpl_upscale(rpl_sim_kernels(play_sim(a->play)), from, src->pitch, at,
                             ws->pitch, c->w, c->h, bytes, s) != RPL_OK)
-                SDL_BlitScaled(a->fb_surf, &r, ws, &to); /* SDL's scaler, as for 24 bits */
+                SDL_BlitScaled(v->fb_surf, &r, ws, &to); /* SDL's scaler, as for 24 bits */
         } else { /* a 24-bit screen: SDL's scaler */
-            SDL_BlitScaled(a->fb_surf, &r, ws, &to);
+            SDL_BlitScaled(v->fb_surf, &r, ws, &to);
         }
     }
-}
-
-/* Copies the rectangles of the window surface under the overlay to
- * a->under (save) or back (restore): the pixels the water left there,
- * so that the surface shows exactly what the renderer last drew before it
- * draws again, and the tiles under the overlay are redrawn only when the
- * water in them changes. */
-static int save_under(app_t *a, SDL_Surface *ws, const SDL_Rect *r, int n, int restore)
-{
-    size_t need = 0;
-    int bytes = ws->format->BytesPerPixel;
-    for (int i = 0; i < n; i++)
-        need += (size_t)r[i].w * (size_t)r[i].h * (size_t)bytes;
-    if (!restore && need > a->under_len) {
-        void *p = realloc(a->under, need);
-        if (!p)
-            return -1;
-        a->under = p, a->under_len = need;
-    }
-    char *u = a->under;
-    for (int i = 0; i < n; i++) {
-        size_t row = (size_t)r[i].w * (size_t)bytes;
-        for (int y = r[i].y; y < r[i].y + r[i].h; y++, u += row) {
-            char *px = (char *)ws->pixels + (ptrdiff_t)y * ws->pitch + (ptrdiff_t)r[i].x * bytes;
-            if (restore)
-                memcpy(px, u, row);
-            else
-                memcpy(u, px, row);
-        }
-    }
-    return 0;
 }
 
 /* What a frame drew, for the present to hand to the display. */
@@ -406,14 +441,15 @@ typedef struct drawn {
  * off the water it covers.  1 when the whole surface is new. */
 static int surface_begin(app_t *a, SDL_Surface *ws)
 {
-    if (ws != a->last_ws || ws->w != a->last_ws_w || ws->h != a->last_ws_h) {
+    app_video_t *v = a->video;
+    if (ws != v->last_ws || ws->w != v->last_ws_w || ws->h != v->last_ws_h) {
         SDL_FillRect(ws, NULL, 0); /* the margins around a centred frame */
-        a->last_ws = ws, a->last_ws_w = ws->w, a->last_ws_h = ws->h;
+        v->last_ws = ws, v->last_ws_w = ws->w, v->last_ws_h = ws->h;
         a->scene->invalidate(a);
-        a->ovl_laid_n = 0; /* nothing of it on this surface */
+        app_overlay_forget(a->overlay); /* nothing of it on this surface */
         return 1;
     }
-    if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 1) != 0)
+    if (app_overlay_lift(a->overlay, ws) != 0)
         a->scene->invalidate(a);
     return 0;
 }
@@ -424,60 +460,12 @@ static void draw_clipped(app_t *a, SDL_Surface *ws, SDL_Rect d, drawn_t *f)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     app_refract(a);
-    a->ms_refract = app_ms_since(t0);
-    SDL_BlitSurface(a->fb_surf, NULL, ws, &d);
+    a->timing.ms_refract = app_ms_since(t0);
+    SDL_BlitSurface(a->video->fb_surf, NULL, ws, &d);
     app_draw_overlay(a);
-    for (int i = 0; a->ovl_surf && i < a->ovl_n; i++) {
-        SDL_Rect b = a->ovl_box[i], od = { d.x + b.x, d.y + b.y, b.w, b.h };
-        SDL_BlitSurface(a->ovl_surf, &b, ws, &od);
-    }
-    a->ovl_laid_n = 0;
-    a->surface_how = "clipped to a small window";
+    app_overlay_blit(a->overlay, ws, &d);
+    a->video->surface_how = "clipped to a small window";
     f->all = 1;
-}
-
-/* The overlay over the window surface, at the window's own pixels (its
- * text the same size at every scale), after saving what it covers (taken
- * off again before the next draw): to push where it was if it moved or
- * changed, and where it is if it or the water under it (the n changed
- * tiles, scaled s times) changed.  Returns the rectangles to push, np of
- * them before. */
-static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, int n, int np)
-{
-    int changed = app_draw_overlay(a);
-    if (changed)
-        for (int i = 0; i < a->ovl_laid_n; i++)
-            a->push[np++] = a->ovl_laid[i];
-    a->ovl_laid_n = 0;
-    for (int i = 0; i < a->ovl_n; i++) {
-        const SDL_Rect *b = &a->ovl_box[i];
-        SDL_Rect od = { d->x + b->x, d->y + b->y, b->w, b->h };
-        a->ovl_laid[a->ovl_laid_n++] = od;
-        int under = changed; /* or the water under it */
-        for (int k = 0; k < n && !under; k++) {
-            SDL_Rect c = on_surface(&a->changed[k], d, s);
-            under = SDL_HasIntersection(&c, &od);
-        }
-        if (under)
-            a->push[np++] = od;
-    }
-    int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
-    if (save_under(a, ws, a->ovl_laid, a->ovl_laid_n, 0) != 0) {
-        a->ovl_laid_n = 0; /* no room to save it: no overlay this frame */
-    } else if (ws->format->BytesPerPixel == 4) {
-        /* on 32-bit pixels the panels and text go straight in */
-        uint32_t *at = (uint32_t *)(void *)((char *)ws->pixels + (ptrdiff_t)d->y * ws->pitch +
-                                            (ptrdiff_t)d->x * 4);
-        app_lay_overlay(a, at, ws->pitch, d->w, d->h);
-    }
-    if (locked)
-        SDL_UnlockSurface(ws);
-    if (ws->format->BytesPerPixel != 4)
-        for (int i = 0; a->ovl_surf && i < a->ovl_laid_n; i++) { /* SDL blends the overlay */
-            SDL_Rect b = a->ovl_box[i], to = a->ovl_laid[i]; /* SDL clips them in place */
-            SDL_BlitSurface(a->ovl_surf, &b, ws, &to);
-        }
-    return np;
 }
 
 /* A frame in the window's own pixels.  The scene is drawn straight into
@@ -487,13 +475,14 @@ static int overlay_surface(app_t *a, SDL_Surface *ws, const SDL_Rect *d, int s, 
  * the water under it changed) is listed for the present. */
 static void draw_surface(app_t *a, drawn_t *f)
 {
-    SDL_Surface *ws = SDL_GetWindowSurface(a->win); /* a new one after a resize */
+    app_video_t *v = a->video;
+    SDL_Surface *ws = SDL_GetWindowSurface(v->win); /* a new one after a resize */
     if (!ws)
         return;
     f->ws = ws;
     SDL_Rect d = place(a, ws->w, ws->h);
     int s = d.w / a->o.w;
-    overlay_canvas(a, s);
+    app_overlay_fit(a->overlay, s);
     int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
     f->all = surface_begin(a, ws);
     if (d.x < 0 || d.y < 0 || d.x + d.w > ws->w || d.y + d.h > ws->h) {
@@ -509,16 +498,19 @@ static void draw_surface(app_t *a, drawn_t *f)
                           (ptrdiff_t)d.x * rpl_format_bytes(a->o.fmt), ws->pitch);
     else
         app_refract(a);
-    a->ms_refract = app_ms_since(t0);
-    int n = a->scene->changed(a, a->changed, a->n_tiles);
-    a->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
+    a->timing.ms_refract = app_ms_since(t0);
+    int n = a->scene->changed(a, v->changed, v->n_tiles);
+    v->surface_how = direct ? "refracted into the window" : s == 1 ? "converted" : "upscaled";
     if (locked)
         SDL_UnlockSurface(ws);
     if (!direct)
         copy_changed(a, ws, &d, s, n);
     for (int i = 0; i < n; i++)
-        a->push[f->np++] = on_surface(&a->changed[i], &d, s);
-    f->np = overlay_surface(a, ws, &d, s, n, f->np);
+        v->push[f->np++] = on_surface(&v->changed[i], &d, s);
+    /* the overlay over it, at the window's own pixels (its text the same
+     * size at every scale) */
+    int changed = app_draw_overlay(a);
+    f->np = app_overlay_lay(a->overlay, ws, &d, changed, v->push, f->np);
 }
 
 /* Hands what draw_surface drew to the screen. */
@@ -527,9 +519,9 @@ static void present_surface(app_t *a, const drawn_t *f)
     if (!f->ws)
         return;
     if (f->all)
-        SDL_UpdateWindowSurface(a->win);
+        SDL_UpdateWindowSurface(a->video->win);
     else if (f->np > 0)
-        SDL_UpdateWindowSurfaceRects(a->win, a->push, f->np);
+        SDL_UpdateWindowSurfaceRects(a->video->win, a->video->push, f->np);
 }
 
 /* A frame for SDL's renderer: the scene into fb, the overlay redrawn if
@@ -537,13 +529,13 @@ static void present_surface(app_t *a, const drawn_t *f)
 static void draw_texture(app_t *a, drawn_t *f)
 {
     int w = a->o.w, h = a->o.h;
-    if (SDL_GetRendererOutputSize(a->ren, &w, &h) != 0)
+    if (SDL_GetRendererOutputSize(a->video->ren, &w, &h) != 0)
         w = a->o.w, h = a->o.h;
     f->d = place(a, w, h);
-    overlay_canvas(a, f->d.w / a->o.w);
+    app_overlay_fit(a->overlay, f->d.w / a->o.w);
     uint64_t t0 = SDL_GetPerformanceCounter();
     app_refract(a);
-    a->ms_refract = app_ms_since(t0);
+    a->timing.ms_refract = app_ms_since(t0);
     f->overlay = app_draw_overlay(a);
 }
 
@@ -552,29 +544,21 @@ static void draw_texture(app_t *a, drawn_t *f)
  * renderer's own pixels, presented. */
 static void present_texture(app_t *a, const drawn_t *f)
 {
+    app_video_t *v = a->video;
     if (a->o.fmt == RPL_INDEX8) {
         /* no GPU takes 8-bit pixels: SDL looks them up in the palette */
-        SDL_BlitSurface(a->fb_surf, NULL, a->show_surf, NULL);
-        SDL_UpdateTexture(a->tex, NULL, a->show_surf->pixels, a->show_surf->pitch);
+        SDL_BlitSurface(v->fb_surf, NULL, v->show_surf, NULL);
+        SDL_UpdateTexture(v->tex, NULL, v->show_surf->pixels, v->show_surf->pitch);
     } else {
-        SDL_UpdateTexture(a->tex, NULL, a->fb, a->o.w * rpl_format_bytes(a->o.fmt));
+        SDL_UpdateTexture(v->tex, NULL, v->fb, a->o.w * rpl_format_bytes(a->o.fmt));
     }
-    int n = a->ovl_tex ? a->ovl_n : 0;
     if (f->overlay)
-        for (int i = 0; i < n; i++) {
-            const SDL_Rect *b = &a->ovl_box[i];
-            SDL_UpdateTexture(a->ovl_tex, b, a->ovl + (size_t)b->y * a->ovl_w + b->x,
-                              a->ovl_w * 4);
-        }
-    SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
-    SDL_RenderClear(a->ren);
-    SDL_RenderCopy(a->ren, a->tex, NULL, &f->d);
-    for (int i = 0; i < n; i++) {
-        const SDL_Rect *b = &a->ovl_box[i];
-        SDL_Rect to = { f->d.x + b->x, f->d.y + b->y, b->w, b->h };
-        SDL_RenderCopy(a->ren, a->ovl_tex, b, &to);
-    }
-    SDL_RenderPresent(a->ren);
+        app_overlay_upload(a->overlay);
+    SDL_SetRenderDrawColor(v->ren, 0, 0, 0, 255);
+    SDL_RenderClear(v->ren);
+    SDL_RenderCopy(v->ren, v->tex, NULL, &f->d);
+    app_overlay_render(a->overlay, &f->d);
+    SDL_RenderPresent(v->ren);
 }
 
 /* Draws a frame (the scene's changed parts, the overlay) the chosen way,
@@ -583,7 +567,7 @@ void app_render_frame(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
     drawn_t f = { NULL, 0, 0, 0, { 0, 0, 0, 0 } };
-    if (a->present == PRESENT_SURFACE) {
+    if (a->video->present == PRESENT_SURFACE) {
         draw_surface(a, &f);
         present_surface(a, &f);
     } else {
@@ -591,7 +575,7 @@ void app_render_frame(app_t *a)
         present_texture(a, &f);
     }
     /* presenting is the rest of the frame's drawing */
-    a->ms_present = app_ms_since(t0) - a->ms_refract;
-    app_smooth(&a->t_refract, a->ms_refract);
-    app_smooth(&a->t_present, a->ms_present);
+    a->timing.ms_present = app_ms_since(t0) - a->timing.ms_refract;
+    app_smooth(&a->timing.refract, a->timing.ms_refract);
+    app_smooth(&a->timing.present, a->timing.ms_present);
 }
