@@ -160,31 +160,32 @@ static rpl_status make_backdrop(const play_t *p, const uint32_t *pic, rpl_backdr
     return st;
 }
 
-/* A picture fitted to the field in a new allocation (NULL with the status). */
-static uint32_t *fit(const play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch,
-                     rpl_status *st)
+/* A picture fitted to the field and its backdrop, both new (NULL on
+ * failure, with the status). */
+static rpl_status prepare(const play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch,
+                          uint32_t **pic, rpl_backdrop_t **bd)
 {
-    uint32_t *out = malloc((size_t)p->cfg.w * (size_t)p->cfg.h * 4);
-    *st = out ? rpl_image_fit(px, w, h, pitch, out, p->cfg.w, p->cfg.h) : RPL_ENOMEM;
-    if (*st != RPL_OK) {
-        free(out);
-        out = NULL;
+    *bd = NULL;
+    *pic = malloc((size_t)p->cfg.w * (size_t)p->cfg.h * 4);
+    rpl_status st = *pic ? rpl_image_fit(px, w, h, pitch, *pic, p->cfg.w, p->cfg.h) : RPL_ENOMEM;
+    if (st == RPL_OK)
+        st = make_backdrop(p, *pic, bd);
+    if (st != RPL_OK) {
+        free(*pic);
+        *pic = NULL;
     }
-    return out;
+    return st;
 }
 
 rpl_status play_set_picture(play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch)
 {
     if (!p)
         return RPL_EINVAL;
-    rpl_status st;
-    uint32_t *pic = fit(p, px, w, h, pitch, &st);
-    rpl_backdrop_t *bd = NULL;
-    if (pic)
-        st = make_backdrop(p, pic, &bd);
+    uint32_t *pic;
+    rpl_backdrop_t *bd;
+    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd);
     if (st != RPL_OK) {
         say(p, "cannot prepare the picture: %s", rpl_strerror(st));
-        free(pic);
         return st;
     }
     /* the new backdrop is made before the old goes: the renderer sees a new one */
@@ -202,11 +203,9 @@ rpl_status play_check_picture(const play_t *p, const uint32_t *px, int w, int h,
 {
     if (!p)
         return RPL_EINVAL;
-    rpl_status st;
-    uint32_t *pic = fit(p, px, w, h, pitch, &st);
-    rpl_backdrop_t *bd = NULL;
-    if (pic)
-        st = make_backdrop(p, pic, &bd);
+    uint32_t *pic;
+    rpl_backdrop_t *bd;
+    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd);
     rpl_backdrop_destroy(bd);
     free(pic);
     return st;
