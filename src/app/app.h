@@ -15,7 +15,19 @@
 #define MAX_CATCHUP PLAY_MAX_CATCHUP /* most steps per frame when the display lags */
 #define IDLE_MS PLAY_IDLE_MS         /* the autopilot waits this long after user input */
 
-/* Exit statuses */
+/* Exit statuses, and the one form of every function of the demo that
+ * can fail: it returns 0 on success, or the exit status the failure
+ * deserves, EXIT_USAGE for what the user gave (a flag, a file, a size) or
+ * EXIT_FAILURE (1) for a failure of the run (memory, a device, a write),
+ * with a one-line message in *err, a new allocation the caller frees
+ * (NULL only when memory ran out).  What it makes or reads comes back
+ * through an out parameter.  Callers pass the status on
+ * (`if ((status = f(..., &err)) != 0) return die(status, err);`) rather
+ * than choose one; one that maps it says why beside it.  A function that
+ * answers a question (1 if an input was taken, 0 to quit, 1 if redrawn)
+ * says so and returns no status; app_shot_take (shotname.h, tested
+ * without SDL) gives an errno value, which the screenshot key words as a
+ * note. */
 enum { EXIT_USAGE = 2 };
 
 /* The sound (audio.c): the mixer, the device, the --audio-out file. */
@@ -102,35 +114,34 @@ void app_note(app_t *a, const char *msg);
 
 /* backdrop.c: the pictures behind the pool (the pool keeps the one shown
  * and draws the walls into it).  app_picture_load hands the picture file
- * at path to the pool, app_picture_check only sees that it could be
- * (both 0, or the exit status with *err, as the loaders; a NULL path is
- * out of memory); app_walls_start applies --walls and --edges to the
- * field (0, or the exit status with *err). */
+ * at path to the pool, app_picture_check only sees that it could be (a
+ * NULL path is memory that ran out); app_walls_start applies --walls and
+ * --edges to the field.  All three in the form above. */
 int app_picture_load(app_t *a, const char *path, char **err);
 int app_picture_check(const app_t *a, const char *path, char **err);
 int app_walls_start(app_t *a, char **err);
 
 /* model.c: --model and the wave settings applied to the field (after a
- * snapshot, whose model stands unless --model is given; 0, or -1 with
- * *err); the keys W (classic or wave), Z X (wave speed down, up), V B
+ * snapshot, whose model stands unless --model is given; 0, or the exit
+ * status with *err); the keys W (classic or wave), Z X (wave speed down, up), V B
  * (viscosity down, up), given as 'w', 'z', 'x', 'v', 'b': a change the
  * core refuses is not made, and a note says why. */
 int app_model_start(app_t *a, char **err);
 void app_model_key(app_t *a, int key);
 
 /* timedemo.c: --benchmark, the scene o.bench names played and measured,
- * 1/60 s of it per displayed frame; prints the report; returns the exit
- * status.  Every scene starts from TIMEDEMO_SEED. */
+ * 1/60 s of it per displayed frame; prints the report, or the one line
+ * that says why there is none (a run as main.c's are, so it has no *err);
+ * returns the exit status.  Every scene starts from TIMEDEMO_SEED. */
 int app_timedemo(app_t *a);
 #define TIMEDEMO_SEED 1
 
 /* play.c: the pool's play.  app_show_open reads --show FILE or the
  * default show into *show (NULL: none found, the autopilot plays);
  * app_play_open makes the pool from the options, a->play;
- * app_show_check loads every picture the pool's show names (both return
- * 0, or the exit status with *err, EXIT_USAGE or EXIT_FAILURE when memory
- * ran out: "FILE:LINE:COLUMN: message"); app_show_free frees the show's
- * file names. */
+ * app_show_check loads every picture the pool's show names (its
+ * message "FILE:LINE:COLUMN: message"), the three in the form above;
+ * app_show_free frees the show's file names. */
 int app_show_open(app_t *a, rpl_show_t **show, char **err);
 int app_play_open(app_t *a, const rpl_kernels_t *kern, char **err);
 int app_show_check(app_t *a, const char *image, char **err);

@@ -5,30 +5,33 @@
 
 #include <cjson/cJSON.h>
 
-#include "app/args.h"
+#include "app/app.h"
 #include "play/play.h"
 #include "ripple.h"
 #include "ripple_support.h"
 #include "scene/scene.h"
 
-/* The message in a new allocation, whatever the length of the value in it. */
+/* The message in a new allocation, whatever the length of the value in
+ * it; every failure of the command line is the user's, EXIT_USAGE. */
 static int fail(char **err, const char *fmt, const char *a, const char *b)
 {
     int n = snprintf(NULL, 0, fmt, a, b);
     *err = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (*err)
         snprintf(*err, (size_t)n + 1, fmt, a, b);
-    return -1;
+    return EXIT_USAGE;
 }
 
-/* Every integer flag goes through the core's one strict parser. */
-static int parse_long(const char *s, long lo, long hi, long *out)
+/* Every integer flag goes through the core's one strict parser: 1 if s
+ * is a whole number in lo..hi (then in *out), 0 if not (an answer: the
+ * flag's handler says what is wrong). */
+static int read_long(const char *s, long lo, long hi, long *out)
 {
     long long v;
     if (rpl_parse_int(s, lo, hi, &v) != RPL_OK)
-        return -1;
+        return 0;
     *out = (long)v;
-    return 0;
+    return 1;
 }
 
 static int has_ext(const char *path, const char *ext)
@@ -48,7 +51,8 @@ static int has_ext(const char *path, const char *ext)
 
 /* --- the flags ---------------------------------------------------------
  * Each flag's one handler: it checks and stores val (NULL for a switch)
- * and returns 0, or -1 with *err.  name is the flag as given. */
+ * and returns 0, or EXIT_USAGE with *err (app.h).  name is the flag as
+ * given. */
 typedef int take_fn(app_opts_t *o, const char *name, const char *val, char **err);
 
 static int take_headless(app_opts_t *o, const char *name, const char *val, char **err)
@@ -128,8 +132,9 @@ const app_bench_scene_t *app_bench_scene_find(const char *name)
     return NULL;
 }
 
-int app_print_bench_scenes(FILE *to, int json)
+int app_print_bench_scenes(FILE *to, int json, char **err)
 {
+    *err = NULL;
     if (!json) {
         for (size_t i = 0; i < BENCH_SCENES; i++)
             fprintf(to, "%-11s %d  %s\n", bench_scenes[i].name, bench_scenes[i].version,
@@ -154,7 +159,7 @@ int app_print_bench_scenes(FILE *to, int json)
     char *text = list ? cJSON_PrintUnformatted(list) : NULL;
     cJSON_Delete(list);
     if (!text)
-        return -1;
+        return EXIT_FAILURE; /* *err NULL: memory ran out */
     fprintf(to, "%s\n", text);
     cJSON_free(text);
     return 0;
@@ -229,7 +234,7 @@ static int take_scale(app_opts_t *o, const char *name, const char *val, char **e
 {
     (void)name;
     long v;
-    if (parse_long(val, 1, APP_SCALE_MAX, &v))
+    if (!read_long(val, 1, APP_SCALE_MAX, &v))
         return fail(err, "bad --scale '%s': want a whole number 1..8", val, "");
     o->scale = (int)v;
     return 0;
@@ -248,7 +253,7 @@ static int take_frames(app_opts_t *o, const char *name, const char *val, char **
 {
     (void)name;
     long v;
-    if (parse_long(val, 1, 1000000000L, &v))
+    if (!read_long(val, 1, 1000000000L, &v))
         return fail(err, "bad --frames '%s': want a whole number 1..1000000000", val, "");
     o->frames = v;
     return 0;
@@ -258,7 +263,7 @@ static int take_threads(app_opts_t *o, const char *name, const char *val, char *
 {
     (void)name;
     long v;
-    if (parse_long(val, 1, 64, &v))
+    if (!read_long(val, 1, 64, &v))
         return fail(err, "bad --threads '%s': want a whole number 1..64", val, "");
     o->threads = (int)v;
     return 0;
@@ -334,8 +339,9 @@ static int take_wave(app_opts_t *o, const char *name, const char *val, char **er
                  : !strcmp(name, "--spacing")   ? &o->wave.spacing
                  : !strcmp(name, "--dt")        ? &o->wave.dt
                                                 : &o->wave.attenuation;
-    if (take_real(name, val, to, err))
-        return -1;
+    int status = take_real(name, val, to, err);
+    if (status != 0)
+        return status;
     o->wave_set = 1;
     return 0;
 }
@@ -365,8 +371,9 @@ static int take_springs(app_opts_t *o, const char *name, const char *val, char *
     double *to = !strcmp(name, "--stiffness") ? &o->springs.stiffness
                  : !strcmp(name, "--damping") ? &o->springs.damping
                                               : &o->springs.spread;
-    if (take_real(name, val, to, err))
-        return -1;
+    int status = take_real(name, val, to, err);
+    if (status != 0)
+        return status;
     o->springs_set = 1;
     return 0;
 }
@@ -375,7 +382,7 @@ static int take_passes(app_opts_t *o, const char *name, const char *val, char **
 {
     (void)name;
     long v;
-    if (parse_long(val, 1, RPL_PASSES_MAX, &v))
+    if (!read_long(val, 1, RPL_PASSES_MAX, &v))
         return fail(err, "bad --passes '%s': want a whole number 1..32", val, "");
     o->springs.passes = (int)v;
     o->springs_set = 1;
@@ -669,8 +676,9 @@ static int check_benchmark(app_opts_t *o, char **err)
         if (out)
             return fail(err, "%s does not go with --benchmark: it measures frames, not steps%s",
                         out, "");
-        if (bench_scene(o, err))
-            return -1;
+        int status = bench_scene(o, err);
+        if (status != 0)
+            return status;
         if (o->frames < 0)
             o->frames = TIMEDEMO_FRAMES_DEFAULT;
         o->vsync = 0;
@@ -715,8 +723,9 @@ static int check_opts(app_opts_t *o, char **err)
         snprintf(a, sizeof a, "%dx%d times %d", o->w, o->h, o->scale);
         return fail(err, "window too large: %s is over %s pixels a side", a, "16384");
     }
-    if (check_benchmark(o, err))
-        return -1;
+    int status = check_benchmark(o, err);
+    if (status != 0)
+        return status;
     if (o->show && o->no_show)
         return fail(err, "--show and --no-show do not go together%s%s", "", "");
     /* the wave settings are checked together even for classic water: W
@@ -733,14 +742,15 @@ static int check_opts(app_opts_t *o, char **err)
     rpl_water_t *springs;
     rpl_status wst = rpl_water_create(&o->springs, &springs);
     if (wst != RPL_OK) {
-        int r = fail(err, "bad spring settings: %s%s",
-                     springs ? rpl_water_error(springs) : rpl_strerror(wst), "");
+        status = fail(err, "bad spring settings: %s%s",
+                      springs ? rpl_water_error(springs) : rpl_strerror(wst), "");
         rpl_water_destroy(springs);
-        return r;
+        return wst == RPL_ENOMEM ? EXIT_FAILURE : status; /* the run's, not the flags' */
     }
     rpl_water_destroy(springs);
-    if (check_side(o, err))
-        return -1;
+    status = check_side(o, err);
+    if (status != 0)
+        return status;
     if (o->record_format && !o->record)
         return fail(err, "--record-format goes with --record%s%s", "", "");
     if (!o->record_format)
@@ -753,8 +763,10 @@ static int check_opts(app_opts_t *o, char **err)
 int app_parse_args(int argc, char **argv, app_opts_t *o, char **err)
 {
     set_defaults(o);
-    for (int i = 1; i < argc; i++)
-        if (take_arg(argc, argv, &i, o, err))
-            return -1;
+    for (int i = 1; i < argc; i++) {
+        int status = take_arg(argc, argv, &i, o, err);
+        if (status != 0)
+            return status;
+    }
     return check_opts(o, err);
 }

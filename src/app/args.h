@@ -77,11 +77,14 @@ typedef struct app_bench_scene {
 /* The scene of that name ("busy" or "busy-1"), NULL if none. */
 const app_bench_scene_t *app_bench_scene_find(const char *name);
 /* --benchmark --list: one line a scene, its name, version and what it is;
- * with json, a JSON array of them.  0, or -1 when memory ran out. */
-int app_print_bench_scenes(FILE *to, int json);
+ * with json, a JSON array of them.  0, or EXIT_FAILURE with *err NULL
+ * when memory ran out (app.h says the form). */
+int app_print_bench_scenes(FILE *to, int json, char **err);
 
-/* Parses argv into *o.  Returns 0, or -1 with a one-line message in *err
- * (a new allocation, NULL if memory ran out). */
+/* Parses argv into *o, the flags judged alone and together.  0 (--help,
+ * --version and --list among them: *o says so), or EXIT_USAGE with *err
+ * for what is wrong with the command line (EXIT_FAILURE when memory ran
+ * out checking it). */
 int app_parse_args(int argc, char **argv, app_opts_t *o, char **err);
 
 /* Prints the --help text, made from the table of flags that the parser

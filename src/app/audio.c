@@ -103,7 +103,7 @@ int app_audio_open(app_t *a, char **err)
             rpl_sound_destroy(au->snd);
         free(au);
         *err = app_format("cannot start the sound: %s", rpl_strerror(st));
-        return -1;
+        return EXIT_FAILURE;
     }
     a->audio = au;
     rpl_sound_set_ambient(au->snd, 1);
@@ -112,7 +112,7 @@ int app_audio_open(app_t *a, char **err)
         st = rpl_file_open(a->o.audio_out, 0, &au->wav);
         if (st != RPL_OK) {
             *err = app_format("%s", au->wav ? rpl_file_error(au->wav) : rpl_strerror(st));
-            return -1;
+            return EXIT_FAILURE;
         }
         /* headless the length is known; in a window it is patched at the
          * end, or stays "unknown" on a pipe */
@@ -120,11 +120,11 @@ int app_audio_open(app_t *a, char **err)
         unsigned char hdr[RPL_SOUND_WAV_HEADER];
         if (rpl_sound_wav_header(hdr, AUDIO_RATE, au->announced) != RPL_OK) {
             *err = app_format("%s: no WAV header at %d Hz", a->o.audio_out, AUDIO_RATE);
-            return -1;
+            return EXIT_FAILURE;
         }
         if (fwrite(hdr, sizeof hdr, 1, rpl_file_stream(au->wav)) != 1) {
             *err = app_format("cannot write '%s': %s", a->o.audio_out, strerror(errno));
-            return -1;
+            return EXIT_FAILURE;
         }
     }
     return 0;
@@ -246,12 +246,12 @@ int app_audio_finish(app_t *a, char **err)
     rpl_status st = rpl_file_commit(au->wav);
     if (st != RPL_OK) {
         *err = app_format("%s", rpl_file_error(au->wav));
-        return -1;
+        return EXIT_FAILURE;
     }
     if (au->wav_full) {
         *err = app_format("%s: the sound stops after %llu frames, all a WAV file holds",
                           a->o.audio_out, (unsigned long long)au->wav_frames);
-        return -1;
+        return EXIT_FAILURE;
     }
     return 0;
 }

@@ -8,12 +8,13 @@
 
 /* One step's worth (1/60 s) of sound per simulation step.  app_audio_open
  * makes the mixer, hooks it to the field's drops and opens --audio-out
- * (0, or -1 with *err); app_audio_device opens the sound device in a
+ * (checked before the run: a failure now is the run's, EXIT_FAILURE with
+ * *err); app_audio_device opens the sound device in a
  * window, quietly going without when there is none; app_audio_step mixes
  * a step's sound after each step; app_audio_frame keeps the device fed
  * between steps (pause, a slow frame); the M key toggles it;
  * app_audio_close closes the device (before SDL quits); app_audio_finish
- * puts the WAV file in place (0, or -1 with *err); app_audio_free
+ * puts the WAV file in place (0, or EXIT_FAILURE with *err); app_audio_free
  * abandons what is left. */
 int app_audio_open(app_t *a, char **err);
 void app_audio_device(app_t *a);

@@ -211,13 +211,6 @@ int app_load_pixels(const char *path, uint32_t **px, int *w, int *h, char **err)
     return status;
 }
 
-uint32_t *app_load_image(const char *path, int *w, int *h, char **err)
-{
-    uint32_t *px;
-    app_load_pixels(path, &px, w, h, err);
-    return px;
-}
-
 /* SDL's own words when an allocation fails (SDL_OutOfMemory), which
  * SDL_image passes on when the decoded picture finds no memory. */
 static int sdl_out_of_memory(void)
@@ -303,7 +296,7 @@ int app_check_target(const char *path, char **err)
     if (st != RPL_OK)
         *err = app_format("%s", f ? rpl_file_error(f) : rpl_strerror(st));
     rpl_file_destroy(f);
-    return st == RPL_OK ? 0 : -1;
+    return st == RPL_OK ? 0 : st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
 }
 
 /* Saves a surface as PNG or BMP (by extension) through rpl_file, so the
@@ -316,7 +309,7 @@ int app_save_picture(SDL_Surface *s, const char *path, char **err)
     SDL_Surface *rgb = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_RGB888, 0);
     if (!rgb) {
         *err = app_format("cannot save '%s': %s", path, SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
     rpl_file_t *f;
     rpl_status st = rpl_file_open(path, 0, &f);
@@ -327,7 +320,7 @@ int app_save_picture(SDL_Surface *s, const char *path, char **err)
             *err = app_format("cannot save '%s': %s", path, SDL_GetError());
             SDL_FreeSurface(rgb);
             rpl_file_destroy(f); /* abandons the temporary */
-            return -1;
+            return EXIT_FAILURE;
         }
         st = rpl_file_commit(f);
     }
@@ -335,5 +328,5 @@ int app_save_picture(SDL_Surface *s, const char *path, char **err)
         *err = app_format("%s", f ? rpl_file_error(f) : rpl_strerror(st));
     rpl_file_destroy(f);
     SDL_FreeSurface(rgb);
-    return st == RPL_OK ? 0 : -1;
+    return st == RPL_OK ? 0 : EXIT_FAILURE;
 }

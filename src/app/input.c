@@ -48,7 +48,7 @@ static void strength(app_t *a, int delta)
     app_note(a, msg);
 }
 
-/* Returns 0 for the keys that quit. */
+/* An answer, not a status: 0 for the keys that quit, else 1. */
 static int key(app_t *a, const SDL_Event *e)
 {
     const SDL_Keysym *k = &e->key.keysym;

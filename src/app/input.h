@@ -6,7 +6,7 @@
 
 #include "app/app.h"
 
-/* Returns 0 when the user asks to quit. */
+/* An answer, not a status: 0 when the user asks to quit, else 1. */
 int app_handle_event(app_t *a, const SDL_Event *e);
 
 /* a->input is written here and in input.c only.  The helpers are inline:

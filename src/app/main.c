@@ -125,17 +125,19 @@ static char *real_folder(const char *path, const char **base)
 
 /* What an output's name reaches: the file it names if there is one
  * (through links, as a device or a FIFO is written), else its folder's
- * canonical path and its own name in *canon (a new allocation). */
+ * canonical path and its own name in *canon (a new allocation).  An
+ * answer: 1 if either is known, 0 if not (it is then compared with
+ * nothing; the write itself will say what is wrong). */
 static int output_identity(const char *path, struct stat *st, char **canon)
 {
     *canon = NULL;
     if (stat(path, st) == 0)
-        return 0;
+        return 1;
     const char *base;
     char *real = real_folder(path, &base);
     *canon = real ? app_format("%s/%s", real, base) : NULL;
     free(real);
-    return *canon ? 0 : -1;
+    return *canon != NULL;
 }
 
 /* Whether path names one of --record's frames, DIR/frame-NNNNNN.EXT. */
@@ -156,7 +158,7 @@ static int is_record_frame(const app_t *a, const char *path)
 }
 
 /* Two outputs that are one file would overwrite each other: refused
- * before any work (the null device aside). */
+ * before any work (the null device aside), EXIT_USAGE with *err. */
 static int same_outputs(const app_t *a, char **err)
 {
     const char *flag[3] = { "--save-state", "--screenshot", "--audio-out" };
@@ -165,7 +167,7 @@ static int same_outputs(const app_t *a, char **err)
     char *canon[3] = { NULL, NULL, NULL };
     int ok[3] = { 0, 0, 0 }, rc = 0;
     for (int i = 0; i < 3; i++)
-        ok[i] = outs[i] && output_identity(outs[i], &st[i], &canon[i]) == 0;
+        ok[i] = outs[i] && output_identity(outs[i], &st[i], &canon[i]);
     for (int i = 0; i < 3 && !rc; i++)
         for (int k = i + 1; k < 3 && !rc; k++) {
             if (!ok[i] || !ok[k] || !canon[i] != !canon[k])
@@ -179,7 +181,7 @@ static int same_outputs(const app_t *a, char **err)
                                         "the other", flag[i], flag[k], outs[i])
                            : app_format("%s '%s' and %s '%s' are the same file: one would "
                                         "overwrite the other", flag[i], outs[i], flag[k], outs[k]);
-                rc = -1;
+                rc = EXIT_USAGE;
             }
         }
     for (int i = 0; i < 3; i++)
@@ -187,22 +189,23 @@ static int same_outputs(const app_t *a, char **err)
     for (int i = 0; i < 3 && !rc; i++)
         if (outs[i] && a->o.record && is_record_frame(a, outs[i])) {
             *err = app_format("%s '%s' is one of the frames --record writes", flag[i], outs[i]);
-            rc = -1;
+            rc = EXIT_USAGE;
         }
     return rc;
 }
 
 /* Everything that can be wrong with the command line is found here,
- * before any work: exit 2 with one line. */
+ * before any work: exit 2 with one line (1 when memory ran out). */
 static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **kern,
                         rpl_show_t **show)
 {
     char *err = NULL;
+    int status;
     if (a->o.load_state) {
         /* read once, whole: the snapshot decides the size unless --size does */
         rpl_status st = rpl_snapshot_read(a->o.load_state, snap);
         if (st != RPL_OK)
-            return die(st == RPL_ENOMEM ? 1 : EXIT_USAGE,
+            return die(st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE,
                        app_format("%s", *snap ? rpl_snapshot_error(*snap) : rpl_strerror(st)));
         int w, h;
         rpl_snapshot_size(*snap, &w, &h);
@@ -219,18 +222,17 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     }
     const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
     for (int i = 0; i < 3; i++)
-        if (outs[i] && app_check_target(outs[i], &err) != 0)
-            return die(EXIT_USAGE, err);
-    if (same_outputs(a, &err) != 0)
-        return die(EXIT_USAGE, err);
+        if (outs[i] && (status = app_check_target(outs[i], &err)) != 0)
+            return die(status, err);
+    if ((status = same_outputs(a, &err)) != 0)
+        return die(status, err);
     for (int i = 0; i < 3; i++)
         if (rpl_file_is_stdout(outs[i])) /* stdout carries data: the report goes to stderr */
             a->report_to_stderr = 1;
-    if (a->o.record && app_record_check(a, &err) != 0)
-        return die(EXIT_USAGE, err);
-    int show_status = app_show_open(a, show, &err);
-    if (show_status != 0)
-        return die(show_status, err);
+    if (a->o.record && (status = app_record_check(a, &err)) != 0)
+        return die(status, err);
+    if ((status = app_show_open(a, show, &err)) != 0)
+        return die(status, err);
     if (a->o.benchmark && a->o.bench->show && !*show)
         return die(EXIT_USAGE, app_format("the %s-%d timedemo plays assets/shows/default.show: "
                                           "not found", a->o.bench->name, a->o.bench->version));
@@ -258,17 +260,18 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     return 0;
 }
 
-/* The run's outputs; exit 1 if one cannot be written after all. */
+/* The run's outputs, each tried though one before it failed; exit 1 if
+ * one cannot be written after all. */
 static int write_outputs(app_t *a)
 {
-    int status = 0;
+    int status = 0, st;
     char *err = NULL;
-    if (a->o.screenshot && app_screenshot(a, a->o.screenshot, &err) != 0)
-        status = die(1, err);
-    if (app_audio_finish(a, &err) != 0)
-        status = die(1, err);
+    if (a->o.screenshot && (st = app_screenshot(a, a->o.screenshot, &err)) != 0)
+        status = die(st, err);
+    if ((st = app_audio_finish(a, &err)) != 0)
+        status = die(st, err);
     if (a->o.save_state && rpl_sim_save(play_sim(a->play), a->o.save_state) != RPL_OK)
-        status = die(1, app_format("%s", rpl_sim_error(play_sim(a->play))));
+        status = die(EXIT_FAILURE, app_format("%s", rpl_sim_error(play_sim(a->play))));
     return status;
 }
 
@@ -276,13 +279,13 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
 {
     rpl_status st;
     char *err = NULL;
-    if (app_video_create(&a->video) != 0)
-        return die(1, NULL);
+    int status = app_video_create(&a->video, &err);
+    if (status != 0)
+        return die(status, err);
     if (!a->o.headless) /* --present auto's probe forks: before any thread */
         app_present_choose(a);
     app_scene_init(a);
-    int status = app_play_open(a, kern, &err);
-    if (status != 0)
+    if ((status = app_play_open(a, kern, &err)) != 0)
         return die(status, err);
     rpl_sim_t *sim = play_sim(a->play);
     if (rpl_sim_set_threads(sim, a->o.threads ? a->o.threads : rpl_cpu_count()) != RPL_OK)
@@ -290,49 +293,45 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
     st = play_set_show(a->play, *show);
     *show = NULL; /* the pool's now */
     if (st != RPL_OK)
-        return die(1, app_format("%s", play_error(a->play)));
-    int no_fb = app_video_fb_open(a);
-    int no_ovl = app_overlay_create(a->o.w, a->o.h, a->o.overlay, &a->overlay);
-    if (no_fb || no_ovl)
-        return die(1, app_format("out of memory for a %dx%d field", a->o.w, a->o.h));
+        return die(EXIT_FAILURE, app_format("%s", play_error(a->play)));
+    if ((status = app_video_fb_open(a, &err)) != 0)
+        return die(status, err);
+    if ((status = app_overlay_create(a->o.w, a->o.h, a->o.overlay, &a->overlay, &err)) != 0)
+        return die(status, err);
     char pathbuf[4096];
     const char *image = a->o.image ? a->o.image : app_default_image(pathbuf, sizeof pathbuf);
     if (!image)
         return die(EXIT_USAGE,
                    app_format("cannot find assets/background.png (give one with --image)"));
-    /* the loaders give the exit status: EXIT_USAGE for a file, 1 when
-     * memory ran out */
-    int load_status = app_picture_load(a, image, &err);
-    if (load_status == 0)
-        load_status = app_show_check(a, image, &err);
-    if (load_status != 0)
-        return die(load_status, err);
+    if ((status = app_picture_load(a, image, &err)) != 0)
+        return die(status, err);
+    if ((status = app_show_check(a, image, &err)) != 0)
+        return die(status, err);
     if (snap) {
         st = rpl_sim_set_snapshot(sim, snap);
         if (st != RPL_OK) /* a state that does not fit, or no memory for it */
             return die(st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE,
                        app_format("%s: %s", a->o.load_state, rpl_sim_error(sim)));
     }
-    load_status = app_walls_start(a, &err); /* --walls and --edges over the snapshot's */
-    if (load_status != 0)
-        return die(load_status, err);
-    if (app_model_start(a, &err) != 0) /* --model over the snapshot's */
-        return die(EXIT_USAGE, err);
-    if (app_scene_start(a, a->o.scene, &err) != 0)
-        return die(1, err);
+    /* --walls, --edges and --model over the snapshot's */
+    if ((status = app_walls_start(a, &err)) != 0)
+        return die(status, err);
+    if ((status = app_model_start(a, &err)) != 0)
+        return die(status, err);
+    if ((status = app_scene_start(a, a->o.scene, &err)) != 0)
+        return die(status, err);
     if (a->o.headless)
         app_catch_stop_signals(); /* from the first temporary file on */
-    if (app_audio_open(a, &err) != 0)
-        return die(1, err);
+    if ((status = app_audio_open(a, &err)) != 0)
+        return die(status, err);
 
-    status = 0;
     if (a->o.headless) {
         if (a->o.benchmark)
             status = app_timedemo(a);
         else
             run_headless(a);
     } else {
-        int bad = app_video_open(a, &err);
+        int bad = app_video_open(a, &err); /* 0, or the status to die with once closed */
         if (!bad)
             app_audio_device(a);
         if (!bad && a->o.benchmark)
@@ -342,18 +341,19 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
         app_audio_close(a);
         app_video_close(a);
         if (bad)
-            return die(1, err);
+            return die(bad, err);
     }
     if (app_stop_signal())
         return 128 + app_stop_signal(); /* no outputs; the temporary files go in main */
-    if (a->run_err)
-        return die(1, a->run_err);
+    if (a->run_err) /* what ended the run: a failure of it */
+        return die(EXIT_FAILURE, a->run_err);
     int out = write_outputs(a);
     return status ? status : out;
 }
 
 /* fds 0, 1 and 2 open before anything else is: a missing one points at
- * /dev/null, so no file of ours becomes stderr and takes its messages. */
+ * /dev/null, so no file of ours becomes stderr and takes its messages.
+ * 0, or EXIT_FAILURE with no message: stderr may be what is missing. */
 static int standard_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++) {
@@ -363,7 +363,7 @@ static int standard_fds(void)
         if (n != fd) {
             if (n >= 0)
                 close(n);
-            return -1;
+            return EXIT_FAILURE;
         }
     }
     return 0;
@@ -387,11 +387,12 @@ int main(int argc, char **argv)
 {
     app_t a;
     char *err = NULL;
-    if (standard_fds() != 0)
-        return 1;
+    int status = standard_fds();
+    if (status != 0)
+        return status;
     memset(&a, 0, sizeof a);
-    if (app_parse_args(argc, argv, &a.o, &err) != 0)
-        return die(EXIT_USAGE, err);
+    if ((status = app_parse_args(argc, argv, &a.o, &err)) != 0)
+        return die(status, err);
     if (a.o.help) {
         app_print_usage(stdout);
         return flush_stdout(0);
@@ -401,8 +402,8 @@ int main(int argc, char **argv)
         return flush_stdout(0);
     }
     if (a.o.list) {
-        if (app_print_bench_scenes(stdout, a.o.json) != 0)
-            return die(1, NULL);
+        if ((status = app_print_bench_scenes(stdout, a.o.json, &err)) != 0)
+            return die(status, err);
         return flush_stdout(0);
     }
     if (a.o.benchmark)
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
     rpl_snapshot_t *snap = NULL;
     const rpl_kernels_t *kern = NULL;
     rpl_show_t *show = NULL;
-    int status = check_inputs(&a, &snap, &kern, &show);
+    status = check_inputs(&a, &snap, &kern, &show);
     if (status == 0)
         status = run(&a, snap, kern, &show);
     rpl_show_destroy(show);

@@ -11,9 +11,10 @@ int app_model_start(app_t *a, char **err)
     if (p && !a->o.wave_set)
         a->o.wave = *p;
     play_set_wave(a->play, &a->o.wave);
-    if (a->o.model_set && rpl_sim_set_model(sim, a->o.model, &a->o.wave) != RPL_OK) {
+    rpl_status st = a->o.model_set ? rpl_sim_set_model(sim, a->o.model, &a->o.wave) : RPL_OK;
+    if (st != RPL_OK) {
         *err = app_format("bad wave settings: %s", rpl_sim_error(sim));
-        return -1;
+        return st == RPL_ENOMEM ? EXIT_FAILURE : EXIT_USAGE;
     }
     return 0;
 }

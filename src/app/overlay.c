@@ -48,7 +48,7 @@ struct app_overlay {
     int figures_on, help_on; /* what it shows besides the note */
 };
 
-int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out)
+int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out, char **err)
 {
     app_overlay_t *o = calloc(1, sizeof *o);
     size_t npx = (size_t)w * (size_t)h;
@@ -56,7 +56,8 @@ int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out)
     if (!px) {
         free(o);
         *out = NULL;
-        return -1;
+        *err = app_format("out of memory for a %dx%d field", w, h);
+        return EXIT_FAILURE;
     }
     o->field_w = w, o->field_h = h;
     o->px = px;
@@ -274,9 +275,10 @@ static void lay(const app_overlay_t *o, uint32_t *px, ptrdiff_t pitch, int w, in
     }
 }
 
-/* The canvas for the field shown s times larger: 1 when it is a new one
- * (to be drawn again, and handed anew to SDL), 0 when it was already, -1
- * when memory ran out (the old one, smaller, stays). */
+/* The canvas for the field shown s times larger, an answer rather than a
+ * status: 1 when it is a new one (to be drawn again, and handed anew to
+ * SDL), 0 when it was already, -1 when memory ran out (the old one,
+ * smaller, stays: the overlay covers less of the window). */
 static int new_canvas(app_overlay_t *o, int s)
 {
     if (s == o->s)
@@ -296,7 +298,8 @@ static int new_canvas(app_overlay_t *o, int s)
     return 1;
 }
 
-/* The canvas as a texture of o->ren, its size (0, or -1: none). */
+/* The canvas as a texture of o->ren, its size: an answer, 1 if SDL made
+ * it, 0 if not (SDL_GetError says why; without one the overlay hides). */
 static int make_texture(app_overlay_t *o)
 {
     if (o->tex)
@@ -305,11 +308,11 @@ static int make_texture(app_overlay_t *o)
                                o->w, o->h);
     if (o->tex)
         SDL_SetTextureBlendMode(o->tex, SDL_BLENDMODE_BLEND);
-    return o->tex ? 0 : -1;
+    return o->tex != NULL;
 }
 
 /* The canvas as a surface, to blend over a window surface that is not
- * 32-bit (0, or -1: none). */
+ * 32-bit: 1 if SDL made it, 0 if not, as make_texture. */
 static int make_surface(app_overlay_t *o)
 {
     if (o->surf)
@@ -318,13 +321,19 @@ static int make_surface(app_overlay_t *o)
                                                  SDL_PIXELFORMAT_ARGB8888);
     if (o->surf)
         SDL_SetSurfaceBlendMode(o->surf, SDL_BLENDMODE_BLEND);
-    return o->surf ? 0 : -1;
+    return o->surf != NULL;
 }
 
-int app_overlay_attach(app_overlay_t *o, SDL_Renderer *ren)
+int app_overlay_attach(app_overlay_t *o, SDL_Renderer *ren, char **err)
 {
     o->ren = ren;
-    return ren ? make_texture(o) : make_surface(o);
+    if (ren ? make_texture(o) : make_surface(o))
+        return 0;
+    /* the texture's message names the field's size, as the frame's does */
+    *err = ren ? app_format("cannot create a %dx%d texture: %s", o->field_w, o->field_h,
+                            SDL_GetError())
+               : app_format("cannot make the overlay: %s", SDL_GetError());
+    return EXIT_FAILURE;
 }
 
 void app_overlay_detach(app_overlay_t *o)
@@ -414,7 +423,8 @@ int app_draw_overlay(app_t *a)
  * o->under (save) or back (restore): the pixels the water left there, so
  * that the surface shows exactly what the renderer last drew before it
  * draws again, and the tiles under the overlay are redrawn only when the
- * water in them changes. */
+ * water in them changes.  An answer: 1 if copied, 0 if memory ran out
+ * for them (the caller goes without). */
 static int save_under(app_overlay_t *o, SDL_Surface *ws, const SDL_Rect *r, int n, int restore)
 {
     size_t need = 0;
@@ -424,7 +434,7 @@ static int save_under(app_overlay_t *o, SDL_Surface *ws, const SDL_Rect *r, int 
     if (!restore && need > o->under_len) {
         void *p = realloc(o->under, need);
         if (!p)
-            return -1;
+            return 0;
         o->under = p, o->under_len = need;
     }
     char *u = o->under;
@@ -438,7 +448,7 @@ static int save_under(app_overlay_t *o, SDL_Surface *ws, const SDL_Rect *r, int 
                 memcpy(u, px, row);
         }
     }
-    return 0;
+    return 1;
 }
 
 void app_overlay_forget(app_overlay_t *o)
@@ -483,7 +493,7 @@ int app_overlay_lay(app_overlay_t *o, SDL_Surface *ws, const SDL_Rect *d, int ch
             push[np++] = od;
     }
     int locked = SDL_MUSTLOCK(ws) && SDL_LockSurface(ws) == 0;
-    if (save_under(o, ws, o->laid, o->laid_n, 0) != 0) {
+    if (!save_under(o, ws, o->laid, o->laid_n, 0)) {
         o->laid_n = 0; /* no room to save it: no overlay this frame */
     } else if (ws->format->BytesPerPixel == 4) {
         /* on 32-bit pixels the panels and text go straight in */

@@ -12,9 +12,9 @@
 #define OVL_BOXES 4
 
 /* The overlay over a w x h field, its canvas at scale 1, the figures
- * shown if figures_on (0, or -1 when memory ran out); app_overlay_destroy
- * frees it (NULL: nothing). */
-int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out);
+ * shown if figures_on (0, or EXIT_FAILURE with *err when memory ran out);
+ * app_overlay_destroy frees it (NULL: nothing). */
+int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out, char **err);
 void app_overlay_destroy(app_overlay_t *o);
 
 /* O shows or hides the figures (the statistics and the hint), F1 and H
@@ -22,7 +22,8 @@ void app_overlay_destroy(app_overlay_t *o);
 void app_overlay_toggle(app_overlay_t *o);
 void app_overlay_toggle_help(app_overlay_t *o);
 
-/* Redraws a->overlay when what it shows has changed; returns 1 if so.
+/* Redraws a->overlay when what it shows has changed; an answer, not a
+ * status: 1 if it did, 0 if nothing changed.
  * app_overlay_head writes the figures' first lines, the timings (the
  * scene's drawing called draw) and the field, for the scenes' text hooks,
  * returning the length written. */
@@ -30,9 +31,10 @@ int app_draw_overlay(app_t *a);
 size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw);
 
 /* How SDL takes it: a texture of ren, or (ren NULL) a surface to blend
- * over a window surface that is not 32-bit; 0, or -1 when SDL cannot make
- * it.  app_overlay_detach frees them (before the renderer goes). */
-int app_overlay_attach(app_overlay_t *o, SDL_Renderer *ren);
+ * over a window surface that is not 32-bit; 0, or EXIT_FAILURE with *err
+ * when SDL cannot make it.  app_overlay_detach frees them (before the
+ * renderer goes). */
+int app_overlay_attach(app_overlay_t *o, SDL_Renderer *ren, char **err);
 void app_overlay_detach(app_overlay_t *o);
 /* Its canvas for the field shown s times larger in the window (the text
  * stays the size it has at scale 1), handed anew to SDL when it is a new
@@ -42,8 +44,9 @@ void app_overlay_fit(app_overlay_t *o, int s);
 
 /* On a window surface, d the field's rectangle in it.  app_overlay_forget:
  * nothing of it lies on the surface (a new one); app_overlay_lift takes
- * it off again, the pixels it covered put back (0, or -1: they were not
- * kept, the water under it is to be drawn again); app_overlay_blit blends
+ * it off again, the pixels it covered put back (an answer: 1 if so, 0 if
+ * they were not kept, the water under it to be drawn again);
+ * app_overlay_blit blends
  * it through SDL, clipped, not to be lifted (a window smaller than the
  * field); app_overlay_lay lays it over the water, keeping what it covers,
  * and lists in push what the screen must take again (push holds the n

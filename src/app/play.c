@@ -125,7 +125,8 @@ int app_show_check(app_t *a, const char *image, char **err)
 }
 
 /* The show asks for a picture by name: loaded and handed to the pool, or
- * a note why not (the picture shown stays). */
+ * a note why not (the picture shown stays); the pool takes any nonzero
+ * status as "not shown". */
 static int on_picture(void *user, const char *name)
 {
     app_t *a = user;

@@ -46,6 +46,8 @@ static void frame(app_t *a, double dt, int steps)
         if (play_step(a->play, idle) != RPL_OK && !a->run_err)
             a->run_err = app_format("%s", play_error(a->play));
         app_audio_step(a);
+        /* a->run_err ends the run with EXIT_FAILURE, the one status a
+         * step's picture can fail with */
         if (a->o.record && !a->run_err && app_record_step(a, &a->run_err) != 0 && !a->run_err)
             a->run_err = app_format("--record: out of memory");
     }

@@ -24,17 +24,17 @@ int app_record_check(const app_t *a, char **err)
     struct stat st;
     if (stat(a->o.record, &st) != 0) {
         *err = app_format("--record '%s': %s", a->o.record, strerror(errno));
-        return -1;
+        return EXIT_USAGE;
     }
     if (!S_ISDIR(st.st_mode)) {
         *err = app_format("--record '%s': not a directory", a->o.record);
-        return -1;
+        return EXIT_USAGE;
     }
     /* that a file can be made in it, the way every frame will be */
     char *first = frame_name(a, 1);
     if (!first) {
         *err = NULL;
-        return -1;
+        return EXIT_FAILURE;
     }
     int rc = app_check_target(first, err);
     free(first);
@@ -49,7 +49,7 @@ int app_record_step(app_t *a, char **err)
     char *name = frame_name(a, a->recorded + 1);
     if (!name) {
         *err = NULL;
-        return -1;
+        return EXIT_FAILURE;
     }
     int rc = app_screenshot(a, name, err);
     free(name);

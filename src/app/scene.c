@@ -19,8 +19,9 @@ void app_scene_init(app_t *a)
 static int show(app_t *a, const app_scene_ops *s, char **err)
 {
     *err = NULL;
-    if (s->enter && s->enter(a, err) != 0)
-        return -1;
+    int status = s->enter ? s->enter(a, err) : 0;
+    if (status != 0)
+        return status;
     a->scene = s;
     s->invalidate(a);
     app_note(a, s->hello);

@@ -20,8 +20,8 @@ struct cJSON;
 typedef struct app_scene_ops {
     const char *help;  /* the help panel (F1) */
     const char *hello; /* the note when Tab shows it */
-    /* Makes what it needs the first time it is shown: 0, or -1 with *err
-     * (a new allocation, NULL when memory ran out). */
+    /* Makes what it needs the first time it is shown (app.h's form:
+     * 0, or the exit status with *err). */
     int (*enter)(struct app *a, char **err);
     /* Advances it: `steps` steps of 1/60 s are due; dt is the real time
      * since the last frame, 0 when paused or headless (time goes in steps
@@ -30,13 +30,14 @@ typedef struct app_scene_ops {
     /* Draws it into dst, in the framebuffer's format, rows pitch bytes
      * apart; redraws only what changed since the last draw into dst. */
     void (*draw)(struct app *a, void *dst, ptrdiff_t pitch);
-    /* What the last draw changed, as at most max rectangles: the count. */
+    /* What the last draw changed, as at most max rectangles: the count
+     * (it cannot fail). */
     int (*changed)(struct app *a, rpl_rect_t *rects, int max);
     /* The next draw redraws all of it (something else was drawn there). */
     void (*invalidate)(struct app *a);
     /* A mouse button pressed, the mouse moved (in the window's
-     * coordinates: app_window_to_field) or a key pressed: 1 if the scene
-     * took it. */
+     * coordinates: app_window_to_field) or a key pressed: an answer, 1 if
+     * the scene took it, 0 if not (no status). */
     int (*input)(struct app *a, const SDL_Event *e);
     /* The overlay's lines: the figures into figures (when not NULL: a few
      * times a second) and the state shown under them into state. */
@@ -50,13 +51,13 @@ typedef struct app_scene_ops {
 
     /* The timedemo (--benchmark) plays it through these, the scene shown
      * from the start.  bench_open readies it for the timedemo's script
-     * (0, or -1 with *err, a new allocation or NULL when memory ran out);
-     * bench_input plays frame n's input (from 0: the script), bench_step
-     * 1/60 s of it whatever the frame took; bench_crc is the CRC-32 of
-     * its state now, every value in little-endian bytes whatever the
-     * machine.  bench_line writes the report's line about the scene
-     * ("" for none) and bench_json adds its figures to the JSON report
-     * (0, or -1 when memory ran out).  The report names the stages:
+     * (app.h's form); bench_input plays frame n's input (from 0: the
+     * script), bench_step 1/60 s of it whatever the frame took;
+     * bench_crc is the CRC-32 of its state now, every value in
+     * little-endian bytes whatever the machine.  bench_line writes the
+     * report's line about the scene ("" for none) and bench_json adds its
+     * figures to the JSON report (app.h's form: EXIT_FAILURE with *err
+     * NULL when memory ran out).  The report names the stages:
      * input_stage the input's, draw_stage the drawing's, and the state's
      * CRC line state_name. */
     int (*bench_open)(struct app *a, char **err);
@@ -64,7 +65,7 @@ typedef struct app_scene_ops {
     void (*bench_step)(struct app *a);
     uint32_t (*bench_crc)(struct app *a);
     void (*bench_line)(struct app *a, char *buf, size_t len);
-    int (*bench_json)(struct app *a, struct cJSON *report);
+    int (*bench_json)(struct app *a, struct cJSON *report, char **err);
     const char *input_stage, *draw_stage, *state_name;
 } app_scene_ops;
 
@@ -74,7 +75,8 @@ extern const app_scene_ops app_side_scene;
 
 /* scene.c: the switch.  app_scene_init shows the pool (before anything
  * is drawn); app_scene_start shows the scene --scene names at the start
- * (0, or -1 with *err; nothing happens if it is shown already); Tab calls
+ * (0, or its enter hook's exit status with *err; nothing happens if it is
+ * shown already); Tab calls
  * app_scene_next, which shows the other one, a note saying which or why
  * not; app_scene_destroy frees what the scenes made. */
 void app_scene_init(struct app *a);

@@ -4,8 +4,8 @@
 
 #include "app/app.h"
 
-/* The water as it is now, without the overlay, drawn and saved (0, or -1
- * with *err); S / F12: the next free ripple-NNNN.png in the working
+/* The water as it is now, without the overlay, drawn and saved (0, or
+ * app_save_picture's EXIT_FAILURE with *err); S / F12: the next free ripple-NNNN.png in the working
  * directory, the outcome in a note. */
 int app_screenshot(app_t *a, const char *path, char **err);
 void app_take_screenshot(app_t *a);

@@ -80,8 +80,8 @@ static uint32_t *asset(const char *name, int *w, int *h)
         fprintf(stderr, "ripple: cannot find assets/%s; the side scene goes without it\n", name);
         return NULL;
     }
-    uint32_t *px = app_load_image(path, w, h, &err);
-    if (!px) {
+    uint32_t *px;
+    if (app_load_pixels(path, &px, w, h, &err) != 0) { /* any status: the scene goes without */
         char *msg = app_format("%s; the side scene goes without it", err ? err : name);
         app_print_error(msg ? msg : "out of memory");
         free(msg);
@@ -112,7 +112,7 @@ static int enter(app_t *a, char **err)
         return 0;
     app_side_t *side = calloc(1, sizeof *side);
     if (!side)
-        return -1; /* *err NULL: out of memory */
+        return EXIT_FAILURE; /* *err NULL: out of memory */
     side_config_t cfg = {
         .w = a->o.w, .h = a->o.h, .format = a->o.fmt, .surface = a->o.surface,
         .springs = &a->o.springs, .seed = a->o.seed,
@@ -129,7 +129,7 @@ static int enter(app_t *a, char **err)
                           side->scene ? side_scene_error(side->scene) : rpl_strerror(st));
         side_scene_destroy(side->scene);
         free(side);
-        return -1;
+        return EXIT_FAILURE; /* the flags it takes were checked with the others */
     }
     a->side = side;
     side_scene_set_autoplay(a->side->scene, play_get(a->play, PLAY_AUTO) || a->o.headless);
@@ -255,7 +255,7 @@ static int bench_open(app_t *a, char **err)
     *err = NULL;
     if (!a->side) {
         *err = app_format("the side scene was not made");
-        return -1;
+        return EXIT_FAILURE;
     }
     side_scene_set_autoplay(a->side->scene, 0); /* the timedemo drops the bodies */
     a->side->drops = 0;
@@ -347,15 +347,16 @@ static void bench_line(app_t *a, char *buf, size_t len)
              SIDE_STEP, st.bodies, st.floating, st.awake, st.waters, st.droplets);
 }
 
-static int bench_json(app_t *a, cJSON *j)
+static int bench_json(app_t *a, cJSON *j, char **err)
 {
+    *err = NULL; /* memory is all it can run out of */
     side_stats_t st;
     side_scene_stats(a->side->scene, &st);
     int waves = side_scene_surface(a->side->scene) == RPL_SURFACE_WAVES;
     return cJSON_AddStringToObject(j, "surface", waves ? "waves" : "springs") &&
                    cJSON_AddNumberToObject(j, "steps_per_frame", steps_per_step()) &&
                    cJSON_AddNumberToObject(j, "bodies", st.bodies)
-               ? 0 : -1;
+               ? 0 : EXIT_FAILURE;
 }
 
 static void destroy(app_t *a)

@@ -108,24 +108,21 @@ static void on_drop(void *user, int x, int y, int radius, int weight)
         t->a->run_err = app_format("sound: %s", rpl_sound_error(t->snd));
 }
 
-/* Makes what the scene needs beyond the demo's start: 0, or -1 with a
- * message. */
-static int scene_open(timedemo_t *t)
+/* Makes what the scene needs beyond the demo's start (app.h's form). */
+static int scene_open(timedemo_t *t, char **err)
 {
     app_t *a = t->a;
     t->sound_crc = crc32(0L, Z_NULL, 0);
-    char *err = NULL;
-    if (t->scene->bench_open && t->scene->bench_open(a, &err) != 0) {
-        app_print_error(err ? err : "out of memory");
-        free(err);
-        return -1;
-    }
+    *err = NULL;
+    int status = t->scene->bench_open ? t->scene->bench_open(a, err) : 0;
+    if (status != 0)
+        return status;
     if (t->b->show) {
         if (rpl_sound_create(SOUND_RATE, a->o.seed, &t->snd) != RPL_OK) {
             rpl_sound_destroy(t->snd);
             t->snd = NULL;
-            app_print_error("cannot start the show's sound: out of memory");
-            return -1;
+            *err = app_format("cannot start the show's sound: out of memory");
+            return EXIT_FAILURE;
         }
         rpl_sound_set_ambient(t->snd, 1);
         rpl_sim_set_drop_hook(play_sim(a->play), on_drop, t);
@@ -154,8 +151,8 @@ static void scene_sound(timedemo_t *t)
 }
 
 /* One frame: the scene's input, its step (and the show's sound), then the
- * frame drawn and, in a window, handed to the display.  0 when the user
- * asked to quit. */
+ * frame drawn and, in a window, handed to the display.  An answer, not a
+ * status: 1 to go on, 0 when the user asked to quit. */
 static int play_frame(timedemo_t *t)
 {
     app_t *a = t->a;
@@ -316,8 +313,11 @@ static void put_stages(cJSON *obj, const timedemo_t *t, const double *v, int cpu
     }
 }
 
-static int report_json(const timedemo_t *t, const figures_t *f)
+/* The report as one line of JSON (app.h's form; memory is all it can
+ * run out of). */
+static int report_json(const timedemo_t *t, const figures_t *f, char **err)
 {
+    *err = NULL;
     const app_t *a = t->a;
     double n = f->n;
     cJSON *j = cJSON_CreateObject();
@@ -330,7 +330,7 @@ static int report_json(const timedemo_t *t, const figures_t *f)
         cJSON_Delete(j);
         cJSON_Delete(stage);
         cJSON_Delete(cpu);
-        return -1;
+        return EXIT_FAILURE;
     }
     cJSON_AddStringToObject(j, "version", RPL_VERSION);
     cJSON_AddStringToObject(j, "scene", f->scene);
@@ -365,9 +365,10 @@ static int report_json(const timedemo_t *t, const figures_t *f)
     cJSON_AddNumberToObject(cpu, "process_sys", t->sys_s * 1000 / n);
     cJSON_AddItemToObject(j, "cpu_ms_per_frame", cpu);
     cJSON_AddNumberToObject(j, "cpu_seconds", (double)t->process_ns / 1e9);
-    if (t->scene->bench_json && t->scene->bench_json(t->a, j) != 0) {
+    int status = t->scene->bench_json ? t->scene->bench_json(t->a, j, err) : 0;
+    if (status != 0) {
         cJSON_Delete(j);
-        return -1;
+        return status;
     }
     if (t->snd)
         cJSON_AddStringToObject(j, "sound_crc32", sound);
@@ -375,7 +376,7 @@ static int report_json(const timedemo_t *t, const figures_t *f)
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     if (!text)
-        return -1;
+        return EXIT_FAILURE;
     FILE *out = app_report_stream(a);
     fputs(text, out);
     fputc('\n', out);
@@ -393,11 +394,15 @@ int app_timedemo(app_t *a)
     t.hist = calloc(BINS, sizeof *t.hist);
     if (!t.hist) {
         app_print_error("out of memory");
-        return 1;
+        return EXIT_FAILURE;
     }
-    if (scene_open(&t) != 0) {
+    char *err = NULL;
+    int status = scene_open(&t, &err);
+    if (status != 0) {
+        app_print_error(err ? err : "out of memory");
+        free(err);
         free(t.hist);
-        return 1;
+        return status;
     }
     int done = 1;
     double user0, sys0;
@@ -414,19 +419,22 @@ int app_timedemo(app_t *a)
     rusage_s(&t.user_s, &t.sys_s);
     t.user_s -= user0;
     t.sys_s -= sys0;
-    int status = 0;
     if (app_stop_signal()) {
-        status = 1; /* stopped by a signal: no report, no word */
+        status = EXIT_FAILURE; /* stopped by a signal: no report, no word */
     } else if (!done) {
         fprintf(stderr, "ripple: benchmark stopped after %ld of %ld frames: no report\n",
                 t.frames, a->o.frames);
-        status = 1;
+        status = EXIT_FAILURE;
     } else {
         figures_t f;
         work_out(&t, &f);
-        if (a->o.json ? report_json(&t, &f) != 0 : (report_text(&t, &f), 0)) {
-            app_print_error("out of memory for the report");
-            status = 1;
+        if (a->o.json)
+            status = report_json(&t, &f, &err);
+        else
+            report_text(&t, &f);
+        if (status != 0) {
+            app_print_error(err ? err : "out of memory for the report");
+            free(err);
         }
     }
     scene_close(&t);

@@ -35,10 +35,11 @@ struct app_video {
     int n_tiles;
 };
 
-int app_video_create(app_video_t **out)
+int app_video_create(app_video_t **out, char **err)
 {
     *out = calloc(1, sizeof **out);
-    return *out ? 0 : -1;
+    *err = NULL; /* memory is all it can run out of */
+    return *out ? 0 : EXIT_FAILURE;
 }
 
 void app_video_destroy(app_video_t *v)
@@ -51,21 +52,23 @@ void app_video_destroy(app_video_t *v)
     free(v);
 }
 
-int app_video_fb_open(app_t *a)
+int app_video_fb_open(app_t *a, char **err)
 {
     app_video_t *v = a->video;
     static const Uint32 sdl_fmt[] = { SDL_PIXELFORMAT_RGB888, SDL_PIXELFORMAT_RGB565,
                                       SDL_PIXELFORMAT_INDEX8 };
     int bytes = rpl_format_bytes(a->o.fmt);
     v->fb = calloc((size_t)a->o.w * (size_t)a->o.h, (size_t)bytes);
-    if (!v->fb)
-        return -1;
-    v->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(v->fb, a->o.w, a->o.h, 8 * bytes,
-                                                    a->o.w * bytes, sdl_fmt[a->o.fmt]);
-    if (a->o.fmt == RPL_INDEX8)
+    if (v->fb)
+        v->fb_surf = SDL_CreateRGBSurfaceWithFormatFrom(v->fb, a->o.w, a->o.h, 8 * bytes,
+                                                        a->o.w * bytes, sdl_fmt[a->o.fmt]);
+    if (v->fb && a->o.fmt == RPL_INDEX8)
         v->show_surf = SDL_CreateRGBSurfaceWithFormat(0, a->o.w, a->o.h, 32,
                                                       SDL_PIXELFORMAT_RGB888);
-    return v->fb_surf && (a->o.fmt != RPL_INDEX8 || v->show_surf) ? 0 : -1;
+    if (v->fb_surf && (a->o.fmt != RPL_INDEX8 || v->show_surf))
+        return 0;
+    *err = app_format("out of memory for a %dx%d field", a->o.w, a->o.h);
+    return EXIT_FAILURE;
 }
 
 SDL_Surface *app_video_frame(const app_video_t *v)
@@ -236,16 +239,16 @@ static int open_texture(app_t *a, char **err)
         v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
     if (!v->ren) {
         *err = app_format("cannot create a renderer: %s", SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
     v->tex = SDL_CreateTexture(v->ren,
                                a->o.fmt == RPL_RGB565 ? SDL_PIXELFORMAT_RGB565 : SDL_PIXELFORMAT_RGB888,
                                SDL_TEXTUREACCESS_STREAMING, a->o.w, a->o.h);
-    if (!v->tex || app_overlay_attach(a->overlay, v->ren) != 0) {
+    if (!v->tex) {
         *err = app_format("cannot create a %dx%d texture: %s", a->o.w, a->o.h, SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
-    return 0;
+    return app_overlay_attach(a->overlay, v->ren, err);
 }
 
 static int open_surface(app_t *a, char **err)
@@ -253,7 +256,7 @@ static int open_surface(app_t *a, char **err)
     app_video_t *v = a->video;
     if (!SDL_GetWindowSurface(v->win)) {
         *err = app_format("cannot get the window's surface: %s", SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
     rpl_stats_t st;
     rpl_sim_stats(play_sim(a->play), &st);
@@ -262,13 +265,9 @@ static int open_surface(app_t *a, char **err)
     v->push = calloc(st.tiles + 2 * OVL_BOXES, sizeof *v->push);
     if (!v->changed || !v->push) {
         *err = app_format("out of memory");
-        return -1;
+        return EXIT_FAILURE;
     }
-    if (app_overlay_attach(a->overlay, NULL) != 0) {
-        *err = app_format("cannot make the overlay: %s", SDL_GetError());
-        return -1;
-    }
-    return 0;
+    return app_overlay_attach(a->overlay, NULL, err);
 }
 
 int app_video_open(app_t *a, char **err)
@@ -276,7 +275,7 @@ int app_video_open(app_t *a, char **err)
     app_video_t *v = a->video;
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         *err = app_format("cannot start video: %s (try --headless)", SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
     /* With no display SDL falls back by itself to a driver that shows
      * nothing (offscreen): the demo would play unseen until killed.  Only
@@ -285,7 +284,7 @@ int app_video_open(app_t *a, char **err)
     if (drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) && !(asked && *asked)) {
         *err = app_format("no display to open a window on (SDL found no X11 or Wayland "
                           "server): run it in a desktop session, or use --headless");
-        return -1;
+        return EXIT_FAILURE;
     }
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
     if (!v->present_why) /* not chosen yet */
@@ -298,7 +297,7 @@ int app_video_open(app_t *a, char **err)
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!v->win) {
         *err = app_format("cannot open a window: %s (try --headless)", SDL_GetError());
-        return -1;
+        return EXIT_FAILURE;
     }
     return v->present == PRESENT_SURFACE ? open_surface(a, err) : open_texture(a, err);
 }
@@ -449,7 +448,7 @@ static int surface_begin(app_t *a, SDL_Surface *ws)
         app_overlay_forget(a->overlay); /* nothing of it on this surface */
         return 1;
     }
-    if (app_overlay_lift(a->overlay, ws) != 0)
+    if (!app_overlay_lift(a->overlay, ws))
         a->scene->invalidate(a);
     return 0;
 }

@@ -9,10 +9,10 @@
 
 #include "app/app.h"
 
-/* The frame and the window, nothing made yet (0, or -1 when memory ran
- * out); app_video_destroy frees it (NULL: nothing), after
- * app_video_close. */
-int app_video_create(app_video_t **out);
+/* The frame and the window, nothing made yet (0, or EXIT_FAILURE with
+ * *err NULL when memory ran out); app_video_destroy frees it (NULL:
+ * nothing), after app_video_close. */
+int app_video_create(app_video_t **out, char **err);
 void app_video_destroy(app_video_t *v);
 
 /* How frames will reach the screen: what was asked for, else the rule of
@@ -26,13 +26,14 @@ const char *app_present_name(const app_t *a);
 const char *app_present_mode(const app_t *a, char *buf, size_t len);
 
 /* The framebuffer in o.fmt, kept between frames (only changed tiles are
- * redrawn), and its SDL surface, headless too (0, or -1 when memory ran
- * out); app_video_frame is that surface (its palette for 8 bits), NULL
- * before. */
-int app_video_fb_open(app_t *a);
+ * redrawn), and its SDL surface, headless too (0, or EXIT_FAILURE with
+ * *err when memory ran out); app_video_frame is that surface (its palette
+ * for 8 bits), NULL before. */
+int app_video_fb_open(app_t *a, char **err);
 SDL_Surface *app_video_frame(const app_video_t *v);
 
-/* The window (0, or -1 with *err) and its closing (before SDL quits).
+/* The window (0, or EXIT_FAILURE with *err: no display, no window, no
+ * renderer is a failure of the run) and its closing (before SDL quits).
  * app_refract draws the scene shown into the framebuffer;
  * app_render_frame draws a frame and then presents what it drew. */
 int app_video_open(app_t *a, char **err);
