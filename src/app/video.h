@@ -16,8 +16,9 @@ int app_video_create(app_video_t **out, char **err);
 void app_video_destroy(app_video_t *v);
 
 /* How frames will reach the screen: what was asked for, else the rule of
- * --present auto (README.md), whose probe of SDL's renderer runs in a
- * short-lived child process: call it before any thread starts.
+ * --present auto (docs/benchmark.md, Presenting), whose probe of SDL's
+ * renderer runs in a short-lived child process: call it before any
+ * thread starts.
  * app_video_open calls it if it was not.  app_present_name says which
  * ("surface" or "texture"); app_present_mode, for the timedemo's report,
  * how and why (in buf). */
