@@ -1,4 +1,4 @@
-/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scene against the same play through the public API, RGBA frames, refused input that leaves the pool as it was, settings, sound (cmocka). */
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scene against the same play through the public API, RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,6 +158,37 @@ static void test_refused_input_keeps_state(void **state)
     web_destroy(p);
 }
 
+/* A picture beyond RPL_IMAGE_MAX_PIXELS is refused before any byte of it
+ * is read or any block sized: in a 32-bit build 65536x65536x4 wraps
+ * size_t to 0 and 65536x16385x4 to 256 KiB, which the conversion then
+ * overran by 4 GiB.  The bytes given are a 4x4 picture's, as a caller
+ * lying about the size would give: the size alone must refuse it. */
+static void test_huge_picture_refused(void **state)
+{
+    (void)state;
+    web_t *p = new_pool(32, 32, 1, 48000);
+    web_set(p, WEB_LIGHT, 0);
+    uint8_t *pic = solid(4, 4, 1, 2, 3);
+    assert_int_equal(web_picture(p, pic, 4, 4), 0);
+    static const int sizes[][2] = {{65536, 65536}, {65536, 16385}, {16385, 65536},
+                                   {65536, 1526}, {10001, 10000}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        assert_int_equal(web_picture(p, pic, sizes[i][0], sizes[i][1]), -1);
+        assert_non_null(strstr(web_error(p), "more than 100 megapixels"));
+    }
+    free(pic);
+    const uint8_t *fb = web_draw(p);
+    assert_int_equal(fb[0], 1);
+    assert_int_equal(fb[1], 2);
+    assert_int_equal(fb[2], 3);
+    /* the longest side still fits when the count does: a 65536x2 strip */
+    uint8_t *strip = solid(65536, 2, 9, 8, 7);
+    assert_int_equal(web_picture(p, strip, 65536, 2), 0);
+    free(strip);
+    assert_int_equal(web_draw(p)[0], 9);
+    web_destroy(p);
+}
+
 /* Settings are clamped; a wave setting the core refuses is refused and
  * the water goes on under the old one. */
 static void test_settings(void **state)
@@ -230,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_bench_is_busy_1),
         cmocka_unit_test(test_frame_is_rgba),
         cmocka_unit_test(test_refused_input_keeps_state),
+        cmocka_unit_test(test_huge_picture_refused),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_sound),
     };

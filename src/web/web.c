@@ -5,6 +5,7 @@
 
 #include "play/play.h"
 #include "ripple.h"
+#include "ripple_support.h"
 #include "web/web.h"
 
 /* The timedemo's busy scene, as the native --benchmark plays it. */
@@ -120,6 +121,16 @@ int web_picture(web_t *p, const uint8_t *rgba, int w, int h)
     if (!ok(p) || !rgba || w < 1 || h < 1 || w > 65536 || h > 65536) {
         if (p)
             say(p, "bad picture", "no pixels or a size outside 1..65536");
+        return -1;
+    }
+    /* Counted in 64 bits: in the 32-bit builds (the module itself) w*h*4
+     * wraps size_t from 65536x16384 up, and a tiny block would take the
+     * whole picture.  The bound keeps w*h*4 under 2^31 besides. */
+    if ((int64_t)w * h > RPL_IMAGE_MAX_PIXELS) {
+        char why[96];
+        snprintf(why, sizeof why, "%dx%d is more than %ld megapixels", w, h,
+                 RPL_IMAGE_MAX_PIXELS / 1000000);
+        say(p, "bad picture", why);
         return -1;
     }
     size_t n = (size_t)w * (size_t)h;

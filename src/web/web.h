@@ -29,9 +29,11 @@ void web_destroy(web_t *p);
 /* Calm water again (the walls, the show's place and the settings stay). */
 void web_reset(web_t *p);
 
-/* The picture the water bends, from RGBA bytes of any size (the browser
- * decodes it), fitted to the pool (cover, centre cropped).  0, or -1 with
- * the reason in web_error (the old picture stays). */
+/* The picture the water bends, from w*h*4 RGBA bytes (the browser decodes
+ * it), fitted to the pool (cover, centre cropped): sides 1..65536 and at
+ * most RPL_IMAGE_MAX_PIXELS (ripple_support.h: 100 million) pixels, as
+ * the demo loads, so its bytes fit a 32-bit size_t.  0, or -1 with the
+ * reason in web_error (the old picture stays). */
 int web_picture(web_t *p, const uint8_t *rgba, int w, int h);
 /* The show from its text ("" or NULL: none; the autopilot and rain play).
  * 0, or -1 with the reason in web_error ("NAME:LINE:COL: message"; the
