@@ -1,5 +1,5 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, then both modules in a headless Chromium (the timedemo's CRC equal to the native demo's, a picture that answers a click, no console error).
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's CRC equal to the native demo's, a picture that answers a click, no console error).
 # usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]
 #
 # DEMO is the native demo, whose --benchmark (busy-1, 2000 frames) gives
@@ -19,6 +19,9 @@ fail=0
 # cannot read a file path: the old way, fs.readFile, is taken without it.
 echo "web: the SIMD kernels against the scalar ones (node $(node --version))"
 node --no-experimental-fetch "$EXACT" || fail=1
+
+echo "web: the server (src/web/serve.mjs) under dropped downloads and odd paths"
+node tests/web/server.mjs || fail=1
 
 crc=$("$DEMO" --benchmark --headless --frames 2000 | awk '$1 == "water" { print $3 }')
 case $crc in

@@ -8,6 +8,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
@@ -68,8 +69,9 @@ async function locate(root, urlPath) {
   }
   if (st.isDirectory()) {
     // A directory without its trailing slash: redirect, so that the page's
-    // relative URLs resolve inside it.
-    return p.endsWith('/') ? null : { redirect: urlPath + '/' };
+    // relative URLs resolve inside it.  One leading slash only: "//NAME/"
+    // would send a browser to the host NAME.
+    return p.endsWith('/') ? null : { redirect: urlPath.replace(/^\/+/, '/') + '/' };
   }
   return st.isFile() ? { file: real, size: st.size } : null;
 }
@@ -101,9 +103,11 @@ function handler(root, verbose) {
         'X-Content-Type-Options': 'nosniff',
       });
       if (req.method === 'HEAD') return res.end();
-      const stream = fs.createReadStream(hit.file);
-      stream.on('error', () => res.destroy());
-      stream.pipe(res);
+      // pipeline, not pipe: when the client leaves before the file's end
+      // (a dropped download, or a whole one closed before the server reads
+      // the end), pipe would leave the file open with its buffer for good;
+      // pipeline closes both on an error or either's early close.
+      pipeline(fs.createReadStream(hit.file), res, () => {});
     } catch (e) {
       if (!res.headersSent) reply(res, 500, 'internal error');
       else res.destroy();
