@@ -281,13 +281,16 @@ static void test_backdrop_repaint(void **state)
         play_update(p);
         assert_ptr_equal(play_backdrop(p), bd);
         /* walls: drawn in once */
+        assert_int_equal(play_repainted(p), 0);
         assert_int_equal(rpl_sim_wall_rect(play_sim(p), 10, 10, 20, 20, 1), RPL_OK);
         assert_int_equal(play_step(p, 1), RPL_OK);
         const rpl_backdrop_t *walled = play_backdrop(p);
-        assert_ptr_not_equal(walled, bd);
+        uint64_t once = play_repainted(p);
+        assert_true(once > 0);
         assert_int_equal(play_step(p, 1), RPL_OK);
         play_update(p);
         assert_ptr_equal(play_backdrop(p), walled);
+        assert_int_equal(play_repainted(p), once);
         uint32_t *want = xmalloc((size_t)w * h * 4);
         memcpy(want, pic, (size_t)w * h * 4);
         play_walls_paint(want, rpl_sim_walls(play_sim(p)), w, h);
@@ -310,11 +313,18 @@ static void test_backdrop_repaint(void **state)
         assert_ptr_equal(play_backdrop(p), now);
         /* the walls gone: the bare picture again, once */
         assert_int_equal(rpl_sim_wall_rect(play_sim(p), 10, 10, 20, 20, 0), RPL_OK);
+        once = play_repainted(p);
         play_update(p);
-        const rpl_backdrop_t *bare = play_backdrop(p);
-        assert_ptr_not_equal(bare, now);
+        assert_true(play_repainted(p) > once);
+        once = play_repainted(p);
         play_update(p);
-        assert_ptr_equal(play_backdrop(p), bare);
+        assert_int_equal(play_repainted(p), once);
+        got = rpl_backdrop_pixels(play_backdrop(p));
+        for (int i = 0; i < w * h; i++) {
+            uint32_t v = pic[i];
+            uint32_t bare = swap ? (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu) : v;
+            assert_int_equal(got[i] & 0xFFFFFFu, bare & 0xFFFFFFu);
+        }
         /* the frame: calm water shows the picture */
         uint32_t *fb = xmalloc((size_t)w * h * 4);
         play_set(p, PLAY_LIGHT, 0);
@@ -328,6 +338,141 @@ static void test_backdrop_repaint(void **state)
         free(pic);
         play_destroy(p);
     }
+}
+
+/* The backdrop rpl_backdrop_create makes of pic with p's walls drawn in,
+ * as play makes it whole. */
+static rpl_backdrop_t *whole_backdrop(const play_t *p, const uint32_t *pic, int w, int h,
+                                      rpl_format f, int swap)
+{
+    uint32_t *work = xmalloc((size_t)w * h * 4);
+    memcpy(work, pic, (size_t)w * h * 4);
+    if (rpl_sim_walls(play_sim(p)))
+        play_walls_paint(work, rpl_sim_walls(play_sim(p)), w, h);
+    for (int i = 0; swap && i < w * h; i++)
+        work[i] = 0xFF000000u | (work[i] & 0xFF00u) | (work[i] & 0xFFu) << 16 |
+                  (work[i] >> 16 & 0xFFu);
+    rpl_backdrop_t *bd = new_backdrop(work, w, h, f);
+    free(work);
+    return bd;
+}
+
+static void assert_backdrops_equal(const rpl_backdrop_t *a, const rpl_backdrop_t *b, int w, int h)
+{
+    rpl_format f = rpl_backdrop_format(a);
+    assert_int_equal(rpl_backdrop_format(b), f);
+    assert_memory_equal(rpl_backdrop_pixels(a), rpl_backdrop_pixels(b),
+                        (size_t)w * h * (size_t)rpl_format_bytes(f));
+    if (f != RPL_INDEX8)
+        return;
+    assert_int_equal(rpl_backdrop_colors(a), rpl_backdrop_colors(b));
+    assert_memory_equal(rpl_backdrop_palette(a), rpl_backdrop_palette(b), 256 * 4);
+    assert_memory_equal(rpl_backdrop_shade_table(a), rpl_backdrop_shade_table(b),
+                        (size_t)RPL_SHADE_LEVELS * 256);
+}
+
+/* Walls that move step after step are drawn again in place, only around
+ * where they changed, and the backdrop and the frame are byte for byte
+ * what making them whole gives: in every format, red and blue swapped or
+ * not, on a picture of many colours (INDEX8: the median cut) and of few
+ * (INDEX8: the colours themselves). */
+static void test_backdrop_in_place(void **state)
+{
+    (void)state;
+    const rpl_format fmts[3] = { RPL_XRGB8888, RPL_RGB565, RPL_INDEX8 };
+    int w = 64, h = 48;
+    for (int k = 0; k < 12; k++) {
+        rpl_format f = fmts[k % 3];
+        int swap = k / 3 % 2, few = k / 6;
+        play_config_t cfg = { .w = w, .h = h, .seed = 3, .format = f,
+                              .flags = swap ? PLAY_SWAP_RB : 0 };
+        play_t *p = NULL;
+        assert_int_equal(play_create(&cfg, &p), RPL_OK);
+        uint32_t *pic = random_bg(w, h, 11 + (uint64_t)k);
+        /* many colours, but near each other, as a photograph's */
+        for (int i = 0; i < w * h; i++)
+            pic[i] = 0xFF000000u | (few ? 0x203040u * (uint32_t)(pic[i] % 5)
+                                        : (uint32_t)(i % w * 3) << 16 | (uint32_t)(i / w * 4) << 8 |
+                                              (pic[i] & 0x1Fu));
+        assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+        size_t bytes = (size_t)w * h * (size_t)rpl_format_bytes(f);
+        unsigned char *fb = xmalloc(bytes), *want = xmalloc(bytes);
+        rpl_view_t view = play_view(p);
+        uint64_t rnd = 77 + (uint64_t)k;
+        rpl_sim_t *sim = play_sim(p);
+        for (int it = 0; it < 12; it++) {
+            int x = rnd_range(&rnd, -4, w), y = rnd_range(&rnd, -4, h);
+            int kind = rnd_range(&rnd, 0, 9);
+            if (kind < 7)
+                assert_int_equal(rpl_sim_wall_rect(sim, x, y, rnd_range(&rnd, 1, 6),
+                                                   rnd_range(&rnd, 1, 6), kind < 4), RPL_OK);
+            else if (kind < 9)
+                assert_int_equal(rpl_sim_wall_line(sim, x, y, rnd_range(&rnd, 0, w),
+                                                   rnd_range(&rnd, 0, h), rnd_range(&rnd, 1, 3),
+                                                   kind == 7), RPL_OK);
+            else
+                assert_int_equal(rpl_sim_wall_rect(sim, 0, 0, w, h, 0), RPL_OK);
+            if (rnd_range(&rnd, 0, 3) == 0) /* two changes in one update */
+                assert_int_equal(rpl_sim_wall_rect(sim, rnd_range(&rnd, 0, w - 2),
+                                                   rnd_range(&rnd, 0, h - 2), 2, 2, 1), RPL_OK);
+            assert_int_equal(play_draw(p, fb, (ptrdiff_t)w * rpl_format_bytes(f)), RPL_OK);
+            rpl_backdrop_t *whole = whole_backdrop(p, pic, w, h, f, swap);
+            assert_backdrops_equal(play_backdrop(p), whole, w, h);
+            assert_int_equal(rpl_render(sim, whole, want, (ptrdiff_t)w * rpl_format_bytes(f),
+                                        &view), RPL_OK);
+            assert_memory_equal(fb, want, bytes);
+            rpl_backdrop_destroy(whole);
+        }
+        /* a 2x2 wall toggled step after step: the backdrop stays, and each
+         * toggle paints the 4x4 pixels the wall and its rim reach */
+        assert_int_equal(rpl_sim_wall_rect(sim, 40, 30, 2, 2, 1), RPL_OK);
+        play_update(p);
+        const rpl_backdrop_t *kept = play_backdrop(p);
+        uint64_t before = play_repainted(p);
+        for (int it = 0; it < 10; it++) {
+            assert_int_equal(rpl_sim_wall_rect(sim, 40, 30, 2, 2, it % 2), RPL_OK);
+            assert_int_equal(play_step(p, 1), RPL_OK);
+            assert_ptr_equal(play_backdrop(p), kept);
+        }
+        assert_int_equal(play_repainted(p) - before, 10 * 4 * 4);
+        free(fb);
+        free(want);
+        free(pic);
+        play_destroy(p);
+    }
+}
+
+/* The field says where its walls changed since a serial: the box of the
+ * changes after it, the whole field for a serial it never had. */
+static void test_walls_changed(void **state)
+{
+    (void)state;
+    rpl_sim_t *sim = new_sim(200, 100, 1);
+    int box[4];
+    assert_int_equal(rpl_sim_walls_changed(sim, 0, box), 0);
+    assert_int_equal(rpl_sim_wall_rect(sim, 10, 20, 2, 3, 1), RPL_OK);
+    uint64_t s1 = rpl_sim_walls_serial(sim);
+    assert_int_equal(rpl_sim_wall_rect(sim, 50, 60, 4, 1, 1), RPL_OK);
+    assert_int_equal(rpl_sim_walls_changed(sim, s1, box), 1);
+    assert_int_equal(box[0], 50), assert_int_equal(box[1], 60);
+    assert_int_equal(box[2], 4), assert_int_equal(box[3], 1);
+    assert_int_equal(rpl_sim_walls_changed(sim, 0, box), 1);
+    assert_int_equal(box[0], 10), assert_int_equal(box[1], 20);
+    assert_int_equal(box[2], 44), assert_int_equal(box[3], 41);
+    assert_int_equal(rpl_sim_walls_changed(sim, rpl_sim_walls_serial(sim), box), 0);
+    /* many changes: the old ones merge, none is lost */
+    for (int i = 0; i < 40; i++)
+        assert_int_equal(rpl_sim_wall_rect(sim, 100 + i, 5, 1, 1, 1), RPL_OK);
+    assert_int_equal(rpl_sim_walls_changed(sim, s1, box), 1);
+    assert_true(box[0] <= 50 && box[1] <= 5);
+    assert_true(box[0] + box[2] >= 140 && box[1] + box[3] >= 61);
+    assert_true(box[0] >= 10 && box[0] + box[2] <= 140);
+    assert_int_equal(rpl_sim_walls_changed(sim, rpl_sim_walls_serial(sim) - 1, box), 1);
+    assert_int_equal(box[0], 139), assert_int_equal(box[1], 5);
+    assert_int_equal(box[2], 1), assert_int_equal(box[3], 1);
+    assert_int_equal(rpl_sim_walls_changed(sim, rpl_sim_walls_serial(sim) + 1, box), 1);
+    assert_int_equal(box[2], 200), assert_int_equal(box[3], 100);
+    rpl_sim_destroy(sim);
 }
 
 /* CRC-32 of the pool's heights, as the timedemo's report gives it. */
@@ -404,6 +549,8 @@ int main(void)
         cmocka_unit_test(test_wave_keys),
         cmocka_unit_test(test_show_view),
         cmocka_unit_test(test_backdrop_repaint),
+        cmocka_unit_test(test_backdrop_in_place),
+        cmocka_unit_test(test_walls_changed),
         cmocka_unit_test(test_bench_busy_and_wave),
         cmocka_unit_test(test_bench_show),
     };

@@ -1261,6 +1261,31 @@ static void budget_edge(const char *line, uint64_t cost, uint64_t extra, const c
     free(t);
 }
 
+/* A show with a long path: the budget's message keeps its figure and its
+ * reason whole, and as much of the path's end as fits. */
+static void test_budget_long_name(void **state)
+{
+    (void)state;
+    char name[300];
+    memset(name, 'd', sizeof name);
+    memcpy(name, "/a/long/folder/", 15);
+    memcpy(name + sizeof name - 12, "/stall.show", 12);
+    char *t = repeated("", "cut\n", 4, "");
+    rpl_show_t *s = NULL;
+    assert_int_equal(rpl_show_parse(t, strlen(t), name, &s), RPL_EFORMAT);
+    char want[400];
+    over_msg(want, sizeof want, 5, 1, 0, 0, 4 * (WC + 960 * 540));
+    const char *msg = rpl_show_error(s);
+    size_t ml = strlen(msg), wl = strlen(want) - 1; /* want without its "t" */
+    assert_true(ml >= wl + 3);
+    assert_string_equal(msg + ml - wl, want + 1);
+    assert_memory_equal(msg, "...", 3);
+    assert_non_null(strstr(msg, "dd/stall.show:5:1: step 0 would cost 2073856 units"));
+    assert_true(ml < 192);
+    rpl_show_destroy(s);
+    free(t);
+}
+
 /* The stones a tick lays, counted as the budget counts them. */
 typedef struct tally {
     uint64_t stones, units;
@@ -1492,6 +1517,7 @@ int main(void)
         cmocka_unit_test(test_default_show),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_budget_worst),
+        cmocka_unit_test(test_budget_long_name),
         cmocka_unit_test(test_many_pictures),
     };
     return cmocka_run_group_tests_name("show", tests, NULL, NULL);

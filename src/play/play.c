@@ -22,6 +22,9 @@ struct play {
     int rain_on, auto_on;
     uint32_t *pic;           /* the picture fitted to the field, XRGB8888 (NULL: none yet) */
     rpl_backdrop_t *bd;      /* it with the walls drawn in, in the frame's format */
+    uint32_t *work;          /* what bd was made from, when not pic: the walls drawn in,
+                              * red and blue swapped if asked (NULL: none kept) */
+    uint64_t repainted;      /* pixels of the backdrop made again for the walls */
     uint64_t walls_serial;   /* rpl_sim_walls_serial when bd was made */
     int walls_drawn;         /* bd has walls drawn in */
     int ready;               /* play_create made it whole */
@@ -108,6 +111,7 @@ void play_destroy(play_t *p)
     rpl_backdrop_destroy(p->bd);
     rpl_sim_destroy(p->sim);
     free(p->pic);
+    free(p->work);
     free(p);
 }
 
@@ -128,48 +132,69 @@ rpl_renderer_t *play_renderer(const play_t *p)
 
 /* ---- the picture behind the water ------------------------------------ */
 
-/* The backdrop of the fitted picture pic with the walls drawn in (red and
- * blue swapped if asked), in the frame's format, into *out. */
-static rpl_status make_backdrop(const play_t *p, const uint32_t *pic, rpl_backdrop_t **out)
+/* The fitted picture pic with the walls drawn in (red and blue swapped if
+ * asked) into work, in the pixels [x0, x1) x [y0, y1). */
+static void paint(const play_t *p, const uint32_t *pic, uint32_t *work, int x0, int y0, int x1,
+                  int y1)
 {
     int w = p->cfg.w, h = p->cfg.h;
-    size_t n = (size_t)w * (size_t)h;
     const uint8_t *mask = rpl_sim_walls(p->sim);
-    int swap = (p->cfg.flags & PLAY_SWAP_RB) != 0;
-    uint32_t *work = NULL;
-    *out = NULL;
-    if (mask || swap) {
-        work = malloc(n * 4);
-        if (!work)
-            return RPL_ENOMEM;
-        memcpy(work, pic, n * 4);
-        if (mask)
-            play_walls_paint(work, mask, w, h);
-        for (size_t i = 0; swap && i < n; i++) {
-            uint32_t v = work[i];
-            work[i] = 0xFF000000u | (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu);
+    for (int y = y0; y < y1; y++)
+        memcpy(work + (size_t)y * (size_t)w + x0, pic + (size_t)y * (size_t)w + x0,
+               (size_t)(x1 - x0) * 4);
+    if (mask)
+        play_walls_paint_rect(work, mask, w, h, x0, y0, x1, y1);
+    if (!(p->cfg.flags & PLAY_SWAP_RB))
+        return;
+    for (int y = y0; y < y1; y++) {
+        uint32_t *row = work + (size_t)y * (size_t)w;
+        for (int x = x0; x < x1; x++) {
+            uint32_t v = row[x];
+            row[x] = 0xFF000000u | (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu);
         }
-        pic = work;
+    }
+}
+
+/* The backdrop of the fitted picture pic with the walls drawn in (red and
+ * blue swapped if asked), in the frame's format, into *out; what it was
+ * made from, when not pic, into *work (NULL: freed). */
+static rpl_status make_backdrop(const play_t *p, const uint32_t *pic, rpl_backdrop_t **out,
+                                uint32_t **work)
+{
+    int w = p->cfg.w, h = p->cfg.h;
+    uint32_t *made = NULL;
+    *out = NULL;
+    if (work)
+        *work = NULL;
+    if (rpl_sim_walls(p->sim) || (p->cfg.flags & PLAY_SWAP_RB)) {
+        made = malloc((size_t)w * (size_t)h * 4);
+        if (!made)
+            return RPL_ENOMEM;
+        paint(p, pic, made, 0, 0, w, h);
+        pic = made;
     }
     rpl_status st = rpl_backdrop_create(pic, w, h, p->cfg.format, out);
-    free(work);
     if (st != RPL_OK) {
         rpl_backdrop_destroy(*out);
         *out = NULL;
     }
+    if (st == RPL_OK && work)
+        *work = made;
+    else
+        free(made);
     return st;
 }
 
 /* A picture fitted to the field and its backdrop, both new (NULL on
  * failure, with the status). */
 static rpl_status prepare(const play_t *p, const uint32_t *px, int w, int h, ptrdiff_t pitch,
-                          uint32_t **pic, rpl_backdrop_t **bd)
+                          uint32_t **pic, rpl_backdrop_t **bd, uint32_t **work)
 {
     *bd = NULL;
     *pic = malloc((size_t)p->cfg.w * (size_t)p->cfg.h * 4);
     rpl_status st = *pic ? rpl_image_fit(px, w, h, pitch, *pic, p->cfg.w, p->cfg.h) : RPL_ENOMEM;
     if (st == RPL_OK)
-        st = make_backdrop(p, *pic, bd);
+        st = make_backdrop(p, *pic, bd, work);
     if (st != RPL_OK) {
         free(*pic);
         *pic = NULL;
@@ -181,9 +206,9 @@ rpl_status play_set_picture(play_t *p, const uint32_t *px, int w, int h, ptrdiff
 {
     if (!p)
         return RPL_EINVAL;
-    uint32_t *pic;
+    uint32_t *pic, *work;
     rpl_backdrop_t *bd;
-    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd);
+    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd, &work);
     if (st != RPL_OK) {
         say(p, "cannot prepare the picture: %s", rpl_strerror(st));
         return st;
@@ -191,8 +216,10 @@ rpl_status play_set_picture(play_t *p, const uint32_t *px, int w, int h, ptrdiff
     /* the new backdrop is made before the old goes: the renderer sees a new one */
     rpl_backdrop_destroy(p->bd);
     free(p->pic);
+    free(p->work);
     p->pic = pic;
     p->bd = bd;
+    p->work = work;
     p->walls_serial = rpl_sim_walls_serial(p->sim);
     p->walls_drawn = rpl_sim_walls(p->sim) != NULL;
     return RPL_OK;
@@ -205,7 +232,7 @@ rpl_status play_check_picture(const play_t *p, const uint32_t *px, int w, int h,
         return RPL_EINVAL;
     uint32_t *pic;
     rpl_backdrop_t *bd;
-    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd);
+    rpl_status st = prepare(p, px, w, h, pitch, &pic, &bd, NULL);
     rpl_backdrop_destroy(bd);
     free(pic);
     return st;
@@ -213,10 +240,13 @@ rpl_status play_check_picture(const play_t *p, const uint32_t *px, int w, int h,
 
 /*
  * The backdrop shows the walls when it was made with them drawn in, after
- * their last change.  A change of the walls draws them again, once: a
- * new backdrop, nothing per frame; without walls, and none drawn, the
- * backdrop is the bare picture already.  The renderer sees a new backdrop
- * by itself and redraws every tile; the palette follows it.
+ * their last change.  A change of the walls draws them again, once, and
+ * only where they changed (and a cell around, for the bevel and the
+ * shadow): the backdrop is updated in place there and the renderer told
+ * of the box; nothing per frame.  Without walls, and none drawn, the
+ * backdrop is the bare picture already.  When nothing was kept to draw
+ * on (the walls' first change on a bare picture) or the update fails, a
+ * new backdrop is made whole, which the renderer sees by itself.
  */
 void play_update(play_t *p)
 {
@@ -225,20 +255,44 @@ void play_update(play_t *p)
     uint64_t serial = rpl_sim_walls_serial(p->sim);
     if (serial == p->walls_serial)
         return;
+    int box[4];
+    rpl_sim_walls_changed(p->sim, p->walls_serial, box);
     p->walls_serial = serial; /* whatever happens, not again until the next change */
     const uint8_t *mask = rpl_sim_walls(p->sim);
     if (!mask && !p->walls_drawn)
         return;
+    int w = p->cfg.w, h = p->cfg.h;
+    if (p->work && box[2] > 0) {
+        int x0 = box[0] > 0 ? box[0] - 1 : 0, y0 = box[1] > 0 ? box[1] - 1 : 0;
+        int x1 = box[0] + box[2] < w ? box[0] + box[2] + 1 : w;
+        int y1 = box[1] + box[3] < h ? box[1] + box[3] + 1 : h;
+        paint(p, p->pic, p->work, x0, y0, x1, y1);
+        if (rpl_backdrop_update(p->bd, p->work, x0, y0, x1 - x0, y1 - y0) == RPL_OK) {
+            rpl_renderer_invalidate_rect(p->ren, x0, y0, x1 - x0, y1 - y0);
+            p->repainted += (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
+            p->walls_drawn = mask != NULL;
+            return;
+        }
+    }
     rpl_backdrop_t *bd = NULL;
-    rpl_status st = make_backdrop(p, p->pic, &bd);
+    uint32_t *work = NULL;
+    rpl_status st = make_backdrop(p, p->pic, &bd, &work);
     if (st != RPL_OK) {
         say(p, "cannot draw the walls: %s", rpl_strerror(st));
         note(p);
         return;
     }
     rpl_backdrop_destroy(p->bd);
+    free(p->work);
     p->bd = bd;
+    p->work = work;
+    p->repainted += (uint64_t)w * (uint64_t)h;
     p->walls_drawn = mask != NULL;
+}
+
+uint64_t play_repainted(const play_t *p)
+{
+    return p ? p->repainted : 0;
 }
 
 const rpl_backdrop_t *play_backdrop(const play_t *p)

@@ -66,6 +66,12 @@ rpl_wave_params_t play_wave_nudge(rpl_wave_params_t p, int speed, int viscosity)
  * top left, as the water's shading is, and a soft shadow on the water
  * below and right of a wall; open cells are left as they are. */
 void play_walls_paint(uint32_t *px, const uint8_t *mask, int w, int h);
+/* The same for the pixels [x0, x1) x [y0, y1) only (within the picture):
+ * each reads the mask at its own cell and its four neighbours, so after
+ * the walls changed in a box, the box grown by a cell each way is all
+ * that needs painting again, on the bare picture. */
+void play_walls_paint_rect(uint32_t *px, const uint8_t *mask, int w, int h, int x0, int y0, int x1,
+                           int y1);
 
 /* ---- the pool --------------------------------------------------------- */
 
@@ -131,6 +137,12 @@ RPL_NODISCARD rpl_status play_check_picture(const play_t *p, const uint32_t *px,
  * play_draw call it; a front end that changes the walls between steps
  * may call it too. */
 void play_update(play_t *p);
+/* Pixels of the backdrop made again for the walls since play_create: the
+ * whole field for each backdrop made anew, the box around the changed
+ * walls for each updated in place (INDEX8 may still map every pixel
+ * again when the palette changes, see rpl_backdrop_update).  What moving
+ * walls cost, for tests and benchmarks; 0 for NULL. */
+uint64_t play_repainted(const play_t *p);
 /* The backdrop shown (NULL before the first picture): its palette in
  * INDEX8. */
 const rpl_backdrop_t *play_backdrop(const play_t *p);

@@ -29,8 +29,14 @@ static uint32_t rgb(int r, int g, int b)
  * and to the right of a wall. */
 void play_walls_paint(uint32_t *px, const uint8_t *m, int w, int h)
 {
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
+    play_walls_paint_rect(px, m, w, h, 0, 0, w, h);
+}
+
+void play_walls_paint_rect(uint32_t *px, const uint8_t *m, int w, int h, int x0, int y0, int x1,
+                           int y1)
+{
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
             int up = y > 0 && !m[i - (size_t)w], left = x > 0 && !m[i - 1];
             int down = y + 1 < h && !m[i + (size_t)w], right = x + 1 < w && !m[i + 1];

@@ -278,6 +278,14 @@ const uint8_t *rpl_sim_walls(const rpl_sim_t *sim);
  * cells of the mask (set, rectangle, line, a snapshot loaded), so a front
  * end that draws the walls knows when to draw them again.  0 for NULL. */
 uint64_t rpl_sim_walls_serial(const rpl_sim_t *sim);
+/* Where the walls changed since their serial was `since`: a box of cells
+ * (box[0], box[1] its top left corner, box[2] x box[3] its size) holding
+ * every cell set since then, so a front end draws the walls again there
+ * only.  The box may be larger than the cells changed (the field keeps
+ * the last few changes apart, older ones merged); the whole field for a
+ * serial it never had.  Returns nonzero if anything changed (else box is
+ * 0, 0, 0x0, and so for NULL). */
+int rpl_sim_walls_changed(const rpl_sim_t *sim, uint64_t since, int box[4]);
 
 /*
  * Edges of the field: reflecting (the default: the border cells stay 0, as

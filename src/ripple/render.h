@@ -106,6 +106,22 @@ typedef struct rpl_backdrop rpl_backdrop_t;
 RPL_NODISCARD rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format format,
                                              rpl_backdrop_t **out);
 void rpl_backdrop_destroy(rpl_backdrop_t *bd); /* NULL is fine */
+/* Updates the backdrop in place after its picture changed within a
+ * rectangle (x, y, w x h, clipped to the picture): xrgb is the whole
+ * picture as it is now, w*h of the backdrop's size, the same as the one
+ * the backdrop was made (or last updated) from outside the rectangle.
+ * The backdrop becomes, byte for byte, what rpl_backdrop_create would
+ * make of xrgb.  XRGB8888 and RGB565 cost by the rectangle.  INDEX8's
+ * palette comes from the whole picture: the first update keeps a copy of
+ * it and its histogram (w*h*4 bytes and about 7 MB) so later ones find
+ * the palette without reading it all; while the palette holds only the
+ * rectangle is mapped again, and when it changes every pixel is (and a
+ * renderer, seeing a new palette, draws the whole frame again).  Tell a
+ * renderer of the change (rpl_renderer_invalidate_rect).  RPL_EINVAL:
+ * NULL or failed backdrop, NULL xrgb, negative w or h; RPL_ENOMEM: the
+ * backdrop becomes a failed one (destroy it, make it anew). */
+RPL_NODISCARD rpl_status rpl_backdrop_update(rpl_backdrop_t *bd, const uint32_t *xrgb, int x,
+                                             int y, int w, int h);
 /* Why creating it failed ("" if it did not). */
 const char *rpl_backdrop_error(const rpl_backdrop_t *bd);
 /* The format and size given at creation (NULL: RPL_XRGB8888 and 0x0). */

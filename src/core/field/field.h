@@ -13,6 +13,8 @@ struct rpl_pool;
 /* The strongest damping of absorbing edges, at the border, in 1/256 of
  * a height per step (core/field/walls.c). */
 #define RPL_ABSORB_K 96
+/* Changes of the walls remembered one by one before they merge. */
+#define RPL_WALLS_LOG 16
 
 /* The field (opaque in ripple.h). */
 struct rpl_sim {
@@ -39,6 +41,11 @@ struct rpl_sim {
     uint8_t *walls;            /* w*h, 1 = solid; NULL: no walls */
     uint16_t *wall_tiles;      /* per tile: its solid cells (with walls) */
     uint64_t walls_serial;     /* counts changes of the walls */
+    /* where the walls changed, oldest first: entry i covers the changes
+     * after entry i-1's serial (after 0 for the first) up to its own;
+     * when full, the oldest two merge, so every change stays covered */
+    struct { uint64_t serial; int x0, y0, x1, y1; } walls_log[RPL_WALLS_LOG];
+    int walls_logged;
     /* the walls as runs of solid cells, made before a step after they
      * changed: row y's are wall_span[2*i], [2*i+1] (x0, x1) for i in
      * wall_row[y] .. wall_row[y+1]-1; NULL: not made (the mask is read) */

@@ -192,12 +192,38 @@ void rpl_walls_prepare(rpl_sim_t *sim)
     sim->wall_row[h] = n;
 }
 
+/* A change of the walls within [x0, x1) x [y0, y1): a new serial, and
+ * where, for rpl_sim_walls_changed. */
+static void walls_moved(rpl_sim_t *sim, int x0, int x1, int y0, int y1)
+{
+    sim->walls_serial++;
+    if (x0 >= x1 || y0 >= y1)
+        return;
+    if (sim->walls_logged == RPL_WALLS_LOG) {
+        /* the oldest change joins the next: coarser, never lost */
+        int *a = &sim->walls_log[0].x0, *b = &sim->walls_log[1].x0;
+        b[0] = a[0] < b[0] ? a[0] : b[0];
+        b[1] = a[1] < b[1] ? a[1] : b[1];
+        b[2] = a[2] > b[2] ? a[2] : b[2];
+        b[3] = a[3] > b[3] ? a[3] : b[3];
+        memmove(sim->walls_log, sim->walls_log + 1,
+                (RPL_WALLS_LOG - 1) * sizeof sim->walls_log[0]);
+        sim->walls_logged--;
+    }
+    int i = sim->walls_logged++;
+    sim->walls_log[i].serial = sim->walls_serial;
+    sim->walls_log[i].x0 = x0;
+    sim->walls_log[i].y0 = y0;
+    sim->walls_log[i].x1 = x1;
+    sim->walls_log[i].y1 = y1;
+}
+
 /* After the cells [x0, x1) x [y0, y1) of the mask changed: zeroes the
  * heights under solid cells there, recounts the tiles it overlaps, and
  * lets the mask go when no solid cell is left. */
 static void walls_changed(rpl_sim_t *sim, int x0, int x1, int y0, int y1)
 {
-    sim->walls_serial++;
+    walls_moved(sim, x0, x1, y0, y1);
     sim->walls_dirty = 1;
     if (x0 >= x1 || y0 >= y1)
         return;
@@ -236,7 +262,7 @@ rpl_status rpl_sim_set_walls(rpl_sim_t *sim, const uint8_t *mask)
         return RPL_EINVAL;
     if (!mask) {
         if (sim->walls)
-            sim->walls_serial++;
+            walls_moved(sim, 0, sim->w, 0, sim->h);
         drop_walls(sim);
         return RPL_OK;
     }
@@ -359,6 +385,37 @@ const uint8_t *rpl_sim_walls(const rpl_sim_t *sim)
 uint64_t rpl_sim_walls_serial(const rpl_sim_t *sim)
 {
     return rpl_sim_usable(sim) ? sim->walls_serial : 0;
+}
+
+int rpl_sim_walls_changed(const rpl_sim_t *sim, uint64_t since, int box[4])
+{
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    if (rpl_sim_usable(sim) && since > sim->walls_serial) { /* not a serial it had */
+        x1 = sim->w;
+        y1 = sim->h;
+    } else if (rpl_sim_usable(sim)) {
+        for (int i = 0; i < sim->walls_logged; i++) {
+            if (sim->walls_log[i].serial <= since)
+                continue;
+            int a0 = sim->walls_log[i].x0, b0 = sim->walls_log[i].y0;
+            int a1 = sim->walls_log[i].x1, b1 = sim->walls_log[i].y1;
+            if (x0 >= x1) {
+                x0 = a0, y0 = b0, x1 = a1, y1 = b1;
+                continue;
+            }
+            x0 = a0 < x0 ? a0 : x0;
+            y0 = b0 < y0 ? b0 : y0;
+            x1 = a1 > x1 ? a1 : x1;
+            y1 = b1 > y1 ? b1 : y1;
+        }
+    }
+    if (box) {
+        box[0] = x0;
+        box[1] = y0;
+        box[2] = x1 - x0;
+        box[3] = y1 - y0;
+    }
+    return x0 < x1;
 }
 
 void rpl_walls_apply(rpl_sim_t *sim)

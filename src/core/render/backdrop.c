@@ -172,6 +172,12 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The histogram's bin of colour c. */
+#define BIN_OF(c) (((c) >> 18 & 0x3F) << 12 | ((c) >> 10 & 0x3F) << 6 | ((c) >> 2 & 0x3F))
+#define NBINS ((size_t)1 << (3 * HBITS))
+
+static int cut_bins(hbin_t *bins, uint32_t *order, size_t nb, uint32_t *pal);
+
 /* At most 256 colours for the picture into pal[] (sorted ascending);
  * returns how many, or 0 when out of memory. */
 static int median_cut(const uint32_t *px, size_t n, uint32_t *pal)
@@ -185,7 +191,7 @@ static int median_cut(const uint32_t *px, size_t n, uint32_t *pal)
     /* count, then number the nonempty bins (slot then holds index + 1) */
     for (size_t i = 0; i < n; i++) {
         uint32_t c = px[i];
-        slot[(c >> 18 & 0x3F) << 12 | (c >> 10 & 0x3F) << 6 | (c >> 2 & 0x3F)]++;
+        slot[BIN_OF(c)]++;
     }
     size_t nb = 0;
     for (size_t k = 0; k < (size_t)1 << (3 * HBITS); k++)
@@ -203,12 +209,26 @@ static int median_cut(const uint32_t *px, size_t n, uint32_t *pal)
         }
     for (size_t i = 0; i < n; i++) {
         uint32_t c = px[i];
-        hbin_t *h = &bins[slot[(c >> 18 & 0x3F) << 12 | (c >> 10 & 0x3F) << 6 | (c >> 2 & 0x3F)] - 1];
+        hbin_t *h = &bins[slot[BIN_OF(c)] - 1];
         h->count++;
         h->sum[0] += c >> 16 & 0xFF;
         h->sum[1] += c >> 8 & 0xFF;
         h->sum[2] += c & 0xFF;
     }
+    nbox = cut_bins(bins, order, nb, pal);
+out:
+    free(slot);
+    free(bins);
+    free(order);
+    return nbox;
+}
+
+/* The cuts of the nonempty bins[0..nb) (in ascending order of key, order[]
+ * their indices in that order: both are used up) into pal[]; returns how
+ * many colours. */
+static int cut_bins(hbin_t *bins, uint32_t *order, size_t nb, uint32_t *pal)
+{
+    int nbox;
     box_t boxes[256];
     boxes[0].lo = 0, boxes[0].hi = nb;
     box_measure(&boxes[0], bins, order);
@@ -235,10 +255,6 @@ static int median_cut(const uint32_t *px, size_t n, uint32_t *pal)
         pal[b] = c;
     }
     qsort(pal, (size_t)nbox, sizeof *pal, cmp_u32);
-out:
-    free(slot);
-    free(bins);
-    free(order);
     return nbox;
 }
 
@@ -329,6 +345,43 @@ static uint8_t nearest_entry(nearest_t *nr, uint32_t c)
     return (uint8_t)idx;
 }
 
+/* The palette of pal[0..colors) into the backdrop: entries past colors
+ * repeat the last. */
+static void palette_of(uint32_t out[256], const uint32_t *pal, int colors)
+{
+    for (int e = 0; e < 256; e++)
+        out[e] = 0xFF000000u | pal[e < colors ? e : colors - 1];
+}
+
+/* The colours of the picture's rows [y0, y1), cells [x0, x1), mapped to
+ * their nearest entries. */
+static void map_rect(nearest_t *nr, const uint32_t *xrgb, uint8_t *idx, int w, int x0, int y0,
+                     int x1, int y1)
+{
+    uint32_t last = 0xFFFFFFFFu;
+    uint8_t last_idx = 0;
+    for (int y = y0; y < y1 && !nr->oom; y++) {
+        const uint32_t *src = xrgb + (size_t)y * (size_t)w;
+        uint8_t *dst = idx + (size_t)y * (size_t)w;
+        for (int x = x0; x < x1; x++) {
+            uint32_t c = src[x] & 0xFFFFFFu;
+            if (c != last)
+                last = c, last_idx = nearest_entry(nr, c);
+            dst[x] = last_idx;
+        }
+    }
+}
+
+static void make_shade(rpl_backdrop_t *bd, nearest_t *nr)
+{
+    for (int q = -RPL_SHADE_STEPS; q <= RPL_SHADE_STEPS && !nr->oom; q++) {
+        uint8_t *row = bd->shade + (size_t)(q + RPL_SHADE_STEPS) * 256;
+        for (int e = 0; e < 256; e++)
+            row[e] = q == 0 ? (uint8_t)e
+                            : nearest_entry(nr, rpl_shade(bd->palette[e], 4 * q) & 0xFFFFFFu);
+    }
+}
+
 /* Palette, indices and shade table of an INDEX8 backdrop. */
 static rpl_status build_index8(rpl_backdrop_t *bd, const uint32_t *xrgb)
 {
@@ -339,8 +392,7 @@ static rpl_status build_index8(rpl_backdrop_t *bd, const uint32_t *xrgb)
         colors = median_cut(xrgb, n, pal);
     if (colors == 0)
         return RPL_ENOMEM;
-    for (int e = 0; e < 256; e++)
-        bd->palette[e] = 0xFF000000u | pal[e < colors ? e : colors - 1];
+    palette_of(bd->palette, pal, colors);
     bd->colors = colors;
 
     nearest_t nr = { bd->palette, colors, NULL, NULL, NULL, 0, 0, 0 };
@@ -352,21 +404,8 @@ static rpl_status build_index8(rpl_backdrop_t *bd, const uint32_t *xrgb)
     if (!nr.start || !nr.len || !bd->px || !bd->shade)
         goto out;
     memset(nr.start, 0xFF, CELLS * sizeof *nr.start);
-    uint8_t *idx = bd->px;
-    uint32_t last = 0xFFFFFFFFu;
-    uint8_t last_idx = 0;
-    for (size_t i = 0; i < n && !nr.oom; i++) {
-        uint32_t c = xrgb[i] & 0xFFFFFFu;
-        if (c != last)
-            last = c, last_idx = nearest_entry(&nr, c);
-        idx[i] = last_idx;
-    }
-    for (int q = -RPL_SHADE_STEPS; q <= RPL_SHADE_STEPS && !nr.oom; q++) {
-        uint8_t *row = bd->shade + (size_t)(q + RPL_SHADE_STEPS) * 256;
-        for (int e = 0; e < 256; e++)
-            row[e] = q == 0 ? (uint8_t)e
-                            : nearest_entry(&nr, rpl_shade(bd->palette[e], 4 * q) & 0xFFFFFFu);
-    }
+    map_rect(&nr, xrgb, bd->px, bd->w, 0, 0, bd->w, bd->h);
+    make_shade(bd, &nr);
     st = nr.oom ? RPL_ENOMEM : RPL_OK;
 out:
     free(nr.start);
@@ -375,9 +414,165 @@ out:
     return st;
 }
 
-/* ---- the API ------------------------------------------------------------ */
+/* ---- INDEX8: updates in place -------------------------------------------- */
+
+/*
+ * The palette is made from the whole picture, so a change anywhere may
+ * change it.  What the first update keeps lets the next ones find the
+ * palette again without reading the whole picture: the picture as given
+ * and its histogram, kept up to date by the changed rectangle.  While the
+ * palette stays the same only the rectangle is mapped again, with the
+ * nearest entries found so far; when it changes, every pixel and the
+ * shade table are, as rpl_backdrop_create would.
+ */
+struct rpl_backdrop_edit {
+    uint32_t *pic;        /* w*h: the picture the backdrop shows */
+    uint32_t *count;      /* NBINS: its pixels in each bin */
+    uint64_t (*sum)[3];   /* NBINS: their R, G, B sums */
+    size_t used;          /* bins with a pixel */
+    nearest_t nr;         /* the palette's nearest entries, kept while it holds */
+};
+
+static void edit_free(struct rpl_backdrop_edit *e)
+{
+    if (!e)
+        return;
+    free(e->pic);
+    free(e->count);
+    free(e->sum);
+    free(e->nr.start);
+    free(e->nr.len);
+    free(e->nr.cand);
+    free(e);
+}
+
+static void hist_add(struct rpl_backdrop_edit *e, uint32_t c)
+{
+    size_t b = BIN_OF(c);
+    e->used += e->count[b]++ == 0;
+    e->sum[b][0] += c >> 16 & 0xFF;
+    e->sum[b][1] += c >> 8 & 0xFF;
+    e->sum[b][2] += c & 0xFF;
+}
+
+static void hist_remove(struct rpl_backdrop_edit *e, uint32_t c)
+{
+    size_t b = BIN_OF(c);
+    e->used -= --e->count[b] == 0;
+    e->sum[b][0] -= c >> 16 & 0xFF;
+    e->sum[b][1] -= c >> 8 & 0xFF;
+    e->sum[b][2] -= c & 0xFF;
+}
+
+/* The edit state of bd's picture, now xrgb; NULL when out of memory. */
+static struct rpl_backdrop_edit *edit_new(const rpl_backdrop_t *bd, const uint32_t *xrgb)
+{
+    size_t n = (size_t)bd->w * (size_t)bd->h;
+    struct rpl_backdrop_edit *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->pic = malloc(n * sizeof *e->pic);
+    e->count = calloc(NBINS, sizeof *e->count);
+    e->sum = calloc(NBINS, sizeof *e->sum);
+    e->nr.start = malloc(CELLS * sizeof *e->nr.start);
+    e->nr.len = malloc(CELLS * sizeof *e->nr.len);
+    if (!e->pic || !e->count || !e->sum || !e->nr.start || !e->nr.len) {
+        edit_free(e);
+        return NULL;
+    }
+    memcpy(e->pic, xrgb, n * sizeof *e->pic);
+    for (size_t i = 0; i < n; i++)
+        hist_add(e, xrgb[i]);
+    return e;
+}
+
+/* The median cut of the kept histogram: median_cut's bins, in the same
+ * order, so the same palette. */
+static int cut_hist(const struct rpl_backdrop_edit *e, uint32_t *pal)
+{
+    hbin_t *bins = malloc(e->used * sizeof *bins);
+    uint32_t *order = malloc(e->used * sizeof *order);
+    int colors = 0;
+    if (bins && order) {
+        size_t nb = 0;
+        for (size_t k = 0; k < NBINS; k++)
+            if (e->count[k]) {
+                bins[nb] = (hbin_t){ (uint32_t)k, e->count[k],
+                                     { e->sum[k][0], e->sum[k][1], e->sum[k][2] } };
+                order[nb] = (uint32_t)nb;
+                nb++;
+            }
+        colors = cut_bins(bins, order, nb, pal);
+    }
+    free(bins);
+    free(order);
+    return colors;
+}
+
+/* The nearest entries of the palette now in bd, none found yet. */
+static void nearest_reset(nearest_t *nr, const rpl_backdrop_t *bd)
+{
+    nr->pal = bd->palette;
+    nr->n = bd->colors;
+    nr->ncand = 0;
+    nr->oom = 0;
+    memset(nr->start, 0xFF, CELLS * sizeof *nr->start);
+}
 
 static atomic_uint backdrop_serial;
+
+static void new_id(rpl_backdrop_t *bd)
+{
+    do
+        bd->id = atomic_fetch_add(&backdrop_serial, 1u) + 1u;
+    while (bd->id == 0);
+}
+
+static rpl_status update_index8(rpl_backdrop_t *bd, const uint32_t *xrgb, int x0, int y0, int x1,
+                                int y1)
+{
+    struct rpl_backdrop_edit *e = bd->edit;
+    size_t n = (size_t)bd->w * (size_t)bd->h;
+    if (!e) {
+        e = bd->edit = edit_new(bd, xrgb);
+        if (!e)
+            return RPL_ENOMEM;
+        nearest_reset(&e->nr, bd);
+    } else {
+        for (int y = y0; y < y1; y++) {
+            size_t at = (size_t)y * (size_t)bd->w;
+            for (int x = x0; x < x1; x++) {
+                uint32_t was = e->pic[at + x], now = xrgb[at + x];
+                if (was == now)
+                    continue;
+                hist_remove(e, was);
+                hist_add(e, now);
+                e->pic[at + x] = now;
+            }
+        }
+    }
+    /* as build_index8 finds it: more than 256 bins hold more than 256 colours */
+    uint32_t pal[256], full[256];
+    int colors = e->used <= 256 ? small_palette(e->pic, n, pal) : 0;
+    if (colors == 0)
+        colors = cut_hist(e, pal);
+    if (colors == 0)
+        return RPL_ENOMEM;
+    palette_of(full, pal, colors);
+    if (colors == bd->colors && memcmp(full, bd->palette, sizeof full) == 0) {
+        map_rect(&e->nr, e->pic, bd->px, bd->w, x0, y0, x1, y1);
+    } else {
+        memcpy(bd->palette, full, sizeof full);
+        bd->colors = colors;
+        nearest_reset(&e->nr, bd);
+        map_rect(&e->nr, e->pic, bd->px, bd->w, 0, 0, bd->w, bd->h);
+        make_shade(bd, &e->nr);
+        new_id(bd); /* every pixel may differ: a renderer draws it all */
+    }
+    return e->nr.oom ? RPL_ENOMEM : RPL_OK;
+}
+
+/* ---- the API ------------------------------------------------------------ */
 
 /* A backdrop that can be drawn: created whole (a failed handle only
  * reports its error and is destroyed). */
@@ -433,9 +628,48 @@ rpl_status rpl_backdrop_create(const uint32_t *xrgb, int w, int h, rpl_format fo
     }
     bd->w = w;
     bd->h = h;
-    do
-        bd->id = atomic_fetch_add(&backdrop_serial, 1u) + 1u;
-    while (bd->id == 0);
+    new_id(bd);
+    return RPL_OK;
+}
+
+rpl_status rpl_backdrop_update(rpl_backdrop_t *bd, const uint32_t *xrgb, int x, int y, int w,
+                               int h)
+{
+    if (!usable(bd) || !xrgb || w < 0 || h < 0)
+        return RPL_EINVAL;
+    /* clipped to the picture, in 64-bit so no sum overflows */
+    long long x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    long long x1 = (long long)x + w, y1 = (long long)y + h;
+    x1 = x1 > bd->w ? bd->w : x1;
+    y1 = y1 > bd->h ? bd->h : y1;
+    if (x1 <= x0 || y1 <= y0)
+        return RPL_OK;
+    rpl_status st = RPL_OK;
+    for (long long r = y0; r < y1 && bd->format != RPL_INDEX8; r++) {
+        size_t at = (size_t)r * (size_t)bd->w + (size_t)x0, len = (size_t)(x1 - x0);
+        if (bd->format == RPL_XRGB8888) {
+            memcpy((uint32_t *)bd->px + at, xrgb + at, len * sizeof *xrgb);
+        } else {
+            uint16_t *p = (uint16_t *)bd->px + at;
+            for (size_t i = 0; i < len; i++)
+                p[i] = to_rgb565(xrgb[at + i]);
+        }
+    }
+    if (bd->format == RPL_INDEX8)
+        st = update_index8(bd, xrgb, (int)x0, (int)y0, (int)x1, (int)y1);
+    if (st != RPL_OK) {
+        /* part done: as a failed backdrop, it keeps nothing but its message */
+        int bw = bd->w, bh = bd->h;
+        free(bd->px);
+        free(bd->shade);
+        edit_free(bd->edit);
+        bd->px = NULL;
+        bd->shade = NULL;
+        bd->edit = NULL;
+        bd->w = bd->h = 0;
+        bd->format = RPL_XRGB8888;
+        return rpl_err_set(&bd->err, st, "%s updating a %dx%d backdrop", rpl_strerror(st), bw, bh);
+    }
     return RPL_OK;
 }
 
@@ -445,6 +679,7 @@ void rpl_backdrop_destroy(rpl_backdrop_t *bd)
         return;
     free(bd->px);
     free(bd->shade);
+    edit_free(bd->edit);
     free(bd);
 }
 

@@ -16,6 +16,7 @@ struct rpl_backdrop {
     int colors;           /* INDEX8: palette entries in use */
     uint32_t palette[256];/* INDEX8 */
     uint8_t *shade;       /* INDEX8: RPL_SHADE_LEVELS * 256 */
+    struct rpl_backdrop_edit *edit; /* INDEX8: kept for updates in place (NULL: none yet) */
     rpl_err_t err;
 };
 

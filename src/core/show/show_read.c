@@ -71,7 +71,18 @@ static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
     if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
         msg[0] = '\0';
     va_end(ap);
-    return rpl_err_set(&ps->s->err, RPL_EFORMAT, "%s:%d:%d: %s", ps->name, ps->line, col, msg);
+    /* the slot cuts a long message in its middle: a long name gives way
+     * first, from its start, so the reason and its figures stay whole */
+    char place[48];
+    int pl = snprintf(place, sizeof place, ":%d:%d: ", ps->line, col);
+    size_t room = sizeof(rpl_err_t) - 1, used = (size_t)(pl > 0 ? pl : 0) + strlen(msg);
+    size_t nl = strlen(ps->name);
+    const char *name = ps->name, *dots = "";
+    if (nl + used > room && used + 3 < room && nl > room - used - 3) {
+        name = ps->name + nl - (room - used - 3);
+        dots = "...";
+    }
+    return rpl_err_set(&ps->s->err, RPL_EFORMAT, "%s%s%s%s", dots, name, place, msg);
 }
 
 /* A token as text for a message: at most QUOTE_MAX bytes, anything but
