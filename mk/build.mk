@@ -104,6 +104,9 @@ $(BUILD)/pic/%.o:  PIC = -fPIC
 $(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
 $(BUILD)/src/tools/%.o: EXTRA = $(SDL_CFLAGS)
 $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
+# ripple-bench --look finds the default show where the demo's data is installed.
+$(BUILD)/bench/look.o: EXTRA = $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
+$(BUILD)/bench/look.o: $(PREFIX_STAMP)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
 # The library's objects ask for no package (install-lib needs only a C
