@@ -9,6 +9,9 @@
 #include "ripple_support.h"
 
 #define LOOK_SHOW "shows/default.show"
+#ifndef RIPPLE_DATADIR
+#define RIPPLE_DATADIR "/usr/local/share/ripple"
+#endif
 
 /* The default show, found as the demo finds its data (src/app/files.c)
  * from any working directory: beside the program or in the source tree
