@@ -99,8 +99,16 @@ expect 2 "window too large" -- "$RIPPLE" --size 8000x8000 --scale 4
 expect 2 "frames zero" -- "$RIPPLE" $H --frames 0
 expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
 # no display: an error, not a demo playing unseen in SDL's offscreen driver
-expect 1 "no display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$RIPPLE" --frames 5
-if grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok; else bad "no display: $(head -c 300 "$TMP/err")"; fi
+# (and that line alone: without XDG_RUNTIME_DIR either, libwayland must
+# not be asked, for it would say so first)
+expect 1 "no display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 20 "$RIPPLE" --frames 5
+if [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok
+else bad "no display: $(head -c 300 "$TMP/err")"; fi
+expect 1 "no display, side scene" -- env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 20 "$RIPPLE" --frames 5 --scene side
+if [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok
+else bad "no display, side scene: $(head -c 300 "$TMP/err")"; fi
 expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
 expect 2 "seed negative" -- "$RIPPLE" $H --seed -1
 expect 2 "value on a switch" -- "$RIPPLE" --headless=yes
