@@ -81,6 +81,32 @@ static uint32_t mix(uint32_t a, uint32_t b, double t)
                ch(a, 0) + (int)lround((ch(b, 0) - ch(a, 0)) * t));
 }
 
+/* n / d (d > 0) rounded half away from zero, as lround does: in integers,
+ * so that every machine gets the same art.  In doubles, an x87 (i386)
+ * keeps the product d * t in 80 bits where SSE2 rounds it to 64, and a
+ * channel exactly half way rounded differently. */
+static int64_t round_div(int64_t n, int64_t d)
+{
+    return n >= 0 ? (2 * n + d) / (2 * d) : -((2 * -n + d) / (2 * d));
+}
+
+/* mix with t = num / den exactly (0 <= num <= den). */
+static uint32_t mix_q(uint32_t a, uint32_t b, int64_t num, int64_t den)
+{
+    return rgb(ch(a, 16) + (int)round_div((ch(b, 16) - ch(a, 16)) * num, den),
+               ch(a, 8) + (int)round_div((ch(b, 8) - ch(a, 8)) * num, den),
+               ch(a, 0) + (int)round_div((ch(b, 0) - ch(a, 0)) * num, den));
+}
+
+/* The scene's unit, min(w / 640, h / 480), as the fraction *num / *den. */
+static void unit_q(int w, int h, int64_t *num, int64_t *den)
+{
+    if ((int64_t)w * 480 <= (int64_t)h * 640)
+        *num = w, *den = 640;
+    else
+        *num = h, *den = 480;
+}
+
 static uint32_t add(uint32_t c, int d)
 {
     return rgb(ch(c, 16) + d, ch(c, 8) + d, ch(c, 0) + d);
@@ -157,9 +183,13 @@ static void paint_sky(uint32_t *art, int w, int h, uint64_t seed)
 static uint32_t stone_at(const side_config_t *cfg, double unit, int x, int y, uint32_t seed)
 {
     if (cfg->stone) {
-        /* the tile shown about 96 units high at 640x480 */
-        double scale = fmax(1e-3, 96.0 * unit / cfg->stone_h);
-        int sx = (int)(x / scale) % cfg->stone_w, sy = (int)(y / scale) % cfg->stone_h;
+        /* the tile shown about 96 units high at 640x480.  Each result
+         * rounded to a double as it is made (the casts), so that an x87
+         * (i386), which would keep 80 bits, finds the tile's pixel SSE2
+         * does; an exact fraction would move the tile's seams, and
+         * every screenshot, at sizes such as 1024x768. */
+        double scale = fmax(1e-3, (double)(96.0 * unit) / cfg->stone_h);
+        int sx = (int)(double)(x / scale) % cfg->stone_w, sy = (int)(double)(y / scale) % cfg->stone_h;
         return cfg->stone[(size_t)sy * cfg->stone_w + sx] | 0xFF000000u;
     }
     double bh = fmax(4, 16 * unit), bw = 2.2 * bh;
@@ -189,7 +219,11 @@ void side_level_paint(const side_level_t *lv, const side_config_t *cfg, uint32_t
                                    art, w, h) != RPL_OK)
         paint_sky(art, w, h, cfg->seed);
     double unit = fmin(w / 640.0, h / 480.0);
-    int bevel = (int)fmax(1, lround(3 * unit)), grass = (int)fmax(2, lround(6 * unit));
+    int64_t un, ud;
+    unit_q(w, h, &un, &ud);
+    int bevel = (int)round_div(3 * un, ud), grass = (int)round_div(6 * un, ud);
+    bevel = bevel < 1 ? 1 : bevel;
+    grass = grass < 2 ? 2 : grass;
     for (int i = 0; i < lv->nrects; i++) {
         const side_rect_t *r = &lv->rect[i];
         for (int y = r->y0; y < r->y1; y++)
@@ -203,7 +237,7 @@ void side_level_paint(const side_level_t *lv, const side_config_t *cfg, uint32_t
                 else if (!side_level_solid(lv, x + 0.5 + bevel, y + 0.5))
                     c = add(c, -22);
                 /* deeper stone darker */
-                c = mix(c, rgb(30, 28, 30), 0.45 * (double)(y - r->y0) / h);
+                c = mix_q(c, rgb(30, 28, 30), 45 * (int64_t)(y - r->y0), 100 * (int64_t)h);
                 if (r->grass && y - r->y0 < grass) {
                     uint32_t hv = hash3(x, 7, seed);
                     int blade = (int)(hv % (unsigned)grass);
@@ -234,10 +268,11 @@ uint32_t *side_level_palette_art(const uint32_t *art, int w, int h)
      * shading draws it */
     int band = h / 8, n = (int)(sizeof swatch / sizeof swatch[0]);
     for (int y = h - band; y < h; y++) {
-        double t = band > 1 ? (double)(y - (h - band)) / (band - 1) : 0;
+        /* 0.45 t, t from 0 to 1 down the band */
+        int64_t tn = band > 1 ? 45 * (int64_t)(y - (h - band)) : 0, td = band > 1 ? 100 * (int64_t)(band - 1) : 1;
         for (int x = 0; x < w; x++) {
             uint32_t c = swatch[x * n / w];
-            p[(size_t)y * w + x] = mix(c, rgb(0, 0, 0), 0.45 * t);
+            p[(size_t)y * w + x] = mix_q(c, rgb(0, 0, 0), tn, td);
         }
     }
     return p;
