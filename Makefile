@@ -16,7 +16,8 @@
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
 #   make bench-instr-i386  the same for the 32-bit build, under qemu-user
 #   make install    the libraries, header, pkg-config file, demo, picture and
-#                   man page under PREFIX (default /usr/local), DESTDIR respected
+#                   man page under PREFIX (default /usr/local, an absolute
+#                   path without white space), DESTDIR respected
 #   make install-lib  the library alone (libripple.a, libripple.so, the
 #                   headers and ripple.pc): needs only a C compiler and
 #                   pthreads, none of the demo's packages
