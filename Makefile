@@ -16,7 +16,8 @@
 #   make bench-instr  instructions per pixel per frame under callgrind (needs valgrind)
 #   make bench-instr-i386  the same for the 32-bit build, under qemu-user
 #   make install    the libraries, header, pkg-config file, demo, picture and
-#                   man page under PREFIX (default /usr/local), DESTDIR respected
+#                   man page under PREFIX (default /usr/local, an absolute
+#                   path without white space), DESTDIR respected
 #   make install-lib  the library alone (libripple.a, libripple.so, the
 #                   headers and ripple.pc): needs only a C compiler and
 #                   pthreads, none of the demo's packages
@@ -95,6 +96,31 @@ MAN6DIR     = $(DATADIR)/man/man6
 # Run after installing a shared library so the loader finds it at once
 # (only as root and without DESTDIR; LDCONFIG=: skips it).
 LDCONFIG   ?= ldconfig
+
+# A path with white space or a character the shell or make reads (quotes,
+# $, #, ;, |, %, globs...) would be split or reinterpreted somewhere in the
+# recipes of mk/install.mk, the sed of ripple.pc or the demo's compiled-in
+# data path: an install would stop half way and leave folders in the
+# source tree, an uninstall remove the wrong files.  So such a PREFIX or
+# DESTDIR is refused before anything is built or written (here, before the
+# build stamps are), as is a PREFIX that is not absolute (the demo looks
+# for its data there from any working directory).
+empty :=
+path-bad-chars := ' " ` \ $$ \# ; & | < > ( ) * ? [ ] { } % ! ~ ^ =
+# $(call path-bad,VALUE): non-empty when VALUE has white space or one of those.
+path-bad = $(or $(findstring $(empty) $(empty),$(1)),$(findstring $(empty)	$(empty),$(1)),$(strip \
+    $(foreach c,$(path-bad-chars),$(findstring $(c),$(1)))))
+ifneq ($(filter install install-lib uninstall uninstall-lib,$(MAKECMDGOALS)),)
+ifneq ($(call path-bad,$(PREFIX)),)
+$(error PREFIX '$(PREFIX)' has white space or a character that the shell or make reads; choose a plain path)
+endif
+ifneq ($(call path-bad,$(DESTDIR)),)
+$(error DESTDIR '$(DESTDIR)' has white space or a character that the shell or make reads; choose a plain path)
+endif
+ifneq ($(patsubst /%,/,$(PREFIX)),/)
+$(error PREFIX '$(PREFIX)' is not an absolute path)
+endif
+endif
 
 # ---- the rooms -----------------------------------------------------------------
 

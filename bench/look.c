@@ -1,11 +1,45 @@
 /* look.c - ripple-bench --look: plays a show headless as the demo does and prints, every N steps, how well the water reads (speckle share, mean offset over awake tiles). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "ripple_support.h"
 
-#define LOOK_SHOW "assets/shows/default.show"
+#define LOOK_SHOW "shows/default.show"
+#ifndef RIPPLE_DATADIR
+#define RIPPLE_DATADIR "/usr/local/share/ripple"
+#endif
+
+/* The default show, found as the demo finds its data (src/app/files.c)
+ * from any working directory: beside the program or in the source tree
+ * above it (bench/ripple-bench, build/i386/ripple-bench), then under the
+ * working directory, then where `make install` puts it.  NULL when none
+ * is there. */
+static const char *look_default_show(char *buf, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        for (int up = 0; up < 3; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = '\0';
+            snprintf(buf, len, "%s/assets/%s", exe, LOOK_SHOW);
+            if (access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    snprintf(buf, len, "assets/%s", LOOK_SHOW);
+    if (access(buf, R_OK) == 0)
+        return buf;
+    snprintf(buf, len, "%s/%s", RIPPLE_DATADIR, LOOK_SHOW);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
 
 /* The whole show once by default (and at most a few passes' worth). */
 static long look_steps(const opts_t *o, const rpl_show_t *show)
@@ -18,7 +52,13 @@ static long look_steps(const opts_t *o, const rpl_show_t *show)
 
 int look_bench(const opts_t *o)
 {
-    const char *path = o->show ? o->show : LOOK_SHOW;
+    char found[PATH_MAX + 64];
+    const char *path = o->show ? o->show : look_default_show(found, sizeof found);
+    if (!path) {
+        fprintf(stderr, "ripple-bench: --look: no default show (assets/%s beside the program, "
+                        "here or in %s); give one with --show\n", LOOK_SHOW, RIPPLE_DATADIR);
+        return EXIT_USAGE;
+    }
     int w = o->w > 0 ? o->w : 640, h = o->h > 0 ? o->h : 480;
     int every = o->every > 0 ? o->every : 60;
     rpl_show_t *show = NULL;
@@ -27,6 +67,22 @@ int look_bench(const opts_t *o)
         fprintf(stderr, "ripple-bench: %s\n", show ? rpl_show_error(show) : rpl_strerror(st));
         rpl_show_destroy(show);
         return st == RPL_ENOMEM ? 1 : EXIT_USAGE;
+    }
+    /* Every step that is a multiple of `every` is measured: fewer steps
+     * would measure none and report a worst step never seen.  A short
+     * show played whole is measured at its end when --every was not
+     * chosen; otherwise the user asked for something that cannot be. */
+    long steps = look_steps(o, show);
+    if (steps < every) {
+        if (o->every || o->frames > 0) {
+            fprintf(stderr, "ripple-bench: --look: %ld steps (%s) are fewer than --every %d%s: "
+                            "no step would be measured\n",
+                    steps, o->frames > 0 ? "--frames" : "the show's length", every,
+                    o->every ? "" : " (the default)");
+            rpl_show_destroy(show);
+            return EXIT_USAGE;
+        }
+        every = (int)steps;
     }
     rpl_sim_t *sim = NULL;
     rpl_show_player_t *p = NULL;
@@ -46,7 +102,6 @@ int look_bench(const opts_t *o)
         if (rpl_sim_set_model(sim, RPL_MODEL_WAVE, &wp) != RPL_OK)
             goto fail;
     }
-    long steps = look_steps(o, show);
     int strength = RPL_STRENGTH_ONE;
     double worst = 0, least = -1, sum_speckle = 0;
     long worst_at = 0, samples = 0;
@@ -72,7 +127,7 @@ int look_bench(const opts_t *o)
         }
         printf("%6ld %6.2fs %7.2f%% %8.2f %6.0f%%\n", i, (double)i / 60, 100 * look.speckle,
                look.offset, 100 * look.awake);
-        if (look.speckle > worst)
+        if (samples == 0 || look.speckle > worst)
             worst = look.speckle, worst_at = i;
         if (look.awake > 0 && (least < 0 || look.offset < least))
             least = look.offset;

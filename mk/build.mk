@@ -86,10 +86,14 @@ define compile
 $(Q)$(CC) $(ALL_CFLAGS) $(ISA) $(PIC) $(EXTRA) -MMD -MP -c $< -o $@
 endef
 
-$(BUILD)/%.o: %.c $(STAMP)
+# Under ARM every object, of any room, wants the sysroot (its C library's
+# headers), fetched before any is compiled: so the pattern rules ask for it
+# rather than a list of rooms that a new room could miss.
+OBJ_NEEDS = $(if $(ARM_TRIPLE),deps-arm)
+$(BUILD)/%.o: %.c $(STAMP) | $(OBJ_NEEDS)
 	$(compile)
 
-$(BUILD)/pic/%.o: %.c $(STAMP)
+$(BUILD)/pic/%.o: %.c $(STAMP) | $(OBJ_NEEDS)
 	$(compile)
 
 $(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
@@ -100,15 +104,17 @@ $(BUILD)/pic/%.o:  PIC = -fPIC
 $(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
 $(BUILD)/src/tools/%.o: EXTRA = $(SDL_CFLAGS)
 $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
+# ripple-bench --look finds the default show where the demo's data is installed.
+$(BUILD)/bench/look.o: EXTRA = $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
+$(BUILD)/bench/look.o: $(PREFIX_STAMP)
 $(BUILD)/tests/%.o: EXTRA = $(CMOCKA_CFLAGS)
 
 # The library's objects ask for no package (install-lib needs only a C
 # compiler); the rest wait for theirs.
 ifneq ($(ARM_TRIPLE),)
-# Every object wants the sysroot, fetched before any is compiled (a set
-# added later remakes the folder).
-$(APP_OBJ): $(PREFIX_STAMP) | deps-arm
-$(LIB_OBJ) $(PIC_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-arm
+# Every object wants the sysroot (OBJ_NEEDS, above; a set added later
+# remakes the folder).
+$(APP_OBJ): $(PREFIX_STAMP)
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)

@@ -99,7 +99,28 @@ LIB_DRY = $(abspath $(INST)/lib-dry)
 # What install-lib must not name: the demo's packages, an installer, a
 # compile outside the library.
 NOT_LIB = sdl|cjson|chipmunk|zlib|-lz\b|cmocka|deps-|(src/(app|scene|play|web|tools)|bench|tests)/[^ ]*\.[co]\b
+# A PREFIX or DESTDIR with a space, a relative PREFIX: each of install
+# and uninstall is refused with one line and status 2 before it builds
+# (in a build directory of its own), writes or removes anything: nothing
+# new in the scratch directory or the source tree, and the file `sp` that
+# a split '.../sp ace' would name is still there.
+REFUSED = $(abspath $(INST)/refused)
 test-install:
+	$(Q)rm -rf $(REFUSED) && mkdir -p $(REFUSED) && : >$(REFUSED)/sp && ls -A >$(REFUSED)/tree
+	@echo "  REFUSE  make (un)install(-lib) with PREFIX or DESTDIR '.../sp ace', PREFIX 'rel/x'"
+	$(Q)fail() { echo "test-install: FAIL: $$*"; exit 1; }; \
+	for goal in install uninstall install-lib uninstall-lib; do \
+	    for var in "PREFIX=$(REFUSED)/sp ace" "DESTDIR=$(REFUSED)/sp ace" "PREFIX=rel/x"; do \
+	        $(MAKE) $(SUB) BUILD=$(REFUSED)/build LDCONFIG=: $$goal "$$var" >$(REFUSED)/out 2>$(REFUSED)/err; rc=$$?; \
+	        test $$rc = 2 || fail "make $$goal '$$var' exited $$rc, not 2"; \
+	        test ! -s $(REFUSED)/out && test "$$(wc -l <$(REFUSED)/err)" = 1 && grep -q "$${var%%=*} '.*' " $(REFUSED)/err || \
+	            fail "make $$goal '$$var' said:$$(printf '\n  %s' "$$(cat $(REFUSED)/out $(REFUSED)/err)")"; \
+	        left=$$(cd $(REFUSED) && find . -mindepth 1 ! -name sp ! -name out ! -name err ! -name tree); \
+	        test -z "$$left" || fail "make $$goal '$$var' left in $(REFUSED): $$left"; \
+	        test -e $(REFUSED)/sp || fail "make $$goal '$$var' removed $(REFUSED)/sp"; \
+	        ls -A | cmp -s - $(REFUSED)/tree || fail "make $$goal '$$var' left in the source tree: $$(ls -A | comm -13 $(REFUSED)/tree - | tr '\n' ' ')"; \
+	    done; \
+	done
 	$(Q)rm -rf $(STAGE) $(INST)/dest $(LIB_DRY)
 	$(Q)mkdir -p $(LIB_DRY)/bin && real=$$(command -v pkg-config) || { echo "test-install: FAIL: no pkg-config"; exit 1; }; \
 	printf '#!/bin/sh\necho "pkg-config $$*" >>%s\nexec %s "$$@"\n' $(LIB_DRY)/asked "$$real" >$(LIB_DRY)/bin/pkg-config; \

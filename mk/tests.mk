@@ -24,7 +24,7 @@ stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
 STAGE_NAMES = $(sort $(foreach s,$(CHECK_STAGES) $(TEST_STAGES),$(firstword $(subst :, ,$(s)))))
 .PHONY: check test check-stages test-stages $(STAGE_NAMES:%=stage-%) test-unit unit-runs unit-exact \
-        unit-once test-rules test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
+        unit-once test-rules test-arm-order test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
         i386-demo-run test-i386-sysroot test-arm test-nosimd test-san san-runs san-suites san-smoke \
         test-clang
 
@@ -61,7 +61,7 @@ stage-smoke-quick:
 stage-smoke:
 	$(call stage,smoke,test-smoke)
 stage-rules:
-	$(call stage,rules,layout test-rules)
+	$(call stage,rules,layout test-rules test-arm-order)
 stage-warnings:
 	$(call stage,warnings,warnings)
 stage-install:
@@ -248,6 +248,26 @@ arm-on-%:
 	$(Q)QEMU="$(call arm-qemu,$(ARM_ARCH_$*))" \
 	    PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(BUILD)/$(ARM_ARCH_$*) $*
+
+# `make -j ARCH=aarch64` on a tree without the sysroot: no object may be
+# compiled before deps-arm has fetched it.  make's database after a dry
+# run of the build and of every room's objects (layout) must give each
+# object it considered deps-arm as an order-only prerequisite; nothing is
+# fetched or compiled.
+ARM_ORDER = $(abspath $(BUILD)/arm-order)
+test-arm-order:
+	$(Q)fail() { echo "test-arm-order: FAIL: $$*"; exit 1; }; \
+	for a in $(ARM_ARCHS); do \
+	    $(MAKE) $(SUB) -np ARCH=$$a BUILD=$(ARM_ORDER)/$$a all layout >$(ARM_ORDER).$$a.db 2>&1 || \
+	        fail "make -np ARCH=$$a all layout failed (see $(ARM_ORDER).$$a.db)"; \
+	    objs=$$(grep -E '^$(ARM_ORDER)/'$$a'/[^%: ]*\.o: [^=]*\.c( |$$)' $(ARM_ORDER).$$a.db); \
+	    n=$$(printf '%s\n' "$$objs" | grep -c .); \
+	    test $$n -ge $(words $(ALL_SRC)) || fail "ARCH=$$a: only $$n objects in make's database"; \
+	    x=$$(printf '%s\n' "$$objs" | grep -Ev '\| (.* )?deps-arm( |$$)' | sed 's/:.*//;s|^$(ARM_ORDER)/'$$a'/||' | tr '\n' ' '); \
+	    test -z "$$x" || fail "ARCH=$$a: compiled without waiting for deps-arm: $$x"; \
+	    test ! -e $(ARM_ORDER)/$$a || fail "ARCH=$$a: the dry run wrote $(ARM_ORDER)/$$a"; \
+	    echo "test-arm-order: ARCH=$$a: $$n objects wait for deps-arm"; \
+	done
 
 # The scalar build alone (as on a CPU other than x86) passes the same tests.
 test-nosimd:

@@ -99,8 +99,16 @@ expect 2 "window too large" -- "$RIPPLE" --size 8000x8000 --scale 4
 expect 2 "frames zero" -- "$RIPPLE" $H --frames 0
 expect 2 "frames negative" -- "$RIPPLE" $H --frames -5
 # no display: an error, not a demo playing unseen in SDL's offscreen driver
-expect 1 "no display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$RIPPLE" --frames 5
-if grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok; else bad "no display: $(head -c 300 "$TMP/err")"; fi
+# (and that line alone: without XDG_RUNTIME_DIR either, libwayland must
+# not be asked, for it would say so first)
+expect 1 "no display" -- env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 20 "$RIPPLE" --frames 5
+if [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok
+else bad "no display: $(head -c 300 "$TMP/err")"; fi
+expect 1 "no display, side scene" -- env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER \
+    timeout 20 "$RIPPLE" --frames 5 --scene side
+if [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^ripple: no display to open a window on" "$TMP/err"; then ok
+else bad "no display, side scene: $(head -c 300 "$TMP/err")"; fi
 expect 2 "frames not a number" -- "$RIPPLE" $H --frames ten
 expect 2 "seed negative" -- "$RIPPLE" $H --seed -1
 expect 2 "value on a switch" -- "$RIPPLE" --headless=yes
@@ -1027,6 +1035,24 @@ expect 0 "bench json" -- "$BENCH" --size 64x48 --frames 2 --json
 grep -q '"speedup_vs_seed"' "$TMP/out" && ok || bad "bench JSON has no speedup_vs_seed"
 expect 2 "bench bad flag" -- "$BENCH" --bogus
 expect 2 "bench bad size" -- "$BENCH" --size 0x0
+# --look finds the default show from any working directory, as the demo
+# finds its data; it measures at least one step, or refuses
+BENCH_ABS=$(cd "$(dirname "$BENCH")" && pwd)/$(basename "$BENCH")
+mkdir -p "$TMP/lookcwd"
+( cd "$TMP/lookcwd" && "$BENCH_ABS" --look --size 64x48 --frames 60 ) >"$TMP/out" 2>"$TMP/err" &&
+    grep -q "^# ripple-bench --look: .*/shows/default.show, 64x48" "$TMP/out" && ok ||
+    bad "bench --look away from the source tree: $(head -c 300 "$TMP/err")"
+expect 2 "bench --look, --frames under --every" -- "$BENCH" --look --size 64x48 --frames 10 --every 20
+grep -q -- "--look: 10 steps (--frames) are fewer than --every 20: no step would be measured" "$TMP/err" &&
+    ok || bad "bench --look, --frames under --every: $(head -c 300 "$TMP/err")"
+expect 2 "bench --look, --frames under the default --every" -- "$BENCH" --look --size 64x48 --frames 10
+printf 'ripple-show 1\n@0 wall clear\n@20 wall clear\n' >"$TMP/short.show"
+expect 0 "bench --look, a show shorter than --every's default" -- "$BENCH" --look --size 64x48 --show "$TMP/short.show"
+grep -q "^ *21 .*" "$TMP/out" && grep -q "^# worst speckle .* at step 21," "$TMP/out" && ok ||
+    bad "bench --look, a short show: not measured at its last step: $(tail -n 2 "$TMP/out")"
+expect 0 "bench --look, nothing speckled" -- "$BENCH" --look --size 64x48 --frames 120 --every 60
+grep -q "^# worst speckle .* at step [1-9]" "$TMP/out" && ok ||
+    bad "bench --look reports a step it never measured: $(tail -n 1 "$TMP/out")"
 
 # --- a real window under Xvfb ---------------------------------------------------------
 if [ "$WINDOW" = 1 ]; then

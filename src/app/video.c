@@ -99,6 +99,33 @@ static const char *gl_renderer_name(void)
     return name ? (const char *)name : NULL;
 }
 
+/* libwayland, asked by SDL whether a Wayland server is there, prints
+ * "XDG_RUNTIME_DIR is invalid or not set" to stderr when it can find no
+ * socket, ahead of the demo's own one-line error.  With neither
+ * WAYLAND_DISPLAY nor XDG_RUNTIME_DIR set it can reach no server, so SDL
+ * is given its other drivers, in its own order, unless the user chose one
+ * (SDL_VIDEODRIVER, in the environment or as a hint). */
+static void skip_unreachable_wayland(void)
+{
+    const char *chosen = SDL_GetHint(SDL_HINT_VIDEODRIVER);
+    const char *wl = getenv("WAYLAND_DISPLAY"), *rt = getenv("XDG_RUNTIME_DIR");
+    if ((chosen && *chosen) || (wl && *wl) || (rt && *rt))
+        return;
+    char list[512] = "";
+    size_t n = 0;
+    for (int i = 0; i < SDL_GetNumVideoDrivers(); i++) {
+        const char *d = SDL_GetVideoDriver(i);
+        if (!d || !strcmp(d, "wayland"))
+            continue;
+        int w = snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "", d);
+        if (w < 0 || (size_t)w >= sizeof list - n)
+            return; /* a list this long is not ours to cut: SDL's own order then */
+        n += (size_t)w;
+    }
+    if (n)
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, list);
+}
+
 /* What the probe found, as the probe process's exit status. */
 enum { PROBE_NONE = 40, PROBE_SOFTWARE, PROBE_SOFT_GL, PROBE_GPU };
 /* How long the probe may take, in milliseconds. */
@@ -109,6 +136,7 @@ enum { PROBE_NONE = 40, PROBE_SOFTWARE, PROBE_SOFT_GL, PROBE_GPU };
  * window both a renderer and its surface), and what draws for it. */
 static int probe_renderer(void)
 {
+    skip_unreachable_wayland();
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
         return PROBE_NONE;
     SDL_Window *w = SDL_CreateWindow("ripple", 0, 0, 64, 64, SDL_WINDOW_HIDDEN);
@@ -273,6 +301,7 @@ static int open_surface(app_t *a, char **err)
 int app_video_open(app_t *a, char **err)
 {
     app_video_t *v = a->video;
+    skip_unreachable_wayland();
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         *err = app_format("cannot start video: %s (try --headless)", SDL_GetError());
         return EXIT_FAILURE;

@@ -73,12 +73,30 @@ static int ch(uint32_t c, int shift)
     return (int)(c >> shift & 0xFF);
 }
 
-/* a + (b - a) * t, per channel, t in [0, 1]. */
-static uint32_t mix(uint32_t a, uint32_t b, double t)
+/* n / d (d > 0) rounded half away from zero, as lround does: in integers,
+ * so that every machine gets the same art.  In doubles, an x87 (i386)
+ * keeps the product d * t in 80 bits where SSE2 rounds it to 64, and a
+ * channel exactly half way rounded differently. */
+static int64_t round_div(int64_t n, int64_t d)
 {
-    return rgb(ch(a, 16) + (int)lround((ch(b, 16) - ch(a, 16)) * t),
-               ch(a, 8) + (int)lround((ch(b, 8) - ch(a, 8)) * t),
-               ch(a, 0) + (int)lround((ch(b, 0) - ch(a, 0)) * t));
+    return n >= 0 ? (2 * n + d) / (2 * d) : -((2 * -n + d) / (2 * d));
+}
+
+/* a + (b - a) t per channel, t = num / den exactly (den > 0). */
+static uint32_t mix_q(uint32_t a, uint32_t b, int64_t num, int64_t den)
+{
+    return rgb(ch(a, 16) + (int)round_div((ch(b, 16) - ch(a, 16)) * num, den),
+               ch(a, 8) + (int)round_div((ch(b, 8) - ch(a, 8)) * num, den),
+               ch(a, 0) + (int)round_div((ch(b, 0) - ch(a, 0)) * num, den));
+}
+
+/* The scene's unit, min(w / 640, h / 480), as the fraction *num / *den. */
+static void unit_q(int w, int h, int64_t *num, int64_t *den)
+{
+    if ((int64_t)w * 480 <= (int64_t)h * 640)
+        *num = w, *den = 640;
+    else
+        *num = h, *den = 480;
 }
 
 static uint32_t add(uint32_t c, int d)
@@ -100,52 +118,94 @@ static uint32_t hash3(int x, int y, uint32_t seed)
 
 /* ---- the sky ------------------------------------------------------------- */
 
+/* Fixed point for the sky's positions: 1/256 of a pixel. */
+#define SKY_F 256
+
+/* An integer in [lo, hi) from the scene's generator (one draw, as
+ * side_uniform takes). */
+static int64_t rand_in(uint64_t *rs, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)((side_rand(rs) >> 32) * (uint64_t)(hi - lo) >> 32);
+}
+
+/* sin(2 pi a / 65536) in Q14: the quarter wave by its odd polynomial to
+ * x^7 (within 2e-4), in integers like the rest of the art. */
+static int64_t sin_q14(uint32_t a)
+{
+    a &= 0xFFFF;
+    int64_t f = a & 0x3FFF;
+    if (a & 0x4000)
+        f = 0x4000 - f;
+    int64_t x2 = f * f >> 14, p = 77;
+    p = 1306 - (x2 * p >> 14);
+    p = 10583 - (x2 * p >> 14);
+    p = 25736 - (x2 * p >> 14);
+    int64_t v = f * p >> 14;
+    return a & 0x8000 ? -v : v;
+}
+
 /* A gradient from deep blue to a pale horizon, a few soft clouds and
- * far hills, when no picture is given. */
+ * far hills, when no picture is given.  In integers (see round_div). */
 static void paint_sky(uint32_t *art, int w, int h, uint64_t seed)
 {
     const uint32_t top = rgb(38, 84, 150), horizon = rgb(188, 218, 238);
     for (int y = 0; y < h; y++) {
-        double t = fmin(1.0, (double)y / (0.62 * h));
-        uint32_t c = mix(top, horizon, t * t * (3 - 2 * t));
+        /* t = min(1, y / 0.62 h), eased as t^2 (3 - 2t), in Q16 */
+        int64_t d = 62 * (int64_t)h, n = 100 * (int64_t)y < d ? 100 * (int64_t)y : d;
+        int64_t t = (n << 16) / d, e = (t * t >> 16) * (3 * 65536 - 2 * t) >> 16;
+        uint32_t c = mix_q(top, horizon, e, 65536);
         for (int x = 0; x < w; x++)
             art[(size_t)y * w + x] = c;
     }
     /* clouds: clusters of soft discs, brighter at their tops */
     uint64_t rs = seed ^ 0xC10D5ull;
-    double unit = fmin(w / 640.0, h / 480.0);
+    int64_t un, ud;
+    unit_q(w, h, &un, &ud);
     for (int c = 0; c < 5; c++) {
-        double cx = side_uniform(&rs, 0, w), cy = side_uniform(&rs, 0.06 * h, 0.30 * h);
-        double sz = side_uniform(&rs, 22, 40) * unit;
+        int64_t cx = rand_in(&rs, 0, (int64_t)w * SKY_F);
+        int64_t cy = rand_in(&rs, 6 * (int64_t)h * SKY_F / 100, 30 * (int64_t)h * SKY_F / 100);
+        int64_t sz = rand_in(&rs, 22 * SKY_F, 40 * SKY_F) * un / ud;
         for (int k = 0; k < 6; k++) {
-            double px = cx + side_uniform(&rs, -2.2, 2.2) * sz;
-            double py = cy + side_uniform(&rs, -0.5, 0.3) * sz;
-            double r = sz * side_uniform(&rs, 0.7, 1.3);
-            int y0 = (int)fmax(0, py - r), y1 = (int)fmin(h - 1, py + r);
-            int x0 = (int)fmax(0, px - r), x1 = (int)fmin(w - 1, px + r);
+            int64_t px = cx + rand_in(&rs, -2200, 2200) * sz / 1000;
+            int64_t py = cy + rand_in(&rs, -500, 300) * sz / 1000;
+            int64_t r = sz * rand_in(&rs, 700, 1300) / 1000;
+            if (r < 1)
+                continue;
+            int64_t r2 = r * r;
+            int y0 = py - r > 0 ? (int)((py - r) / SKY_F) : 0, y1 = (int)((py + r) / SKY_F);
+            int x0 = px - r > 0 ? (int)((px - r) / SKY_F) : 0, x1 = (int)((px + r) / SKY_F);
+            y1 = y1 < h - 1 ? y1 : h - 1;
+            x1 = x1 < w - 1 ? x1 : w - 1;
             for (int y = y0; y <= y1; y++)
                 for (int x = x0; x <= x1; x++) {
-                    double dx = (x + 0.5 - px) / r, dy = (y + 0.5 - py) / r;
-                    double d2 = dx * dx + dy * dy;
-                    if (d2 >= 1)
+                    int64_t dx = (int64_t)x * SKY_F + SKY_F / 2 - px, dy = (int64_t)y * SKY_F + SKY_F / 2 - py;
+                    int64_t d2 = dx * dx + dy * dy;
+                    if (d2 >= r2)
                         continue;
-                    double a = 0.85 * (1 - d2) * (1 - d2);
-                    uint32_t white = rgb(250 - (int)(30 * fmax(0, dy)), 250 - (int)(24 * fmax(0, dy)),
-                                         255 - (int)(12 * fmax(0, dy)));
+                    /* alpha 0.85 (1 - d^2 / r^2)^2, in Q16 */
+                    int64_t q = ((r2 - d2) << 16) / r2, alpha = 85 * (q * q >> 16) / 100;
+                    int lo = dy > 0 ? (int)(30 * dy / r) : 0, lg = dy > 0 ? (int)(24 * dy / r) : 0,
+                        lb = dy > 0 ? (int)(12 * dy / r) : 0;
+                    uint32_t white = rgb(250 - lo, 250 - lg, 255 - lb);
                     size_t i = (size_t)y * w + x;
-                    art[i] = mix(art[i], white, a);
+                    art[i] = mix_q(art[i], white, alpha, 65536);
                 }
         }
     }
-    /* far hills, hazy */
-    double ph1 = side_uniform(&rs, 0, 6.28), ph2 = side_uniform(&rs, 0, 6.28);
+    /* far hills, hazy: a turn is 65536, and f 7 radians 7 f / 2 pi turns */
+    int64_t ph1 = rand_in(&rs, 0, 65500), ph2 = rand_in(&rs, 0, 65500);
     for (int x = 0; x < w; x++) {
-        double f = (double)x / w;
-        double top_y = h * (0.50 - 0.06 * sin(f * 7.0 + ph1) - 0.03 * sin(f * 17.0 + ph2));
-        for (int y = (int)fmax(0, top_y); y < h; y++) {
+        int64_t a1 = ph1 + (int64_t)x * 7 * 10430378 / ((int64_t)w * 1000);
+        int64_t a2 = ph2 + (int64_t)x * 17 * 10430378 / ((int64_t)w * 1000);
+        /* h (0.50 - 0.06 sin - 0.03 sin), in 1/SKY_F of a pixel */
+        int64_t top_y = (int64_t)h * SKY_F * (50 * 16384 - 6 * sin_q14((uint32_t)a1) - 3 * sin_q14((uint32_t)a2)) /
+                        (100 * 16384);
+        for (int y = top_y > 0 ? (int)(top_y / SKY_F) : 0; y < h; y++) {
             size_t i = (size_t)y * w + x;
-            double t = fmin(1, (y - top_y) / (0.3 * h));
-            art[i] = mix(art[i], mix(rgb(118, 150, 150), rgb(86, 118, 112), t), 0.75);
+            /* t = min(1, (y - top) / 0.3 h) */
+            int64_t tn = 10 * ((int64_t)y * SKY_F - top_y), td = 3 * (int64_t)h * SKY_F;
+            tn = tn < td ? tn : td;
+            art[i] = mix_q(art[i], mix_q(rgb(118, 150, 150), rgb(86, 118, 112), tn, td), 3, 4);
         }
     }
 }
@@ -157,26 +217,36 @@ static void paint_sky(uint32_t *art, int w, int h, uint64_t seed)
 static uint32_t stone_at(const side_config_t *cfg, double unit, int x, int y, uint32_t seed)
 {
     if (cfg->stone) {
-        /* the tile shown about 96 units high at 640x480 */
-        double scale = fmax(1e-3, 96.0 * unit / cfg->stone_h);
-        int sx = (int)(x / scale) % cfg->stone_w, sy = (int)(y / scale) % cfg->stone_h;
+        /* the tile shown about 96 units high at 640x480.  Each result
+         * rounded to a double as it is made (the casts), so that an x87
+         * (i386), which would keep 80 bits, finds the tile's pixel SSE2
+         * does; an exact fraction would move the tile's seams, and
+         * every screenshot, at sizes such as 1024x768. */
+        double scale = fmax(1e-3, (double)(96.0 * unit) / cfg->stone_h);
+        int sx = (int)(double)(x / scale) % cfg->stone_w, sy = (int)(double)(y / scale) % cfg->stone_h;
         return cfg->stone[(size_t)sy * cfg->stone_w + sx] | 0xFF000000u;
     }
-    double bh = fmax(4, 16 * unit), bw = 2.2 * bh;
-    int row = (int)floor(y / bh);
-    double off = (row & 1) ? bw / 2 : 0;
-    int col = (int)floor((x + off) / bw);
-    double fx = x + off - col * bw, fy = y - row * bh;
-    double mortar = fmax(1, 1.5 * unit);
+    /* blocks 16 units high (at least 4 px), 2.2 times as wide, every
+     * other row shifted half a block; mortar 1.5 units (at least 1 px).
+     * In 1/(10 ud) of a pixel, the unit being un / ud: exact integers. */
+    int64_t un, ud;
+    unit_q(cfg->w, cfg->h, &un, &ud);
+    int64_t bh = 16 * un > 4 * ud ? 160 * un : 40 * ud, bw = 22 * bh / 10;
+    int64_t one = un > ud ? 10 * un : 10 * ud, mortar = 15 * un > 10 * ud ? 15 * un : 10 * ud;
+    int64_t Y = (int64_t)y * 10 * ud, X = (int64_t)x * 10 * ud;
+    int row = (int)(Y / bh);
+    int64_t off = (row & 1) ? bw / 2 : 0;
+    int col = (int)((X + off) / bw);
+    int64_t fx = X + off - col * bw, fy = Y - row * bh;
     uint32_t hb = hash3(col, row, seed), hp = hash3(x, y, seed ^ 0x5u);
     int tint = (int)(hb % 25) - 12, grain = (int)(hp % 13) - 6;
     if (fx < mortar || fy < mortar)
         return rgb(70 + grain / 2, 66 + grain / 2, 62 + grain / 2);
     int r = 128 + tint + grain, g = 122 + tint + grain, b = 112 + tint + grain;
     /* each block lit from the top left */
-    if (fy < mortar + fmax(1, unit))
+    if (fy < mortar + one)
         r += 18, g += 18, b += 18;
-    else if (fy > bh - fmax(1, unit))
+    else if (fy > bh - one)
         r -= 16, g -= 16, b -= 16;
     return rgb(r, g, b + (int)(hb >> 8 & 7));
 }
@@ -189,7 +259,11 @@ void side_level_paint(const side_level_t *lv, const side_config_t *cfg, uint32_t
                                    art, w, h) != RPL_OK)
         paint_sky(art, w, h, cfg->seed);
     double unit = fmin(w / 640.0, h / 480.0);
-    int bevel = (int)fmax(1, lround(3 * unit)), grass = (int)fmax(2, lround(6 * unit));
+    int64_t un, ud;
+    unit_q(w, h, &un, &ud);
+    int bevel = (int)round_div(3 * un, ud), grass = (int)round_div(6 * un, ud);
+    bevel = bevel < 1 ? 1 : bevel;
+    grass = grass < 2 ? 2 : grass;
     for (int i = 0; i < lv->nrects; i++) {
         const side_rect_t *r = &lv->rect[i];
         for (int y = r->y0; y < r->y1; y++)
@@ -203,7 +277,7 @@ void side_level_paint(const side_level_t *lv, const side_config_t *cfg, uint32_t
                 else if (!side_level_solid(lv, x + 0.5 + bevel, y + 0.5))
                     c = add(c, -22);
                 /* deeper stone darker */
-                c = mix(c, rgb(30, 28, 30), 0.45 * (double)(y - r->y0) / h);
+                c = mix_q(c, rgb(30, 28, 30), 45 * (int64_t)(y - r->y0), 100 * (int64_t)h);
                 if (r->grass && y - r->y0 < grass) {
                     uint32_t hv = hash3(x, 7, seed);
                     int blade = (int)(hv % (unsigned)grass);
@@ -234,10 +308,11 @@ uint32_t *side_level_palette_art(const uint32_t *art, int w, int h)
      * shading draws it */
     int band = h / 8, n = (int)(sizeof swatch / sizeof swatch[0]);
     for (int y = h - band; y < h; y++) {
-        double t = band > 1 ? (double)(y - (h - band)) / (band - 1) : 0;
+        /* 0.45 t, t from 0 to 1 down the band */
+        int64_t tn = band > 1 ? 45 * (int64_t)(y - (h - band)) : 0, td = band > 1 ? 100 * (int64_t)(band - 1) : 1;
         for (int x = 0; x < w; x++) {
             uint32_t c = swatch[x * n / w];
-            p[(size_t)y * w + x] = mix(c, rgb(0, 0, 0), 0.45 * t);
+            p[(size_t)y * w + x] = mix_q(c, rgb(0, 0, 0), tn, td);
         }
     }
     return p;
