@@ -192,7 +192,15 @@ int rpl_water_rings(const rpl_water_t *w);
 
 /* Adds dv (units per step, finite) to the surface's velocity at x, split
  * between the two nearest springs by distance (waves: starts a ring of
- * amplitude dv).  Wakes the body.  x outside [x0, x1]: RPL_EINVAL. */
+ * amplitude dv).  Wakes the body.  x outside [x0, x1]: RPL_EINVAL.
+ * The surface is bounded, however it is disturbed: with depth = bottom -
+ * level, a spring's displacement stays within RPL_WATER_REACH * depth of
+ * the level (one that reaches it stops there) and its velocity within
+ * depth per step, and a ring's amplitude within RPL_WATER_REACH * depth.
+ * An ordinary scene's waves stay well inside; the bounds keep the energy
+ * finite when something pushes the water without end (hundreds of bodies
+ * bobbing on a short surface). */
+#define RPL_WATER_REACH 2.0
 RPL_NODISCARD rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv);
 /* Something crossing the surface at x with vertical speed vy (world units
  * per second, + down): disturbs by the force the speed maps to (see

@@ -533,7 +533,7 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
             if (w->steps - g->born > recent)
                 break; /* older ones are further down: oldest first */
             if (fabs(g->x - x) <= 0.25 * w->p.wavelength) {
-                g->amp += dv;
+                g->amp = rpl_water_bound_amp(&w->p, g->amp + dv);
                 rpl_water_terms_amp(w, r);
                 rpl_water_grid_stale_ring(w, g);
                 w->awake = 1;
@@ -546,14 +546,14 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
             memmove(w->rings, w->rings + 1, (RPL_WAVES_MAX - 1) * sizeof *w->rings);
             w->nrings--;
         }
-        w->rings[w->nrings++] = (ring_t){x, dv, w->steps};
+        w->rings[w->nrings++] = (ring_t){x, rpl_water_bound_amp(&w->p, dv), w->steps};
         rpl_water_terms_build(w);
         rpl_water_grid_stale_ring(w, &w->rings[w->nrings - 1]);
     } else {
         double t;
         int i = locate(w, x, &t);
-        w->v[i] += dv * (1 - t);
-        w->v[i + 1] += dv * t;
+        w->v[i] = rpl_water_bound_v(&w->p, w->v[i] + dv * (1 - t));
+        w->v[i + 1] = rpl_water_bound_v(&w->p, w->v[i + 1] + dv * t);
     }
     w->awake = 1;
     w->calm = 0;
