@@ -91,13 +91,18 @@ typedef enum rpl_water_ends {
                                 instead of starting one (a splash's droplets
                                 landing together make one ring, not dozens) */
 
+/* The shortest step: a ring's life (at most 600 s) is then at most 6e8
+ * steps, which the step count holds exactly (a shorter step once let the
+ * count overflow and the rings die at once). */
+#define RPL_WATER_STEP_MIN 1e-6
+
 typedef struct rpl_water_params {
     rpl_surface_kind kind;
     double x0, x1;          /* left and right edge, x0 < x1 */
     double level;           /* rest height of the surface (y) */
     double bottom;          /* the floor, bottom > level */
     rpl_water_ends ends;
-    double step;            /* seconds per step, (0, 0.1] */
+    double step;            /* seconds per step, [RPL_WATER_STEP_MIN, 0.1] */
     int max_steps;          /* steps per advance at most, 1..1000 */
     /* springs */
     int springs;            /* RPL_SPRINGS_MIN..RPL_SPRINGS_MAX */

@@ -75,8 +75,9 @@ static rpl_status check(const rpl_water_params_t *p, rpl_err_t *e)
     if (p->ends != RPL_ENDS_FREE && p->ends != RPL_ENDS_REFLECT && p->ends != RPL_ENDS_ABSORB)
         return rpl_err_set(e, RPL_EINVAL, "ends %d: must be free (0), reflect (1) or absorb (2)",
                       (int)p->ends);
-    if (!in_range(p->step, 0, 1, 0.1, 0))
-        return rpl_err_set(e, RPL_EINVAL, "step %g: must be in (0, 0.1] seconds", p->step);
+    if (!in_range(p->step, RPL_WATER_STEP_MIN, 0, 0.1, 0))
+        return rpl_err_set(e, RPL_EINVAL, "step %g: must be in [%g, 0.1] seconds", p->step,
+                           RPL_WATER_STEP_MIN);
     if (p->max_steps < 1 || p->max_steps > 1000)
         return rpl_err_set(e, RPL_EINVAL, "max_steps %d: must be in 1..1000", p->max_steps);
     if (p->springs < RPL_SPRINGS_MIN || p->springs > RPL_SPRINGS_MAX)
