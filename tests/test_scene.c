@@ -347,7 +347,7 @@ static void test_many_bodies_bounded(void **state)
         /* the waves' sum costs five times the springs' step: fewer of them */
         int rounds = surface == RPL_SURFACE_SPRINGS ? 20000 : 2000;
         if (test_quick())
-            rounds /= 10;
+            rounds /= 20; /* under an emulated CPU: the blow-up came within 200 steps */
         side_config_t cfg = { .w = SIDE_W_MIN, .h = SIDE_H_MIN, .format = RPL_XRGB8888,
                               .surface = (rpl_surface_kind)surface, .seed = 7 };
         side_scene_t *s = NULL;
