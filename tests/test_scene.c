@@ -325,6 +325,74 @@ static void test_autoplay_bounded(void **state)
     side_scene_destroy(s);
 }
 
+/* ---- many bodies --------------------------------------------------------------- */
+
+/* Hundreds of crates and balls of every density dropped into the smallest
+ * scene, on both surfaces: its basins are a few springs wide, and the
+ * bodies bobbing on them once fed the water more than it loses, its
+ * energy growing a thousandfold every few hundred steps until the surface
+ * was not a number and the frame was refused.  The water's bounds
+ * (ripple/side.h) hold its energy below that of every spring at the most
+ * it may be displaced and moving, for as long as the scene runs. */
+static double unit(uint64_t *r)
+{
+    return (double)(rnd_next(r) >> 11) / 9007199254740992.0;
+}
+
+static void test_many_bodies_bounded(void **state)
+{
+    (void)state;
+    int bodies = 200;
+    for (int surface = RPL_SURFACE_SPRINGS; surface <= RPL_SURFACE_WAVES; surface++) {
+        /* the waves' sum costs five times the springs' step: fewer of them */
+        int rounds = surface == RPL_SURFACE_SPRINGS ? 20000 : 2000;
+        if (test_quick())
+            rounds /= 20; /* under an emulated CPU: the blow-up came within 200 steps */
+        side_config_t cfg = { .w = SIDE_W_MIN, .h = SIDE_H_MIN, .format = RPL_XRGB8888,
+                              .surface = (rpl_surface_kind)surface, .seed = 7 };
+        side_scene_t *s = NULL;
+        if (side_scene_create(&cfg, &s) != RPL_OK)
+            fail_msg("side_scene_create: %s", side_scene_error(s));
+        side_scene_set_autoplay(s, 0);
+        uint64_t r = 12345;
+        int dropped = 0;
+        for (int i = 0; dropped < bodies; i++) {
+            assert_true(i < 4 * bodies);
+            double x = 4 + unit(&r) * (SIDE_W_MIN - 8);
+            double density = 0.1 + 4.9 * unit(&r);
+            side_shape shape = rnd_next(&r) & 1 ? SIDE_BALL : SIDE_CRATE;
+            dropped += side_scene_drop(s, x, -10.0 * (i % 50), shape, density, 0) == 0;
+        }
+        side_stats_t st;
+        side_scene_stats(s, &st);
+        double most[4];
+        assert_true(st.waters >= 1 && st.waters <= 4);
+        for (int k = 0; k < st.waters; k++) {
+            const rpl_water_params_t *p = rpl_water_params(side_scene_water(s, k));
+            double depth = p->bottom - p->level, y = RPL_WATER_REACH * depth;
+            most[k] = surface == RPL_SURFACE_SPRINGS ? p->springs * (y * y + depth * depth)
+                                                     : RPL_WAVES_MAX * y * y;
+        }
+        uint32_t *fb = malloc((size_t)SIDE_W_MIN * SIDE_H_MIN * sizeof *fb);
+        assert_non_null(fb);
+        for (int i = 1; i <= rounds; i++) {
+            side_scene_step(s);
+            for (int k = 0; k < st.waters; k++) {
+                double e = rpl_water_energy(side_scene_water(s, k));
+                if (!(isfinite(e) && e <= most[k]))
+                    fail_msg("surface %d, water %d, step %d: energy %g, at most %g", surface, k, i,
+                             e, most[k]);
+            }
+            if (i % 1000 == 0 && side_scene_render(s, fb, SIDE_W_MIN * 4) != 0)
+                fail_msg("surface %d, step %d: %s", surface, i, side_scene_error(s));
+        }
+        side_scene_stats(s, &st);
+        assert_true(st.bodies > bodies / 2); /* they stayed in the level */
+        free(fb);
+        side_scene_destroy(s);
+    }
+}
+
 /* ---- drawing and refusals ------------------------------------------------------- */
 
 static void test_render_every_format(void **state)
@@ -619,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_deep_body_does_not_shoot_out),
         cmocka_unit_test(test_splash_and_sleep),
         cmocka_unit_test(test_autoplay_bounded),
+        cmocka_unit_test(test_many_bodies_bounded),
         cmocka_unit_test(test_render_every_format),
         cmocka_unit_test(test_bad_config_and_calls),
         cmocka_unit_test(test_changed_rectangles),

@@ -298,6 +298,8 @@ static void test_refusals(void **state)
     BAD(step, 0);
     BAD(step, 0.2);
     BAD(step, nan);
+    BAD(step, 1e-20); /* life / step would not fit the step count */
+    BAD(step, RPL_WATER_STEP_MIN * 0.999);
     BAD(max_steps, 0);
     BAD(max_steps, 1001);
     BAD(springs, RPL_SPRINGS_MIN - 1);
@@ -338,6 +340,22 @@ static void test_refusals(void **state)
     char why[200];
     check_params(&p, why, sizeof why);
     assert_string_equal(why, "spread 0.6 is unstable with 8 passes: must be below 0.5006");
+    p = d;
+    p.step = 1e-20;
+    check_params(&p, why, sizeof why);
+    assert_string_equal(why, "step 1e-20: must be in [1e-06, 0.1] seconds");
+    /* at the shortest step a ring lives its whole life */
+    p = d;
+    p.kind = RPL_SURFACE_WAVES;
+    p.step = RPL_WATER_STEP_MIN;
+    p.life = 600;
+    rpl_water_t *w = new_water(&p);
+    assert_int_equal(rpl_water_disturb(w, 320, 2), RPL_OK);
+    for (int i = 0; i < 3; i++)
+        rpl_water_step(w);
+    assert_int_equal(rpl_water_rings(w), 1);
+    assert_true(rpl_water_energy(w) > 3.9);
+    rpl_water_destroy(w);
     assert_int_equal(check_params(NULL, why, sizeof why), RPL_EINVAL);
     assert_true(strlen(why) > 0);
 }

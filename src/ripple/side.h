@@ -91,13 +91,18 @@ typedef enum rpl_water_ends {
                                 instead of starting one (a splash's droplets
                                 landing together make one ring, not dozens) */
 
+/* The shortest step: a ring's life (at most 600 s) is then at most 6e8
+ * steps, which the step count holds exactly (a shorter step once let the
+ * count overflow and the rings die at once). */
+#define RPL_WATER_STEP_MIN 1e-6
+
 typedef struct rpl_water_params {
     rpl_surface_kind kind;
     double x0, x1;          /* left and right edge, x0 < x1 */
     double level;           /* rest height of the surface (y) */
     double bottom;          /* the floor, bottom > level */
     rpl_water_ends ends;
-    double step;            /* seconds per step, (0, 0.1] */
+    double step;            /* seconds per step, [RPL_WATER_STEP_MIN, 0.1] */
     int max_steps;          /* steps per advance at most, 1..1000 */
     /* springs */
     int springs;            /* RPL_SPRINGS_MIN..RPL_SPRINGS_MAX */
@@ -192,7 +197,15 @@ int rpl_water_rings(const rpl_water_t *w);
 
 /* Adds dv (units per step, finite) to the surface's velocity at x, split
  * between the two nearest springs by distance (waves: starts a ring of
- * amplitude dv).  Wakes the body.  x outside [x0, x1]: RPL_EINVAL. */
+ * amplitude dv).  Wakes the body.  x outside [x0, x1]: RPL_EINVAL.
+ * The surface is bounded, however it is disturbed: with depth = bottom -
+ * level, a spring's displacement stays within RPL_WATER_REACH * depth of
+ * the level (one that reaches it stops there) and its velocity within
+ * depth per step, and a ring's amplitude within RPL_WATER_REACH * depth.
+ * An ordinary scene's waves stay well inside; the bounds keep the energy
+ * finite when something pushes the water without end (hundreds of bodies
+ * bobbing on a short surface). */
+#define RPL_WATER_REACH 2.0
 RPL_NODISCARD rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv);
 /* Something crossing the surface at x with vertical speed vy (world units
  * per second, + down): disturbs by the force the speed maps to (see

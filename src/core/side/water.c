@@ -75,8 +75,9 @@ static rpl_status check(const rpl_water_params_t *p, rpl_err_t *e)
     if (p->ends != RPL_ENDS_FREE && p->ends != RPL_ENDS_REFLECT && p->ends != RPL_ENDS_ABSORB)
         return rpl_err_set(e, RPL_EINVAL, "ends %d: must be free (0), reflect (1) or absorb (2)",
                       (int)p->ends);
-    if (!in_range(p->step, 0, 1, 0.1, 0))
-        return rpl_err_set(e, RPL_EINVAL, "step %g: must be in (0, 0.1] seconds", p->step);
+    if (!in_range(p->step, RPL_WATER_STEP_MIN, 0, 0.1, 0))
+        return rpl_err_set(e, RPL_EINVAL, "step %g: must be in [%g, 0.1] seconds", p->step,
+                           RPL_WATER_STEP_MIN);
     if (p->max_steps < 1 || p->max_steps > 1000)
         return rpl_err_set(e, RPL_EINVAL, "max_steps %d: must be in 1..1000", p->max_steps);
     if (p->springs < RPL_SPRINGS_MIN || p->springs > RPL_SPRINGS_MAX)
@@ -533,7 +534,7 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
             if (w->steps - g->born > recent)
                 break; /* older ones are further down: oldest first */
             if (fabs(g->x - x) <= 0.25 * w->p.wavelength) {
-                g->amp += dv;
+                g->amp = rpl_water_bound_amp(&w->p, g->amp + dv);
                 rpl_water_terms_amp(w, r);
                 rpl_water_grid_stale_ring(w, g);
                 w->awake = 1;
@@ -546,14 +547,14 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
             memmove(w->rings, w->rings + 1, (RPL_WAVES_MAX - 1) * sizeof *w->rings);
             w->nrings--;
         }
-        w->rings[w->nrings++] = (ring_t){x, dv, w->steps};
+        w->rings[w->nrings++] = (ring_t){x, rpl_water_bound_amp(&w->p, dv), w->steps};
         rpl_water_terms_build(w);
         rpl_water_grid_stale_ring(w, &w->rings[w->nrings - 1]);
     } else {
         double t;
         int i = locate(w, x, &t);
-        w->v[i] += dv * (1 - t);
-        w->v[i + 1] += dv * t;
+        w->v[i] = rpl_water_bound_v(&w->p, w->v[i] + dv * (1 - t));
+        w->v[i + 1] = rpl_water_bound_v(&w->p, w->v[i + 1] + dv * t);
     }
     w->awake = 1;
     w->calm = 0;

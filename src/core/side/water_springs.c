@@ -166,6 +166,22 @@ void rpl_water_springs_step(rpl_water_t *w)
         for (int j = 0; j < n; j++)
             v[j] *= 1 - w->absorb[j];
     }
+    /* The bounds of ripple/side.h: a spring that meets one stops there.
+     * Something that keeps pushing the surface (hundreds of bodies bobbing
+     * on a short chain) then meets a wall instead of growing without end;
+     * the waves of an ordinary scene stay well inside (a fast body's
+     * impact sinks the surface about as deep as the water). */
+    double reach = RPL_WATER_REACH * (p->bottom - p->level);
+    for (int j = 0; j < n; j++) {
+        if (y[j] > reach) {
+            y[j] = reach;
+            v[j] = fmin(v[j], 0);
+        } else if (y[j] < -reach) {
+            y[j] = -reach;
+            v[j] = fmax(v[j], 0);
+        }
+        v[j] = rpl_water_bound_v(p, v[j]);
+    }
     w->steps++;
     w->gen++;
 

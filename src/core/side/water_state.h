@@ -103,6 +103,21 @@ typedef struct seg {
     double c0, c1, c2, c3;
 } seg_t;
 
+/* A spring's velocity held to its bound (ripple/side.h, RPL_WATER_REACH):
+ * the depth per step. */
+static inline double rpl_water_bound_v(const rpl_water_params_t *p, double v)
+{
+    double most = p->bottom - p->level;
+    return v > most ? most : v < -most ? -most : v;
+}
+
+/* A ring's amplitude held to its bound: RPL_WATER_REACH times the depth. */
+static inline double rpl_water_bound_amp(const rpl_water_params_t *p, double a)
+{
+    double most = RPL_WATER_REACH * (p->bottom - p->level);
+    return a > most ? most : a < -most ? -most : a;
+}
+
 /* water_springs.c: the spline through the springs, their step */
 void rpl_water_seg_make(seg_t *s, const double *a, int n, rpl_water_ends ends, int i);
 double rpl_water_seg_value(const seg_t *s, double t);
