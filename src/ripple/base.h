@@ -57,9 +57,9 @@ extern "C" {
 #endif
 
 #define RPL_VERSION_MAJOR 1
-#define RPL_VERSION_MINOR 0
+#define RPL_VERSION_MINOR 1
 #define RPL_VERSION_PATCH 0
-#define RPL_VERSION "1.0.0"
+#define RPL_VERSION "1.1.0"
 
 /* The library's version as "MAJOR.MINOR.PATCH": that of the library
  * running, which may be newer than the RPL_VERSION compiled against. */
