@@ -8,6 +8,9 @@
 # with a breakpoint on every kernel of every path (the rpl_step_*,
 # rpl_refract_<format>_* and rpl_upscale_* functions the program holds)
 # and fails when one is reached: that suite belongs in PATH_SUITES.
+# Which code a suite reaches does not hang on how many rounds it takes,
+# so the suites run their quick counts here (RIPPLE_TEST_QUICK, as under
+# an emulated CPU); the unit stage runs them in full.
 set -u
 command -v gdb >/dev/null 2>&1 || { echo "kernel-calls: gdb is not installed (Debian: apt-get install gdb)"; exit 1; }
 [ $# -gt 0 ] || { echo "usage: kernel-calls.sh PROGRAM..."; exit 2; }
@@ -32,7 +35,7 @@ for t in "$@"; do
         echo "info symbol \$pc"
         echo "kill"
     } >"$tmp/$name.gdb"
-    gdb -q -batch -x "$tmp/$name.gdb" "$t" >"$tmp/$name.log" 2>&1
+    RIPPLE_TEST_QUICK=1 gdb -q -batch -x "$tmp/$name.gdb" "$t" >"$tmp/$name.log" 2>&1
     if grep -q "^Breakpoint [0-9]*, " "$tmp/$name.log"; then
         echo "kernel-calls: $name calls $(grep -m 1 "^Breakpoint [0-9]*, " "$tmp/$name.log" |
             sed 's/^Breakpoint [0-9]*, [0-9a-fx ]*\(in \)\{0,1\}\([a-z0-9_]*\).*/\2/'): move it to PATH_SUITES in mk/tests.mk"
