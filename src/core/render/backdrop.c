@@ -446,6 +446,18 @@ static void edit_free(struct rpl_backdrop_edit *e)
     free(e);
 }
 
+/* What a backdrop holds besides itself, freed (a failed update keeps
+ * only its message; destroy frees the rest). */
+static void release(rpl_backdrop_t *bd)
+{
+    free(bd->px);
+    free(bd->shade);
+    edit_free(bd->edit);
+    bd->px = NULL;
+    bd->shade = NULL;
+    bd->edit = NULL;
+}
+
 static void hist_add(struct rpl_backdrop_edit *e, uint32_t c)
 {
     size_t b = BIN_OF(c);
@@ -660,12 +672,7 @@ rpl_status rpl_backdrop_update(rpl_backdrop_t *bd, const uint32_t *xrgb, int x, 
     if (st != RPL_OK) {
         /* part done: as a failed backdrop, it keeps nothing but its message */
         int bw = bd->w, bh = bd->h;
-        free(bd->px);
-        free(bd->shade);
-        edit_free(bd->edit);
-        bd->px = NULL;
-        bd->shade = NULL;
-        bd->edit = NULL;
+        release(bd);
         bd->w = bd->h = 0;
         bd->format = RPL_XRGB8888;
         return rpl_err_set(&bd->err, st, "%s updating a %dx%d backdrop", rpl_strerror(st), bw, bh);
@@ -677,9 +684,7 @@ void rpl_backdrop_destroy(rpl_backdrop_t *bd)
 {
     if (!bd)
         return;
-    free(bd->px);
-    free(bd->shade);
-    edit_free(bd->edit);
+    release(bd);
     free(bd);
 }
 
