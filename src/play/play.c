@@ -19,6 +19,7 @@ struct play {
     rpl_view_t view;
     rpl_wave_params_t wave;  /* the wave water's, when it is chosen */
     int stone;               /* the user's stone radius */
+    int stones;              /* PLAY_STONES_SMOOTH or PLAY_STONES_CLASSIC */
     int rain_on, auto_on;
     uint32_t *pic;           /* the picture fitted to the field, XRGB8888 (NULL: none yet) */
     rpl_backdrop_t *bd;      /* it with the walls drawn in, in the frame's format */
@@ -448,6 +449,7 @@ int play_get(const play_t *p, play_setting what)
     case PLAY_STONE: return p->stone;
     case PLAY_MODEL: return rpl_sim_model(p->sim) == RPL_MODEL_WAVE;
     case PLAY_SHOW: return p->player != NULL;
+    case PLAY_STONES: return p->stones;
     default: return -1;
     }
 }
@@ -476,6 +478,7 @@ int play_set(play_t *p, play_setting what, int value)
         break;
     case PLAY_STONE: p->stone = play_stone_size(value); break;
     case PLAY_MODEL: (void)set_model(p, value != 0); break;
+    case PLAY_STONES: p->stones = value ? PLAY_STONES_CLASSIC : PLAY_STONES_SMOOTH; break;
     default: break;
     }
     return play_get(p, what);

@@ -183,6 +183,12 @@ void play_reset(play_t *p);
 
 /* ---- settings -------------------------------------------------------------- */
 
+/* How the play's own stones (the user's, the autopilot's and the rain)
+ * meet the water: smooth bumps (rpl_sim_bump), or the flat discs of the
+ * 1990s (rpl_sim_drop), which is how the timedemo's busy-1 and wave-1
+ * scenes play. */
+enum { PLAY_STONES_SMOOTH = 0, PLAY_STONES_CLASSIC = 1 };
+
 typedef enum play_setting {
     PLAY_RAIN = 0,     /* 0/1 */
     PLAY_AUTO = 1,     /* 0/1: the show or the autopilot plays when idle */
@@ -190,7 +196,8 @@ typedef enum play_setting {
     PLAY_STRENGTH = 3, /* 0..PLAY_STRENGTH_MAX (RPL_STRENGTH_ONE is 1:1) */
     PLAY_STONE = 4,    /* the user's stone radius, PLAY_STONE_MIN..PLAY_STONE_MAX */
     PLAY_MODEL = 5,    /* 0 classic, 1 wave (refused: stays, play_error says why) */
-    PLAY_SHOW = 6      /* read only: 1 while a show is loaded */
+    PLAY_SHOW = 6,     /* read only: 1 while a show is loaded */
+    PLAY_STONES = 7    /* PLAY_STONES_SMOOTH or PLAY_STONES_CLASSIC */
 } play_setting;
 /* A setting (-1 for no pool or an unknown one). */
 int play_get(const play_t *p, play_setting what);
