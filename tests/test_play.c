@@ -38,7 +38,8 @@ static void test_start_state(void **state)
         int u = sizes[i].unit;
         assert_int_equal(play_unit(sizes[i].w, sizes[i].h), u);
         assert_int_equal(play_get(p, PLAY_STONE), PLAY_STONE_UNITS * u);
-        assert_int_equal(play_get(p, PLAY_STRENGTH), RPL_STRENGTH_ONE);
+        assert_int_equal(play_get(p, PLAY_STRENGTH), PLAY_STRENGTH_SMOOTH);
+        assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_SMOOTH);
         assert_int_equal(play_get(p, PLAY_LIGHT), 1);
         assert_int_equal(play_get(p, PLAY_RAIN), 1);
         assert_int_equal(play_get(p, PLAY_AUTO), 1);
@@ -50,6 +51,14 @@ static void test_start_state(void **state)
         assert_int_equal(r.per_kilostep, PLAY_RAIN_PER_KILOSTEP);
         rpl_wave_params_t d = PLAY_WAVE_DEFAULTS;
         assert_memory_equal(play_wave(p), &d, sizeof d);
+        /* the smooth rain: radii 0.055..0.08 of the shorter side, weights
+         * 250..430 at 480 cells, rounded (by hand) */
+        static const rpl_rain_t smooth[] = {
+            { 120, 6, 8, 52, 90 }, { 120, 26, 38, 250, 430 }, { 120, 59, 86, 563, 968 },
+            { 120, 1, 1, 2, 3 },
+        };
+        r = play_rain_smooth(sizes[i].w, sizes[i].h);
+        assert_memory_equal(&r, &smooth[i], sizeof r);
         assert_null(play_backdrop(p));
         assert_int_equal(play_draw(p, NULL, 0), RPL_EINVAL); /* no picture yet */
         play_destroy(p);
@@ -93,6 +102,7 @@ static void test_stones_by_size(void **state)
 {
     (void)state;
     play_t *p = new_play(200, 160, 3, 0);
+    assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_CLASSIC), PLAY_STONES_CLASSIC);
     rpl_sim_t *ref = new_sim(200, 160, 3);
     int s = play_get(p, PLAY_STONE);
     assert_int_equal(play_stone(p, 50, 40, 0), RPL_OK);
@@ -120,6 +130,76 @@ static void test_stones_by_size(void **state)
     assert_int_equal(play_get(p, (play_setting)99), -1);
     assert_int_equal(play_view(p).strength, 0);
     rpl_sim_destroy(ref);
+    play_destroy(p);
+}
+
+/* Smooth stones (the default): a click is a bump three times the stone's
+ * radius weighing 18 a cell of it, the right button's of twice the size;
+ * a drag's beads of half the size, 9 a cell, every half radius along
+ * the path however the path is cut into motions; on the wave water
+ * seven tenths as heavy. */
+static void test_smooth_stones(void **state)
+{
+    (void)state;
+    play_t *p = new_play(200, 160, 3, 0);
+    rpl_sim_t *ref = new_sim(200, 160, 3);
+    assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_SMOOTH);
+    assert_int_equal(play_set(p, PLAY_STONE, 4), 4);
+    assert_int_equal(play_stone(p, 50, 40, 0), RPL_OK);
+    assert_int_equal(rpl_sim_bump(ref, 50, 40, 12, 216), RPL_OK);
+    assert_int_equal(play_stone(p, 120, 90, 1), RPL_OK);
+    assert_int_equal(rpl_sim_bump(ref, 120, 90, 24, 432), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    /* a drag along row 100 from x 10 to 110: beads of radius 6, weight 54,
+     * 3 cells apart after the press (at 13, 16, ..., 109), in one motion,
+     * in ten, and in a hundred of a cell each */
+    for (int k = 1; 10 + 3 * k <= 110; k++)
+        assert_int_equal(rpl_sim_bump(ref, 10 + 3 * k, 100, 6, 54), RPL_OK);
+    assert_int_equal(play_trail(p, 10, 100, 110, 100), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    for (int cut = 10; cut >= 1; cut /= 10) {
+        play_t *q = new_play(200, 160, 3, 0);
+        assert_int_equal(play_set(q, PLAY_STONE, 4), 4);
+        assert_int_equal(play_stone(q, 50, 40, 0), RPL_OK);
+        assert_int_equal(play_stone(q, 120, 90, 1), RPL_OK);
+        for (int x = 10; x < 110; x += cut)
+            assert_int_equal(play_trail(q, x, 100, x + cut, 100), RPL_OK);
+        assert_memory_equal(rpl_sim_heights(play_sim(q)), rpl_sim_heights(ref), 200 * 160 * 2);
+        play_destroy(q);
+    }
+    /* a new drag counts from its own start: a bead 3 cells on */
+    assert_int_equal(play_trail(p, 30, 20, 34, 20), RPL_OK);
+    assert_int_equal(rpl_sim_bump(ref, 33, 20, 6, 54), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    /* the wave water: 0.7 of the weights */
+    assert_int_equal(play_set(p, PLAY_MODEL, 1), 1);
+    assert_int_equal(rpl_sim_set_model(ref, RPL_MODEL_WAVE, play_wave(p)), RPL_OK);
+    assert_int_equal(play_stone(p, 150, 50, 0), RPL_OK);
+    assert_int_equal(rpl_sim_bump(ref, 150, 50, 12, 151), RPL_OK);
+    assert_memory_equal(rpl_sim_heights(play_sim(p)), rpl_sim_heights(ref), 200 * 160 * 2);
+    rpl_sim_destroy(ref);
+    play_destroy(p);
+}
+
+/* The switch of stones and the strength: each kind starts at its own
+ * (4/16 smooth, 16/16 classic), and the switch moves a strength at one
+ * kind's start to the other's, leaving one the user chose alone. */
+static void test_stones_switch(void **state)
+{
+    (void)state;
+    play_t *p = new_play(64, 48, 1, 0);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 4);
+    assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_CLASSIC), PLAY_STONES_CLASSIC);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 16);
+    assert_int_equal(play_set(p, PLAY_STONES, 7), PLAY_STONES_CLASSIC); /* any nonzero */
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 16);
+    assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_SMOOTH), PLAY_STONES_SMOOTH);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 4);
+    assert_int_equal(play_set(p, PLAY_STRENGTH, 10), 10);
+    assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_CLASSIC), PLAY_STONES_CLASSIC);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 10);
+    assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_SMOOTH), PLAY_STONES_SMOOTH);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), 10);
     play_destroy(p);
 }
 
@@ -492,6 +572,7 @@ static void test_bench_busy_and_wave(void **state)
     int frames = test_quick() ? 300 : 2000;
     for (int wave = 0; wave <= 1; wave++) {
         play_t *p = new_play(640, 480, 1, 0);
+        assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_CLASSIC), PLAY_STONES_CLASSIC);
         rpl_sim_t *sim = new_sim(640, 480, 1);
         rpl_autopilot_t *ap = new_autopilot(1);
         rpl_rain_t rain = { .per_kilostep = 120, .rmin = 2, .rmax = 4, .wmin = 24, .wmax = 80 };
@@ -546,6 +627,8 @@ int main(void)
         cmocka_unit_test(test_start_state),
         cmocka_unit_test(test_create_refuses),
         cmocka_unit_test(test_stones_by_size),
+        cmocka_unit_test(test_smooth_stones),
+        cmocka_unit_test(test_stones_switch),
         cmocka_unit_test(test_wave_keys),
         cmocka_unit_test(test_show_view),
         cmocka_unit_test(test_backdrop_repaint),

@@ -1,4 +1,5 @@
 /* play/play.c - the pool's play: the field, the show or the autopilot and rain, the user's stones, the picture and its walls, the settings and the wave keys, a step. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +16,15 @@ struct play {
     rpl_show_player_t *player;
     char picture[256];       /* the show's picture shown now ("default": the front end's) */
     int show_failed;         /* a tick failed (said once) */
-    rpl_rain_t rain;
+    rpl_rain_t rain;         /* the classic stones' rain (and a show's) */
+    rpl_rain_t rain_smooth;  /* the smooth stones' (and a show's) */
+    int rain_shown;          /* the rain is a show's, weighed for the model already */
     rpl_view_t view;
     rpl_wave_params_t wave;  /* the wave water's, when it is chosen */
     int stone;               /* the user's stone radius */
     int stones;              /* PLAY_STONES_SMOOTH or PLAY_STONES_CLASSIC */
+    int trail_x, trail_y;    /* where the last smooth trail ended */
+    int trail_left;          /* sixteenths of a cell it went past its last bead */
     int rain_on, auto_on;
     uint32_t *pic;           /* the picture fitted to the field, XRGB8888 (NULL: none yet) */
     rpl_backdrop_t *bd;      /* it with the walls drawn in, in the frame's format */
@@ -91,7 +96,15 @@ rpl_status play_create(const play_config_t *cfg, play_t **out)
     }
     /* how the play starts: rain, autopilot, light and stones for this size */
     p->rain = play_rain(cfg->w, cfg->h);
-    p->view.strength = RPL_STRENGTH_ONE;
+    p->rain_smooth = play_rain_smooth(cfg->w, cfg->h);
+    p->stones = PLAY_STONES_SMOOTH;
+    p->view.strength = PLAY_STRENGTH_SMOOTH;
+    p->trail_x = p->trail_y = -1;
+    st = rpl_autopilot_set_stones(p->ap, RPL_STONES_BUMPS);
+    if (st != RPL_OK) {
+        say(p, "%s", rpl_autopilot_error(p->ap));
+        return st;
+    }
     p->view.shading = 1;
     p->stone = PLAY_STONE_UNITS * play_unit(cfg->w, cfg->h);
     p->rain_on = cfg->rain != 0;
@@ -376,13 +389,39 @@ static void show_tick(play_t *p)
     if ((ch & RPL_SHOW_RAIN) && p->cfg.rain) {
         /* the user who takes over finds the show's weather */
         p->rain_on = v->rain_on;
-        p->rain = v->rain;
+        p->rain = p->rain_smooth = v->rain;
+        p->rain_shown = 1;
     }
     if (ch & RPL_SHOW_PICTURE)
         show_picture(p, v->picture);
 }
 
 /* ---- a step --------------------------------------------------------------- */
+
+/* A smooth stone's weight w on the water of the moment. */
+static int weight(const play_t *p, int w)
+{
+    return rpl_sim_model(p->sim) == RPL_MODEL_WAVE ? w * PLAY_BUMP_WAVE / 1000 : w;
+}
+
+/* A step's rain, of the play's stones. */
+static rpl_status rain(play_t *p)
+{
+    rpl_status st;
+    if (p->stones == PLAY_STONES_CLASSIC) {
+        st = rpl_sim_rain(p->sim, &p->rain);
+    } else {
+        rpl_rain_t r = p->rain_smooth;
+        if (!p->rain_shown) {
+            r.wmin = weight(p, r.wmin);
+            r.wmax = weight(p, r.wmax);
+        }
+        st = rpl_sim_rain_bumps(p->sim, &r);
+    }
+    if (st != RPL_OK)
+        say(p, "rain: %s", rpl_sim_error(p->sim));
+    return st;
+}
 
 rpl_status play_step(play_t *p, int idle)
 {
@@ -392,8 +431,8 @@ rpl_status play_step(play_t *p, int idle)
     if (p->player && p->auto_on && idle) {
         show_tick(p); /* the show's stones and rain */
     } else {
-        if (p->rain_on && (st = rpl_sim_rain(p->sim, &p->rain)) != RPL_OK)
-            say(p, "rain: %s", rpl_sim_error(p->sim));
+        if (p->rain_on)
+            st = rain(p);
         if (p->auto_on && idle && !p->player)
             rpl_autopilot_tick(p->ap, p->sim);
     }
@@ -411,20 +450,77 @@ static rpl_status dropped(play_t *p, rpl_status st)
     return st;
 }
 
+/* A smooth stone of the user's size s (cells): a bump PLAY_BUMP_SPREAD
+ * times as wide, weighing PLAY_BUMP_WEIGHT a cell of its radius, so that
+ * its slopes are the same at every size. */
+static rpl_status bump(play_t *p, int x, int y, int s, int per_cell)
+{
+    int r = s * PLAY_BUMP_SPREAD;
+    r = r > RPL_RADIUS_MAX ? RPL_RADIUS_MAX : r;
+    return dropped(p, rpl_sim_bump(p->sim, x, y, r, weight(p, r * per_cell)));
+}
+
 rpl_status play_stone(play_t *p, int x, int y, int big)
 {
     if (!p || !p->ready)
         return RPL_EINVAL;
+    if (p->stones == PLAY_STONES_SMOOTH)
+        return bump(p, x, y, big ? play_stone_size(p->stone * 2) : p->stone, PLAY_BUMP_WEIGHT);
     if (big)
         return dropped(p, rpl_sim_drop(p->sim, x, y, play_stone_size(p->stone * 2),
                                        PLAY_STONE_WEIGHT * 2));
     return dropped(p, rpl_sim_drop(p->sim, x, y, p->stone, PLAY_STONE_WEIGHT));
 }
 
+/* The integer square root of v (floor). */
+static int64_t isqrt64(int64_t v)
+{
+    int64_t r = (int64_t)sqrt((double)v);
+    while (r * r > v)
+        r--;
+    while ((r + 1) * (r + 1) <= v)
+        r++;
+    return r;
+}
+
+/*
+ * A smooth trail: bumps add up where discs would only be set again, so
+ * its beads are laid a fixed distance apart along the path however the
+ * front end cuts it into segments (a mouse's motion events come a cell
+ * or fifty apart): a segment that goes on from where the last one ended
+ * goes on counting from the last bead, another starts counting anew from
+ * its start (where the press laid its stone).  In sixteenths of a cell.
+ */
+static rpl_status smooth_trail(play_t *p, int x0, int y0, int x1, int y1)
+{
+    int s = p->stone > 2 ? p->stone / 2 : 1;
+    int r = s * PLAY_BUMP_SPREAD;
+    r = r > RPL_RADIUS_MAX ? RPL_RADIUS_MAX : r;
+    int64_t spacing = (int64_t)r * 16 * PLAY_TRAIL_SPACING / 4;
+    spacing = spacing < 16 ? 16 : spacing;
+    int64_t left = x0 == p->trail_x && y0 == p->trail_y ? p->trail_left : 0;
+    left = left < spacing ? left : spacing - 1; /* the stone size changed on the way */
+    int64_t dx = (int64_t)x1 - x0, dy = (int64_t)y1 - y0;
+    if (dx > 1 << 20 || dx < -(1 << 20) || dy > 1 << 20 || dy < -(1 << 20)) /* far outside */
+        dx = dy = 0;
+    int64_t len = isqrt64((dx * dx + dy * dy) * 256);
+    rpl_status st = RPL_OK;
+    int64_t d = spacing - left;
+    for (; d <= len && st == RPL_OK; d += spacing)
+        st = dropped(p, rpl_sim_bump(p->sim, (int)(x0 + dx * d / len), (int)(y0 + dy * d / len),
+                                     r, weight(p, r * PLAY_TRAIL_WEIGHT)));
+    p->trail_x = x1;
+    p->trail_y = y1;
+    p->trail_left = (int)(spacing - (d - len));
+    return st;
+}
+
 rpl_status play_trail(play_t *p, int x0, int y0, int x1, int y1)
 {
     if (!p || !p->ready)
         return RPL_EINVAL;
+    if (p->stones == PLAY_STONES_SMOOTH)
+        return smooth_trail(p, x0, y0, x1, y1);
     return dropped(p, rpl_sim_trail(p->sim, x0, y0, x1, y1, p->stone > 2 ? p->stone / 2 : 1,
                                     PLAY_STONE_WEIGHT / 2));
 }
@@ -465,6 +561,22 @@ static rpl_status set_model(play_t *p, int wave)
     return st;
 }
 
+/* The stones of the play's own (the user's, the autopilot's, the rain);
+ * the strength at one kind's default moves to the other's. */
+static void set_stones(play_t *p, int stones)
+{
+    int from = p->stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+    if (stones == p->stones)
+        return;
+    p->stones = stones;
+    /* cannot fail: a made autopilot and a kind it knows */
+    if (rpl_autopilot_set_stones(p->ap, stones == PLAY_STONES_CLASSIC ? RPL_STONES_DISCS
+                                                                     : RPL_STONES_BUMPS) != RPL_OK)
+        say(p, "%s", rpl_autopilot_error(p->ap));
+    if (p->view.strength == from)
+        p->view.strength = stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+}
+
 int play_set(play_t *p, play_setting what, int value)
 {
     if (!p)
@@ -478,7 +590,7 @@ int play_set(play_t *p, play_setting what, int value)
         break;
     case PLAY_STONE: p->stone = play_stone_size(value); break;
     case PLAY_MODEL: (void)set_model(p, value != 0); break;
-    case PLAY_STONES: p->stones = value ? PLAY_STONES_CLASSIC : PLAY_STONES_SMOOTH; break;
+    case PLAY_STONES: set_stones(p, value ? PLAY_STONES_CLASSIC : PLAY_STONES_SMOOTH); break;
     default: break;
     }
     return play_get(p, what);
@@ -583,9 +695,7 @@ rpl_status play_bench_input(play_t *p)
         play_update(p); /* the show may have moved the walls */
         return RPL_OK;
     }
-    rpl_status st = rpl_sim_rain(p->sim, &p->rain);
-    if (st != RPL_OK)
-        say(p, "rain: %s", rpl_sim_error(p->sim));
+    rpl_status st = rain(p);
     rpl_autopilot_tick(p->ap, p->sim);
     return st;
 }

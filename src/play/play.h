@@ -49,10 +49,37 @@ typedef struct play play_t;
 #define PLAY_RAIN_WEIGHT_MAX 80
 #define PLAY_WAVE_DEFAULTS { 24.0, 1.2, 1.0, 1.0 / 60, 0.985 }
 
+/* The smooth stones (PLAY_STONES_SMOOTH, below), chosen with
+ * rpl_look_measure so that a person's play and the autopilot with the
+ * rain bend the picture by 2 px or more where the water moves and
+ * speckle under 5% (docs/look.md): the refraction strength they start
+ * with (sixteenths; the classic stones' is RPL_STRENGTH_ONE); a user's
+ * stone of size s is a bump of radius PLAY_BUMP_SPREAD s weighing
+ * PLAY_BUMP_WEIGHT a cell of that radius (so its slopes are alike at
+ * every size, and its weight grows with the field as the size does), a
+ * drag's beads of half that size PLAY_TRAIL_WEIGHT a cell, laid every
+ * PLAY_TRAIL_SPACING quarters of their radius along the path; the rain's
+ * radii are thousandths of the field's shorter side and its weights
+ * those on a field 480 cells high, in proportion to the shorter side on
+ * others; on the wave model, which speckles more for the same slopes,
+ * every weight is PLAY_BUMP_WAVE thousandths of that. */
+#define PLAY_STRENGTH_SMOOTH 4
+#define PLAY_BUMP_SPREAD 3
+#define PLAY_BUMP_WEIGHT 18
+#define PLAY_TRAIL_WEIGHT 9
+#define PLAY_TRAIL_SPACING 2
+#define PLAY_BUMP_WAVE 700
+#define PLAY_RAIN_BUMP_RMIN 55
+#define PLAY_RAIN_BUMP_RMAX 80
+#define PLAY_RAIN_BUMP_WMIN 250
+#define PLAY_RAIN_BUMP_WMAX 430
+
 /* A w x h field's size unit: its shorter side / 240, at least 1 cell. */
 int play_unit(int w, int h);
-/* The rain the play starts with on a w x h field: radii of 1 to 2 units. */
+/* The rain the play starts with on a w x h field: of the classic stones,
+ * radii of 1 to 2 units; of the smooth (on the classic water's weights). */
 rpl_rain_t play_rain(int w, int h);
+rpl_rain_t play_rain_smooth(int w, int h);
 /* A stone radius r held to PLAY_STONE_MIN..PLAY_STONE_MAX. */
 int play_stone_size(int r);
 /* The wave settings a step up (+1) or down (-1) as the wave keys change
@@ -233,6 +260,10 @@ int play_key(play_t *p, int key, char *msg, size_t len);
  * the water's step, 1/60 s.  RPL_OK, or the rain's refusal (play_error). */
 RPL_NODISCARD rpl_status play_bench_input(play_t *p);
 void play_bench_step(play_t *p);
+
+/* The scripted person: what a person does at step `step` (0, 1, ...) */
+#define PLAY_PERSON_STEPS 1800
+RPL_NODISCARD rpl_status play_person_tick(play_t *p, long step);
 
 #ifdef __cplusplus
 }

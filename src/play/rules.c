@@ -14,6 +14,17 @@ rpl_rain_t play_rain(int w, int h)
                          .wmin = PLAY_RAIN_WEIGHT_MIN, .wmax = PLAY_RAIN_WEIGHT_MAX };
 }
 
+rpl_rain_t play_rain_smooth(int w, int h)
+{
+    int side = w < h ? w : h;
+    int rmin = (side * PLAY_RAIN_BUMP_RMIN + 500) / 1000, rmax = (side * PLAY_RAIN_BUMP_RMAX + 500) / 1000;
+    rmin = rmin < 1 ? 1 : rmin > RPL_RADIUS_MAX ? RPL_RADIUS_MAX : rmin;
+    rmax = rmax < rmin ? rmin : rmax > RPL_RADIUS_MAX ? RPL_RADIUS_MAX : rmax;
+    return (rpl_rain_t){ .per_kilostep = PLAY_RAIN_PER_KILOSTEP, .rmin = rmin, .rmax = rmax,
+                         .wmin = (side * PLAY_RAIN_BUMP_WMIN + 240) / 480,
+                         .wmax = (side * PLAY_RAIN_BUMP_WMAX + 240) / 480 };
+}
+
 int play_stone_size(int r)
 {
     return r < PLAY_STONE_MIN ? PLAY_STONE_MIN : r > PLAY_STONE_MAX ? PLAY_STONE_MAX : r;

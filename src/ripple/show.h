@@ -29,6 +29,20 @@ const char *rpl_autopilot_error(const rpl_autopilot_t *ap);
  * or failed field). */
 void rpl_autopilot_tick(rpl_autopilot_t *ap, rpl_sim_t *sim);
 
+/* How the autopilot's stones meet the water (since 1.1.0): flat discs
+ * set into it (rpl_sim_drop, the default, as before 1.1.0: the same
+ * heights), or smooth bumps added to it (rpl_sim_bump), wider than the
+ * discs and weighing in proportion to the field's shorter side, so that
+ * the refracted picture reads as water and not as coloured noise at a
+ * low refraction strength (a quarter: docs/look.md) on any size.  The
+ * script (its scenes, places and times) is the same for both.  Takes
+ * effect from the next tick; RPL_EINVAL for NULL or another value (the
+ * kind stays, rpl_autopilot_error says why). */
+typedef enum rpl_stones { RPL_STONES_DISCS = 0, RPL_STONES_BUMPS = 1 } rpl_stones;
+RPL_NODISCARD rpl_status rpl_autopilot_set_stones(rpl_autopilot_t *ap, rpl_stones kind);
+/* The kind in use (RPL_STONES_DISCS for NULL). */
+rpl_stones rpl_autopilot_stones(const rpl_autopilot_t *ap);
+
 /* ---- shows ------------------------------------------------------------ */
 
 /*
