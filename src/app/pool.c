@@ -154,6 +154,16 @@ static void report(const app_t *a, double s)
 /* --- the timedemo: the pool plays busy-1 and wave-1 (the rain and the
  * autopilot) or show-1 (the show) as the pool scripts them. */
 
+/* The scenes of version 1 (busy-1, wave-1) were made with the classic
+ * discs, and keep their water (and CRCs) with them. */
+static int bench_open(app_t *a, char **err)
+{
+    (void)err;
+    if (a->o.bench && a->o.bench->version == 1)
+        play_set(a->play, PLAY_STONES, PLAY_STONES_CLASSIC);
+    return 0;
+}
+
 static void bench_input(app_t *a, long n)
 {
     (void)n;
@@ -196,6 +206,7 @@ const app_scene_ops app_pool_scene = {
     .text = text,
     .palette = palette,
     .report = report,
+    .bench_open = bench_open,
     .bench_input = bench_input,
     .bench_step = bench_step,
     .bench_crc = bench_crc,

@@ -336,7 +336,11 @@ int web_constant(const char *name)
 
 int web_bench_create(web_t **out)
 {
-    return web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out); /* no show: rain and autopilot */
+    /* no show: rain and autopilot, with the classic discs busy-1 was made with */
+    int rc = web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out);
+    if (rc == 0)
+        play_set((*out)->play, PLAY_STONES, PLAY_STONES_CLASSIC);
+    return rc;
 }
 
 void web_bench_frame(web_t *p)
