@@ -366,6 +366,16 @@ static int take_surface(app_opts_t *o, const char *name, const char *val, char *
     return 0;
 }
 
+static int take_stones(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name;
+    if (strcmp(val, "smooth") && strcmp(val, "classic"))
+        return fail(err, "bad --stones '%s': want smooth or classic", val, "");
+    o->stones = strcmp(val, "classic") ? PLAY_STONES_SMOOTH : PLAY_STONES_CLASSIC;
+    o->stones_set = 1;
+    return 0;
+}
+
 static int take_springs(app_opts_t *o, const char *name, const char *val, char **err)
 {
     double *to = !strcmp(name, "--stiffness") ? &o->springs.stiffness
@@ -496,6 +506,10 @@ static const flag_t flags[] = {
     { "--show", "FILE", FLAG_FILE, take_file,
       "play this show (see docs/shows.md) instead of the default" },
     { "--no-show", NULL, 0, take_no_show, "the autopilot's random scenes instead of a show" },
+    { "--stones", "KIND", 0, take_stones,
+      "how clicks, drags, the autopilot and the rain meet the\n"
+      "water: smooth (default: wide bumps, refraction 4/16) or\n"
+      "classic (the 1990s' flat discs, refraction 16/16); D switches" },
     { "--load-state", "FILE", FLAG_FILE, take_file,
       "start from a saved state (its size unless --size is given)" },
     { "--save-state", "FILE", FLAG_FILE, take_file, "save the state after the last frame" },
@@ -557,7 +571,8 @@ void app_print_usage(FILE *to)
     fputs("\n"
           "Keys: F1/H help, Space pause, N step, C reset, R rain, A show, L light,\n"
           "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, M sound,\n"
-          "W classic/wave, Z/X wave speed, V/B viscosity, Tab scene, O overlay, Esc quit.\n"
+          "W classic/wave, Z/X wave speed, V/B viscosity, D smooth/classic stones,\n"
+          "Tab scene, O overlay, Esc quit.\n"
           "Side scene: click drops a body, K crate/ball/iron ball, W springs/waves,\n"
           "C clears, A autoplay.\n",
           to);
@@ -663,7 +678,8 @@ static int check_benchmark(app_opts_t *o, char **err)
 {
     if (o->benchmark) {
         /* the timedemo's scenes are fixed, so figures compare across machines */
-        const char *clash = o->seed_set ? "--seed" : o->load_state ? "--load-state"
+        const char *clash = o->seed_set ? "--seed" : o->stones_set ? "--stones"
+                          : o->load_state ? "--load-state"
                           : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
                           : o->show ? "--show" : o->no_show ? "--no-show"
                           : o->walls ? "--walls" : o->edges ? "--edges"
@@ -700,7 +716,7 @@ static int check_side(const app_opts_t *o, char **err)
     /* the pool's state, walls and show have no meaning in the side view */
     const char *clash = o->load_state ? "--load-state" : o->save_state ? "--save-state"
                       : o->walls ? "--walls" : o->show ? "--show" : o->record ? "--record"
-                      : NULL;
+                      : o->stones_set ? "--stones" : NULL;
     if (clash)
         return fail(err, "%s does not go with --scene side: it is the pool's%s", clash, "");
     if (o->w < SIDE_W_MIN || o->h < SIDE_H_MIN) {

@@ -44,6 +44,8 @@ typedef struct app_opts {
     const char *walls; /* --walls: the picture whose dark parts are walls; NULL for none */
     const char *edges; /* --edges: "reflect" or "absorb"; NULL: as the state has them */
     int seed_set, rain_set, autopilot_set; /* given on the command line */
+    int stones;        /* --stones: PLAY_STONES_SMOOTH (default) or PLAY_STONES_CLASSIC */
+    int stones_set;    /* --stones was given */
     rpl_model model;   /* --model: the water's rule (RPL_MODEL_CLASSIC by default) */
     int model_set;     /* --model was given */
     rpl_wave_params_t wave; /* --speed, --viscosity, --spacing, --dt, --attenuation */

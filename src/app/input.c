@@ -56,7 +56,7 @@ static int key(app_t *a, const SDL_Event *e)
     case SDLK_c: case SDLK_BACKSPACE: case SDLK_r: case SDLK_l: case SDLK_PLUS: case SDLK_EQUALS:
     case SDLK_KP_PLUS: case SDLK_UP: case SDLK_MINUS: case SDLK_KP_MINUS: case SDLK_DOWN:
     case SDLK_LEFTBRACKET: case SDLK_RIGHTBRACKET: case SDLK_w: case SDLK_z: case SDLK_x:
-    case SDLK_v: case SDLK_b:
+    case SDLK_v: case SDLK_b: case SDLK_d:
         take_over(a); /* keys that change the water or the view */
         break;
     default:
@@ -121,7 +121,7 @@ static int key(app_t *a, const SDL_Event *e)
     case SDLK_m:
         app_audio_toggle(a);
         break;
-    case SDLK_w: case SDLK_z: case SDLK_x: case SDLK_v: case SDLK_b:
+    case SDLK_w: case SDLK_z: case SDLK_x: case SDLK_v: case SDLK_b: case SDLK_d:
         app_model_key(a, (int)k->sym); /* SDL's keycodes of letters are their ASCII */
         break;
     default:

@@ -155,8 +155,11 @@ int app_play_open(app_t *a, const rpl_kernels_t *kern, char **err)
         .note = on_note, .picture = on_picture, .user = a,
     };
     rpl_status st = play_create(&cfg, &a->play);
-    if (st == RPL_OK)
+    if (st == RPL_OK) {
+        if (a->o.stones_set)
+            play_set(a->play, PLAY_STONES, a->o.stones);
         return 0;
+    }
     *err = app_format("%s", play_error(a->play));
     return st == RPL_EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 }

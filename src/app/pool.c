@@ -32,6 +32,7 @@ static const char help_text[] =
     "W          classic / wave water\n"
     "Z X        wave speed down / up\n"
     "V B        viscosity down / up\n"
+    "D          smooth / classic stones\n"
     "Esc Q      quit";
 
 /* The steps due, each the pool's (the show's stones and rain, or the

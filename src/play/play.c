@@ -679,6 +679,11 @@ int play_key(play_t *p, int key, char *msg, size_t len)
     case 'v': case 'b':
         wave_key(p, 0, key == 'b' ? 1 : -1, msg, len);
         return 1;
+    case 'd':
+        set_stones(p, !p->stones);
+        snprintf(msg, len, "%s  refraction %d/16", p->stones == PLAY_STONES_CLASSIC
+                 ? "classic stones (flat discs)" : "smooth stones", p->view.strength);
+        return 1;
     default:
         return 0;
     }

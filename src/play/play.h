@@ -211,9 +211,14 @@ void play_reset(play_t *p);
 /* ---- settings -------------------------------------------------------------- */
 
 /* How the play's own stones (the user's, the autopilot's and the rain)
- * meet the water: smooth bumps (rpl_sim_bump), or the flat discs of the
- * 1990s (rpl_sim_drop), which is how the timedemo's busy-1 and wave-1
- * scenes play. */
+ * meet the water: smooth bumps (rpl_sim_bump; PLAY_BUMP_* above), or the
+ * flat discs of the 1990s (rpl_sim_drop), which is how the timedemo's
+ * busy-1 and wave-1 scenes play, byte for byte as before the smooth
+ * stones.  Each kind has its refraction strength to start with
+ * (PLAY_STRENGTH_SMOOTH, RPL_STRENGTH_ONE): a switch moves a strength at
+ * the one kind's to the other's, and leaves one the user (or a show) set
+ * to anything else as it is.  A show's own stones are bumps whatever
+ * this says. */
 enum { PLAY_STONES_SMOOTH = 0, PLAY_STONES_CLASSIC = 1 };
 
 typedef enum play_setting {
@@ -246,10 +251,11 @@ const rpl_wave_params_t *play_wave(const play_t *p);
 RPL_NODISCARD rpl_status play_wave_step(play_t *p, int speed, int viscosity);
 /* The rule in a line: "classic water" or "wave k 0.160  u*dt 0.020". */
 void play_model_text(const play_t *p, char *buf, size_t len);
-/* The wave keys: 'w' (classic or wave water), 'z' 'x' (wave speed down,
- * up), 'v' 'b' (viscosity down, up).  A line for the user in msg: what
- * the water is now, or why the change was refused (and nothing changed).
- * Returns 1 for those keys, 0 for any other (msg untouched). */
+/* The water's keys: 'w' (classic or wave water), 'z' 'x' (wave speed
+ * down, up), 'v' 'b' (viscosity down, up), 'd' (smooth or classic
+ * stones, PLAY_STONES).  A line for the user in msg: what the water or
+ * the stones are now, or why the change was refused (and nothing
+ * changed).  Returns 1 for those keys, 0 for any other (msg untouched). */
 int play_key(play_t *p, int key, char *msg, size_t len);
 
 /* ---- the timedemo's pool scenes ------------------------------------------- */

@@ -500,14 +500,14 @@ function RippleEngine(post, loadScript) {
     dirty = true;
   }
 
-  // W, Z X, V B: played by the pool as in the native demo, with its line.
+  // W, Z X, V B, D: played by the pool as in the native demo, with its line.
   function waveKey(k) {
     say(cstr(M._web_key(p, k.charCodeAt(0))));
   }
 
   // The keys that change the water or its look: the show waits after them.
   const TAKE_OVER = new Set(['c', 'Backspace', 'r', 'l', '+', '=', 'ArrowUp', '-', 'ArrowDown',
-    '[', ']', 'w', 'z', 'x', 'v', 'b']);
+    '[', ']', 'w', 'z', 'x', 'v', 'b', 'd']);
 
   // A key the page passed on (already lower case); once: not a held key's repeat.
   function key(k, once) {
@@ -535,7 +535,7 @@ function RippleEngine(post, loadScript) {
     case '-': case 'ArrowDown': strength(-2); break;
     case '[': stoneSize(-1); break;
     case ']': stoneSize(1); break;
-    case 'w': if (once) waveKey(k); break;
+    case 'w': case 'd': if (once) { waveKey(k); dirty = true; } break;
     case 'z': case 'x': case 'v': case 'b': waveKey(k); break;
     default: break;
     }

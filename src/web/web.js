@@ -383,7 +383,7 @@
 
   // The keys the engine handles (the water, its look, the pause).
   const ENGINE_KEYS = new Set([' ', 'p', 'n', '.', 'c', 'Backspace', 'r', 'a', 'l',
-    '+', '=', 'ArrowUp', '-', 'ArrowDown', '[', ']', 'w', 'z', 'x', 'v', 'b']);
+    '+', '=', 'ArrowUp', '-', 'ArrowDown', '[', ']', 'w', 'z', 'x', 'v', 'b', 'd']);
 
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey)
