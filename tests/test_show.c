@@ -173,6 +173,8 @@ static void test_every_command_parses(void **state)
         "      rain 3 0.004 0.008 40 90\n"
         "      rain off\n"
         "      rain on\n"
+        "      stones classic\n"
+        "      stones smooth\n"
         "@10   drop 0.5 0.5 0.02 300\n"
         "+5    drop -10px 700px 3.5px -8192\n"
         "      ring 0.5 0.5 0.3 0.01 200 count=8 over=10\n"
@@ -192,7 +194,7 @@ static void test_every_command_parses(void **state)
         "# comments and blank lines after the end are fine\n"
         "\n");
     /* every command but wait and the optional one is an event */
-    assert_int_equal(rpl_show_events(s), 26);
+    assert_int_equal(rpl_show_events(s), 28);
     assert_int_equal(rpl_show_length(s), 200);
     assert_int_equal(rpl_show_loops(s), 1);
     assert_int_equal(rpl_show_pictures(s), 2);
@@ -367,6 +369,8 @@ static void test_errors(void **state)
         "t:2:17: 'wall line' needs 5 arguments (X0 Y0 X1 Y1 THICKNESS), got 4");
     bad(H "wall clear now\n", "t:2:12: 'wall clear' takes 0 arguments (none): 'now' is one too many");
     bad(H "edges wrap\n", "t:2:7: bad 'wrap': want reflect or absorb");
+    bad(H "stones round\n", "t:2:8: bad 'round': want smooth or classic");
+    bad(H "stones\n", "t:2:1: 'stones' needs 1 argument (smooth|classic), got 0");
     bad(H "picture \"\"\n", "t:2:9: a picture's name has 1 to 255 bytes");
     bad(H "picture caf\xC3\xA9.png\n", "t:2:9: the picture's name holds byte 0xC3: only printable ASCII");
     bad(H "picture a b\n", "t:2:11: 'picture' takes 1 argument (NAME): 'b' is one too many");
@@ -899,6 +903,7 @@ static void test_view(void **state)
                                "@8 strength 4\n"
                                "   light on\n"
                                "   stone 1000px\n"
+                               "   stones classic\n"
                                "@9 end\n");
     rpl_show_player_t *p = player_of(s, 1);
     const rpl_show_view_t *v = rpl_show_player_view(p);
@@ -907,10 +912,11 @@ static void test_view(void **state)
     assert_int_equal(v->stone, 0);
     assert_int_equal(v->rain_on, 0);
     assert_string_equal(v->picture, "");
+    assert_int_equal(v->stones, RPL_STONES_BUMPS);
     static const unsigned bits[10] = {
         0, RPL_SHOW_LIGHT, RPL_SHOW_STRENGTH, RPL_SHOW_STONE, RPL_SHOW_PICTURE, RPL_SHOW_RAIN,
-        RPL_SHOW_RAIN, RPL_SHOW_RAIN, RPL_SHOW_STRENGTH | RPL_SHOW_LIGHT | RPL_SHOW_STONE,
-        RPL_SHOW_ENDED,
+        RPL_SHOW_RAIN, RPL_SHOW_RAIN,
+        RPL_SHOW_STRENGTH | RPL_SHOW_LIGHT | RPL_SHOW_STONE | RPL_SHOW_STONES, RPL_SHOW_ENDED,
     };
     for (int t = 0; t < 10; t++) {
         assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
@@ -937,11 +943,13 @@ static void test_view(void **state)
             assert_int_equal(v->strength, 64);
             assert_int_equal(v->light, 1);
             assert_int_equal(v->stone, RPL_RADIUS_MAX);
+            assert_int_equal(v->stones, RPL_STONES_DISCS);
             break;
         }
     }
     assert_true(rpl_show_player_done(p));
     rpl_show_player_rewind(p);
+    assert_int_equal(v->stones, RPL_STONES_BUMPS);
     assert_int_equal(v->light, 1);
     assert_int_equal(v->rain_on, 0);
     assert_string_equal(v->picture, "");

@@ -37,6 +37,8 @@ struct play {
     char err[512];
 };
 
+static void set_stones(play_t *p, int stones);
+
 static void say(play_t *p, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -382,6 +384,8 @@ static void show_tick(play_t *p)
         return;
     if (ch & RPL_SHOW_LIGHT)
         p->view.shading = v->light;
+    if (ch & RPL_SHOW_STONES) /* before the strength: a show that sets both has its own */
+        set_stones(p, v->stones == RPL_STONES_DISCS ? PLAY_STONES_CLASSIC : PLAY_STONES_SMOOTH);
     if (ch & RPL_SHOW_STRENGTH)
         p->view.strength = v->strength;
     if (ch & RPL_SHOW_STONE)

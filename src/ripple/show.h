@@ -71,6 +71,7 @@ rpl_stones rpl_autopilot_stones(const rpl_autopilot_t *ap);
  *                                       centred on X Y, CELL apart
  *   rain on | off | RATE RMIN RMAX WMIN WMAX   (RATE stones per second)
  *   light on | off      strength S (0..4, 1 is 1:1)      stone R
+ *   stones smooth | classic   the kind of the front end's own stones (1.1.0)
  *   weights F [wave=G]  stones and rain laid from here weigh F times what is
  *                       written (G times on the wave model)
  *   wall rect|open X0 Y0 X1 Y1 | line X0 Y0 X1 Y1 THICKNESS | clear
@@ -190,7 +191,10 @@ const char *rpl_show_picture(const rpl_show_t *show, int i, int *line, int *colu
 typedef struct rpl_show_player rpl_show_player_t;
 
 /* What the show has set for the front end.  Until set: light 1, strength
- * RPL_STRENGTH_ONE, stone 0 (not set), rain off, picture "" (none). */
+ * RPL_STRENGTH_ONE, stone 0 (not set), rain off, picture "" (none),
+ * stones RPL_STONES_BUMPS.  The library makes the view and hands out a
+ * pointer to it, so fields are only ever added at its end (stones in
+ * 1.1.0). */
 typedef struct rpl_show_view {
     int light;        /* 0 or 1 */
     int strength;     /* 0..RPL_STRENGTH_MAX */
@@ -198,6 +202,8 @@ typedef struct rpl_show_view {
     int rain_on;      /* 0 or 1 */
     rpl_rain_t rain;  /* in cells for the field of the last tick */
     const char *picture; /* a name for the front end to resolve; "default": its own */
+    rpl_stones stones;   /* how the front end's own stones (the user's, an
+                          * autopilot's) meet the water; the show's are bumps */
 } rpl_show_view_t;
 
 /* What the last tick changed (rpl_show_player_changed): the view's fields,
@@ -211,6 +217,7 @@ typedef struct rpl_show_view {
 #define RPL_SHOW_CUT      0x20u
 #define RPL_SHOW_LOOPED   0x40u
 #define RPL_SHOW_ENDED    0x80u
+#define RPL_SHOW_STONES   0x100u /* since 1.1.0 */
 
 /* A player at step 0 of a valid show into *out (see the constructor rule
  * in ripple/base.h): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */

@@ -41,6 +41,7 @@ static void initial_view(rpl_show_player_t *p)
     p->view.rain_on = 0;
     memset(&p->view.rain, 0, sizeof p->view.rain);
     p->view.picture = "";
+    p->view.stones = RPL_STONES_BUMPS;
     p->rain = NULL;
     p->wf[0] = p->wf[1] = 1000;
 }
@@ -284,6 +285,10 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
     case C_STRENGTH:
         p->view.strength = e->count;
         p->changed |= RPL_SHOW_STRENGTH;
+        return RPL_OK;
+    case C_STONES:
+        p->view.stones = (rpl_stones)e->count;
+        p->changed |= RPL_SHOW_STONES;
         return RPL_OK;
     case C_WEIGHTS:
         p->wf[0] = e->wf[0];

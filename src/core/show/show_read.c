@@ -218,7 +218,7 @@ static int parse_time(const tok_t *t, size_t skip, uint64_t *out)
 enum {
     K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
     K_FACTOR = 'g',
-    K_ONOFF = 'b', K_EDGES = 'e', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
+    K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
 };
 
 /* Options. */
@@ -249,6 +249,7 @@ static const struct cmd {
     { "light", NULL, C_LIGHT, "b", "on|off", 0 },
     { "strength", NULL, C_STRENGTH, "f", "STRENGTH", 0 },
     { "stone", NULL, C_STONE, "l", "RADIUS", 0 },
+    { "stones", NULL, C_STONES, "k", "smooth|classic", 0 },
     { "weights", NULL, C_WEIGHTS, "g", "FACTOR", O_WAVE },
     { "wall", "rect", C_WALL_RECT, "xyxy", "X0 Y0 X1 Y1", 0 },
     { "wall", "open", C_WALL_OPEN, "xyxy", "X0 Y0 X1 Y1", 0 },
@@ -499,6 +500,11 @@ static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmd
             if (!tok_is(t, "reflect") && !tok_is(t, "absorb"))
                 return perr(ps, t->col, "bad '%s': want reflect or absorb", shown(t, q));
             e->count = tok_is(t, "absorb") ? RPL_EDGES_ABSORB : RPL_EDGES_REFLECT;
+            break;
+        case K_STONES:
+            if (!tok_is(t, "smooth") && !tok_is(t, "classic"))
+                return perr(ps, t->col, "bad '%s': want smooth or classic", shown(t, q));
+            e->count = tok_is(t, "classic") ? RPL_STONES_DISCS : RPL_STONES_BUMPS;
             break;
         case K_TEXT:
             if (!t->quoted)
