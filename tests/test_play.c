@@ -293,6 +293,7 @@ static void test_show_view(void **state)
                        "@2 picture a.png\n"
                        "@3 picture default\n"
                        "@4 rain off\n"
+                       "@5 stones classic\n"
                        "@6 end\n";
     rpl_show_t *show = NULL;
     assert_int_equal(rpl_show_parse(text, strlen(text), "view.show", &show), RPL_OK);
@@ -315,6 +316,11 @@ static void test_show_view(void **state)
     assert_string_equal(asked.names[1], "default");
     assert_int_equal(play_step(p, 1), RPL_OK);
     assert_int_equal(play_get(p, PLAY_RAIN), 0);
+    /* the show's stones for the user: classic; the strength the show set stays */
+    assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_SMOOTH);
+    assert_int_equal(play_step(p, 1), RPL_OK);
+    assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_CLASSIC);
+    assert_int_equal(play_get(p, PLAY_STRENGTH), RPL_STRENGTH_ONE / 2);
     /* the user busy: the show waits, the rain is the user's */
     play_set(p, PLAY_RAIN, 1);
     uint64_t steps = rpl_sim_steps(play_sim(p));
