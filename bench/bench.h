@@ -82,7 +82,15 @@ typedef struct opts {
     int look;          /* --look: how a show's water reads instead (look.c) */
     int every;         /* --every: --look's steps between samples; 0 the default */
     const char *show;  /* --show: --look's show; NULL the default one */
+    int look_scene;    /* --look's scene: LOOK_SHOW (default), LOOK_AUTOPILOT (--no-show),
+                        * LOOK_PERSON (--person), LOOK_BENCH (--bench-scene) */
+    const char *bench_scene; /* --bench-scene: busy-1, busy-2, wave-1, wave-2, show-1 */
+    int stones;        /* --stones: PLAY_STONES_SMOOTH (0, default) or PLAY_STONES_CLASSIC */
 } opts_t;
+
+enum { LOOK_SHOW = 0, LOOK_AUTOPILOT, LOOK_PERSON, LOOK_BENCH };
+/* The frames of a timedemo scene, measured by --look --bench-scene. */
+#define LOOK_BENCH_FRAMES 2000
 
 typedef struct path {
     const char *name;
@@ -227,6 +235,8 @@ int side_bench(const opts_t *o);
 
 /* look.c: ripple-bench --look; the exit status */
 int look_bench(const opts_t *o);
+/* NULL if --bench-scene NAME is one --look plays, else the names it plays. */
+const char *look_bench_scene_check(const char *name);
 
 /* json.c */
 int print_json(const run_t *r, const char *cpu, const char *autop, double total_s);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "play/play.h"
 #include "ripple_support.h"
 
 #if defined(__GLIBC__)
@@ -19,7 +20,8 @@ static void usage(FILE *f)
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
             "                    [--model wave] [--part step]\n"
             "       ripple-bench --side [--size WxH] [--frames N] [--seed N]\n"
-            "       ripple-bench --look [--show FILE] [--size WxH] [--model M] [--seed N]\n"
+            "       ripple-bench --look [--show FILE | --no-show | --person | --bench-scene S]\n"
+            "                    [--stones K] [--size WxH] [--model M] [--seed N]\n"
             "                    [--frames N] [--every N] [--threads N]\n"
             "Times the wave step (sim), the refraction (refract) and both (frame) on every\n"
             "kernel path and thread count of the core, and the seed's literal code for\n"
@@ -51,8 +53,19 @@ static void usage(FILE *f)
             "  --look          instead: play a show headless (the default show, or --show\n"
             "                  FILE) as the demo does, one step a frame, for --frames steps\n"
             "                  (default one pass), and print every --every N steps (60) the\n"
-            "                  speckle share and mean offset of the refracted water (640x480\n"
-            "                  unless --size; --model classic or wave)\n"
+            "                  speckle share and mean offset of the refracted water at the\n"
+            "                  refraction strength in use (640x480 unless --size; --model\n"
+            "                  classic or wave)\n"
+            "  --no-show       with --look: the autopilot and the rain instead, as the demo\n"
+            "                  plays when left alone without a show (default 3600 steps)\n"
+            "  --person        with --look: the scripted person's clicks and drags, the rain\n"
+            "                  on (default one pass of its script, 1800 steps)\n"
+            "  --stones K      with --no-show or --person: the demo's stones, smooth\n"
+            "                  (default) or classic, each at its own refraction strength\n"
+            "  --bench-scene S with --look: a timedemo scene as it plays (busy-1, wave-1:\n"
+            "                  the autopilot and the rain with the classic discs; busy-2,\n"
+            "                  wave-2: with the smooth stones; show-1: the default show),\n"
+            "                  default 2000 frames\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
@@ -97,14 +110,15 @@ static int parse_args(int argc, char **argv, opts_t *o)
 {
     static const char *const with_value[] = { "--size", "--frames", "--seed", "--threads",
                                               "--path", "--instr-run", "--bpp", "--model",
-                                              "--part", "--every", "--show" };
+                                              "--part", "--every", "--show",
+                                              "--bench-scene", "--stones" };
     static const char *const flags[] = { "--json", "--help", "--version", "--list-paths",
-                                         "--side", "--look" };
+                                         "--side", "--look", "--no-show", "--person" };
     const char *path_arg = NULL;
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->bpp = 32;
-    int bpp_set = 0, model_set = 0, part_set = 0;
+    int bpp_set = 0, model_set = 0, part_set = 0, stones_set = 0;
     o->frames = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = NULL;
@@ -131,6 +145,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         if (strcmp(a, "--look") == 0) {
             o->look = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-show") == 0 || strcmp(a, "--person") == 0) {
+            int scene = a[2] == 'n' ? LOOK_AUTOPILOT : LOOK_PERSON;
+            if (o->look_scene && o->look_scene != scene)
+                return usage_error("--no-show and --person do not go together");
+            o->look_scene = scene;
             continue;
         }
         if (strncmp(a, "--", 2) != 0)
@@ -181,6 +202,16 @@ static int parse_args(int argc, char **argv, opts_t *o)
             o->every = (int)v;
         } else if (strcmp(name, "--show") == 0) {
             o->show = val;
+        } else if (strcmp(name, "--bench-scene") == 0) {
+            const char *names = look_bench_scene_check(val);
+            if (names)
+                return usage_error("--bench-scene '%s' is not %s", val, names);
+            o->bench_scene = val;
+        } else if (strcmp(name, "--stones") == 0) {
+            if (strcmp(val, "smooth") != 0 && strcmp(val, "classic") != 0)
+                return usage_error("--stones '%s' is not smooth or classic", val);
+            o->stones = strcmp(val, "classic") == 0 ? PLAY_STONES_CLASSIC : PLAY_STONES_SMOOTH;
+            stones_set = 1;
         } else if (strcmp(name, "--instr-run") == 0) {
             o->instr = val;
         } else if (strcmp(name, "--model") == 0) {
@@ -206,10 +237,30 @@ static int parse_args(int argc, char **argv, opts_t *o)
                     bpp_set || part_set))
         return usage_error("--side goes with --size, --frames and --seed only");
     if (o->look && (o->side || o->json || o->list || o->instr || path_arg || bpp_set || part_set))
-        return usage_error("--look goes with --show, --size, --model, --seed, --frames, "
-                           "--every and --threads only");
-    if (!o->look && (o->every || o->show))
-        return usage_error("%s goes with --look", o->every ? "--every" : "--show");
+        return usage_error("--look goes with --show, --no-show, --person, --bench-scene, "
+                           "--stones, --size, --model, --seed, --frames, --every and --threads "
+                           "only");
+    const char *look_only = o->every ? "--every" : o->show ? "--show"
+                          : o->look_scene == LOOK_AUTOPILOT ? "--no-show"
+                          : o->look_scene == LOOK_PERSON ? "--person"
+                          : o->bench_scene ? "--bench-scene" : stones_set ? "--stones" : NULL;
+    if (!o->look && look_only)
+        return usage_error("%s goes with --look", look_only);
+    if (o->bench_scene && o->look_scene)
+        return usage_error("--bench-scene and %s do not go together",
+                           o->look_scene == LOOK_PERSON ? "--person" : "--no-show");
+    if (o->bench_scene)
+        o->look_scene = LOOK_BENCH;
+    if (o->look_scene == LOOK_BENCH && (model_set || stones_set))
+        return usage_error("%s does not go with --bench-scene: the scene sets it",
+                           model_set ? "--model" : "--stones");
+    if (o->look_scene == LOOK_BENCH && o->show && strcmp(o->bench_scene, "show-1") != 0)
+        return usage_error("--show goes with --bench-scene show-1 only");
+    if ((o->look_scene == LOOK_AUTOPILOT || o->look_scene == LOOK_PERSON) && o->show)
+        return usage_error("--show and %s do not go together",
+                           o->look_scene == LOOK_PERSON ? "--person" : "--no-show");
+    if (o->look_scene == LOOK_SHOW && stones_set)
+        return usage_error("--stones goes with --no-show or --person (a show's stones are smooth)");
     if (o->side && o->w > 0 && (o->w < 160 || o->h < 120))
         return usage_error("--side needs a size of at least 160x120");
     if (o->instr && path_arg)

@@ -85,6 +85,13 @@ static int take_no_show(app_opts_t *o, const char *name, const char *val, char *
     return 0;
 }
 
+static int take_person(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name, (void)val, (void)err;
+    o->person = 1;
+    return 0;
+}
+
 static int take_benchmark(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)name, (void)val, (void)err;
@@ -510,6 +517,9 @@ static const flag_t flags[] = {
       "how clicks, drags, the autopilot and the rain meet the\n"
       "water: smooth (default: wide bumps, refraction 4/16) or\n"
       "classic (the 1990s' flat discs, refraction 16/16); D switches" },
+    { "--person", NULL, 0, take_person,
+      "a scripted person plays: clicks, right clicks and drags at\n"
+      "fixed steps, as ripple-bench --look --person measures them" },
     { "--load-state", "FILE", FLAG_FILE, take_file,
       "start from a saved state (its size unless --size is given)" },
     { "--save-state", "FILE", FLAG_FILE, take_file, "save the state after the last frame" },
@@ -679,6 +689,7 @@ static int check_benchmark(app_opts_t *o, char **err)
     if (o->benchmark) {
         /* the timedemo's scenes are fixed, so figures compare across machines */
         const char *clash = o->seed_set ? "--seed" : o->stones_set ? "--stones"
+                          : o->person ? "--person"
                           : o->load_state ? "--load-state"
                           : o->rain_set ? "--no-rain" : o->autopilot_set ? "--no-autopilot"
                           : o->show ? "--show" : o->no_show ? "--no-show"
@@ -716,7 +727,7 @@ static int check_side(const app_opts_t *o, char **err)
     /* the pool's state, walls and show have no meaning in the side view */
     const char *clash = o->load_state ? "--load-state" : o->save_state ? "--save-state"
                       : o->walls ? "--walls" : o->show ? "--show" : o->record ? "--record"
-                      : o->stones_set ? "--stones" : NULL;
+                      : o->stones_set ? "--stones" : o->person ? "--person" : NULL;
     if (clash)
         return fail(err, "%s does not go with --scene side: it is the pool's%s", clash, "");
     if (o->w < SIDE_W_MIN || o->h < SIDE_H_MIN) {

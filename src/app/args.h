@@ -46,6 +46,7 @@ typedef struct app_opts {
     int seed_set, rain_set, autopilot_set; /* given on the command line */
     int stones;        /* --stones: PLAY_STONES_SMOOTH (default) or PLAY_STONES_CLASSIC */
     int stones_set;    /* --stones was given */
+    int person;        /* --person: the scripted person plays (play_person_tick) */
     rpl_model model;   /* --model: the water's rule (RPL_MODEL_CLASSIC by default) */
     int model_set;     /* --model was given */
     rpl_wave_params_t wave; /* --speed, --viscosity, --spacing, --dt, --attenuation */

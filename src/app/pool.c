@@ -42,8 +42,12 @@ static void frame(app_t *a, double dt, int steps)
 {
     (void)dt; /* the water's time is steps */
     uint64_t t0 = SDL_GetPerformanceCounter();
-    int idle = app_input_idle(a);
+    int idle = app_input_idle(a) && !a->o.person;
     for (int i = 0; i < steps; i++) {
+        /* the scripted person's step counts the water's steps */
+        if (a->o.person && play_person_tick(a->play, (long)rpl_sim_steps(play_sim(a->play))) != RPL_OK &&
+            !a->run_err)
+            a->run_err = app_format("%s", play_error(a->play));
         if (play_step(a->play, idle) != RPL_OK && !a->run_err)
             a->run_err = app_format("%s", play_error(a->play));
         app_audio_step(a);
