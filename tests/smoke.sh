@@ -989,8 +989,11 @@ for p in c auto; do
     same "$TMP/wave.rpl" "$TMP/wave-$p.rpl" "wave water on path $p"
 done
 # k = 1/2, u = 0 and alpha 1 - 1/32 is the classic rule: the same bytes
-expect 0 "wave water in the classic setting" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --model wave --speed 1 --spacing 1 --dt 0.70710678 --viscosity 0 --attenuation 0.96875 --screenshot "$TMP/classic3.bmp"
-same "$TMP/classic.bmp" "$TMP/classic3.bmp" "the wave model in the classic setting"
+# (with the classic discs, which weigh the same on both models; the
+# smooth stones weigh less on the wave model)
+expect 0 "classic water, classic stones" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --stones classic --screenshot "$TMP/classic4.bmp"
+expect 0 "wave water in the classic setting" -- "$RIPPLE" $H --size 160x120 --frames 90 --no-show --stones classic --model wave --speed 1 --spacing 1 --dt 0.70710678 --viscosity 0 --attenuation 0.96875 --screenshot "$TMP/classic3.bmp"
+same "$TMP/classic4.bmp" "$TMP/classic3.bmp" "the wave model in the classic setting"
 
 # --- the side scene ----------------------------------------------------------------
 expect 0 "--help" -- "$RIPPLE" --help
@@ -1053,6 +1056,43 @@ grep -q "^ *21 .*" "$TMP/out" && grep -q "^# worst speckle .* at step 21," "$TMP
 expect 0 "bench --look, nothing speckled" -- "$BENCH" --look --size 64x48 --frames 120 --every 60
 grep -q "^# worst speckle .* at step [1-9]" "$TMP/out" && ok ||
     bad "bench --look reports a step it never measured: $(tail -n 1 "$TMP/out")"
+# --look measures any scene, the strength in use on each line
+expect 0 "bench --look --no-show" -- "$BENCH" --look --no-show --size 64x48 --frames 120
+grep -q "^# ripple-bench --look: the autopilot and the rain, smooth stones, 64x48, classic water" "$TMP/out" &&
+    grep -q "^ *120 .* 4/16$" "$TMP/out" && ok || bad "bench --look --no-show: $(head -c 300 "$TMP/out")"
+expect 0 "bench --look --no-show --stones classic" -- "$BENCH" --look --no-show --stones classic --size 64x48 --frames 120 --model wave
+grep -q "classic stones, 64x48, wave water" "$TMP/out" && grep -q "^ *120 .* 16/16$" "$TMP/out" && ok ||
+    bad "bench --look --stones classic: $(head -c 300 "$TMP/out")"
+expect 0 "bench --look --person" -- "$BENCH" --look --person --size 64x48 --frames 120 --every 60
+grep -q "^# ripple-bench --look: the scripted person and the rain" "$TMP/out" && grep -q "^ *60 " "$TMP/out" && ok ||
+    bad "bench --look --person: $(head -c 300 "$TMP/out")"
+for sc in busy-1:classic:classic:16 wave-1:classic:wave:16 busy-2:smooth:classic:4 wave-2:smooth:wave:4; do
+    IFS=: read -r name stones water s <<EOS
+$sc
+EOS
+    expect 0 "bench --look --bench-scene $name" -- "$BENCH" --look --bench-scene "$name" --size 64x48 --frames 60
+    grep -q "^# ripple-bench --look: $name, $stones stones, 64x48, $water water" "$TMP/out" &&
+        grep -q "^ *60 .* $s/16$" "$TMP/out" && ok || bad "bench --look --bench-scene $name: $(head -c 300 "$TMP/out")"
+done
+expect 0 "bench --look --bench-scene show-1" -- "$BENCH" --look --bench-scene show-1 --size 64x48 --frames 60
+grep -q "^# ripple-bench --look: show-1 .*default.show" "$TMP/out" && ok || bad "bench --look show-1: $(head -c 300 "$TMP/out")"
+expect 2 "bench --look, unknown scene" -- "$BENCH" --look --bench-scene busy-9
+expect 2 "bench --look, --no-show and --person" -- "$BENCH" --look --no-show --person
+expect 2 "bench --no-show without --look" -- "$BENCH" --no-show
+expect 2 "bench --look, a scene and --model" -- "$BENCH" --look --bench-scene busy-2 --model wave
+expect 2 "bench --look, a scene and --person" -- "$BENCH" --look --bench-scene busy-2 --person
+expect 2 "bench --look, --stones on a show" -- "$BENCH" --look --stones classic
+expect 2 "bench --look, --stones bad" -- "$BENCH" --look --no-show --stones round
+expect 2 "bench --look, --show and --no-show" -- "$BENCH" --look --no-show --show "$TMP/short.show"
+# the demo's stones and its scripted person
+expect 2 "--stones bad" -- "$RIPPLE" $H --stones round
+expect 2 "--stones with --benchmark" -- "$RIPPLE" --benchmark --headless --stones classic
+expect 2 "--person with --benchmark" -- "$RIPPLE" --benchmark --headless --person
+expect 0 "--stones smooth" -- "$RIPPLE" $H --size 160x120 --frames 200 --no-show --stones smooth --screenshot "$TMP/st-s.bmp"
+expect 0 "--stones classic" -- "$RIPPLE" $H --size 160x120 --frames 200 --no-show --stones classic --screenshot "$TMP/st-c.bmp"
+differ "$TMP/st-s.bmp" "$TMP/st-c.bmp" "--stones classic lays other stones"
+expect 0 "--person" -- "$RIPPLE" $H --size 160x120 --frames 200 --no-show --person --screenshot "$TMP/st-p.bmp"
+differ "$TMP/st-s.bmp" "$TMP/st-p.bmp" "--person plays other stones than the autopilot"
 
 # --- a real window under Xvfb ---------------------------------------------------------
 if [ "$WINDOW" = 1 ]; then
