@@ -120,6 +120,31 @@ for name in $WAVE_SCENES; do
     say "wave-$name.png" "$(what $name), wave water: step $2 ($(secs $2)), $3% speckle"
 done
 
+# ---- the pool's own stones: a person's play and the autopilot, before and after ----
+# At the step where the smooth stones speckle most (ripple-bench --look
+# --every 10, classic water), smooth and, at the same moment, classic.
+worst() {
+    "$BENCH" --look "$1" --stones smooth --seed $SEED --size 640x480 --every 10 |
+        sed -n 's/^# worst speckle \([0-9.]*\)% at step \([0-9]*\),.*/\2 \1/p'
+}
+# pool WHO(--person|--no-show) STONES STEP FILE
+pool() {
+    "$RIPPLE" --headless --no-show $1 --stones "$2" --seed $SEED --size 640x480 --frames "$3" \
+        --no-overlay --mute --screenshot "$TMP/f.png" >/dev/null ||
+        { echo "screenshots: ripple $1 --stones $2 failed at step $3" >&2; exit 1; }
+    middle "$TMP/f.png" "$4"
+}
+for who in person autopilot; do
+    flag=--person
+    [ $who = autopilot ] && flag=--no-show
+    set -- $(worst $flag)
+    [ $# = 2 ] || { echo "screenshots: ripple-bench --look $flag failed" >&2; exit 1; }
+    pool $flag smooth "$1" "$OUT/$who-smooth.png"
+    say "$who-smooth.png" "$who (ripple $flag), smooth stones at 4/16: step $1 ($(secs $1)), its most speckle, $2%"
+    pool $flag classic "$1" "$OUT/$who-classic.png"
+    say "$who-classic.png" "$who (ripple $flag --stones classic), the flat discs at 16/16: the same step $1"
+done
+
 # ---- the curve: speckle over the whole show, before smooth stones and now ---
 if command -v python3 >/dev/null 2>&1; then
     python3 "$(dirname "$0")/look-curve.py" docs/look-before.txt "$TMP/classic.look" \
