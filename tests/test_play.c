@@ -200,6 +200,15 @@ static void test_stones_switch(void **state)
     assert_int_equal(play_get(p, PLAY_STRENGTH), 10);
     assert_int_equal(play_set(p, PLAY_STONES, PLAY_STONES_SMOOTH), PLAY_STONES_SMOOTH);
     assert_int_equal(play_get(p, PLAY_STRENGTH), 10);
+    /* the D key of the window and the page: the switch, said in a line */
+    char msg[128] = "";
+    assert_int_equal(play_set(p, PLAY_STRENGTH, 4), 4);
+    assert_int_equal(play_key(p, 'd', msg, sizeof msg), 1);
+    assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_CLASSIC);
+    assert_string_equal(msg, "classic stones (flat discs)  refraction 16/16");
+    assert_int_equal(play_key(p, 'd', msg, sizeof msg), 1);
+    assert_int_equal(play_get(p, PLAY_STONES), PLAY_STONES_SMOOTH);
+    assert_string_equal(msg, "smooth stones  refraction 4/16");
     play_destroy(p);
 }
 
