@@ -267,7 +267,17 @@ int play_key(play_t *p, int key, char *msg, size_t len);
 RPL_NODISCARD rpl_status play_bench_input(play_t *p);
 void play_bench_step(play_t *p);
 
-/* The scripted person: what a person does at step `step` (0, 1, ...) */
+/* ---- the scripted person --------------------------------------------------- */
+
+/* A person playing the pool, the same every time (src/play/person.c):
+ * clicks, quick taps, the right button's stone and drags of a few hundred
+ * pixels at a mouse's pace, placed in shares of the field, over
+ * PLAY_PERSON_STEPS steps and then again.  play_person_tick plays what
+ * the person does at step `step` (0 the first) through play_stone and
+ * play_trail, as a front end would, before that step's play_step (not
+ * idle: the person is busy).  RPL_OK, a stone's refusal (play_error), or
+ * RPL_EINVAL for no pool or a step below 0.  ripple --person,
+ * ripple-bench --look --person and test_look play it. */
 #define PLAY_PERSON_STEPS 1800
 RPL_NODISCARD rpl_status play_person_tick(play_t *p, long step);
 
