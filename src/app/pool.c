@@ -151,8 +151,26 @@ static void report(const app_t *a, double s)
             rpl_sim_threads(sim) > 1 ? "s" : "");
 }
 
-/* --- the timedemo: the pool plays busy-1 and wave-1 (the rain and the
- * autopilot) or show-1 (the show) as the pool scripts them. */
+/* --- the timedemo: the pool plays busy and wave (the rain and the
+ * autopilot) or show-1 (the show) as the pool scripts them, its own
+ * stones as the scene's version has them. */
+
+static int bench_open(app_t *a, char **err)
+{
+    *err = NULL;
+    play_set(a->play, PLAY_STONES, a->o.bench->stones);
+    return 0;
+}
+
+static int bench_restart(app_t *a, char **err)
+{
+    *err = NULL;
+    if (play_bench_restart(a->play) != RPL_OK) {
+        *err = app_format("cannot start the next round: %s", play_error(a->play));
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
 
 static void bench_input(app_t *a, long n)
 {
@@ -196,6 +214,8 @@ const app_scene_ops app_pool_scene = {
     .text = text,
     .palette = palette,
     .report = report,
+    .bench_open = bench_open,
+    .bench_restart = bench_restart,
     .bench_input = bench_input,
     .bench_step = bench_step,
     .bench_crc = bench_crc,
