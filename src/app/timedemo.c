@@ -60,7 +60,8 @@ typedef struct timedemo {
     long frames;                 /* frames played, all rounds */
     long per_round;              /* frames a round */
     long rounds;                 /* rounds played whole */
-    double *round_fps;           /* each round's frames over its wall time */
+    double *round_fps;           /* each round's frames over its wall time, in order;
+                                  * as many again after them for sorting */
     long round_cap;
     uint32_t crc, round_sound_crc; /* the first round's CRCs, every other's must match */
     uint32_t *hist;
@@ -321,14 +322,17 @@ static int by_value(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The median round, the slowest and the fastest (sorts the rounds). */
+/* The median round, the slowest and the fastest (sorting the second half
+ * of round_fps, a copy of the first: the JSON lists the rounds in order). */
 static void round_figures(const timedemo_t *t, figures_t *f)
 {
     long n = t->rounds;
-    qsort(t->round_fps, (size_t)n, sizeof *t->round_fps, by_value);
-    f->lo = t->round_fps[0];
-    f->hi = t->round_fps[n - 1];
-    f->median = n % 2 ? t->round_fps[n / 2] : (t->round_fps[n / 2 - 1] + t->round_fps[n / 2]) / 2;
+    double *v = t->round_fps + t->round_cap;
+    memcpy(v, t->round_fps, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    f->lo = v[0];
+    f->hi = v[n - 1];
+    f->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     f->spread = f->hi + f->lo > 0 ? (f->hi - f->lo) / (f->hi + f->lo) * 100 : 0;
 }
 
@@ -477,6 +481,11 @@ static int report_json(const timedemo_t *t, const figures_t *f, char **err)
     cJSON_AddNumberToObject(j, "round_fps_min", f->lo);
     cJSON_AddNumberToObject(j, "round_fps_max", f->hi);
     cJSON_AddBoolToObject(j, "noisy", f->spread > NOISY_PERCENT);
+    cJSON *each = cJSON_CreateArray();
+    for (long r = 0; each && r < t->rounds; r++)
+        cJSON_AddItemToArray(each, cJSON_CreateNumber(t->round_fps[r]));
+    if (each)
+        cJSON_AddItemToObject(j, "round_fps", each);
     cJSON_AddStringToObject(j, "os", f->os);
     double ms[STAGES];
     for (int st = 0; st < STAGES; st++)
@@ -634,7 +643,7 @@ int app_timedemo(app_t *a)
     t.per_round = a->o.frames;
     t.round_cap = a->o.rounds > 0 ? a->o.rounds : 64;
     t.hist = calloc(BINS, sizeof *t.hist);
-    t.round_fps = malloc((size_t)t.round_cap * sizeof *t.round_fps);
+    t.round_fps = malloc((size_t)t.round_cap * 2 * sizeof *t.round_fps);
     if (!t.hist || !t.round_fps) {
         app_print_error("out of memory");
         free(t.hist);
@@ -647,7 +656,7 @@ int app_timedemo(app_t *a)
     int64_t start = mono_ns();
     while (status == 0) {
         if (t.rounds == t.round_cap) {
-            double *more = realloc(t.round_fps, (size_t)t.round_cap * 2 * sizeof *more);
+            double *more = realloc(t.round_fps, (size_t)t.round_cap * 4 * sizeof *more);
             if (!more) {
                 status = EXIT_FAILURE; /* err NULL: memory */
                 break;
