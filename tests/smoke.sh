@@ -985,7 +985,7 @@ for s in busy show side; do
     expect 0 "timedemo $s, $n rounds" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --rounds $n
     [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/one-$s")" ] && ok ||
         bad "timedemo $s, $n rounds: $(crcs_of "$TMP/out")against one round's $(cat "$TMP/one-$s")"
-    grep -q "^rounds  *$n of 2000 frames: median [0-9.]* fps, ±[0-9.]*% (.*), every round's crc the same$" "$TMP/out" &&
+    grep -q "^rounds  *$n of 2000 frames after a warm-up round: median [0-9.]* fps, ±[0-9.]*% (.*), every round's crc the same$" "$TMP/out" &&
         ok || bad "timedemo $s, $n rounds: no rounds line: $(cat "$TMP/out")"
     grep -q "^frames  *$((n * 2000)) in " "$TMP/out" && ok || bad "timedemo $s, $n rounds: not $((n * 2000)) frames: $(grep ^frames "$TMP/out")"
 done
@@ -993,6 +993,7 @@ expect 0 "timedemo JSON, 4 rounds" -- "$RIPPLE" $H --benchmark --size 64x48 --ro
 python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 assert d["rounds"] == 4 and d["round_frames"] == 2000 and d["frames"] == 8000, d
+assert d["warmup_rounds"] == 1 and d["warmup_fps"] > 0 and len(d["round_fps"]) == 4, d
 assert d["round_fps_min"] <= d["median_fps"] <= d["round_fps_max"] and d["median_fps"] > 0, d
 assert abs(d["spread"] - 100 * (d["round_fps_max"] - d["round_fps_min"]) / (d["round_fps_max"] + d["round_fps_min"])) < 1e-9
 assert d["noisy"] == (d["spread"] > 5) and d["fps"] > 0 and d["cpu_ms_per_frame"]["process"] > 0

@@ -63,6 +63,9 @@ typedef struct timedemo {
     double *round_fps;           /* each round's frames over its wall time, in order;
                                   * as many again after them for sorting */
     long round_cap;
+    long played;                 /* rounds played, the warm-up's among them */
+    int warmup;                  /* a warm-up round came first, not in the figures */
+    double warmup_fps;           /* its fps, for the JSON */
     uint32_t crc, round_sound_crc; /* the first round's CRCs, every other's must match */
     uint32_t *hist;
 } timedemo_t;
@@ -396,9 +399,10 @@ static void report_text(const timedemo_t *t, const figures_t *f)
     fprintf(out, "present   %s\n", f->present);
     fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames,
             t->seconds, n / t->seconds, f->low);
-    fprintf(out, "rounds    %ld of %ld frames: median %.1f fps, \xC2\xB1%.1f%% (%.1f to %.1f fps)"
-            "%s\n", t->rounds, t->per_round, f->median, f->spread, f->lo, f->hi,
-            t->rounds > 1 ? ", every round's crc the same" : "");
+    fprintf(out, "rounds    %ld of %ld frames%s: median %.1f fps, \xC2\xB1%.1f%% (%.1f to %.1f "
+            "fps)%s\n", t->rounds, t->per_round, t->warmup ? " after a warm-up round" : "",
+            f->median, f->spread, f->lo, f->hi,
+            t->played > 1 ? ", every round's crc the same" : "");
     if (f->spread > NOISY_PERCENT)
         fprintf(out, "noisy: \xC2\xB1%.1f%% between rounds (over \xC2\xB1%.0f%%): something else "
                 "ran; compare with care\n", f->spread, NOISY_PERCENT);
@@ -476,6 +480,9 @@ static int report_json(const timedemo_t *t, const figures_t *f, char **err)
     cJSON_AddNumberToObject(j, "fps_1pct_low", f->low);
     cJSON_AddNumberToObject(j, "rounds", (double)t->rounds);
     cJSON_AddNumberToObject(j, "round_frames", (double)t->per_round);
+    cJSON_AddNumberToObject(j, "warmup_rounds", t->warmup);
+    if (t->warmup)
+        cJSON_AddNumberToObject(j, "warmup_fps", t->warmup_fps);
     cJSON_AddNumberToObject(j, "median_fps", f->median);
     cJSON_AddNumberToObject(j, "spread", f->spread);
     cJSON_AddNumberToObject(j, "round_fps_min", f->lo);
@@ -554,7 +561,7 @@ static void results_screen(timedemo_t *t, const figures_t *f)
              "cpu        %s\n"
              "os         %s, ripple %s",
              t->rounds, t->per_round, f->spread, f->low, f->cpu_process, f->cpu_main,
-             (unsigned)f->crc, t->rounds > 1 ? ", every round" : "", noisy, a->o.w, a->o.h,
+             (unsigned)f->crc, t->played > 1 ? ", every round" : "", noisy, a->o.w, a->o.h,
              8 * rpl_format_bytes(a->o.fmt), rpl_kernels_name(rpl_sim_kernels(sim)),
              rpl_sim_threads(sim), rpl_sim_threads(sim) > 1 ? "s" : "", app_present_name(a),
              f->cpu, f->os, RPL_VERSION);
@@ -608,7 +615,7 @@ static int play_round(timedemo_t *t)
 static int same_round(timedemo_t *t)
 {
     uint32_t crc = t->scene->bench_crc(t->a), sound = (uint32_t)t->sound_crc;
-    if (t->rounds == 0) {
+    if (t->played == 0) {
         t->crc = crc;
         t->round_sound_crc = sound;
         return 0;
@@ -616,12 +623,26 @@ static int same_round(timedemo_t *t)
     if (crc == t->crc && sound == t->round_sound_crc)
         return 0;
     char *msg = app_format("benchmark round %ld ended unlike round 1 (%s crc32 %08x, not %08x%s): "
-                           "the rounds do not play the same, no report", t->rounds + 1,
+                           "the rounds do not play the same, no report", t->played + 1,
                            t->scene->state_name, (unsigned)crc, (unsigned)t->crc,
                            sound != t->round_sound_crc ? "; the sound differs too" : "");
     app_print_error(msg ? msg : "benchmark rounds ended unlike each other: no report");
     free(msg);
     return EXIT_FAILURE;
+}
+
+/* The warm-up round's figures go: the run's are of the rounds after it. */
+static void forget_warmup(timedemo_t *t)
+{
+    t->warmup = 1;
+    t->warmup_fps = t->round_fps[0];
+    t->frames = 0;
+    t->seconds = 0;
+    t->main_ns = t->process_ns = 0;
+    t->user_s = t->sys_s = 0;
+    memset(t->ms, 0, sizeof t->ms);
+    memset(t->cpu_ns, 0, sizeof t->cpu_ns);
+    memset(t->hist, 0, BINS * sizeof *t->hist);
 }
 
 /* Whether the run has played enough rounds. */
@@ -664,13 +685,19 @@ int app_timedemo(app_t *a)
             t.round_fps = more;
             t.round_cap *= 2;
         }
-        if (t.rounds > 0 && (status = scene_restart(&t, &err)) != 0)
+        if (t.played > 0 && (status = scene_restart(&t, &err)) != 0)
             break;
         if (!(done = play_round(&t)) || app_stop_signal())
             break;
         if ((status = same_round(&t)) != 0) {
             said = 1;
             break;
+        }
+        /* a run of rounds starts with one more, to warm up: the first
+         * round runs a few percent slow (docs/benchmark.md) */
+        if (t.played++ == 0 && !a->o.frames_set) {
+            forget_warmup(&t);
+            continue;
         }
         t.rounds++;
         if (enough(&t, start))
