@@ -73,7 +73,7 @@ timedemo() {
         fail=$((fail + 1))
     fi
 }
-for scene in busy wave show side side-waves; do
+for scene in busy wave show side side-waves busy-1 wave-1; do
     timedemo $scene
 done
 

@@ -122,19 +122,24 @@ expect 2 "screenshot into a missing directory" -- "$RIPPLE" $H --frames 1 --scre
 expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-state "$TMP/no/such/dir/s.rpl"
 
 # --- the timedemo's scenes: listed; a bad name or a clash is a usage error ----
+# each name as a bare name plays its newest version: busy-2 and wave-2 (smooth
+# stones); busy-1 and wave-1 (the flat discs) stay playable by their full names
 BENCH_SCENES="busy wave show side side-waves"
+BENCH_ALL="busy-2 wave-2 show-1 side-1 side-waves-1 busy-1 wave-1"
+version_of() { for v in $BENCH_ALL; do [ "${v%-*}" = "$1" ] && { echo "$v"; return; }; done; }
 expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
-[ "$(wc -l <"$TMP/out")" = 5 ] && ok || bad "--benchmark --list: want 5 scenes, got: $(cat "$TMP/out")"
-for s in $BENCH_SCENES; do
-    grep -q "^$s  *1  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $s, version 1: $(cat "$TMP/out")"
+[ "$(wc -l <"$TMP/out")" = 7 ] && ok || bad "--benchmark --list: want 7 scenes, got: $(cat "$TMP/out")"
+for v in $BENCH_ALL; do
+    grep -q "^${v%-*}  *${v##*-}  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $v: $(cat "$TMP/out")"
 done
 expect 0 "benchmark --list --json" -- "$RIPPLE" --benchmark --list --json
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 names = [s["scene"] for s in d]
-assert names == [n + "-1" for n in sys.argv[2].split()], names
-assert all(s["scene_version"] == 1 and s["scene_about"] for s in d)' "$TMP/out" "$BENCH_SCENES" 2>"$TMP/py" &&
+assert names == sys.argv[2].split(), names
+assert all(s["scene"] == "%s-%d" % (s["scene_name"], s["scene_version"]) and s["scene_about"] for s in d)' \
+        "$TMP/out" "$BENCH_ALL" 2>"$TMP/py" &&
         ok || bad "--benchmark --list --json: $(cat "$TMP/py") $(cat "$TMP/out")"
 fi
 expect 2 "bad timedemo scene" -- "$RIPPLE" $H --benchmark --bench-scene nosuch
@@ -147,6 +152,24 @@ expect 2 "--bench-scene and --scene" -- "$RIPPLE" $H --benchmark --bench-scene s
 expect 2 "--bench-scene and --surface" -- "$RIPPLE" $H --benchmark --bench-scene side --surface waves
 expect 2 "--surface in the pool's timedemo" -- "$RIPPLE" $H --benchmark --surface waves
 expect 2 "the side timedemo at 100x100" -- "$RIPPLE" $H --benchmark --scene side --size 100x100
+# how long the timedemo plays: --rounds, --seconds or --frames, one at a time
+for v in "--rounds 0" "--rounds -1" "--rounds 1000001" "--rounds x" "--seconds 0" "--seconds -2" \
+    "--seconds ten" "--seconds 1e9" "--seconds nan"; do
+    # shellcheck disable=SC2086
+    expect 2 "timedemo $v" -- "$RIPPLE" $H --benchmark $v
+    grep -q "^ripple: bad ${v%% *} " "$TMP/err" && ok || bad "timedemo $v: $(cat "$TMP/err")"
+done
+for v in "--frames 10 --rounds 2" "--frames 10 --seconds 1" "--rounds 2 --seconds 1"; do
+    # shellcheck disable=SC2086
+    expect 2 "timedemo $v" -- "$RIPPLE" $H --benchmark $v
+    grep -q "do not go together" "$TMP/err" && ok || bad "timedemo $v: $(cat "$TMP/err")"
+done
+expect 2 "--share with --json" -- "$RIPPLE" $H --benchmark --share --json
+for v in "--rounds 2" "--seconds 1" "--share" "--no-results"; do
+    # shellcheck disable=SC2086
+    expect 2 "$v without --benchmark" -- "$RIPPLE" $H --frames 1 $v
+    grep -q "goes with --benchmark" "$TMP/err" && ok || bad "$v without --benchmark: $(cat "$TMP/err")"
+done
 
 # --- bad images ---------------------------------------------------------------
 expect 2 "missing image" -- "$RIPPLE" $H --frames 1 --image "$TMP/nope.png" --screenshot "$TMP/a.png"
@@ -905,7 +928,7 @@ for s in $BENCH_SCENES; do
     expect 0 "timedemo $s" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --frames 80
     cp "$TMP/out" "$TMP/bm-$s.txt"
     crcs_of "$TMP/bm-$s.txt" >"$TMP/crc-$s"
-    grep -q "^ripple .* benchmark, scene $s-1$" "$TMP/out" && ok || bad "timedemo $s: report names another scene: $(head -n 1 "$TMP/out")"
+    grep -q "^ripple .* benchmark, scene $(version_of "$s")$" "$TMP/out" && ok || bad "timedemo $s: report names another scene: $(head -n 1 "$TMP/out")"
     case $s in side*) want="state [0-9a-f]\{8\} $";; show) want="sound [0-9a-f]\{8\} water [0-9a-f]\{8\} $";;
         *) want="water [0-9a-f]\{8\} $";; esac
     grep -q "^$want" "$TMP/crc-$s" && ok || bad "timedemo $s: want CRC lines '$want', got '$(cat "$TMP/crc-$s")'"
@@ -922,12 +945,12 @@ for s in $BENCH_SCENES; do
         if [ $i = 1 ]; then
             python3 -c 'import json,sys
 d=json.load(open(sys.argv[1])); c=d["cpu_ms_per_frame"]
-assert d["scene"] == sys.argv[2] + "-1" and d["scene_name"] == sys.argv[2] and d["scene_version"] == 1, d["scene"]
-assert d["frames"] == 80 and d["fps"] > 0 and d["fps_1pct_low"] > 0
+assert d["scene"] == sys.argv[3] and d["scene"] == "%s-%d" % (sys.argv[2], d["scene_version"]), d["scene"]
+assert d["frames"] == 80 and d["fps"] > 0 and d["fps_1pct_low"] > 0 and d["rounds"] == 1
 assert c["process"] > 0 and c["main_thread"] > 0 and d["cpu_seconds"] > 0 and d["ms_per_frame"]["total"] > 0
 print(("sound %s " % d["sound_crc32"] if "sound_crc32" in d else "") +
       ("state" if sys.argv[2].startswith("side") else "water") + " " + d["crc32"] + " ", end="")' \
-                "$TMP/out" "$s" >"$TMP/jcrc" 2>&1 &&
+                "$TMP/out" "$s" "$(version_of "$s")" >"$TMP/jcrc" 2>&1 &&
                 [ "$(cat "$TMP/jcrc")" = "$(cat "$TMP/crc-$s")" ] && ok || bad "timedemo $s: JSON invalid or its CRCs differ: $(cat "$TMP/jcrc")"
         else
             [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/crc-$s")" ] && ok ||
@@ -938,7 +961,59 @@ done
 # the scenes differ from one another, and the classic one from its own CRC
 # at another size: the CRC sees the state
 [ "$(sort -u "$TMP"/crc-* | wc -l)" = 5 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
-[ "$(crc_of "$TMP/bm-busy.txt")" != "$BM_CRC" ] && ok || bad "80 and 200 frames of busy-1 end in the same water"
+[ "$(crc_of "$TMP/bm-busy.txt")" != "$BM_CRC" ] && ok || bad "80 and 200 frames of busy-2 end in the same water"
+
+# busy-1 keeps the CRC it has always had (tests/test_play.c pins it too), and
+# wave-1 its own, whatever busy-2 and wave-2 became
+expect 0 "busy-1 by name" -- "$RIPPLE" $H --benchmark --bench-scene busy-1 --frames 2000 --threads 2
+[ "$(crc_of "$TMP/out")" = f22a7f17 ] && ok || bad "busy-1, 2000 frames: water crc32 $(crc_of "$TMP/out"), want f22a7f17"
+grep -q "^ripple .* benchmark, scene busy-1$" "$TMP/out" && ok || bad "busy-1: $(head -n 1 "$TMP/out")"
+expect 0 "wave-1 by name" -- "$RIPPLE" $H --benchmark --bench-scene wave-1 --frames 2000 --threads 2
+[ "$(crc_of "$TMP/out")" = fb5d4375 ] && ok || bad "wave-1, 2000 frames: water crc32 $(crc_of "$TMP/out"), want fb5d4375"
+
+# rounds: each plays the scene from its start, so every round ends with the
+# CRC a single round of as many frames ends with (a restart that leaves
+# anything behind fails the run); the report gives the median round, its
+# spread and the 1% low from a nanosecond clock
+for s in busy show side; do
+    n=3
+    [ "$s" = side ] && n=2 # the slowest of the three
+    # shellcheck disable=SC2046
+    expect 0 "timedemo $s, one round of 2000" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --frames 2000
+    crcs_of "$TMP/out" >"$TMP/one-$s"
+    # shellcheck disable=SC2046
+    expect 0 "timedemo $s, $n rounds" -- "$RIPPLE" $H --benchmark $(bench_flags "$s") --size 160x120 --rounds $n
+    [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/one-$s")" ] && ok ||
+        bad "timedemo $s, $n rounds: $(crcs_of "$TMP/out")against one round's $(cat "$TMP/one-$s")"
+    grep -q "^rounds  *$n of 2000 frames after a warm-up round: median [0-9.]* fps, ±[0-9.]*% (.*), every round's crc the same$" "$TMP/out" &&
+        ok || bad "timedemo $s, $n rounds: no rounds line: $(cat "$TMP/out")"
+    grep -q "^frames  *$((n * 2000)) in " "$TMP/out" && ok || bad "timedemo $s, $n rounds: not $((n * 2000)) frames: $(grep ^frames "$TMP/out")"
+done
+expect 0 "timedemo JSON, 4 rounds" -- "$RIPPLE" $H --benchmark --size 64x48 --rounds 4 --json
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["rounds"] == 4 and d["round_frames"] == 2000 and d["frames"] == 8000, d
+assert d["warmup_rounds"] == 1 and d["warmup_fps"] > 0 and len(d["round_fps"]) == 4, d
+assert d["round_fps_min"] <= d["median_fps"] <= d["round_fps_max"] and d["median_fps"] > 0, d
+assert abs(d["spread"] - 100 * (d["round_fps_max"] - d["round_fps_min"]) / (d["round_fps_max"] + d["round_fps_min"])) < 1e-9
+assert d["noisy"] == (d["spread_middle"] > 5) and 0 <= d["spread_middle"] <= d["spread"], d
+assert d["fps"] > 0 and d["cpu_ms_per_frame"]["process"] > 0
+# a nanosecond clock, not 10 us bins: the 1% low is no 100000/k fps
+k = 1e5 / d["fps_1pct_low"]
+assert abs(k - round(k)) > 1e-6, d["fps_1pct_low"]
+assert d["share"].startswith("ripple %s busy-2 64x48x32 " % d["version"]) and d["crc32"] in d["share"]' \
+    "$TMP/out" 2>"$TMP/py" && ok || bad "timedemo JSON, 4 rounds: $(cat "$TMP/py") $(head -c 600 "$TMP/out")"
+# a run by the clock plays three rounds at least, and for as long as asked
+expect 0 "timedemo --seconds 0.3" -- "$RIPPLE" $H --benchmark --size 64x48 --seconds 0.3 --json
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["rounds"] >= 3 and d["frames"] == 2000 * d["rounds"], d["rounds"]' "$TMP/out" 2>"$TMP/py" &&
+    ok || bad "timedemo --seconds 0.3: $(cat "$TMP/py")"
+# --share: one line, the same figures as the report's
+expect 0 "timedemo --share" -- "$RIPPLE" $H --benchmark --size 160x120 --rounds 2 --threads 1 --share
+[ "$(wc -l <"$TMP/out")" = 1 ] && ok || bad "--share: not one line: $(cat "$TMP/out")"
+grep -q "^ripple [0-9][0-9.]* busy-2 160x120x32 [a-z0-9]* 1t headless: [0-9]* fps (±[0-9.]*%), 1% low [0-9]*, crc $(cat "$TMP/one-busy" | sed 's/water \([0-9a-f]*\) /\1/'), .*, [A-Za-z][A-Za-z]* [0-9][0-9.]*$" "$TMP/out" &&
+    ok || bad "--share: $(cat "$TMP/out") (crc $(cat "$TMP/one-busy"))"
 
 # --- walls and edges -----------------------------------------------------------
 expect 2 "bad --edges" -- "$RIPPLE" $H --frames 1 --edges sideways
@@ -1135,6 +1210,33 @@ if [ "$WINDOW" = 1 ]; then
                 grep -q "^cpu/frame .* [a-z]*+present [0-9.]* " "$TMP/out" && ok || bad "timedemo $s in a window, $p: no CPU time of the drawing and presenting"
             done
         done
+        # the results screen: a run of rounds in a window stays on its last
+        # frame, the figures over it, until a key (the report printed
+        # already); --frames and --no-results end by themselves
+        expect 0 "timedemo in a window, --no-results" -- timeout -k 5 30 xvfb-run -a -s "-screen 0 1024x768x24" \
+            "$RIPPLE" --benchmark --size 160x120 --rounds 2 --no-results
+        grep -q "^rounds  *2 of 2000 frames" "$TMP/out" && ok || bad "window --rounds 2 --no-results: $(cat "$TMP/out")"
+        if command -v xdotool >/dev/null 2>&1; then
+            cat >"$TMP/results.sh" <<'EOF2'
+"$@" >"$OUT" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q crc32 "$OUT"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -0 "$pid" 2>/dev/null && echo waiting >"$OUT.state"
+wid=$(timeout 10 xdotool search --onlyvisible --pid "$pid" --name '^ripple$' 2>/dev/null | head -n 1)
+[ -n "$wid" ] && timeout 10 xdotool windowfocus --sync "$wid" && timeout 10 xdotool key space
+i=0
+while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$pid" 2>/dev/null && echo "still open after a key" >>"$OUT.state" && kill "$pid"
+wait "$pid"
+EOF2
+            OUT="$TMP/results.out" expect 0 "timedemo in a window, results screen" -- timeout -k 5 40 \
+                xvfb-run -a -s "-screen 0 640x480x24" sh "$TMP/results.sh" "$RIPPLE" --benchmark --size 160x120 --rounds 2
+            [ "$(cat "$TMP/results.out.state" 2>/dev/null)" = waiting ] && ok ||
+                bad "results screen: the window did not wait for a key, or stayed after one: $(cat "$TMP/results.out.state" 2>/dev/null)"
+            grep -q "^rounds  *2 of 2000 frames" "$TMP/results.out" && ok || bad "results screen run: $(head -c 300 "$TMP/results.out")"
+        fi
         RIPPLE_PRESENT=surface expect 0 "RIPPLE_PRESENT=surface" -- xvfb-run -a -s "-screen 0 1024x768x24" \
             "$RIPPLE" --benchmark --size 160x120 --frames 50
         grep -q "^present *surface" "$TMP/out" && ok || bad "RIPPLE_PRESENT=surface not honoured"

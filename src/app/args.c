@@ -109,34 +109,45 @@ static int take_list(app_opts_t *o, const char *name, const char *val, char **er
 /* --- the timedemo's scenes ----------------------------------------------- */
 
 static const app_bench_scene_t bench_scenes[] = {
-    { "busy", 1,
-      "the pool, classic water: the autopilot's stones and rain from seed 1 (the default)",
-      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0 },
-    { "wave", 1, "the same stones and rain on the wave model's water (--model wave)",
-      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0 },
+    { "busy", 2,
+      "the pool, classic water: the autopilot's smooth stones and rain from seed 1 (the default)",
+      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+    { "wave", 2, "the same stones and rain on the wave model's water (--model wave)",
+      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
     { "show", 1,
       "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
-      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1 },
+      /* the show lays its own stones; the play's stay as show-1 has always had them */
+      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC },
     { "side", 1,
       "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
-      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0 },
+      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
     { "side-waves", 1,
       "the same drops on analytic waves (--scene side --surface waves)",
-      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0 },
+      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH },
+    /* the scenes before smooth stones, kept so that old reports compare */
+    { "busy", 1, "busy with the flat-disc stones of the 1990s, as reports before busy-2 played it",
+      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
+    { "wave", 1, "wave with the flat-disc stones, as reports before wave-2 played it",
+      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
 };
 #define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
 
 const app_bench_scene_t *app_bench_scene_find(const char *name)
 {
+    const app_bench_scene_t *newest = NULL;
     for (size_t i = 0; i < BENCH_SCENES; i++) {
         const app_bench_scene_t *b = &bench_scenes[i];
         size_t n = strlen(b->name);
         char ver[16];
         snprintf(ver, sizeof ver, "-%d", b->version);
-        if (!strncmp(name, b->name, n) && (!name[n] || !strcmp(name + n, ver)))
+        if (strncmp(name, b->name, n) != 0)
+            continue;
+        if (!strcmp(name + n, ver))
             return b;
+        if (!name[n] && (!newest || b->version > newest->version))
+            newest = b;
     }
-    return NULL;
+    return newest;
 }
 
 int app_print_bench_scenes(FILE *to, int json, char **err)
@@ -176,10 +187,17 @@ static int take_bench_scene(app_opts_t *o, const char *name, const char *val, ch
 {
     (void)name;
     if (!app_bench_scene_find(val)) {
+        /* each name once, as the table first has it (its versions follow) */
         char names[128] = "";
+        size_t count = 0, last = 0;
         for (size_t i = 0; i < BENCH_SCENES; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                     i == 0 ? "" : i + 1 < BENCH_SCENES ? ", " : " or ", bench_scenes[i].name);
+            if (app_bench_scene_find(bench_scenes[i].name) == &bench_scenes[i])
+                count++, last = i;
+        for (size_t i = 0, k = 0; i < BENCH_SCENES; i++)
+            if (app_bench_scene_find(bench_scenes[i].name) == &bench_scenes[i])
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         k++ == 0 ? "" : i == last && count > 1 ? " or " : ", ",
+                         bench_scenes[i].name);
         return fail(err, "bad --bench-scene '%s': want %s (--benchmark --list)", val, names);
     }
     o->bench_scene = val;
@@ -263,6 +281,43 @@ static int take_frames(app_opts_t *o, const char *name, const char *val, char **
     if (!read_long(val, 1, 1000000000L, &v))
         return fail(err, "bad --frames '%s': want a whole number 1..1000000000", val, "");
     o->frames = v;
+    o->frames_set = 1;
+    return 0;
+}
+
+static int take_rounds(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name;
+    long v;
+    if (!read_long(val, 1, TIMEDEMO_ROUNDS_MAX, &v))
+        return fail(err, "bad --rounds '%s': want a whole number 1..1000000", val, "");
+    o->rounds = v;
+    return 0;
+}
+
+static int take_seconds(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name;
+    double d;
+    if (rpl_parse_real(val, 0.001, 86400, &d) != RPL_OK)
+        return fail(err, "bad --seconds '%s': want a number of seconds over 0, at most 86400",
+                    val, "");
+    o->seconds = d;
+    o->seconds_set = 1;
+    return 0;
+}
+
+static int take_share(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name, (void)val, (void)err;
+    o->share = 1;
+    return 0;
+}
+
+static int take_no_results(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name, (void)val, (void)err;
+    o->no_results = 1;
     return 0;
 }
 
@@ -532,12 +587,26 @@ static const flag_t flags[] = {
       "8 (256 colours, a palette built from the picture)" },
     { "--benchmark", NULL, 0, take_benchmark,
       "the timedemo: a fixed scene, 1/60 s of it per frame, vsync\n"
-      "off, then a report with fps, wall and CPU times and a CRC\n"
-      "of the final state (default 2000 frames; in a window, or\n"
-      "with --headless); busy-1 unless --bench-scene, --model\n"
-      "wave or --scene side [--surface waves] name another" },
+      "off, played in rounds of 2000 frames for at least 10 s,\n"
+      "every round's CRC the same; then a report: the median\n"
+      "round's fps and the spread, the 1% low, CPU times, the CRC\n"
+      "of the final state (in a window, or with --headless; a\n"
+      "window ends on a results screen); busy-2 unless\n"
+      "--bench-scene, --model wave or --scene side [--surface\n"
+      "waves] name another; --frames N: one round of N frames" },
     { "--bench-scene", "NAME", 0, take_bench_scene,
-      "the timedemo's scene: busy, wave, show, side or side-waves" },
+      "the timedemo's scene: busy, wave, show, side or side-waves\n"
+      "(the newest version), or NAME-VERSION (busy-1, wave-1)" },
+    { "--seconds", "S", 0, take_seconds,
+      "with --benchmark: play rounds for at least S seconds\n"
+      "(default 10; three rounds at least)" },
+    { "--rounds", "N", 0, take_rounds, "with --benchmark: play exactly N rounds, 1..1000000" },
+    { "--share", NULL, 0, take_share,
+      "with --benchmark: the report as one line to paste\n"
+      "elsewhere (docs/benchmark.md)" },
+    { "--no-results", NULL, 0, take_no_results,
+      "with --benchmark: a window closes at the end, no results\n"
+      "screen (a --frames run has none either)" },
     { "--list", NULL, 0, take_list, "with --benchmark: list its scenes and quit (--json: as JSON)" },
     { "--json", NULL, 0, take_json, "the --benchmark report as JSON" },
     { "--present", "MODE", 0, take_present,
@@ -706,12 +775,29 @@ static int check_benchmark(app_opts_t *o, char **err)
         int status = bench_scene(o, err);
         if (status != 0)
             return status;
-        if (o->frames < 0)
+        /* --frames N is one round of N frames; else rounds of the
+         * scene's fixed frames, N of them or for S seconds */
+        const char *twice = o->frames_set && o->rounds ? "--frames and --rounds"
+                          : o->frames_set && o->seconds_set ? "--frames and --seconds"
+                          : o->rounds && o->seconds_set ? "--rounds and --seconds" : NULL;
+        if (twice)
+            return fail(err, "%s do not go together: each says how long the timedemo plays%s",
+                        twice, "");
+        if (o->share && o->json)
+            return fail(err, "--share and --json do not go together: the JSON holds the line as "
+                        "\"share\"%s%s", "", "");
+        if (o->frames_set)
+            o->rounds = 1;
+        else
             o->frames = TIMEDEMO_FRAMES_DEFAULT;
+        if (!o->seconds_set)
+            o->seconds = TIMEDEMO_SECONDS_DEFAULT;
         o->vsync = 0;
     } else {
         const char *alone = o->json ? "--json" : o->bench_scene ? "--bench-scene"
-                          : o->list ? "--list" : NULL;
+                          : o->list ? "--list" : o->rounds ? "--rounds"
+                          : o->seconds_set ? "--seconds" : o->share ? "--share"
+                          : o->no_results ? "--no-results" : NULL;
         if (alone)
             return fail(err, "%s goes with --benchmark%s", alone, "");
     }

@@ -10,7 +10,9 @@
 
 #define APP_SCALE_MAX 8
 #define APP_WINDOW_MAX 16384 /* largest window side, size x scale */
-#define TIMEDEMO_FRAMES_DEFAULT 2000
+#define TIMEDEMO_FRAMES_DEFAULT 2000 /* a round of every scene */
+#define TIMEDEMO_SECONDS_DEFAULT 10.0 /* a default run plays rounds for at least this long */
+#define TIMEDEMO_ROUNDS_MAX 1000000L
 
 typedef struct app_opts {
     int w, h;          /* field size */
@@ -35,6 +37,12 @@ typedef struct app_opts {
     int list;          /* --list: print the timedemo's scenes */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
     int json;          /* --json: its report as JSON */
+    long rounds;       /* --rounds: the timedemo's rounds; 0: as many as --seconds takes
+                        * (--frames N: one round of N frames) */
+    double seconds;    /* --seconds: the least wall time of a run of rounds */
+    int seconds_set, frames_set;
+    int share;         /* --share: the report as one line to paste elsewhere */
+    int no_results;    /* --no-results: a window's run ends without the results screen */
     int mute;          /* --mute: start with the sound off */
     const char *audio_out; /* --audio-out: the sound into this WAV file */
     const char *record;    /* --record: a picture per step into this directory */
@@ -64,9 +72,11 @@ enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
 
 /* The timedemo's scenes (--benchmark): each named and versioned, so a
  * report says what it measured and a changed scene gets a new version
- * rather than a figure that no longer compares.  A pool scene plays the
- * autopilot's stones and rain (busy, wave) or the default show (show); a
- * side scene drops bodies on its own fixed schedule. */
+ * rather than a figure that no longer compares; a bare name is its newest
+ * version.  A pool scene plays the autopilot's stones and rain (busy,
+ * wave: version 1 with the flat discs of the 1990s, 2 with smooth stones)
+ * or the default show (show); a side scene drops bodies on its own fixed
+ * schedule. */
 typedef struct app_bench_scene {
     const char *name;         /* "busy": --bench-scene busy or busy-1 */
     int version;              /* 1: the report says busy-1 */
@@ -75,9 +85,11 @@ typedef struct app_bench_scene {
     rpl_model model;          /* the pool's water */
     rpl_surface_kind surface; /* the side view's water */
     int show;                 /* the pool plays the default show, its sound mixed */
+    int stones;               /* the pool's own stones: PLAY_STONES_SMOOTH or _CLASSIC */
 } app_bench_scene_t;
 
-/* The scene of that name ("busy" or "busy-1"), NULL if none. */
+/* The scene of that name ("busy-1", or "busy" for its newest version),
+ * NULL if none. */
 const app_bench_scene_t *app_bench_scene_find(const char *name);
 /* --benchmark --list: one line a scene, its name, version and what it is;
  * with json, a JSON array of them.  0, or EXIT_FAILURE with *err NULL

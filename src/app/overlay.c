@@ -13,7 +13,7 @@ typedef struct ovl_item {
     int alpha;
     int tx, ty, sc;
     uint32_t color;
-    char text[600];
+    char text[1024];
 } ovl_item_t;
 
 /* A run of the overlay's opaque pixels along a row. */
@@ -27,7 +27,7 @@ struct app_overlay {
     int w, h, s;    /* its size: the field's rectangle in the window's pixels,
                      * the field shown s times larger: the text keeps its size */
     size_t cap;     /* the pixels px has room for */
-    char key[1024]; /* what it shows now */
+    char key[2560]; /* what it shows now */
     SDL_Rect box[OVL_BOXES]; /* where it has anything to show */
     int n;
     ovl_item_t items[OVL_BOXES]; /* what it shows, to lay over a surface */
@@ -46,6 +46,8 @@ struct app_overlay {
     char note[APP_NOTE_MAX]; /* a message shown for a while */
     uint32_t note_until;
     int figures_on, help_on; /* what it shows besides the note */
+    /* the timedemo's results screen, over everything else ("": none) */
+    char results_title[128], results_body[1024], results_hint[128];
 };
 
 int app_overlay_create(int w, int h, int figures_on, app_overlay_t **out, char **err)
@@ -86,6 +88,13 @@ void app_overlay_toggle(app_overlay_t *o)
 void app_overlay_toggle_help(app_overlay_t *o)
 {
     o->help_on = !o->help_on;
+}
+
+void app_overlay_results(app_overlay_t *o, const char *title, const char *body, const char *hint)
+{
+    snprintf(o->results_title, sizeof o->results_title, "%s", title ? title : "");
+    snprintf(o->results_body, sizeof o->results_body, "%s", body ? body : "");
+    snprintf(o->results_hint, sizeof o->results_hint, "%s", hint ? hint : "");
 }
 
 void app_note(app_t *a, const char *msg)
@@ -365,6 +374,27 @@ size_t app_overlay_head(const app_t *a, char *buf, size_t len, const char *draw)
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
+/* The results screen: a panel in the middle, the title twice the size
+ * of the figures under it, the hint at its foot; the panel dark enough
+ * for the figures to read on any water. */
+static void results(app_overlay_t *o, int sc)
+{
+    const char *title = o->results_title, *body = o->results_body, *hint = o->results_hint;
+    int ts = 2 * sc, pad = 10 * sc, gap = 6 * sc;
+    int tw = rpl_font_text_width(title, ts), th = rpl_font_text_height(title, ts);
+    int bw = rpl_font_text_width(body, sc), bh = rpl_font_text_height(body, sc);
+    int hw = rpl_font_text_width(hint, sc), hh = rpl_font_text_height(hint, sc);
+    int inner = tw > bw ? tw : bw;
+    inner = inner > hw ? inner : hw;
+    int pw = inner + 2 * pad, ph = th + gap + bh + (hh ? gap + hh : 0) + 2 * pad;
+    int px = (o->w - pw) / 2, py = (o->h - ph) / 2;
+    px = px < 0 ? 0 : px, py = py < 0 ? 0 : py;
+    item(o, px, py, pw, ph, 208, px + pad, py + pad + th + gap, body, 0xE8F4FF, sc);
+    item(o, px, py, pw, ph, 0, px + (pw - tw) / 2, py + pad, title, 0xFFE08A, ts);
+    if (hh)
+        item(o, px, py, pw, ph, 0, px + (pw - hw) / 2, py + ph - pad - hh + sc, hint, 0x9FB4C8, sc);
+}
+
 /* Redraws the overlay when what it shows has changed: the scene's
  * figures (refreshed four times a second) and state, the help, a note;
  * returns 1 if so. */
@@ -381,15 +411,18 @@ int app_draw_overlay(app_t *a)
         o->stats_next_ms = now + 250;
     int note_on = o->note[0] && !SDL_TICKS_PASSED(now, o->note_until);
     char key[sizeof o->key];
-    snprintf(key, sizeof key, "%p%d%d%d|%s|%s|%s", (const void *)a->scene, o->figures_on,
-             o->help_on, note_on, o->stats, state, note_on ? o->note : "");
+    snprintf(key, sizeof key, "%p%d%d%d|%s|%s|%s|%s|%s|%s", (const void *)a->scene,
+             o->figures_on, o->help_on, note_on, o->stats, state, note_on ? o->note : "",
+             o->results_title, o->results_body, o->results_hint);
     if (strcmp(key, o->key) == 0)
         return 0;
     memcpy(o->key, key, sizeof key);
     memset(o->px, 0, (size_t)w * h * 4);
     o->n = 0;
     o->items_n = 0;
-    if (o->figures_on) {
+    if (o->results_body[0]) {
+        results(o, sc);
+    } else if (o->figures_on) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s%s", o->stats, state);
         int tw = rpl_font_text_width(buf, sc), th = rpl_font_text_height(buf, sc);
@@ -401,7 +434,7 @@ int app_draw_overlay(app_t *a)
             item(o, x, y, hw, hh, 0, x, y, hint, 0xC0D0E0, sc);
         }
     }
-    if (o->help_on) {
+    if (o->help_on && !o->results_body[0]) {
         const char *help_text = a->scene->help;
         int tw = rpl_font_text_width(help_text, sc), th = rpl_font_text_height(help_text, sc);
         int x = (w - tw) / 2, y = (h - th) / 2;

@@ -22,6 +22,11 @@ void app_overlay_destroy(app_overlay_t *o);
 void app_overlay_toggle(app_overlay_t *o);
 void app_overlay_toggle_help(app_overlay_t *o);
 
+/* The timedemo's results screen over everything else: a title, the
+ * figures (lines) and a hint at the foot, each NULL or "" for none (body
+ * NULL: the screen goes). */
+void app_overlay_results(app_overlay_t *o, const char *title, const char *body, const char *hint);
+
 /* Redraws a->overlay when what it shows has changed; an answer, not a
  * status: 1 if it did, 0 if nothing changed.
  * app_overlay_head writes the figures' first lines, the timings (the

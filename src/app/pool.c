@@ -156,16 +156,24 @@ static void report(const app_t *a, double s)
             rpl_sim_threads(sim) > 1 ? "s" : "");
 }
 
-/* --- the timedemo: the pool plays busy-1 and wave-1 (the rain and the
- * autopilot) or show-1 (the show) as the pool scripts them. */
+/* --- the timedemo: the pool plays busy and wave (the rain and the
+ * autopilot) or show-1 (the show) as the pool scripts them, its own
+ * stones as the scene's version has them. */
 
-/* The scenes of version 1 (busy-1, wave-1) were made with the classic
- * discs, and keep their water (and CRCs) with them. */
 static int bench_open(app_t *a, char **err)
 {
-    (void)err;
-    if (a->o.bench && a->o.bench->version == 1)
-        play_set(a->play, PLAY_STONES, PLAY_STONES_CLASSIC);
+    *err = NULL;
+    play_set(a->play, PLAY_STONES, a->o.bench->stones);
+    return 0;
+}
+
+static int bench_restart(app_t *a, char **err)
+{
+    *err = NULL;
+    if (play_bench_restart(a->play) != RPL_OK) {
+        *err = app_format("cannot start the next round: %s", play_error(a->play));
+        return EXIT_FAILURE;
+    }
     return 0;
 }
 
@@ -212,6 +220,7 @@ const app_scene_ops app_pool_scene = {
     .palette = palette,
     .report = report,
     .bench_open = bench_open,
+    .bench_restart = bench_restart,
     .bench_input = bench_input,
     .bench_step = bench_step,
     .bench_crc = bench_crc,

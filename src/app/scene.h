@@ -51,7 +51,9 @@ typedef struct app_scene_ops {
 
     /* The timedemo (--benchmark) plays it through these, the scene shown
      * from the start.  bench_open readies it for the timedemo's script
-     * (app.h's form); bench_input plays frame n's input (from 0: the
+     * (app.h's form); bench_restart takes it back to that start between
+     * two rounds, so that every round plays the same bytes (app.h's
+     * form); bench_input plays frame n of the round's input (from 0: the
      * script), bench_step 1/60 s of it whatever the frame took;
      * bench_crc is the CRC-32 of its state now, every value in
      * little-endian bytes whatever the machine.  bench_line writes the
@@ -61,6 +63,7 @@ typedef struct app_scene_ops {
      * input_stage the input's, draw_stage the drawing's, and the state's
      * CRC line state_name. */
     int (*bench_open)(struct app *a, char **err);
+    int (*bench_restart)(struct app *a, char **err);
     void (*bench_input)(struct app *a, long n);
     void (*bench_step)(struct app *a);
     uint32_t (*bench_crc)(struct app *a);

@@ -250,6 +250,20 @@ static void report(const app_t *a, double s)
 
 /* --- the timedemo ---------------------------------------------------------- */
 
+/* The side scene made anew for the timedemo's next round: the same bodies
+ * from the same generator, whatever the last round left. */
+static void destroy(app_t *a);
+static int bench_restart(app_t *a, char **err)
+{
+    *err = NULL;
+    destroy(a);
+    int status = enter(a, err);
+    if (status != 0)
+        return status;
+    side_scene_set_autoplay(a->side->scene, 0); /* the timedemo drops the bodies */
+    return 0;
+}
+
 static int bench_open(app_t *a, char **err)
 {
     *err = NULL;
@@ -381,6 +395,7 @@ const app_scene_ops app_side_scene = {
     .report = report,
     .destroy = destroy,
     .bench_open = bench_open,
+    .bench_restart = bench_restart,
     .bench_input = bench_input,
     .bench_step = bench_step,
     .bench_crc = bench_crc,

@@ -1,23 +1,41 @@
-/* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame through the scene interface, measured honestly (wall and CPU time) and reported with a CRC of its final state. */
+/* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame through the scene interface, in rounds that must end alike, measured honestly (wall and CPU time) and reported with a CRC of its final state, as text, JSON, one line to share and a window's results screen. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
 #include <zlib.h>
 
 #include "app/app.h"
+#include "app/overlay.h"
 #include "app/video.h"
 
-/* Frame times are kept as a histogram of 10-microsecond bins up to one
- * second (the last bin holds anything slower), so any number of frames
- * costs the same memory and the 1% low is read from it. */
-#define BIN_US 10
-#define BINS 100000
+/* Frame times, in nanoseconds of the monotonic clock, are kept in a
+ * histogram whose bins grow with the time: exact below 2^HIST_BITS ns,
+ * then 2^HIST_BITS bins an octave, so a bin is at most 1/1024 of the
+ * time it holds (a 1% low within 0.05% of the true one) and any number
+ * of frames costs the same 128 KB.  Octaves up to 2^HIST_TOP ns (18
+ * minutes); the last bin holds anything slower. */
+#define HIST_BITS 10
+#define HIST_SUB (1 << HIST_BITS)
+#define HIST_TOP 40
+#define BINS ((HIST_TOP - HIST_BITS + 2) * HIST_SUB)
+
+/* A time-bound run plays at least this many rounds, so its spread says
+ * something and a restart that does not restart is caught. */
+#define ROUNDS_MIN 3
+/* A run whose middle rounds (the tenth slowest to the tenth fastest) lie
+ * further apart than this (half their range over its middle, in percent)
+ * is noisy: the report says so.  The middle, not the slowest and the
+ * fastest: on a quiet machine one round in forty or so meets a hiccup
+ * that makes the whole range pass 5% while the median holds within 1%
+ * (docs/benchmark.md); other work for a part of the run moves many. */
+#define NOISY_PERCENT 5.0
 
 /* The show's sound: 1/60 s of it a frame, mixed into a buffer. */
 #define SOUND_RATE 48000
@@ -39,11 +57,20 @@ typedef struct timedemo {
     uLong sound_crc;
     double ms[STAGES];           /* wall milliseconds, summed over frames */
     int64_t cpu_ns[STAGES];      /* the main thread's CPU; ST_DRAW holds the present's too */
-    double seconds;              /* wall time of the whole run */
+    double seconds;              /* wall time of the rounds (not of the restarts between) */
     int64_t cpu_last;            /* the main thread's CPU clock at the last frame's end */
-    int64_t main_ns, process_ns; /* CPU time of the run: the main thread, the process */
+    int64_t main_ns, process_ns; /* CPU time of the rounds: the main thread, the process */
     double user_s, sys_s;        /* the process's, split (getrusage) */
-    long frames;
+    long frames;                 /* frames played, all rounds */
+    long per_round;              /* frames a round */
+    long rounds;                 /* rounds played whole */
+    double *round_fps;           /* each round's frames over its wall time, in order;
+                                  * as many again after them for sorting */
+    long round_cap;
+    long played;                 /* rounds played, the warm-up's among them */
+    int warmup;                  /* a warm-up round came first, not in the figures */
+    double warmup_fps;           /* its fps, for the JSON */
+    uint32_t crc, round_sound_crc; /* the first round's CRCs, every other's must match */
     uint32_t *hist;
 } timedemo_t;
 
@@ -86,14 +113,42 @@ static void rusage_s(double *user, double *sys)
     *sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+static int64_t mono_ns(void)
+{
+    return cpu_clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The histogram's bin of a frame time. */
+static long bin_of(int64_t ns)
+{
+    if (ns < HIST_SUB)
+        return ns < 0 ? 0 : (long)ns;
+    int e = HIST_BITS;
+    while (e < 62 && ns >> (e + 1))
+        e++;
+    if (e > HIST_TOP)
+        return BINS - 1;
+    return (long)(e - HIST_BITS + 1) * HIST_SUB + (long)((ns >> (e - HIST_BITS)) - HIST_SUB);
+}
+
+/* The middle of bin i, in nanoseconds. */
+static double bin_ns(long i)
+{
+    if (i < HIST_SUB)
+        return (double)i + 0.5;
+    int e = (int)(i / HIST_SUB) + HIST_BITS - 1;
+    double width = ldexp(1.0, e - HIST_BITS);
+    return ((double)HIST_SUB + (double)(i % HIST_SUB)) * width + width / 2;
+}
+
 /* The frame time below which 99% of the frames lie, as frames per second. */
 static double low_1pct(const timedemo_t *t)
 {
     long want = t->frames - t->frames / 100, seen = 0;
-    for (int i = 0; i < BINS; i++) {
+    for (long i = 0; i < BINS; i++) {
         seen += t->hist[i];
         if (seen >= want && seen > 0)
-            return 1e6 / ((double)(i + 1) * BIN_US);
+            return 1e9 / bin_ns(i);
     }
     return 0;
 }
@@ -108,26 +163,39 @@ static void on_drop(void *user, int x, int y, int radius, int weight)
         t->a->run_err = app_format("sound: %s", rpl_sound_error(t->snd));
 }
 
+/* The show's sound from its start (app.h's form). */
+static int sound_open(timedemo_t *t, char **err)
+{
+    rpl_sound_destroy(t->snd);
+    t->snd = NULL;
+    t->sound_crc = crc32(0L, Z_NULL, 0);
+    if (!t->b->show)
+        return 0;
+    if (rpl_sound_create(SOUND_RATE, t->a->o.seed, &t->snd) != RPL_OK) {
+        rpl_sound_destroy(t->snd);
+        t->snd = NULL;
+        *err = app_format("cannot start the show's sound: out of memory");
+        return EXIT_FAILURE;
+    }
+    rpl_sound_set_ambient(t->snd, 1);
+    rpl_sim_set_drop_hook(play_sim(t->a->play), on_drop, t);
+    return 0;
+}
+
 /* Makes what the scene needs beyond the demo's start (app.h's form). */
 static int scene_open(timedemo_t *t, char **err)
 {
-    app_t *a = t->a;
-    t->sound_crc = crc32(0L, Z_NULL, 0);
     *err = NULL;
-    int status = t->scene->bench_open ? t->scene->bench_open(a, err) : 0;
-    if (status != 0)
-        return status;
-    if (t->b->show) {
-        if (rpl_sound_create(SOUND_RATE, a->o.seed, &t->snd) != RPL_OK) {
-            rpl_sound_destroy(t->snd);
-            t->snd = NULL;
-            *err = app_format("cannot start the show's sound: out of memory");
-            return EXIT_FAILURE;
-        }
-        rpl_sound_set_ambient(t->snd, 1);
-        rpl_sim_set_drop_hook(play_sim(a->play), on_drop, t);
-    }
-    return 0;
+    int status = t->scene->bench_open ? t->scene->bench_open(t->a, err) : 0;
+    return status != 0 ? status : sound_open(t, err);
+}
+
+/* The scene and its sound back at their start for the next round. */
+static int scene_restart(timedemo_t *t, char **err)
+{
+    *err = NULL;
+    int status = t->scene->bench_restart(t->a, err);
+    return status != 0 ? status : sound_open(t, err);
 }
 
 static void scene_close(timedemo_t *t)
@@ -153,12 +221,13 @@ static void scene_sound(timedemo_t *t)
 /* One frame: the scene's input, its step (and the show's sound), then the
  * frame drawn and, in a window, handed to the display.  An answer, not a
  * status: 1 to go on, 0 when the user asked to quit. */
-static int play_frame(timedemo_t *t)
+static int play_frame(timedemo_t *t, long n)
 {
     app_t *a = t->a;
     int64_t c0 = t->cpu_last; /* the last frame's end: one clock read less a frame */
+    int64_t f0 = mono_ns();
     uint64_t t0 = SDL_GetPerformanceCounter();
-    t->scene->bench_input(a, t->frames);
+    t->scene->bench_input(a, n);
     double ms_input = app_ms_since(t0);
     int64_t c1 = thread_ns();
     uint64_t t1 = SDL_GetPerformanceCounter();
@@ -187,7 +256,7 @@ static int play_frame(timedemo_t *t)
         app_render_frame(a);
     }
     int64_t c4 = t->cpu_last = thread_ns();
-    double frame = app_ms_since(t0);
+    int64_t frame_ns = mono_ns() - f0;
     t->ms[ST_INPUT] += ms_input;
     t->ms[ST_STEP] += ms_step;
     t->ms[ST_SOUND] += ms_sound;
@@ -197,9 +266,8 @@ static int play_frame(timedemo_t *t)
     t->cpu_ns[ST_STEP] += c2 - c1;
     t->cpu_ns[ST_SOUND] += c3 - c2;
     t->cpu_ns[ST_DRAW] += c4 - c3;
-    long bin = (long)(frame * 1000.0 / BIN_US);
-    t->hist[bin < BINS ? bin : BINS - 1]++;
-    app_smooth(&a->timing.frame, frame);
+    t->hist[bin_of(frame_ns)]++;
+    app_smooth(&a->timing.frame, (double)frame_ns / 1e6);
     return 1;
 }
 
@@ -225,8 +293,14 @@ static void cpu_model(char *buf, size_t len)
 
 /* What the report says, worked out once for the text and the JSON. */
 typedef struct figures {
-    char cpu[256], mode[256], scene[64], draw_cpu[32];
+    char cpu[256], mode[256], scene[64], draw_cpu[32], os[96];
     const char *present;
+    double median, lo, hi;       /* the rounds' fps: the median round's, the slowest, fastest */
+    double spread;               /* +- percent: half their range over its middle */
+    double spread_mid;           /* the same from the tenth slowest to the tenth fastest */
+    int noisy;                   /* spread_mid over NOISY_PERCENT */
+    double low;                  /* the 1% low, fps */
+    char share[512];             /* the report in a line (--share) */
     double n, ms, rest;          /* frames; wall ms of the run, and not in a stage */
     double cpu_ms[STAGES];       /* the main thread's CPU ms a frame (ST_DRAW with the present) */
     double cpu_rest, cpu_main;   /* its CPU outside the stages, and in all, ms a frame */
@@ -235,10 +309,63 @@ typedef struct figures {
     char line[256];              /* the scene's own line, "" if none */
 } figures_t;
 
+/* The system and its release to major.minor ("Linux 6.1"). */
+static void os_name(char *buf, size_t len)
+{
+    struct utsname u;
+    if (uname(&u) != 0) {
+        snprintf(buf, len, "unknown");
+        return;
+    }
+    size_t n = strspn(u.release, "0123456789");
+    if (u.release[n] == '.')
+        n += 1 + strspn(u.release + n + 1, "0123456789");
+    if (n > 0 && u.release[n - 1] == '.')
+        n--;
+    snprintf(buf, len, "%s %.*s", u.sysname, (int)n, u.release);
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The median round, the slowest and the fastest (sorting the second half
+ * of round_fps, a copy of the first: the JSON lists the rounds in order). */
+static void round_figures(const timedemo_t *t, figures_t *f)
+{
+    long n = t->rounds;
+    double *v = t->round_fps + t->round_cap;
+    memcpy(v, t->round_fps, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    f->lo = v[0];
+    f->hi = v[n - 1];
+    f->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    f->spread = f->hi + f->lo > 0 ? (f->hi - f->lo) / (f->hi + f->lo) * 100 : 0;
+    double lo = v[n / 10], hi = v[n - 1 - n / 10];
+    f->spread_mid = hi + lo > 0 ? (hi - lo) / (hi + lo) * 100 : 0;
+    f->noisy = f->spread_mid > NOISY_PERCENT;
+}
+
+/* The line to share: what ran where, and its three figures. */
+static void share_line(const timedemo_t *t, figures_t *f)
+{
+    const app_t *a = t->a;
+    const rpl_sim_t *sim = play_sim(a->play);
+    snprintf(f->share, sizeof f->share,
+             "ripple %s %s %dx%dx%d %s %dt %s: %.0f fps (\xC2\xB1%.1f%%), 1%% low %.0f, crc %08x, %s, "
+             "%s", RPL_VERSION, f->scene, a->o.w, a->o.h, 8 * rpl_format_bytes(a->o.fmt),
+             rpl_kernels_name(rpl_sim_kernels(sim)), rpl_sim_threads(sim),
+             a->o.headless ? "headless" : app_present_name(a), f->median, f->spread, f->low,
+             (unsigned)f->crc, f->cpu, f->os);
+}
+
 static void work_out(const timedemo_t *t, figures_t *f)
 {
     const app_t *a = t->a;
     cpu_model(f->cpu, sizeof f->cpu);
+    os_name(f->os, sizeof f->os);
     f->present = app_present_mode(a, f->mode, sizeof f->mode);
     snprintf(f->scene, sizeof f->scene, "%s-%d", t->b->name, t->b->version);
     snprintf(f->draw_cpu, sizeof f->draw_cpu, "%s%s%s", stage_name(t, ST_DRAW),
@@ -259,6 +386,9 @@ static void work_out(const timedemo_t *t, figures_t *f)
     f->line[0] = '\0';
     if (t->scene->bench_line)
         t->scene->bench_line(t->a, f->line, sizeof f->line);
+    round_figures(t, f);
+    f->low = low_1pct(t);
+    share_line(t, f);
 }
 
 static void report_text(const timedemo_t *t, const figures_t *f)
@@ -277,7 +407,14 @@ static void report_text(const timedemo_t *t, const figures_t *f)
         fprintf(out, "%s\n", f->line);
     fprintf(out, "present   %s\n", f->present);
     fprintf(out, "frames    %ld in %.3f s: %.1f fps average, %.1f fps 1%% low\n", t->frames,
-            t->seconds, n / t->seconds, low_1pct(t));
+            t->seconds, n / t->seconds, f->low);
+    fprintf(out, "rounds    %ld of %ld frames%s: median %.1f fps, \xC2\xB1%.1f%% (%.1f to %.1f "
+            "fps; the middle 80%% \xC2\xB1%.1f%%)%s\n", t->rounds, t->per_round,
+            t->warmup ? " after a warm-up round" : "", f->median, f->spread, f->lo, f->hi,
+            f->spread_mid, t->played > 1 ? ", every round's crc the same" : "");
+    if (f->noisy)
+        fprintf(out, "noisy: \xC2\xB1%.1f%% between rounds (the middle 80%%, over \xC2\xB1%.0f%%): "
+                "something else ran; compare with care\n", f->spread_mid, NOISY_PERCENT);
     fprintf(out, "ms/frame ");
     for (int st = 0; st < STAGES; st++)
         if (has_stage(t, st))
@@ -349,7 +486,24 @@ static int report_json(const timedemo_t *t, const figures_t *f, char **err)
     cJSON_AddNumberToObject(j, "frames", n);
     cJSON_AddNumberToObject(j, "seconds", t->seconds);
     cJSON_AddNumberToObject(j, "fps", n / t->seconds);
-    cJSON_AddNumberToObject(j, "fps_1pct_low", low_1pct(t));
+    cJSON_AddNumberToObject(j, "fps_1pct_low", f->low);
+    cJSON_AddNumberToObject(j, "rounds", (double)t->rounds);
+    cJSON_AddNumberToObject(j, "round_frames", (double)t->per_round);
+    cJSON_AddNumberToObject(j, "warmup_rounds", t->warmup);
+    if (t->warmup)
+        cJSON_AddNumberToObject(j, "warmup_fps", t->warmup_fps);
+    cJSON_AddNumberToObject(j, "median_fps", f->median);
+    cJSON_AddNumberToObject(j, "spread", f->spread);
+    cJSON_AddNumberToObject(j, "round_fps_min", f->lo);
+    cJSON_AddNumberToObject(j, "round_fps_max", f->hi);
+    cJSON_AddNumberToObject(j, "spread_middle", f->spread_mid);
+    cJSON_AddBoolToObject(j, "noisy", f->noisy);
+    cJSON *each = cJSON_CreateArray();
+    for (long r = 0; each && r < t->rounds; r++)
+        cJSON_AddItemToArray(each, cJSON_CreateNumber(t->round_fps[r]));
+    if (each)
+        cJSON_AddItemToObject(j, "round_fps", each);
+    cJSON_AddStringToObject(j, "os", f->os);
     double ms[STAGES];
     for (int st = 0; st < STAGES; st++)
         ms[st] = t->ms[st] / n;
@@ -373,6 +527,7 @@ static int report_json(const timedemo_t *t, const figures_t *f, char **err)
     if (t->snd)
         cJSON_AddStringToObject(j, "sound_crc32", sound);
     cJSON_AddStringToObject(j, "crc32", crc);
+    cJSON_AddStringToObject(j, "share", f->share);
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     if (!text)
@@ -384,6 +539,132 @@ static int report_json(const timedemo_t *t, const figures_t *f, char **err)
     return 0;
 }
 
+/* --share: the line alone on the report's stream; a noisy run says so
+ * on stderr, where it does not spoil the line. */
+static void report_share(const timedemo_t *t, const figures_t *f)
+{
+    fprintf(app_report_stream(t->a), "%s\n", f->share);
+    if (f->noisy)
+        fprintf(stderr, "ripple: noisy: \xC2\xB1%.1f%% between rounds (the middle 80%%, over "
+                "\xC2\xB1%.0f%%): something else ran; compare with care\n", f->spread_mid,
+                NOISY_PERCENT);
+}
+
+/* The results screen: the last frame stays under a panel of the figures
+ * until a key, a click or the window's closing (or a stop signal). */
+static void results_screen(timedemo_t *t, const figures_t *f)
+{
+    app_t *a = t->a;
+    const rpl_sim_t *sim = play_sim(a->play);
+    char title[128], body[1024], noisy[96] = "";
+    snprintf(title, sizeof title, "%s  %.0f fps", f->scene, f->median);
+    if (f->noisy)
+        snprintf(noisy, sizeof noisy, "\nnoisy: +-%.1f%% between rounds, compare with care",
+                 f->spread_mid);
+    snprintf(body, sizeof body,
+             "median of %ld rounds of %ld frames, +-%.1f%% (middle 80%%: +-%.1f%%)\n"
+             "1%% low      %.0f fps\n"
+             "cpu        %.3f ms/frame (main thread %.3f)\n"
+             "crc32      %08x%s%s\n"
+             "\n"
+             "field      %dx%d, %d bits, path %s, %d thread%s\n"
+             "present    %s\n"
+             "cpu        %s\n"
+             "os         %s, ripple %s",
+             t->rounds, t->per_round, f->spread, f->spread_mid, f->low, f->cpu_process, f->cpu_main,
+             (unsigned)f->crc, t->played > 1 ? ", every round" : "", noisy, a->o.w, a->o.h,
+             8 * rpl_format_bytes(a->o.fmt), rpl_kernels_name(rpl_sim_kernels(sim)),
+             rpl_sim_threads(sim), rpl_sim_threads(sim) > 1 ? "s" : "", app_present_name(a),
+             f->cpu, f->os, RPL_VERSION);
+    app_overlay_results(a->overlay, title, body, "a key or a click closes");
+    app_render_frame(a);
+    for (;;) {
+        SDL_Event e;
+        if (!SDL_WaitEventTimeout(&e, 200)) {
+            if (app_stop_signal())
+                break;
+            continue;
+        }
+        if (e.type == SDL_QUIT || e.type == SDL_MOUSEBUTTONDOWN ||
+            (e.type == SDL_KEYDOWN && !e.key.repeat))
+            break;
+        if (e.type == SDL_WINDOWEVENT)
+            app_render_frame(a); /* shown again, resized: drawn again */
+    }
+    app_overlay_results(a->overlay, NULL, NULL, NULL);
+}
+
+/* One round: the scene's frames from the first, its wall and CPU time
+ * added to the run's.  An answer: 1 when played whole, 0 when the user
+ * quit or a signal stopped it. */
+static int play_round(timedemo_t *t)
+{
+    double user0, sys0, user1, sys1;
+    rusage_s(&user0, &sys0);
+    int64_t process0 = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID), main0 = thread_ns();
+    t->cpu_last = main0;
+    int64_t w0 = mono_ns();
+    long n = 0;
+    for (; n < t->per_round && !app_stop_signal(); n++, t->frames++)
+        if (!play_frame(t, n))
+            break;
+    double wall = (double)(mono_ns() - w0) / 1e9;
+    t->seconds += wall;
+    t->main_ns += thread_ns() - main0;
+    t->process_ns += cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process0;
+    rusage_s(&user1, &sys1);
+    t->user_s += user1 - user0;
+    t->sys_s += sys1 - sys0;
+    if (n < t->per_round)
+        return 0;
+    t->round_fps[t->rounds] = wall > 0 ? (double)n / wall : 0;
+    return 1;
+}
+
+/* Whether this round ended as the first did (the first sets what the
+ * others must match): 0, or EXIT_FAILURE with a line said. */
+static int same_round(timedemo_t *t)
+{
+    uint32_t crc = t->scene->bench_crc(t->a), sound = (uint32_t)t->sound_crc;
+    if (t->played == 0) {
+        t->crc = crc;
+        t->round_sound_crc = sound;
+        return 0;
+    }
+    if (crc == t->crc && sound == t->round_sound_crc)
+        return 0;
+    char *msg = app_format("benchmark round %ld ended unlike round 1 (%s crc32 %08x, not %08x%s): "
+                           "the rounds do not play the same, no report", t->played + 1,
+                           t->scene->state_name, (unsigned)crc, (unsigned)t->crc,
+                           sound != t->round_sound_crc ? "; the sound differs too" : "");
+    app_print_error(msg ? msg : "benchmark rounds ended unlike each other: no report");
+    free(msg);
+    return EXIT_FAILURE;
+}
+
+/* The warm-up round's figures go: the run's are of the rounds after it. */
+static void forget_warmup(timedemo_t *t)
+{
+    t->warmup = 1;
+    t->warmup_fps = t->round_fps[0];
+    t->frames = 0;
+    t->seconds = 0;
+    t->main_ns = t->process_ns = 0;
+    t->user_s = t->sys_s = 0;
+    memset(t->ms, 0, sizeof t->ms);
+    memset(t->cpu_ns, 0, sizeof t->cpu_ns);
+    memset(t->hist, 0, BINS * sizeof *t->hist);
+}
+
+/* Whether the run has played enough rounds. */
+static int enough(const timedemo_t *t, int64_t start)
+{
+    const app_opts_t *o = &t->a->o;
+    if (o->rounds > 0)
+        return t->rounds >= o->rounds;
+    return t->rounds >= ROUNDS_MIN && (double)(mono_ns() - start) / 1e9 >= o->seconds;
+}
+
 int app_timedemo(app_t *a)
 {
     timedemo_t t;
@@ -391,53 +672,77 @@ int app_timedemo(app_t *a)
     t.a = a;
     t.b = a->o.bench;
     t.scene = a->scene;
+    t.per_round = a->o.frames;
+    t.round_cap = a->o.rounds > 0 ? a->o.rounds : 64;
     t.hist = calloc(BINS, sizeof *t.hist);
-    if (!t.hist) {
+    t.round_fps = malloc((size_t)t.round_cap * 2 * sizeof *t.round_fps);
+    if (!t.hist || !t.round_fps) {
         app_print_error("out of memory");
+        free(t.hist);
+        free(t.round_fps);
         return EXIT_FAILURE;
     }
     char *err = NULL;
     int status = scene_open(&t, &err);
-    if (status != 0) {
-        app_print_error(err ? err : "out of memory");
-        free(err);
-        free(t.hist);
-        return status;
-    }
-    int done = 1;
-    double user0, sys0;
-    rusage_s(&user0, &sys0);
-    int64_t process0 = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID), main0 = thread_ns();
-    t.cpu_last = main0;
-    uint64_t t0 = SDL_GetPerformanceCounter();
-    for (; t.frames < a->o.frames && !app_stop_signal(); t.frames++)
-        if (!(done = play_frame(&t)))
+    int done = 1, said = 0;
+    int64_t start = mono_ns();
+    while (status == 0) {
+        if (t.rounds == t.round_cap) {
+            double *more = realloc(t.round_fps, (size_t)t.round_cap * 4 * sizeof *more);
+            if (!more) {
+                status = EXIT_FAILURE; /* err NULL: memory */
+                break;
+            }
+            t.round_fps = more;
+            t.round_cap *= 2;
+        }
+        if (t.played > 0 && (status = scene_restart(&t, &err)) != 0)
             break;
-    t.seconds = app_ms_since(t0) / 1000.0;
-    t.main_ns = thread_ns() - main0;
-    t.process_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process0;
-    rusage_s(&t.user_s, &t.sys_s);
-    t.user_s -= user0;
-    t.sys_s -= sys0;
-    if (app_stop_signal()) {
+        if (!(done = play_round(&t)) || app_stop_signal())
+            break;
+        if ((status = same_round(&t)) != 0) {
+            said = 1;
+            break;
+        }
+        /* a run of rounds starts with one more, to warm up: the first
+         * round runs a few percent slow (docs/benchmark.md) */
+        if (t.played++ == 0 && !a->o.frames_set) {
+            forget_warmup(&t);
+            continue;
+        }
+        t.rounds++;
+        if (enough(&t, start))
+            break;
+    }
+    if (status != 0) {
+        if (!said) /* said: same_round did; else err, or memory ran out */
+            app_print_error(err ? err : "out of memory");
+        free(err);
+    } else if (app_stop_signal()) {
         status = EXIT_FAILURE; /* stopped by a signal: no report, no word */
     } else if (!done) {
         fprintf(stderr, "ripple: benchmark stopped after %ld of %ld frames: no report\n",
-                t.frames, a->o.frames);
+                t.frames, t.per_round * (a->o.rounds > 0 ? a->o.rounds : t.rounds + 1));
         status = EXIT_FAILURE;
     } else {
         figures_t f;
         work_out(&t, &f);
         if (a->o.json)
             status = report_json(&t, &f, &err);
+        else if (a->o.share)
+            report_share(&t, &f);
         else
             report_text(&t, &f);
         if (status != 0) {
             app_print_error(err ? err : "out of memory for the report");
             free(err);
+        } else if (!a->o.headless && !a->o.no_results && !a->o.frames_set) {
+            fflush(app_report_stream(a)); /* the figures are out before the screen waits */
+            results_screen(&t, &f);
         }
     }
     scene_close(&t);
     free(t.hist);
+    free(t.round_fps);
     return status;
 }

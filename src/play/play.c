@@ -714,3 +714,60 @@ void play_bench_step(play_t *p)
     if (p)
         rpl_sim_step(p->sim);
 }
+
+/* Whatever the last round left is undone, so the next starts from the
+ * same bytes as the first: the timedemo refuses --walls and --edges, so
+ * its rounds start without walls, the edges reflecting. */
+rpl_status play_bench_restart(play_t *p)
+{
+    if (!p || !p->ready)
+        return RPL_EINVAL;
+    rpl_sim_reset(p->sim, p->cfg.seed);
+    if (rpl_sim_walls(p->sim) && rpl_sim_set_walls(p->sim, NULL) != RPL_OK)
+        return RPL_EINVAL; /* a usable field clears its walls: cannot be */
+    if (rpl_sim_set_edges(p->sim, RPL_EDGES_REFLECT) != RPL_OK)
+        return RPL_EINVAL;
+    rpl_autopilot_t *ap = NULL;
+    rpl_status st = rpl_autopilot_create(p->cfg.seed, &ap);
+    if (st != RPL_OK) {
+        rpl_autopilot_destroy(ap);
+        say(p, "cannot restart the autopilot: %s", rpl_strerror(st));
+        return st;
+    }
+    /* the stones the new autopilot lays, as the setting says (play_set
+     * would see no change and leave the new autopilot at its discs) */
+    st = rpl_autopilot_set_stones(ap, p->stones == PLAY_STONES_CLASSIC ? RPL_STONES_DISCS
+                                                                      : RPL_STONES_BUMPS);
+    if (st != RPL_OK) {
+        rpl_autopilot_destroy(ap);
+        say(p, "cannot restart the autopilot: %s", rpl_strerror(st));
+        return st;
+    }
+    rpl_autopilot_destroy(p->ap);
+    p->ap = ap;
+    p->rain = play_rain(p->cfg.w, p->cfg.h);
+    /* the strength the round's stones start with, as at play_create */
+    p->view.strength = p->stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+    p->view.shading = 1;
+    p->stone = PLAY_STONE_UNITS * play_unit(p->cfg.w, p->cfg.h);
+    if (p->player) {
+        rpl_show_player_t *player = NULL;
+        st = rpl_show_player_create(p->show, p->cfg.seed, &player);
+        if (st != RPL_OK) {
+            rpl_show_player_destroy(player);
+            say(p, "cannot restart the show: %s", rpl_strerror(st));
+            return st;
+        }
+        rpl_show_player_set_rain(player, p->cfg.rain);
+        rpl_show_player_destroy(p->player);
+        p->player = player;
+        p->show_failed = 0;
+        p->rain_on = 0;
+        show_picture(p, "default");
+    } else {
+        p->rain_on = p->cfg.rain != 0;
+    }
+    play_update(p); /* the walls taken away from the picture */
+    rpl_renderer_invalidate(p->ren);
+    return RPL_OK;
+}

@@ -266,6 +266,15 @@ int play_key(play_t *p, int key, char *msg, size_t len);
  * the water's step, 1/60 s.  RPL_OK, or the rain's refusal (play_error). */
 RPL_NODISCARD rpl_status play_bench_input(play_t *p);
 void play_bench_step(play_t *p);
+/* The pool back where the timedemo starts, for its next round: the
+ * water calm from the seed, the autopilot and the rain from their start,
+ * a show from its beginning, and what a show changes (walls, edges, the
+ * view, the stone size, the rain, the picture) as play_create and
+ * play_set_show left them; the settings the user does not play with (the
+ * model, PLAY_STONES, the threads) stay.  Every round then plays the
+ * same bytes.  RPL_OK, or RPL_ENOMEM (play_error) with the pool as
+ * calm water. */
+RPL_NODISCARD rpl_status play_bench_restart(play_t *p);
 
 /* ---- the scripted person --------------------------------------------------- */
 
