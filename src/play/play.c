@@ -595,3 +595,25 @@ void play_bench_step(play_t *p)
     if (p)
         rpl_sim_step(p->sim);
 }
+
+/* The autopilot has no rewind: a new one from the seed, made before the
+ * old one goes, so that a refusal leaves the pool as it was. */
+rpl_status play_bench_restart(play_t *p)
+{
+    if (!p || !p->ready)
+        return RPL_EINVAL;
+    rpl_autopilot_t *ap = NULL;
+    rpl_status st = rpl_autopilot_create(p->cfg.seed, &ap);
+    if (st != RPL_OK) {
+        rpl_autopilot_destroy(ap);
+        say(p, "cannot restart the autopilot: %s", rpl_strerror(st));
+        return st;
+    }
+    rpl_autopilot_destroy(p->ap);
+    p->ap = ap;
+    if (p->player)
+        rpl_show_player_rewind(p->player); /* its first tick sets walls and edges again */
+    p->rain = play_rain(p->cfg.w, p->cfg.h);
+    rpl_sim_reset(p->sim, p->cfg.seed);
+    return RPL_OK;
+}

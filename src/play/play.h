@@ -233,6 +233,12 @@ int play_key(play_t *p, int key, char *msg, size_t len);
  * the water's step, 1/60 s.  RPL_OK, or the rain's refusal (play_error). */
 RPL_NODISCARD rpl_status play_bench_input(play_t *p);
 void play_bench_step(play_t *p);
+/* The scene from its start again, for the timedemo's next round: the
+ * water calm from the seed, the autopilot and the rain from their start,
+ * a show from its beginning; the settings stay.  The rounds then play the
+ * same bytes.  RPL_OK, or RPL_ENOMEM (play_error) with the pool as it
+ * was. */
+RPL_NODISCARD rpl_status play_bench_restart(play_t *p);
 
 #ifdef __cplusplus
 }
