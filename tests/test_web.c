@@ -1,4 +1,4 @@
-/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scene against the same play through the public API, RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, by name, restarted for rounds), RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
