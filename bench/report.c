@@ -16,6 +16,12 @@ static const char *fmt_ratio(char *buf, size_t len, double v)
     return buf;
 }
 
+/* The goal's words at the size it was set for, "" at any other. */
+static const char *goal_at(int w, int h, int goal_w, int goal_h, const char *goal)
+{
+    return w == goal_w && h == goal_h ? goal : "";
+}
+
 static const char *fmt_pct(char *buf, size_t len, double v)
 {
     if (v < 0)
@@ -157,8 +163,8 @@ void print_summary(const run_t *r, double total_s)
     summary_sizes(r, &sw, &sh, &bw, &bh);
     int t1 = r->tcounts[0], tn = r->tcounts[r->ntcounts - 1];
     printf("\nsummary (sleeping on as the product ships; sleeping off in brackets)\n");
-    printf("  full frame %dx%d, %d thread%s, vs seed (goal >= 6x, aim 10x on the best path):\n   ",
-           sw, sh, t1, t1 > 1 ? "s" : "");
+    printf("  full frame %dx%d, %d thread%s, vs seed%s:\n   ", sw, sh, t1, t1 > 1 ? "s" : "",
+           goal_at(sw, sh, GOAL_SEED_W, GOAL_SEED_H, " (goal >= 6x, aim 10x on the best path)"));
     for (int p = 0; p < r->npaths; p++) {
         const char *n = r->paths[p].name;
         printf("%s %s %sx (%sx)", p ? "," : "", n,
@@ -196,7 +202,8 @@ void print_summary(const run_t *r, double total_s)
         printf("\n");
     }
     if (r->ntcounts > 1 && t1 == 1) {
-        printf("  full frame %dx%d, %d threads vs 1 (goal >= 1.7x):\n   ", bw, bh, tn);
+        printf("  full frame %dx%d, %d threads vs 1%s:\n   ", bw, bh, tn,
+               goal_at(bw, bh, GOAL_BIG_W, GOAL_BIG_H, " (goal >= 1.7x)"));
         for (int p = 0; p < r->npaths; p++) {
             const char *n = r->paths[p].name;
             printf("%s %s %sx (%sx)", p ? "," : "", n,
@@ -209,7 +216,8 @@ void print_summary(const run_t *r, double total_s)
     }
     if (r->calm.done) {
         const calm_sum_t *c = &r->calm;
-        printf("  calm %dx%d on %s, sleeping on vs off (goal >= 20x):", c->w, c->h, c->path);
+        printf("  calm %dx%d on %s, sleeping on vs off%s:", c->w, c->h, c->path,
+               goal_at(c->w, c->h, GOAL_BIG_W, GOAL_BIG_H, " (goal >= 20x)"));
         for (int t = 0; t < r->ntcounts; t++)
             printf("%s %dt %sx", t ? "," : "", r->tcounts[t], fmt_ratio(a, sizeof a, c->ratio[t]));
         printf("; awake tiles %.1f%%, redrawn %.1f%% of %ld frames\n", 100 * c->awake,

@@ -1109,6 +1109,14 @@ expect 0 "side scene, large" -- "$RIPPLE" $H --size 1920x1080 --frames 5 --scene
 # --- bench ---------------------------------------------------------------------
 expect 0 "bench short run" -- "$BENCH" --size 64x48 --frames 2
 grep -q "seed" "$TMP/out" && ok || bad "bench prints no seed baseline row"
+# each goal only at the size it was set for: none at 64x48; at 640x480 the
+# frame's against the seed, not the 1920x1080 ones of threads and calm
+grep -q "goal" "$TMP/out" && bad "bench at 64x48 prints a goal: $(grep goal "$TMP/out")" || ok
+expect 0 "bench at 640x480" -- "$BENCH" --size 640x480 --frames 2
+grep -q "640x480, 1 thread, vs seed (goal >= 6x" "$TMP/out" && ok ||
+    bad "bench at 640x480 lacks its goal against the seed: $(grep "vs seed" "$TMP/out")"
+[ "$(grep -c "goal" "$TMP/out")" = 1 ] && grep -q "calm 640x480 on .*sleeping on vs off: " "$TMP/out" && ok ||
+    bad "bench at 640x480 prints another size's goal: $(grep "goal" "$TMP/out")"
 expect 0 "bench json" -- "$BENCH" --size 64x48 --frames 2 --json
 grep -q '"speedup_vs_seed"' "$TMP/out" && ok || bad "bench JSON has no speedup_vs_seed"
 expect 2 "bench bad flag" -- "$BENCH" --bogus

@@ -1,4 +1,4 @@
-/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scene against the same play through the public API, RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, by name, restarted for rounds), RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "play/play.h"
 #include "ripple.h"
 #include "util.h"
 #include "web/web.h"
@@ -80,7 +81,8 @@ static void test_bench_is_busy_1(void **state)
     (void)state;
     int frames = test_quick() ? 300 : 2000;
     web_t *p = NULL;
-    assert_int_equal(web_bench_create(&p), RPL_OK);
+    assert_int_equal(web_bench_create("busy-1", &p), RPL_OK);
+    assert_string_equal(web_bench_scene(p), "busy-1");
     rpl_sim_t *sim = new_sim(W, H, 1);
     rpl_autopilot_t *ap = new_autopilot(1);
     rpl_rain_t rain = { .per_kilostep = 120, .rmin = 2, .rmax = 4, .wmin = 24, .wmax = 80 };
@@ -97,6 +99,95 @@ static void test_bench_is_busy_1(void **state)
     rpl_autopilot_destroy(ap);
     rpl_sim_destroy(sim);
     web_destroy(p);
+}
+
+/* The scenes by name: busy-2 unless another is named, busy-1 by name, an
+ * unknown one refused with the names the page plays. */
+static void test_bench_scenes(void **state)
+{
+    (void)state;
+    static const char *const newest[] = { NULL, "", "busy", "busy-2" };
+    for (size_t i = 0; i < sizeof newest / sizeof newest[0]; i++) {
+        web_t *p = NULL;
+        assert_int_equal(web_bench_create(newest[i], &p), RPL_OK);
+        assert_string_equal(web_bench_scene(p), "busy-2");
+        assert_non_null(strstr(web_bench_about(p), "smooth"));
+        assert_int_equal(web_get(p, WEB_WIDTH), 640);
+        web_destroy(p);
+    }
+    web_t *p = NULL;
+    assert_int_equal(web_bench_create("busy-1", &p), RPL_OK);
+    assert_non_null(strstr(web_bench_about(p), "flat discs"));
+    web_destroy(p);
+    static const char *const unknown[] = { "busy-3", "busy-", "wave-1", "busy-12", "nosuch" };
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        p = NULL;
+        assert_int_equal(web_bench_create(unknown[i], &p), RPL_EINVAL);
+        assert_non_null(p);
+        assert_non_null(strstr(web_error(p), unknown[i]));
+        assert_non_null(strstr(web_error(p), "busy-2 or busy-1"));
+        assert_null(web_draw(p));
+        assert_int_equal(web_bench_restart(p), -1);
+        web_destroy(p);
+    }
+    p = new_pool(64, 48, 1, 48000); /* the page's pool is no scene */
+    assert_string_equal(web_bench_scene(p), "");
+    assert_int_equal(web_constant("BENCH_FRAMES"), 2000);
+    web_destroy(p);
+}
+
+/* busy-2 is the pool's play with smooth stones (PLAY_STONES), frame after
+ * frame, played through src/play as the native timedemo plays it. */
+static void test_bench_is_busy_2(void **state)
+{
+    (void)state;
+    int frames = test_quick() ? 150 : 600;
+    web_t *p = NULL;
+    assert_int_equal(web_bench_create(NULL, &p), RPL_OK);
+    play_config_t cfg = { .w = W, .h = H, .seed = 1, .format = RPL_XRGB8888, .rain = 1,
+                          .autopilot = 1 };
+    play_t *play = NULL;
+    assert_int_equal(play_create(&cfg, &play), RPL_OK);
+    assert_int_equal(play_set(play, PLAY_STONES, PLAY_STONES_SMOOTH), PLAY_STONES_SMOOTH);
+    for (int f = 1; f <= frames; f++) {
+        web_bench_frame(p);
+        assert_int_equal(play_bench_input(play), RPL_OK);
+        play_bench_step(play);
+        if (f % 50 == 0)
+            assert_memory_equal(web_heights(p), rpl_sim_heights(play_sim(play)), (size_t)W * H * 2);
+    }
+    play_destroy(play);
+    web_destroy(p);
+}
+
+/* The water's CRC after n frames of the scene. */
+static uint32_t round_crc(web_t *p, int n)
+{
+    for (int f = 0; f < n; f++)
+        web_bench_frame(p);
+    return crc_plane(0, web_heights(p), (size_t)W * H);
+}
+
+/* A restarted scene plays the same bytes as a fresh one, whether the
+ * round before it ran to its end or stopped halfway: the autopilot and
+ * the rain start again with the water. */
+static void test_bench_restart(void **state)
+{
+    (void)state;
+    int frames = test_quick() ? 120 : 400;
+    static const char *const scenes[] = { "busy-2", "busy-1" };
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        web_t *p = NULL;
+        assert_int_equal(web_bench_create(scenes[i], &p), RPL_OK);
+        uint32_t first = round_crc(p, frames);
+        assert_int_equal(web_bench_restart(p), 0);
+        assert_int_equal(round_crc(p, frames), first);
+        (void)round_crc(p, frames / 3); /* a round cut short */
+        assert_int_equal(web_bench_restart(p), 0);
+        assert_int_equal(round_crc(p, frames), first);
+        web_destroy(p);
+    }
+    assert_int_equal(web_bench_restart(NULL), -1);
 }
 
 /* The frame is RGBA bytes: on calm water each pixel is the picture's,
@@ -259,6 +350,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_refuses),
         cmocka_unit_test(test_bench_is_busy_1),
+        cmocka_unit_test(test_bench_scenes),
+        cmocka_unit_test(test_bench_is_busy_2),
+        cmocka_unit_test(test_bench_restart),
         cmocka_unit_test(test_frame_is_rgba),
         cmocka_unit_test(test_refused_input_keeps_state),
         cmocka_unit_test(test_huge_picture_refused),

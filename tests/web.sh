@@ -1,12 +1,12 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's CRC equal to the native demo's, a picture that answers a click, no console error).
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error).
 # usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]
 #
-# DEMO is the native demo, whose --benchmark (busy-1, 2000 frames) gives
-# the water's CRC the page must reach with both modules; WEB_DIR the built
+# DEMO is the native demo, whose --benchmark (busy-1 and busy-2, 2000
+# frames) gives the water's CRCs the page must reach with both modules; WEB_DIR the built
 # page (make web); EXACT_JS the exactness check built for WebAssembly with
 # the SIMD kernels (tests/web_exact.c).  Screenshots before and after the
-# click go to SHOTS_DIR when given.
+# click and of the timedemo's results go to SHOTS_DIR when given.
 set -u
 usage="usage: web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]"
 DEMO=${1:?$usage}
@@ -23,17 +23,29 @@ node --no-experimental-fetch "$EXACT" || fail=1
 echo "web: the server (src/web/serve.mjs) under dropped downloads and odd paths"
 node tests/web/server.mjs || fail=1
 
-crc=$("$DEMO" --benchmark --headless --frames 2000 | awk '$1 == "water" { print $3 }')
-case $crc in
-    [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;;
-    *) echo "web: the native demo's --benchmark gave no water CRC"; exit 1;;
-esac
+# The water after 2000 frames of a scene, from the native demo ("" when it
+# has no such scene).
+native_crc() {
+    c=$("$DEMO" --benchmark --headless --frames 2000 --bench-scene "$1" 2>/dev/null |
+        awk '$1 == "water" { print $3 }')
+    case $c in
+        [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) echo "$c";;
+    esac
+}
+crc=$(native_crc busy-1)
+[ -n "$crc" ] || { echo "web: the native demo's --benchmark gave no water CRC for busy-1"; exit 1; }
 echo "web: native busy-1, 2000 frames: water crc32 $crc"
+crc2=$(native_crc busy-2)
+if [ -n "$crc2" ]; then
+    echo "web: native busy-2, 2000 frames: water crc32 $crc2"
+else
+    echo "web: the native demo has no busy-2 yet: the page's busy-2 is held to its rounds and its two modules"
+fi
 
 # node 20's WebSocket (the DevTools protocol's transport) is behind a flag
 ws=
 node --experimental-websocket -e 0 2>/dev/null && ws=--experimental-websocket
-node $ws tests/web/browser.mjs --dir "$WEB" --crc "$crc" --frames 2000 \
+node $ws tests/web/browser.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} --frames 2000 \
     ${SHOTS:+--shots "$SHOTS"} || fail=1
 
 [ "$fail" = 0 ] && echo "web: all passed" || echo "web: FAILED"

@@ -24,7 +24,7 @@ function RippleEngine(post, loadScript) {
   // the most steps a frame (a slow frame drops time rather than stalls), how long
   // the show or the autopilot waits after the user's input, the stones' and the
   // refraction's ranges.
-  let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX;
+  let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES;
   let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE;
 
   // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
@@ -33,8 +33,9 @@ function RippleEngine(post, loadScript) {
   const CHUNK = 1024, LEAD_MS = 90;
   const CHUNK_MS = CHUNK * 1000 / RATE;
 
-  // The timedemo's histogram: 10-microsecond bins up to one second, as the native one.
-  const BIN_US = 10, BINS = 100000;
+  // The timedemo: rounds whose spread is above NOISY (relative, min to max) are said
+  // to be noisy.
+  const NOISY = 0.05;
 
   const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
@@ -79,8 +80,9 @@ function RippleEngine(post, loadScript) {
         throw new Error(`the module knows no ${name}`);
       return v;
     };
-    [STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX] =
-      ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX'].map(c);
+    [STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES] =
+      ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX',
+        'BENCH_FRAMES'].map(c);
     [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE] =
       ['RAIN', 'AUTO', 'LIGHT', 'STRENGTH', 'STONE', 'AMBIENT', 'SHOW', 'WIDTH', 'HEIGHT',
         'AWAKE'].map(c);
@@ -240,8 +242,58 @@ function RippleEngine(post, loadScript) {
   channel.port1.onmessage = () => onYield();
   const yieldNow = () => new Promise((resolve) => { onYield = resolve; channel.port2.postMessage(0); });
 
-  async function benchmark(kind, frames, pic) {
-    const q = newPool((slot) => M._web_bench_create(slot));
+  // A browser's name and major version, and its OS, from its user agent string: what
+  // a shared line needs to tell two runs apart (the whole string is in the report).
+  function browserName(ua) {
+    const m = (re) => ua.match(re);
+    let r;
+    if ((r = m(/Firefox\/(\d+)/)))
+      return `Firefox ${r[1]}`;
+    if ((r = m(/Edg\/(\d+)/)))
+      return `Edge ${r[1]}`;
+    if ((r = m(/OPR\/(\d+)/)))
+      return `Opera ${r[1]}`;
+    if ((r = m(/(HeadlessChrome|Chromium|Chrome)\/(\d+)/)))
+      return `${r[1]} ${r[2]}`;
+    if ((r = m(/Version\/(\d+)[.\d]* .*Safari\//)))
+      return `Safari ${r[1]}`;
+    return 'a browser';
+  }
+
+  function osName(ua) {
+    let r;
+    if ((r = ua.match(/Android (\d+)/)))
+      return `Android ${r[1]}`;
+    if ((r = ua.match(/(?:iPhone|CPU) OS (\d+)/)))
+      return `iOS ${r[1]}`;
+    if (/Windows NT/.test(ua))
+      return 'Windows';
+    if (/CrOS/.test(ua))
+      return 'ChromeOS';
+    if (/Mac OS X/.test(ua))
+      return 'macOS';
+    if ((r = ua.match(/Linux ([\w-]+)/)))
+      return `Linux ${r[1]}`;
+    return /Linux/.test(ua) ? 'Linux' : 'an OS';
+  }
+
+  const median = (sorted) => {
+    const n = sorted.length, h = n >> 1;
+    return n % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+  };
+
+  // The timedemo: the scene's frames as rounds, the scene started again between them,
+  // until the rounds asked for or, without them, until the seconds are up; each frame
+  // timed, each round's water checksummed.  opt: {scene, frames (a round), rounds (0:
+  // by time), seconds}.
+  async function benchmark(kind, opt, pic) {
+    let q;
+    try {
+      q = newPool((slot) => withString(opt.scene, (s) => M._web_bench_create(s, slot)));
+    } catch (e) {
+      fail(`?scene=${opt.scene}: ${e.message}`, false);
+      return;
+    }
     const why = givePicture(q, pic);
     if (why)
       fail(`background.png: ${why}`, false);
@@ -249,78 +301,120 @@ function RippleEngine(post, loadScript) {
     fh = M._web_get(q, HEIGHT);
     sizeCanvas();
     const version = cstr(M._web_version()), path = cstr(M._web_path(q));
-    post({ type: 'started', path, version, width: fw, height: fh, frames });
+    const scene = cstr(M._web_bench_scene(q)), about = cstr(M._web_bench_about(q));
+    const frames = opt.frames || BENCH_FRAMES;
+    post({
+      type: 'started', path, version, width: fw, height: fh, scene, frames,
+      rounds: opt.rounds, seconds: opt.seconds,
+    });
     await yieldNow(); // the page shows the status before the run takes the thread
 
-    const hist = new Uint32Array(BINS);
-    let msStep = 0, msDraw = 0, msPresent = 0, done = 0;
+    // Every frame's time in ms (the 1% low), grown as the rounds go on.
+    let times = new Float64Array(frames * (opt.rounds || 4));
+    let msStep = 0, msDraw = 0, msPresent = 0, n = 0;
+    const rounds = []; // {ms, fps, crc}
     const start = performance.now();
-    while (done < frames) {
-      const until = performance.now() + 16;
-      while (done < frames) {
-        const t0 = performance.now();
-        M._web_bench_frame(q);
-        const t1 = performance.now();
-        const ptr = M._web_draw(q);
-        const t2 = performance.now();
-        present(ptr);
-        const t3 = performance.now();
-        msStep += t1 - t0;
-        msDraw += t2 - t1;
-        msPresent += t3 - t2;
-        const bin = Math.floor((t3 - t0) * 1000 / BIN_US);
-        hist[bin < BINS ? bin : BINS - 1]++;
-        done++;
-        if (t3 >= until)
-          break;
+    for (let round = 1; ; round++) {
+      if (round > 1 && M._web_bench_restart(q) !== 0)
+        throw new Error(`round ${round}: ${cstr(M._web_error(q))}`);
+      if (n + frames > times.length) {
+        const more = new Float64Array(2 * times.length + frames);
+        more.set(times);
+        times = more;
       }
-      post({ type: 'progress', done, frames });
-      await yieldNow();
+      const t0r = performance.now();
+      let done = 0;
+      while (done < frames) {
+        const until = performance.now() + 16;
+        while (done < frames) {
+          const t0 = performance.now();
+          M._web_bench_frame(q);
+          const t1 = performance.now();
+          const ptr = M._web_draw(q);
+          const t2 = performance.now();
+          present(ptr);
+          const t3 = performance.now();
+          msStep += t1 - t0;
+          msDraw += t2 - t1;
+          msPresent += t3 - t2;
+          times[n++] = t3 - t0;
+          done++;
+          if (t3 >= until)
+            break;
+        }
+        post({
+          type: 'progress', round, rounds: opt.rounds, done, frames,
+          elapsed: (performance.now() - start) / 1000, seconds: opt.seconds,
+        });
+        await yieldNow();
+      }
+      const ms = performance.now() - t0r;
+      const hp = M._web_heights(q);
+      const crc = hex8(crc32(new Uint8Array(M.HEAPU8.buffer, hp, fw * fh * 2)));
+      rounds.push({ ms, fps: frames * 1000 / ms, crc });
+      if (opt.rounds ? round >= opt.rounds : performance.now() - start >= opt.seconds * 1000)
+        break;
     }
     const ms = performance.now() - start;
+    M._web_destroy(q);
 
     // The frame time below which 99% of the frames lie, as frames per second.
-    let low = 0;
-    for (let i = 0, seen = 0, want = frames - Math.floor(frames / 100); i < BINS; i++) {
-      seen += hist[i];
-      if (seen >= want && seen > 0) {
-        low = 1e6 / ((i + 1) * BIN_US);
-        break;
-      }
-    }
-    const hp = M._web_heights(q);
-    const crc = hex8(crc32(new Uint8Array(M.HEAPU8.buffer, hp, fw * fh * 2)));
-    const seconds = ms / 1000, n = frames;
+    const sorted = times.subarray(0, n).sort();
+    const slow = sorted[Math.max(0, Math.ceil(n * 0.99) - 1)];
+    const low = slow > 0 ? 1000 / slow : 0;
+    const fpsSorted = rounds.map((r) => r.fps).sort((a, b) => a - b);
+    const med = median(fpsSorted);
+    const min = fpsSorted[0], max = fpsSorted[fpsSorted.length - 1];
+    const spread = med > 0 ? (max - min) / med : 0;
+    const crcs = rounds.map((r) => r.crc);
+    const agree = crcs.every((c) => c === crcs[0]);
+    if (!agree)
+      fail(`the rounds' water differs (crc32 ${crcs.join(' ')}): the scene did not start again the same`, true);
+    const crc = crcs[0];
+    const seconds = ms / 1000, all = rounds.length * frames;
     const rest = ms - msStep - msDraw - msPresent;
-    const about = "the pool, classic water: the autopilot's stones and rain from seed 1 (the default)";
+    const pct = (v) => `${(100 * v).toFixed(1)}%`;
+    const noisy = spread > NOISY ? `noisy: ${pct(spread)} between rounds` : '';
     // What "present" timed: putImageData on the canvas the frames are shown on, which
     // in a worker is the OffscreenCanvas (the browser shows it without the main thread).
     const presentWhat = inWorker ? 'OffscreenCanvas putImageData in a worker' : 'canvas putImageData';
+    const ua = navigator.userAgent, browser = browserName(ua), os = osName(ua);
+    // One line to paste where machines are compared, in the native --share's shape.
+    const share = `ripple ${version} ${scene} ${fw}x${fh}x32 wasm-${kind} 1t canvas: ` +
+      `${Math.round(med)} fps (\u00b1${(50 * spread).toFixed(1)}%), 1% low ${Math.round(low)}, ` +
+      `crc ${crc}, ${browser}, ${os}`;
+    const [name, ver] = scene.split('-');
     const report = {
-      version, scene: 'busy-1', scene_name: 'busy', scene_version: 1, scene_about: about,
+      version, scene, scene_name: name, scene_version: Number(ver), scene_about: about,
       width: fw, height: fh, bpp: 32, scale: 1, path, threads: 1,
-      present: presentWhat, frames: n, seconds, fps: n / seconds, fps_1pct_low: low,
+      present: presentWhat, frames, rounds: rounds.length, seconds, fps: all / seconds,
+      median_fps: med, spread, fps_min: min, fps_max: max, noisy: spread > NOISY,
+      round_fps: rounds.map((r) => r.fps), fps_1pct_low: low,
       ms_per_frame: {
-        step: msStep / n, refract: msDraw / n, present: msPresent / n, rest: rest / n, total: ms / n,
+        step: msStep / all, refract: msDraw / all, present: msPresent / all, rest: rest / all,
+        total: ms / all,
       },
-      crc32: crc, module: kind, browser: navigator.userAgent,
-      timer_ms: timerStep(), cross_origin_isolated: Boolean(self.crossOriginIsolated),
+      crc32: crc, round_crc32: crcs, module: kind, browser: ua, browser_name: browser, os,
+      in_worker: inWorker, timer_ms: timerStep(), cross_origin_isolated: Boolean(self.crossOriginIsolated),
+      share,
     };
-    const f4 = (v) => v.toFixed(4);
+    const f1 = (v) => v.toFixed(1), f4 = (v) => v.toFixed(4);
     const text = [
-      `ripple ${version} benchmark, scene busy-1`,
-      `scene     busy version 1: ${about}`,
-      `browser   ${navigator.userAgent}`,
+      `ripple ${version} benchmark, scene ${scene}`,
+      `scene     ${name} version ${ver}: ${about}`,
+      `browser   ${ua}`,
       `field     ${fw}x${fh}, 32 bpp, scale 1, path ${path}, 1 thread (module ${kind})`,
       `present   ${presentWhat}`,
-      `frames    ${n} in ${seconds.toFixed(3)} s: ${(n / seconds).toFixed(1)} fps average, ` +
-        `${low.toFixed(1)} fps 1% low`,
-      `ms/frame  stones+step ${f4(msStep / n)}  refract ${f4(msDraw / n)}  ` +
-        `present ${f4(msPresent / n)}  rest ${f4(rest / n)}  total ${f4(ms / n)}`,
-      `water     crc32 ${crc}`,
+      `rounds    ${rounds.length} of ${frames} frames in ${seconds.toFixed(3)} s: median ` +
+        `${f1(med)} fps, spread ${pct(spread)} (${f1(min)} to ${f1(max)})`,
+      `frames    ${all}: ${f1(all / seconds)} fps average, ${f1(low)} fps 1% low`,
+      `ms/frame  stones+step ${f4(msStep / all)}  refract ${f4(msDraw / all)}  ` +
+        `present ${f4(msPresent / all)}  rest ${f4(rest / all)}  total ${f4(ms / all)}`,
+      `water     crc32 ${crc}${rounds.length > 1 ? (agree ? ', every round' : ` (rounds: ${crcs.join(' ')})`) : ''}`,
+      ...(noisy ? [noisy] : []),
+      `share     ${share}`,
     ].join('\n');
-    M._web_destroy(q);
-    post({ type: 'report', report, text, frames: done });
+    post({ type: 'report', report, text, frames: all });
   }
 
   // --- playing ---------------------------------------------------------------

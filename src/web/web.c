@@ -8,10 +8,12 @@
 #include "ripple_support.h"
 #include "web/web.h"
 
-/* The timedemo's busy scene, as the native --benchmark plays it. */
+/* The timedemo's busy scenes, as the native --benchmark plays them: the
+ * pool's size, seed and frames a round. */
 #define BENCH_W 640
 #define BENCH_H 480
 #define BENCH_SEED 1
+#define BENCH_FRAMES 2000
 #define MIX_MAX 48000 /* most frames one web_mix gives: a second at 48 kHz */
 
 struct web {
@@ -20,9 +22,41 @@ struct web {
     uint8_t *fb;            /* the frame: RGBA bytes */
     int16_t *mix;           /* web_mix's frames */
     int sound_on;
+    const struct bench_scene *bench; /* the timedemo's scene (NULL: the page's pool) */
     char err[512];
     char text[160];
 };
+
+/* The timedemo's scenes the page plays, the newest version of a name
+ * first (a name without its version means it). */
+static const struct bench_scene {
+    const char *name;
+    int version;
+    int stones;        /* PLAY_STONES */
+    const char *about;
+} bench_scenes[] = {
+    { "busy", 2, PLAY_STONES_SMOOTH,
+      "the pool, classic water: the autopilot's stones and rain from seed 1, laid as smooth "
+      "bumps (the default)" },
+    { "busy", 1, PLAY_STONES_CLASSIC,
+      "the pool, classic water: the autopilot's stones and rain from seed 1, laid as the "
+      "1990s' flat discs" },
+};
+#define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
+
+/* The scene called name ("busy-2", or "busy" for its newest version), or NULL. */
+static const struct bench_scene *bench_scene_find(const char *name)
+{
+    for (size_t i = 0; i < BENCH_SCENES; i++) {
+        const struct bench_scene *b = &bench_scenes[i];
+        size_t n = strlen(b->name);
+        char ver[16];
+        snprintf(ver, sizeof ver, "-%d", b->version);
+        if (!strncmp(name, b->name, n) && (!name[n] || !strcmp(name + n, ver)))
+            return b;
+    }
+    return NULL;
+}
 
 static void say(web_t *p, const char *what, const char *why)
 {
@@ -316,6 +350,7 @@ int web_constant(const char *name)
         { "STONE_MIN", PLAY_STONE_MIN },
         { "STONE_MAX", PLAY_STONE_MAX },
         { "STRENGTH_MAX", PLAY_STRENGTH_MAX },
+        { "BENCH_FRAMES", BENCH_FRAMES },
         { "RAIN", WEB_RAIN },
         { "AUTO", WEB_AUTO },
         { "LIGHT", WEB_LIGHT },
@@ -334,13 +369,28 @@ int web_constant(const char *name)
     return -1;
 }
 
-int web_bench_create(web_t **out)
+int web_bench_create(const char *scene, web_t **out)
 {
-    /* no show: rain and autopilot, with the classic discs busy-1 was made with */
-    int rc = web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out);
-    if (rc == 0)
-        play_set((*out)->play, PLAY_STONES, PLAY_STONES_CLASSIC);
-    return rc;
+    const struct bench_scene *b = bench_scene_find(scene && *scene ? scene : "busy");
+    /* no show: the rain and the autopilot */
+    int st = web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out);
+    if (st != RPL_OK)
+        return st;
+    if (!b) {
+        char names[128] = "";
+        for (size_t i = 0; i < BENCH_SCENES; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s-%d",
+                     i == 0 ? "" : i + 1 < BENCH_SCENES ? ", " : " or ", bench_scenes[i].name,
+                     bench_scenes[i].version);
+        snprintf((*out)->err, sizeof (*out)->err, "no timedemo scene '%s' in the page: %s", scene,
+                 names);
+        rpl_sound_destroy((*out)->snd); /* refused: a pool that plays nothing, as web_create's */
+        (*out)->snd = NULL;
+        return RPL_EINVAL;
+    }
+    (*out)->bench = b;
+    (void)play_set((*out)->play, PLAY_STONES, b->stones);
+    return RPL_OK;
 }
 
 void web_bench_frame(web_t *p)
@@ -350,4 +400,28 @@ void web_bench_frame(web_t *p)
     if (play_bench_input(p->play) != RPL_OK)
         say(p, play_error(p->play), NULL);
     play_bench_step(p->play);
+}
+
+int web_bench_restart(web_t *p)
+{
+    if (!ok(p))
+        return -1;
+    if (play_bench_restart(p->play) != RPL_OK) {
+        say(p, "cannot restart the scene", play_error(p->play));
+        return -1;
+    }
+    return 0;
+}
+
+const char *web_bench_scene(web_t *p)
+{
+    if (!p || !p->bench)
+        return "";
+    snprintf(p->text, sizeof p->text, "%s-%d", p->bench->name, p->bench->version);
+    return p->text;
+}
+
+const char *web_bench_about(const web_t *p)
+{
+    return p && p->bench ? p->bench->about : "";
 }

@@ -95,18 +95,30 @@ const char *web_version(void);
 /* The play's numbers and the settings' above, by name, for the page's
  * JavaScript, which copies none of them: "STEP_HZ" (steps a second),
  * "MAX_STEPS" (most steps a frame), "IDLE_MS" (the show waits this long
- * after input), "STONE_MIN", "STONE_MAX", "STRENGTH_MAX", and each
+ * after input), "STONE_MIN", "STONE_MAX", "STRENGTH_MAX", "BENCH_FRAMES"
+ * (the timedemo's frames a round), and each
  * setting's number by its name without WEB_ ("RAIN" .. "AWAKE"); -1 for
  * any other name. */
 int web_constant(const char *name);
 
-/* The timedemo's scene busy-1, as the native --benchmark plays it: a pool
- * of 640x480 from seed 1 without a show, the rain and the autopilot on,
- * each frame one tick of both, one step, one draw.  web_bench_create
- * makes such a pool (its picture still to be given) as web_create does,
+/* The timedemo's scenes, as the native --benchmark plays them: a pool of
+ * 640x480 from seed 1 without a show, the rain and the autopilot on, each
+ * frame one tick of both, one step, one draw; busy-2 lays their stones as
+ * smooth bumps, busy-1 as flat discs (PLAY_STONES).  web_bench_create
+ * makes such a pool of the scene named ("busy-2", "busy-1"; "busy", ""
+ * or NULL: busy-2), its picture still to be given, as web_create does
+ * (an unknown name: RPL_EINVAL, web_error lists the names);
  * web_bench_frame plays one frame's input and step (the draw is
- * web_draw). */
-int web_bench_create(web_t **out);
+ * web_draw); web_bench_restart starts the scene again for the next
+ * round, so that every round plays the same bytes (0, or -1 with
+ * web_error saying why).  A round is web_constant("BENCH_FRAMES")
+ * frames.  web_bench_scene names the scene ("busy-2"; "" for a pool
+ * that is not one) until the next call that returns text, and
+ * web_bench_about says what it plays. */
+int web_bench_create(const char *scene, web_t **out);
 void web_bench_frame(web_t *p);
+int web_bench_restart(web_t *p);
+const char *web_bench_scene(web_t *p);
+const char *web_bench_about(const web_t *p);
 
 #endif

@@ -8,7 +8,8 @@
 //
 // page -> engine
 //   start  {kind, canvas, seed, show, benchmark, framesEvery}   the canvas (an OffscreenCanvas
-//          in a worker), the module ("simd" or "scalar"), ?seed=, ?show=0, ?benchmark=N
+//          in a worker), the module ("simd" or "scalar"), ?seed=, ?show=0, and for the
+//          timedemo benchmark {scene, frames, rounds, seconds} (else null)
 //   stone  {x, y, big}          trail {x0, y0, x1, y1}          (cells of the field)
 //   key    {key, once}          a key the engine handles (lower case; once: not a repeat)
 //   size   {delta}              the wheel: the stone's size (0: only the user's input)
@@ -20,11 +21,13 @@
 //   hello  {can}                (a worker, at once) whether it can draw and time frames
 //   log    {level, text}        the module's output
 //   fail   {text, genuine}      nomodule {text}
-//   started {path, version, width, height[, frames]}   the pool (or the timedemo's) made
+//   started {path, version, width, height[, scene, frames, rounds, seconds]}   the pool
+//          (or the timedemo's) made
 //   frames {frames}             every framesEvery frames
 //   stats  {frames, fps, wasm, put, text, awake, state}   about 4 times a second
 //   say    {text}               sound {pcm}   (stereo Int16Array, whole chunks)
-//   shot   {blob}               progress {done, frames}   report {report, text, frames}
+//   shot   {blob}               report {report, text, frames}
+//   progress {round, rounds, done, frames, elapsed, seconds}   the timedemo, as it goes
 
 (() => {
   const RATE = 48000;        // the sound's rate: the engine mixes at it, AudioBuffers are made at it
@@ -47,6 +50,7 @@
   // What the tests read, kept current.
   const ripple = window.ripple = {
     ready: false, module: null, path: null, frames: 0, stones: 0, error: null,
+    share: null, copied: null, // the timedemo's line to share; how "copy result" copied it
   };
 
   // --- failures --------------------------------------------------------------
@@ -159,30 +163,93 @@
 
   // --- the timedemo's page -------------------------------------------------
 
-  let benchFrames = 0;
+  let bench = null; // the timedemo's options ({scene, frames, rounds, seconds}), or null
 
   function benchStarted(m) {
     ripple.ready = true;
-    $('bench-status').textContent = `benchmark: ${m.frames} frames, module ${kind}, path ${m.path}\u2026`;
+    const until = m.rounds ? `${m.rounds} round${m.rounds > 1 ? 's' : ''}` : `at least ${m.seconds} s`;
+    $('bench-status').textContent =
+      `benchmark ${m.scene}: rounds of ${m.frames} frames for ${until}, module ${kind}, path ${m.path}\u2026`;
     $('bench').hidden = false;
   }
 
   function benchProgress(m) {
     ripple.frames = m.done;
-    $('bench-status').textContent = `benchmark: frame ${m.done} of ${m.frames}\u2026`;
+    const of = m.rounds ? ` of ${m.rounds}` : `, ${m.elapsed.toFixed(1)} of ${m.seconds} s`;
+    $('bench-status').textContent = `benchmark: round ${m.round}${of}, frame ${m.done} of ${m.frames}\u2026`;
+  }
+
+  // The share line to the clipboard; where the browser will not (no clipboard, an
+  // address that is not secure, a refusal), the line selected in its field and copied
+  // the old way, or left selected for the user's own copy.
+  async function copyShare(field, button) {
+    const line = field.value;
+    let how = 'clipboard';
+    try {
+      if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function')
+        throw new Error('no clipboard');
+      await navigator.clipboard.writeText(line);
+    } catch {
+      field.focus();
+      field.select();
+      let copied = false;
+      try {
+        copied = document.execCommand('copy');
+      } catch { /* refused: the line stays selected */ }
+      how = copied ? 'selection' : 'field';
+    }
+    ripple.copied = how;
+    button.textContent = how === 'field' ? 'selected: press Ctrl+C' : 'copied';
+    setTimeout(() => { button.textContent = 'copy result'; }, 2500);
+  }
+
+  // The figures over the frame the run ended on, with the line to share.
+  function showResults(r) {
+    const panel = $('results');
+    const rows = [
+      ['scene', `${r.scene} \u2014 ${r.scene_about}`],
+      ['size', `${r.width}x${r.height}, ${r.bpp} bpp`],
+      ['path', `wasm-${r.module} (kernels ${r.path}), ${r.in_worker ? 'in a worker' : 'on the main thread'}`],
+      ['threads', String(r.threads)],
+      ['rounds', `${r.rounds} of ${r.frames} frames in ${r.seconds.toFixed(1)} s`],
+      ['median', `${r.median_fps.toFixed(1)} fps \u00b1${(50 * r.spread).toFixed(1)}% ` +
+        `(${r.fps_min.toFixed(0)} to ${r.fps_max.toFixed(0)})`],
+      ['1% low', `${r.fps_1pct_low.toFixed(1)} fps`],
+      ['crc32', `${r.crc32}${r.rounds > 1 ? (r.round_crc32.every((c) => c === r.crc32) ? ', every round' : ', rounds differ') : ''}`],
+      ['browser', `${r.browser_name}, ${r.os}`],
+      ['version', `ripple ${r.version}`],
+    ];
+    const table = $('results-table');
+    table.textContent = '';
+    for (const [k, v] of rows) {
+      const tr = document.createElement('tr'), th = document.createElement('th'), td = document.createElement('td');
+      th.textContent = k;
+      td.textContent = v;
+      tr.append(th, td);
+      table.append(tr);
+    }
+    $('results-fps').textContent = `${Math.round(r.median_fps)} fps`;
+    $('results-noisy').textContent = r.noisy ? `noisy: ${(100 * r.spread).toFixed(1)}% between rounds` : '';
+    const field = $('share'), button = $('copy');
+    field.value = r.share;
+    button.onclick = () => copyShare(field, button);
+    $('results-close').onclick = () => { panel.hidden = true; };
+    panel.hidden = false;
+    ripple.share = r.share;
   }
 
   function benchReport(m) {
     const status = $('bench-status');
     $('report').textContent = m.text;
     $('json').textContent = JSON.stringify(m.report);
-    status.textContent = `benchmark done: ${m.report.fps.toFixed(1)} fps \u00b7 `;
+    status.textContent = `benchmark done: ${m.report.median_fps.toFixed(1)} fps \u00b7 `;
     const again = document.createElement('a'), play = document.createElement('a');
     again.href = location.href;
     again.textContent = 'again';
     play.href = location.pathname;
     play.textContent = 'play with the water';
     status.append(again, ' \u00b7 ', play);
+    showResults(m.report);
     ripple.frames = m.frames;
     window.rippleReport = m.report;
   }
@@ -499,7 +566,7 @@
     fh = m.height;
     version = m.version;
     fitRendering();
-    if (benchFrames) {
+    if (bench) {
       benchStarted(m);
       return;
     }
@@ -542,6 +609,26 @@
 
   // --- the start -------------------------------------------------------------
 
+  // The timedemo's options from the address, or null (said) when one is bad.
+  // ?benchmark alone plays the default scene's rounds for at least 10 s; ?benchmark=N
+  // one round of N frames (as the native --frames N), or with ?rounds= rounds of N.
+  function benchOptions() {
+    const frames = intParam('benchmark', 0, 1, 1000000);
+    const rounds = intParam('rounds', 0, 1, 10000);
+    const seconds = intParam('seconds', 10, 1, 3600);
+    const bad = Number.isNaN(frames) ? '?benchmark= takes a number of frames from 1 to 1000000'
+      : Number.isNaN(rounds) ? '?rounds= takes a number of rounds from 1 to 10000'
+        : Number.isNaN(seconds) ? '?seconds= takes a number of seconds from 1 to 3600' : '';
+    if (bad) {
+      fail(bad, false);
+      return null;
+    }
+    return {
+      scene: query.get('scene') || '', frames, seconds,
+      rounds: rounds || (frames && !query.has('seconds') ? 1 : 0),
+    };
+  }
+
   async function main() {
     window.addEventListener('resize', fitRendering);
     fitRendering();
@@ -549,10 +636,10 @@
       fail('this browser has no WebAssembly: ripple cannot run here', true);
       return;
     }
-    benchFrames = query.has('benchmark') ? intParam('benchmark', 2000, 1, 1000000) : 0;
-    if (Number.isNaN(benchFrames)) {
-      fail('?benchmark= takes a number of frames from 1 to 1000000', false);
-      return;
+    if (query.has('benchmark')) {
+      bench = benchOptions();
+      if (!bench)
+        return;
     }
     let seed = intParam('seed', 1, 0, 2147483647);
     if (Number.isNaN(seed)) {
@@ -564,7 +651,7 @@
     overlayOn = query.get('overlay') === '1' ||
       (query.get('overlay') !== '0' && canvas.getBoundingClientRect().width >= 560);
     overlay.hidden = !overlayOn;
-    if (benchFrames) {
+    if (bench) {
       document.body.classList.add('benchmark');
       hint.hidden = true;
     }
@@ -572,7 +659,7 @@
     kind = chooseModule();
     ripple.module = kind;
     const start = {
-      type: 'start', kind, seed, show: query.get('show') !== '0', benchmark: benchFrames, framesEvery: 1,
+      type: 'start', kind, seed, show: query.get('show') !== '0', benchmark: bench, framesEvery: 1,
     };
     const worker = await startWorker();
     if (worker) {

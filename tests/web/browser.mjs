@@ -1,7 +1,10 @@
-// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks, a click on calm water, the console.
+// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name), the results panel and its copy button, a click on calm water, the console.
 //
 // Usage: node --experimental-websocket tests/web/browser.mjs --dir build/web --crc XXXXXXXX
-//            [--frames 2000] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
+//            [--crc2 XXXXXXXX] [--frames 2000] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
+// --crc is the native busy-1's water after --frames frames, --crc2 busy-2's
+// (without it the page's busy-2 is held to its own rounds and to the other
+// module).
 // (What a frame costs is measured by bench/web.mjs, not asserted here.)
 // Serves DIR on 127.0.0.1 (a free port), drives chromium over the DevTools
 // protocol, prints one line per check ("ok  ..." or "FAIL ...") and a
@@ -14,7 +17,7 @@ import { serve } from '../../src/web/serve.mjs';
 import { launch, sleep, webSocketClass } from './cdp.mjs';
 
 const USAGE =
-  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--frames N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
+  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--crc2 XXXXXXXX] [--frames N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
 
 function usage(msg) {
   process.stderr.write(`browser: ${msg}\n${USAGE}\n`);
@@ -31,6 +34,7 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--dir') o.dir = need(i++, a);
     else if (a === '--crc') o.crc = need(i++, a);
+    else if (a === '--crc2') o.crc2 = need(i++, a);
     else if (a === '--frames') o.frames = need(i++, a);
     else if (a === '--shots') o.shots = need(i++, a);
     else if (a === '--chromium') o.chromium = need(i++, a);
@@ -45,6 +49,8 @@ function parseArgs(argv) {
   if (!o.crc) usage('--crc is required');
   if (!/^[0-9a-fA-F]{8}$/.test(o.crc)) usage(`--crc ${o.crc}: expected 8 hex digits`);
   o.crc = o.crc.toLowerCase();
+  if (o.crc2 !== undefined && !/^[0-9a-fA-F]{8}$/.test(o.crc2)) usage(`--crc2 ${o.crc2}: expected 8 hex digits`);
+  if (o.crc2) o.crc2 = o.crc2.toLowerCase();
   if (!/^\d+$/.test(String(o.frames)) || +o.frames < 1) usage(`--frames ${o.frames}: expected a positive whole number`);
   o.frames = +o.frames;
   if (!/^\d+$/.test(String(o.timeout)) || +o.timeout < 1) usage(`--timeout ${o.timeout}: expected seconds`);
@@ -203,32 +209,168 @@ function msPerFrame(r) {
   return out.join(', ') || 'no ms/frame in the report';
 }
 
-// a. Each module's benchmark: the checksum, the module and the path.
-async function benchmark(browser, base, mod) {
-  const want = { simd: 'sse2', scalar: 'c' }[mod];
-  const url = `${base}?benchmark=${opt.frames}&module=${mod}`;
+// The page's timedemo report at url, once it is in (or the page's error).
+async function report(page, what) {
+  const got = await page.waitFor(
+    `(() => { const r = window.rippleReport; if (r && typeof r === 'object') return { report: r };` +
+      ` const e = ${PAGE_ERROR}; return e ? { error: e } : null; })()`,
+    { timeout: 90000, interval: 50, what: `window.rippleReport (${what})`, stop: stopper(page) },
+  );
+  return got.report;
+}
+
+// a. A module's single-round benchmark of a scene named: the checksum, the
+// scene, the module and the path.  Returns the report's CRC.
+async function benchmark(browser, base, mod, scene, want) {
+  const kernels = { simd: 'sse2', scalar: 'c' }[mod];
+  const what = `${mod} ${scene}`;
+  const url = `${base}?benchmark=${opt.frames}&scene=${scene}&module=${mod}`;
   const t0 = Date.now();
-  const page = await open(browser, url, `benchmark ${mod}`);
+  const page = await open(browser, url, `benchmark ${what}`);
   try {
-    const got = await page.waitFor(
-      `(() => { const r = window.rippleReport; if (r && typeof r === 'object') return { report: r };` +
-        ` const e = ${PAGE_ERROR}; return e ? { error: e } : null; })()`,
-      { timeout: 60000, interval: 50, what: `window.rippleReport (${mod}, ${opt.frames} frames)`, stop: stopper(page) },
-    );
-    const r = got.report;
-    const secs = (Date.now() - t0) / 1000;
-    ok(`${mod}: window.rippleReport set ${fmt(secs, 1)} s after the load began`);
+    const r = await report(page, `${what}, ${opt.frames} frames`);
+    ok(`${what}: window.rippleReport set ${fmt((Date.now() - t0) / 1000, 1)} s after the load began`);
     const crc = typeof r.crc32 === 'string' ? r.crc32 : String(r.crc32);
-    if (!/^[0-9a-fA-F]{8}$/.test(crc)) fail(`${mod}: crc32 ${JSON.stringify(r.crc32)} is not 8 hex digits`);
-    else check(crc.toLowerCase() === opt.crc, `${mod}: crc32 ${crc}`, `expected ${opt.crc}`);
-    check(r.module === mod, `${mod}: module ${JSON.stringify(r.module)}`, `expected "${mod}"`);
-    check(r.path === want, `${mod}: path ${JSON.stringify(r.path)}`, `expected "${want}"`);
-    info(`${mod}: ${r.frames ?? opt.frames} frames, ${fmt(r.fps, 1)} fps, ${msPerFrame(r)}`);
-    if (opt.verbose) info(`${mod}: report ${JSON.stringify(r)}`);
+    if (!/^[0-9a-f]{8}$/.test(crc)) fail(`${what}: crc32 ${JSON.stringify(r.crc32)} is not 8 hex digits`);
+    else if (want) check(crc === want, `${what}: crc32 ${crc}`, `expected ${want}`);
+    check(r.scene === scene && r.rounds === 1 && r.frames === opt.frames,
+      `${what}: scene ${r.scene}, ${r.rounds} round of ${r.frames} frames`, `expected ${scene}, 1 round of ${opt.frames}`);
+    check(r.module === mod, `${what}: module ${JSON.stringify(r.module)}`, `expected "${mod}"`);
+    check(r.path === kernels, `${what}: path ${JSON.stringify(r.path)}`, `expected "${kernels}"`);
+    info(`${what}: ${r.frames} frames, ${fmt(r.fps, 1)} fps, ${msPerFrame(r)}`);
+    if (opt.verbose) info(`${what}: report ${JSON.stringify(r)}`);
+    return crc;
   } catch (e) {
-    fail(`${mod}: ${e.message}`);
+    fail(`${what}: ${e.message}`);
+    return null;
   } finally {
     await page.close();
+  }
+}
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b), h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
+
+// The element's box in the page, for a real click.
+const BOX = (sel) =>
+  `(() => { const e = document.querySelector(${JSON.stringify(sel)}); if (!e) return null;` +
+  ` const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2,` +
+  ` left: r.left + scrollX, top: r.top + scrollY, width: r.width, height: r.height,` +
+  ` shown: !e.closest('[hidden]') && r.width > 0 }; })()`;
+
+async function click(page, at) {
+  const p = { x: at.x, y: at.y, button: 'left', clickCount: 1 };
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: at.x, y: at.y });
+  await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...p, buttons: 1 });
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...p, buttons: 0 });
+}
+
+// The share line the native --share prints, as the page fills it in.
+const SHARE = /^ripple (\S+) (busy-\d) (\d+)x(\d+)x32 wasm-(simd|scalar) 1t canvas: (\d+) fps \(±(\d+\.\d)%\), 1% low (\d+), crc ([0-9a-f]{8}), (.+), (.+)$/;
+
+// b. The default timedemo: busy-2 in rounds (2 here, for time), every
+// round's water the same, the report's figures, the results panel and its
+// "copy result" button (the clipboard, and the field when the clipboard
+// refuses).  Returns the CRC.
+async function rounds(browser, base, mod, want) {
+  const what = `${mod} default`;
+  const page = await open(browser, `${base}?benchmark&rounds=2&module=${mod}`, `benchmark ${what}`);
+  try {
+    const r = await report(page, `${what}, 2 rounds`);
+    check(r.scene === 'busy-2' && r.scene_name === 'busy' && r.scene_version === 2,
+      `${what}: the default scene is busy-2`, `got ${r.scene}`);
+    for (const k of ['rounds', 'median_fps', 'spread', 'fps_1pct_low', 'fps_min', 'fps_max'])
+      if (typeof r[k] !== 'number' || !isFinite(r[k]) || r[k] < 0) fail(`${what}: JSON ${k} ${JSON.stringify(r[k])}`);
+    check(r.rounds === 2 && r.frames === opt.frames && Array.isArray(r.round_fps) && r.round_fps.length === 2,
+      `${what}: ${r.rounds} rounds of ${r.frames} frames`, `expected 2 of ${opt.frames}`);
+    const crcs = r.round_crc32 || [];
+    check(crcs.length === 2 && crcs.every((c) => c === r.crc32), `${what}: every round's water crc32 ${r.crc32}`,
+      `rounds ${JSON.stringify(crcs)}`);
+    if (want) check(r.crc32 === want, `${what}: crc32 ${r.crc32} is the native busy-2's`, `expected ${want}`);
+    const fpss = Array.isArray(r.round_fps) ? r.round_fps : [NaN];
+    const med = median(fpss), lo = Math.min(...fpss), hi = Math.max(...fpss);
+    check(Math.abs(r.median_fps - med) < 1e-6 * med && Math.abs(r.spread - (hi - lo) / med) < 1e-9,
+      `${what}: median ${fmt(r.median_fps, 1)} fps, spread ${fmt(100 * r.spread, 1)}% of the rounds' ${fpss.map((v) => fmt(v, 1)).join(', ')}`,
+      `expected median ${med}, spread ${(hi - lo) / med}`);
+    check(r.fps_1pct_low > 0, `${what}: 1% low ${fmt(r.fps_1pct_low, 1)} fps`);
+    const text = await page.evaluate(`document.getElementById('report').textContent`);
+    check(r.noisy === r.spread > 0.05 && text.includes('noisy: ') === r.noisy &&
+      (!r.noisy || text.includes(`noisy: ${(100 * r.spread).toFixed(1)}% between rounds`)),
+    `${what}: ${r.noisy ? 'says it is noisy' : 'not noisy'} at a spread of ${fmt(100 * r.spread, 1)}%`);
+    check(text.includes(`share     ${r.share}`), `${what}: the text report ends with the share line`);
+
+    // The share line: the native --share's shape, the report's figures.
+    const m = SHARE.exec(r.share || '');
+    check(m && m[1] === r.version && m[2] === r.scene && m[5] === mod && Number(m[6]) === Math.round(r.median_fps) &&
+      m[7] === (50 * r.spread).toFixed(1) && Number(m[8]) === Math.round(r.fps_1pct_low) && m[9] === r.crc32 &&
+      /^(HeadlessChrome|Chrome|Chromium) \d+$/.test(m[10]) && /^Linux/.test(m[11]),
+    `${what}: share line "${r.share}"`, 'not the report\'s figures in the native shape');
+
+    // The results panel, over the water, with the figures.
+    const box = await page.evaluate(BOX('#results'));
+    const canvas = await page.evaluate(BOX('#water'));
+    check(box && box.shown && canvas && box.left >= canvas.left && box.left + box.width <= canvas.left + canvas.width + 1,
+      `${what}: the results panel is shown over the water`, JSON.stringify({ box, canvas }));
+    const shown = await page.evaluate(`document.getElementById('results').innerText`);
+    const expect = [r.scene, `${r.width}x${r.height}`, `wasm-${mod}`, r.path, `${fmt(r.median_fps, 1)} fps`,
+      `${fmt(r.fps_1pct_low, 1)} fps`, r.crc32, `ripple ${r.version}`, m ? m[10] : '?', m ? m[11] : '?'];
+    const missing = expect.filter((w) => !shown.includes(w));
+    check(missing.length === 0, `${what}: the panel shows scene, size, path, fps, 1% low, crc, browser, OS and version`,
+      `missing ${JSON.stringify(missing)} in ${JSON.stringify(shown)}`);
+    const field = await page.evaluate(`document.getElementById('share').value`);
+    check(field === r.share, `${what}: the panel's field holds the share line`, JSON.stringify(field));
+    if (opt.shots) {
+      const shot = await screenshot(page, { x: canvas.left, y: canvas.top, width: canvas.width, height: canvas.height });
+      fs.mkdirSync(opt.shots, { recursive: true });
+      fs.writeFileSync(path.join(opt.shots, `results-${mod}.png`), shot);
+      info(`${what}: screenshot in ${path.join(opt.shots, `results-${mod}.png`)}`);
+    }
+
+    // "copy result": a real click puts the line on the clipboard.
+    const origin = new URL(base).origin;
+    await browser.send('Browser.grantPermissions', { origin, permissions: ['clipboardReadWrite', 'clipboardSanitizedWrite'] });
+    await page.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+    const copy = await page.evaluate(BOX('#copy'));
+    await click(page, copy);
+    const how = await page.waitFor('window.ripple.copied', { timeout: 5000, what: 'window.ripple.copied' });
+    const pasted = await page.evaluate(`navigator.clipboard.readText().catch((e) => '(' + e.message + ')')`);
+    check(how === 'clipboard' && pasted === r.share, `${what}: "copy result" put the share line on the clipboard`,
+      `copied by ${how}, clipboard ${JSON.stringify(pasted)}`);
+
+    // Without a clipboard that takes it: the line is selected in its field.
+    await page.evaluate(`window.ripple.copied = null; document.getElementById('share').blur();` +
+      ` navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); true`);
+    await click(page, copy);
+    const how2 = await page.waitFor('window.ripple.copied', { timeout: 5000, what: 'window.ripple.copied (refused)' });
+    const selected = await page.evaluate(`(() => { const f = document.getElementById('share');` +
+      ` return document.activeElement === f ? f.value.slice(f.selectionStart, f.selectionEnd) : '(not focused)'; })()`);
+    check((how2 === 'selection' || how2 === 'field') && selected === r.share,
+      `${what}: with the clipboard refused, the line is selected in its field (${how2})`, `selected ${JSON.stringify(selected)}`);
+    return r.crc32;
+  } catch (e) {
+    fail(`${what}: ${e.message}`);
+    return null;
+  } finally {
+    await page.close();
+  }
+}
+
+// c. A scene the page does not play, and a bad count: said in the page
+// (a warning, not a console error), nothing played.
+async function badOptions(browser, base) {
+  for (const [q, want] of [['scene=nosuch', 'busy-2 or busy-1'], ['rounds=0', '?rounds= takes']]) {
+    const page = await open(browser, `${base}?benchmark&${q}`, `benchmark ${q}`);
+    try {
+      const e = await page.waitFor(PAGE_ERROR, { timeout: 20000, what: `the page's error for ?${q}` });
+      const rep = await page.evaluate('window.rippleReport || null');
+      check(e.includes(want) && !rep, `?benchmark&${q}: "${e}"`, `want "${want}" and no report`);
+    } catch (err) {
+      fail(`?benchmark&${q}: ${err.message}`);
+    } finally {
+      await page.close();
+    }
   }
 }
 
@@ -332,9 +474,18 @@ async function main() {
     const version = await browser.send('Browser.getVersion').catch(() => ({}));
     info(`${version.product || 'chromium'} started in ${browser.startMs} ms`);
 
+    // busy-2's water: the native one's when given, else the first module's,
+    // which the other must then reach.
+    let busy2 = opt.crc2 || null;
     const parts = [
-      ['benchmark simd', () => benchmark(browser, url, 'simd')],
-      ['benchmark scalar', () => benchmark(browser, url, 'scalar')],
+      ['rounds simd', async () => {
+        const crc = await rounds(browser, url, 'simd', busy2);
+        busy2 = busy2 || crc;
+      }],
+      ['busy-1 simd', () => benchmark(browser, url, 'simd', 'busy-1', opt.crc)],
+      ['busy-1 scalar', () => benchmark(browser, url, 'scalar', 'busy-1', opt.crc)],
+      ['busy-2 scalar', () => benchmark(browser, url, 'scalar', 'busy-2', busy2)],
+      ['bad options', () => badOptions(browser, url)],
       ['calm water and click', () => calm(browser, url)],
     ];
     for (const [name, run] of parts) {
