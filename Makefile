@@ -156,6 +156,20 @@ UTIL_SRC  = $(wildcard tests/util.c)
 ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
 ALL_SRC   = $(sort $(filter-out $(ARM_SRC),$(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c)))
 
+# A platform seam's file of one system alone: *_win.c in the Windows
+# builds, in place of the POSIX file of the same name without _win
+# (`make warnings` compiles them with mingw-w64 when it is installed).
+WIN_SRC  := $(sort $(wildcard src/*/*_win.c src/*/*/*_win.c tests/*_win.c))
+ALL_SRC  := $(filter-out $(WIN_SRC),$(ALL_SRC))
+ifneq ($(WIN_HOST),)
+LIB_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(LIB_SRC))
+APP_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(APP_SRC))
+UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC))
+else
+LIB_SRC  := $(filter-out $(WIN_SRC),$(LIB_SRC))
+APP_SRC  := $(filter-out $(WIN_SRC),$(APP_SRC))
+endif
+
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ   = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 APP_OBJ   = $(APP_SRC:%.c=$(BUILD)/%.o)
@@ -166,12 +180,19 @@ TOOLS_OBJ = $(TOOLS_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
-TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%)
+TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%$(EXE))
 
 LIB     = $(BUILD)/libripple.a
+ifneq ($(WIN_HOST),)
+# Windows: libripple.dll and its import library libripple.dll.a.
+SONAME  = libripple.dll
+SHLIB   = $(BUILD)/libripple.dll
+SHLINKS = $(BUILD)/libripple.dll.a
+else
 SONAME  = libripple.so.$(SOMAJOR)
 SHLIB   = $(BUILD)/libripple.so.$(VERSION)
 SHLINKS = $(BUILD)/$(SONAME) $(BUILD)/libripple.so
+endif
 SYMMAP  = $(BUILD)/libripple.map
 # The public headers: ripple.h includes these, in this order, and both are
 # installed (include/ripple.h, include/ripple/*.h).
@@ -193,6 +214,8 @@ include mk/deps.mk
 
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
+else ifneq ($(WIN_HOST),)
+all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
 else ifneq ($(ARM_TRIPLE),)
 all: deps-arm $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else
