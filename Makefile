@@ -148,9 +148,9 @@ TOOLS_SRC = $(sort $(wildcard src/tools/*.c))
 # qemu_icount.c is a qemu plugin, built by bench-instr-i386.
 BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # Each tests/test_*.c is a program of its own; tests/util.c, when there,
-# is linked into every one of them.
+# is linked into every one of them, with its memory pages seam.
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
-UTIL_SRC  = $(wildcard tests/util.c)
+UTIL_SRC  = $(wildcard tests/util.c tests/pages.c)
 # Every C file, for `make warnings`: the ARM kernels apart, compiled for
 # ARM only.
 ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
@@ -164,10 +164,12 @@ ALL_SRC  := $(filter-out $(WIN_SRC),$(ALL_SRC))
 ifneq ($(WIN_HOST),)
 LIB_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(APP_SRC))
-UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC))
+SCENE_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(SCENE_SRC))
+UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter tests/%,$(WIN_SRC))
 else
 LIB_SRC  := $(filter-out $(WIN_SRC),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC),$(APP_SRC))
+SCENE_SRC := $(filter-out $(WIN_SRC),$(SCENE_SRC))
 endif
 
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -75,8 +75,10 @@ DEMO     = $(BUILD)/ripple.exe
 # mingw's own C99 printf (%zu, %td, %lld on the msvcrt of XP); gcc checks
 # formats against Microsoft's there, so the checks are the native builds'.
 ARCH_FLAGS = $(if $(filter win32,$(ARCH)),-march=i686 -mtune=generic) -D_WIN32_WINNT=0x0501 \
-             -D__USE_MINGW_ANSI_STDIO=1 -Wno-format
+             -D__USE_MINGW_ANSI_STDIO=1 -Wno-format -isystem $(abspath $(BUILD)/prefix/include)
 PTHREAD  =
+# libgcc linked in: no libgcc_s_dw2-1.dll to ship beside the programs.
+ARCH_LDFLAGS = -static-libgcc
 WIN_PREFIX = $(BUILD)/prefix
 else ifeq ($(ARCH),wasm)
 # ARCH=wasm builds the core for WebAssembly with emscripten into
