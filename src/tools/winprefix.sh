@@ -59,9 +59,9 @@ done
 [ -n "$missing" ] || exit 0
 
 for c in apt-get dpkg-source $HOST-gcc $HOST-ar $HOST-windres cmake make; do
-    if ! command -v $c >/dev/null 2>&1; then
+    if ! command -v "$c" >/dev/null 2>&1; then
         case $c in
-            apt-get) pkg=apt;; dpkg-source) pkg=dpkg-dev;; cmake) pkg=cmake;; make) pkg=make;;
+            apt-get) pkg=apt;; dpkg-source) pkg=dpkg-dev;; cmake) pkg="cmake";; make) pkg="make";;
             i686*) pkg=gcc-mingw-w64-i686-win32;; *) pkg=gcc-mingw-w64-x86-64-win32;;
         esac
         echo "winprefix: $c is missing (apt-get install $pkg)"
@@ -217,8 +217,11 @@ build_one() {
             -DSDL2_DIR="$DIR/lib/cmake/SDL2";;
     chipmunk)
         CFLAGS_LIB="-std=gnu99 -DNDEBUG -w -I$s/include"
-        # shellcheck disable=SC2046 # the file names have no spaces
-        static_lib chipmunk $(ls "$s"/src/*.c | grep -v cpHastySpace.c) || return 1
+        set --
+        for c in "$s"/src/*.c; do
+            case $c in */cpHastySpace.c) ;; *) set -- "$@" "$c";; esac
+        done
+        static_lib chipmunk "$@" || return 1
         mkdir -p "$DIR/include"
         rm -rf "$DIR/include/chipmunk"
         cp -r "$s/include/chipmunk" "$DIR/include/chipmunk";;
