@@ -36,6 +36,12 @@
 #   make test-arm   those tests under qemu on a Cortex-A53 and a Cortex-A7
 #                   with and without NEON
 #   make bench-instr-arm  instructions per pixel per frame of the ARM builds
+#   make ARCH=win32, make ARCH=win64  libripple.dll (with its import
+#                   library), libripple.a and the unit suites for Windows
+#                   (win32: XP's API, Pentium Pro code), cross-built by
+#                   mingw-w64 (win32 threads) against libraries that
+#                   src/tools/winprefix.sh builds from Debian's sources into
+#                   build/ARCH/prefix once per version
 #   make web        the demo as a web page in build/web (WebAssembly, a SIMD
 #                   and a scalar module, built by emscripten: ARCH=wasm)
 #   make serve-web  build it and serve it on 127.0.0.1 (WEB_PORT, default 8000)
@@ -148,13 +154,29 @@ TOOLS_SRC = $(sort $(wildcard src/tools/*.c))
 # qemu_icount.c is a qemu plugin, built by bench-instr-i386.
 BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # Each tests/test_*.c is a program of its own; tests/util.c, when there,
-# is linked into every one of them.
+# is linked into every one of them, with its memory pages seam.
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
-UTIL_SRC  = $(wildcard tests/util.c)
+UTIL_SRC  = $(wildcard tests/util.c tests/pages.c)
 # Every C file, for `make warnings`: the ARM kernels apart, compiled for
 # ARM only.
 ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
 ALL_SRC   = $(sort $(filter-out $(ARM_SRC),$(wildcard src/*.c src/*/*.c src/*/*/*.c bench/*.c tests/*.c)))
+
+# A platform seam's file of one system alone: *_win.c in the Windows
+# builds, in place of the POSIX file of the same name without _win
+# (`make warnings` compiles them with mingw-w64 when it is installed).
+WIN_SRC  := $(sort $(wildcard src/*/*_win.c src/*/*/*_win.c tests/*_win.c))
+ALL_SRC  := $(filter-out $(WIN_SRC),$(ALL_SRC))
+ifneq ($(WIN_HOST),)
+LIB_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(LIB_SRC))
+APP_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(APP_SRC))
+SCENE_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(SCENE_SRC))
+UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter tests/%,$(WIN_SRC))
+else
+LIB_SRC  := $(filter-out $(WIN_SRC),$(LIB_SRC))
+APP_SRC  := $(filter-out $(WIN_SRC),$(APP_SRC))
+SCENE_SRC := $(filter-out $(WIN_SRC),$(SCENE_SRC))
+endif
 
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 PIC_OBJ   = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
@@ -166,12 +188,19 @@ TOOLS_OBJ = $(TOOLS_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
-TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%)
+TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%$(EXE))
 
 LIB     = $(BUILD)/libripple.a
+ifneq ($(WIN_HOST),)
+# Windows: libripple.dll and its import library libripple.dll.a.
+SONAME  = libripple.dll
+SHLIB   = $(BUILD)/libripple.dll
+SHLINKS = $(BUILD)/libripple.dll.a
+else
 SONAME  = libripple.so.$(SOMAJOR)
 SHLIB   = $(BUILD)/libripple.so.$(VERSION)
 SHLINKS = $(BUILD)/$(SONAME) $(BUILD)/libripple.so
+endif
 SYMMAP  = $(BUILD)/libripple.map
 # The public headers: ripple.h includes these, in this order, and both are
 # installed (include/ripple.h, include/ripple/*.h).
@@ -193,6 +222,8 @@ include mk/deps.mk
 
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
+else ifneq ($(WIN_HOST),)
+all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
 else ifneq ($(ARM_TRIPLE),)
 all: deps-arm $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else

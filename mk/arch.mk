@@ -1,4 +1,4 @@
-# mk/arch.mk - the target architectures (ARCH=i386, aarch64, armv7, wasm): their flags, directories, sysroots and SIMD kernels.
+# mk/arch.mk - the target architectures (ARCH=i386, aarch64, armv7, win32, win64, wasm): their flags, directories, sysroots and SIMD kernels.
 
 # ARCH=i386 builds the core, the bench, the tests and the SDL2 demo as
 # 32-bit x86 for an i586 (Pentium) baseline into build/i386 (Debian's i386
@@ -50,6 +50,36 @@ ARM_HOST_armv7   = armv7l armv8l
 ifeq ($(filter $(ARM_HOST_$(ARCH)),$(shell uname -m)),)
 RUN_WRAP = $(ARM_QEMU_$(ARCH)) -L $(ARM_SR)
 endif
+else ifneq ($(filter win32 win64,$(ARCH)),)
+# ARCH=win32 and ARCH=win64 cross-build the core, libripple.dll, the bench,
+# the tests and the demo for Windows with Debian's mingw-w64, its win32-
+# thread variant (no winpthreads, whose GetTickCount64 keeps a program off
+# Windows XP), against libraries built from Debian's source packages into
+# $(BUILD)/prefix (src/tools/winprefix.sh).  The 32-bit build is Pentium
+# Pro code (CMOV, no SSE: a Pentium II runs it) for Windows XP's API; the
+# SIMD kernels are chosen by CPUID at run time as on Linux.  The platform
+# seams (threads, files, clocks) need no POSIX layer.
+WIN_HOST_win32 = i686-w64-mingw32
+WIN_HOST_win64 = x86_64-w64-mingw32
+WIN_HOST = $(WIN_HOST_$(ARCH))
+ifeq ($(origin CC),default)
+CC = $(WIN_HOST)-gcc
+endif
+ifeq ($(origin AR),default)
+AR = $(WIN_HOST)-ar
+endif
+EXE      = .exe
+BUILD   ?= build/$(ARCH)
+BENCH   ?= $(BUILD)/ripple-bench.exe
+DEMO     = $(BUILD)/ripple.exe
+# mingw's own C99 printf (%zu, %td, %lld on the msvcrt of XP); gcc checks
+# formats against Microsoft's there, so the checks are the native builds'.
+ARCH_FLAGS = $(if $(filter win32,$(ARCH)),-march=i686 -mtune=generic) -D_WIN32_WINNT=0x0501 \
+             -D__USE_MINGW_ANSI_STDIO=1 -Wno-format -isystem $(abspath $(BUILD)/prefix/include)
+PTHREAD  =
+# libgcc linked in: no libgcc_s_dw2-1.dll to ship beside the programs.
+ARCH_LDFLAGS = -static-libgcc
+WIN_PREFIX = $(BUILD)/prefix
 else ifeq ($(ARCH),wasm)
 # ARCH=wasm builds the core for WebAssembly with emscripten into
 # $(BUILD) (the page's two modules: build/wasm/simd with the SSE2 kernels

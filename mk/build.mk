@@ -100,7 +100,8 @@ $(BUILD)/%_mmx.o:  ISA = $(ISA_mmx)
 $(BUILD)/%_sse2.o: ISA = $(ISA_sse2)
 $(BUILD)/%_avx2.o: ISA = $(ISA_avx2)
 $(BUILD)/%_neon.o: ISA = $(ISA_neon)
-$(BUILD)/pic/%.o:  PIC = -fPIC
+# (Windows code is position independent as it is: gcc would warn.)
+$(BUILD)/pic/%.o:  PIC = $(if $(WIN_HOST),,-fPIC)
 $(BUILD)/src/app/%.o: EXTRA = $(SDL_CFLAGS) $(CJSON_CFLAGS) -DRIPPLE_DATADIR='"$(DATADIR)/ripple"'
 $(BUILD)/src/tools/%.o: EXTRA = $(SDL_CFLAGS)
 $(BUILD)/bench/%.o: EXTRA = $(CJSON_CFLAGS)
@@ -115,6 +116,10 @@ ifneq ($(ARM_TRIPLE),)
 # Every object wants the sysroot (OBJ_NEEDS, above; a set added later
 # remakes the folder).
 $(APP_OBJ): $(PREFIX_STAMP)
+else ifneq ($(WIN_HOST),)
+# The prefix's headers, for all but the library.
+$(APP_OBJ): $(PREFIX_STAMP)
+$(APP_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-win
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
@@ -138,6 +143,21 @@ $(SYMMAP): $(SYMLIST)
 	$(Q){ echo '{'; echo '  global:'; sed 's/.*/    &;/' $(SYMLIST); \
 	  echo '  local: *;'; echo '};'; } >$@.tmp && mv $@.tmp $@
 
+ifneq ($(WIN_HOST),)
+# The DLL exports the same list, by a module-definition file (with one,
+# the linker exports nothing else), and its import library comes along.
+$(BUILD)/libripple.def: $(SYMLIST)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo 'LIBRARY libripple.dll'; echo 'EXPORTS'; sed 's/.*/    &/' $(SYMLIST); } >$@.tmp && mv $@.tmp $@
+
+$(SHLIB): $(PIC_OBJ) $(BUILD)/libripple.def
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $(PIC_OBJ) $(BUILD)/libripple.def \
+	    -Wl,--out-implib,$(BUILD)/libripple.dll.a $(CORE_LIBS)
+
+$(BUILD)/libripple.dll.a: $(SHLIB)
+	@test -e $@
+else
 # -z defs: the library names everything it needs (libm, pthreads); left out
 # under the sanitizers, whose runtime only the program brings.
 $(SHLIB): $(PIC_OBJ) $(SYMMAP)
@@ -151,6 +171,7 @@ $(BUILD)/$(SONAME): $(SHLIB)
 
 $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(notdir $<) $@
+endif
 
 $(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@mkdir -p $(@D)
@@ -164,17 +185,17 @@ $(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) $(CJSON_LIBS) \
 	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-$(TESTBINS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
+$(TESTBINS): $(BUILD)/tests/%$(EXE): $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) \
 	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
 # A suite that tests one of the demo's SDL-free files links its object.
-$(BUILD)/tests/test_shotname: TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
-$(BUILD)/tests/test_shotname: $(BUILD)/src/app/shotname.o
+$(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
+$(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o
 # The web page's pool, built natively (plain C over libripple).
-$(BUILD)/tests/test_web: TEST_APP_OBJ = $(BUILD)/src/web/web.o
-$(BUILD)/tests/test_web: $(BUILD)/src/web/web.o
+$(BUILD)/tests/test_web$(EXE): TEST_APP_OBJ = $(BUILD)/src/web/web.o
+$(BUILD)/tests/test_web$(EXE): $(BUILD)/src/web/web.o
 
 # The man page names the picture's installed path and this version.
 $(MANPAGE): src/app/ripple.6 $(PREFIX_STAMP) $(STAMP)

@@ -115,6 +115,23 @@ CJSON_LIBS    = $(shell $(ARM_PC) --libs libcjson 2>/dev/null)
 ZLIB_LIBS     = $(shell $(ARM_PC) --libs zlib 2>/dev/null)
 endif
 
+ifneq ($(WIN_HOST),)
+# Every library from the prefix that winprefix.sh builds.  The programs are
+# console programs (SDL's own flags would make the demo a GUI one, whose
+# messages and timedemo results nobody sees); SDL2main gives SDL_main its
+# WinMain-free entry.  cmocka and the rest are linked statically: the only
+# DLLs shipped are SDL2.dll and SDL2_image.dll.
+WIN_PF        = $(abspath $(WIN_PREFIX))
+SDL_CFLAGS    = -I$(WIN_PF)/include -I$(WIN_PF)/include/SDL2 -Dmain=SDL_main
+SDL_LIBS      = -L$(WIN_PF)/lib -lmingw32 -lSDL2main -lSDL2_image -lSDL2 -mconsole
+CMOCKA_CFLAGS = -I$(WIN_PF)/include
+CMOCKA_LIBS   = -L$(WIN_PF)/lib -lcmocka-static
+CJSON_CFLAGS  = -I$(WIN_PF)/include
+CJSON_LIBS    = -L$(WIN_PF)/lib -lcjson
+ZLIB_LIBS     = -L$(WIN_PF)/lib -lz
+CHIPMUNK_LIBS = -L$(WIN_PF)/lib -lchipmunk
+endif
+
 # ---- installing what is missing ------------------------------------------------
 
 .PHONY: deps-run deps-check deps-test deps-i386 deps-i386-demo deps-arm deps-web
@@ -166,3 +183,12 @@ deps-test:
 
 deps-web:
 	$(call require,$(NEEDS_WEB))
+
+# The Windows builds: the cross compiler on the machine, the libraries in
+# the prefix (built once per version; a second run does nothing).
+NEEDS_WIN = cmd:$(WIN_HOST)-gcc:gcc-mingw-w64-$(if $(filter win32,$(ARCH)),i686,x86-64)-win32 \
+            cmd:cmake:cmake cmd:dpkg-source:dpkg-dev cmd:apt-get:apt
+.PHONY: deps-win
+deps-win:
+	$(call require,$(NEEDS_WIN))
+	$(Q)sh src/tools/winprefix.sh $(ARCH) $(WIN_PREFIX)

@@ -149,13 +149,21 @@ WARN_ARM = $(foreach a,$(ARM_ARCHS),$(ARM_SRC:%.c=$(BUILD)/warn/clang-$(a)/%.ok)
 WASM_WARN_SRC = $(sort $(wildcard src/kernels/x86/*_sse2.c) src/kernels/x86/cpu.c \
                   src/kernels/dispatch.c $(WEB_SRC) $(PLAY_SRC) tests/web_exact.c)
 WARN_WASM = $(if $(shell command -v emcc 2>/dev/null),$(WASM_WARN_SRC:%.c=$(BUILD)/warn/emcc/%.ok))
-warnings: $(WARN_OK) $(WARN_ARM) $(WARN_WASM)
+# The Windows seams (*_win.c) under 32-bit mingw-w64 for Windows XP's API,
+# when installed; the scene's needs Chipmunk2D's headers, from the prefix
+# of a make ARCH=win32 when there is one.
+WIN_WARN_CC = i686-w64-mingw32-gcc
+WIN_WARN_PF = $(BUILD)/win32/prefix/include
+WIN_WARN_SRC = $(if $(wildcard $(WIN_WARN_PF)/chipmunk/chipmunk.h),$(WIN_SRC),$(filter-out src/scene/%,$(WIN_SRC)))
+WARN_WIN = $(if $(shell command -v $(WIN_WARN_CC) 2>/dev/null),$(WIN_WARN_SRC:%.c=$(BUILD)/warn/mingw/%.ok))
+warnings: $(WARN_OK) $(WARN_ARM) $(WARN_WASM) $(WARN_WIN)
 	$(Q)for c in gcc clang; do \
 	  case " $(WARN_CCS) " in *" $$c "*) echo "warnings: $$c clean on $(words $(ALL_SRC)) files";; \
 	  *) echo "warnings: $$c not installed, skipped";; esac; \
 	done
 	$(Q)echo "warnings: clang for aarch64 and armv7 clean on $(words $(ARM_SRC)) files"
 	$(Q)echo "warnings: $(if $(WARN_WASM),emcc for WebAssembly clean on $(words $(WASM_WARN_SRC)) files,emcc not installed$(comma) skipped)"
+	$(Q)echo "warnings: $(if $(WARN_WIN),mingw-w64 for Windows clean on $(words $(WIN_WARN_SRC)) files,$(WIN_WARN_CC) not installed$(comma) skipped)"
 	$(Q)if command -v groff >/dev/null 2>&1; then \
 	  out=$$(groff -man -Tutf8 -ww -z src/app/ripple.6 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
@@ -169,6 +177,10 @@ $(BUILD)/warn/$(1)/%.ok: %.c
 	    -MMD -MP -MF $$(@:.ok=.d) -MT $$@ -c $$< -o /dev/null && touch $$@
 endef
 $(foreach c,gcc clang,$(eval $(call warn-rule,$(c))))
+$(BUILD)/warn/mingw/%.ok: %.c
+	@mkdir -p $(@D)
+	$(Q)$(WIN_WARN_CC) $(STD_CFLAGS) -D_WIN32_WINNT=0x0501 -isystem $(WIN_WARN_PF) -O2 -Werror \
+	    -MMD -MP -MF $(@:.ok=.d) -MT $@ -c $< -o /dev/null && touch $@
 $(BUILD)/warn/%_mmx.ok:  WISA = $(ISA_mmx)
 $(BUILD)/warn/%_sse2.ok: WISA = $(ISA_sse2)
 $(BUILD)/warn/%_avx2.ok: WISA = $(ISA_avx2)

@@ -234,13 +234,14 @@ loops() {
 # sources this build makes no object of here: the fuzzers (tests/fuzz.mk),
 # the WebAssembly check (tests/web_exact.c), the qemu plugin and the
 # preloaded counter of bench/ (shared objects of their own), the examples
-# (programs of the installed library) and the kernels of other
+# (programs of the installed library), the Windows seams and the kernels of other
 # architectures or instruction sets than this build's.
 objs=
 missing=0
 for src in $(find src bench tests -name '*.c' | LC_ALL=C sort); do
     case $src in
         tests/fuzz_*|tests/web_exact.c|bench/qemu_icount.c|bench/preload/*|src/examples/*) continue;;
+        *_win.c) continue;; # the Windows builds' platform seams
         src/kernels/*/*.c) [ -f "$build/${src%.c}.o" ] || continue;;
     esac
     o="$build/${src%.c}.o"

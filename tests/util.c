@@ -5,12 +5,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "pages.h"
 #include "ripple.h"
 #include "util.h"
 
@@ -231,36 +229,17 @@ uint32_t crc_plane(uint32_t crc, const int16_t *v, size_t n)
 static size_t page_size(void)
 {
     static size_t pg;
-    if (pg == 0) {
-        long v = sysconf(_SC_PAGESIZE);
-        pg = v > 0 ? (size_t)v : 4096;
-    }
+    if (pg == 0)
+        pg = pages_size();
     return pg;
 }
 
-static void *map_rw(size_t len)
-{
-#if defined(MAP_ANONYMOUS)
-    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#elif defined(MAP_ANON)
-    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
-#else
-    /* strict POSIX headers hide MAP_ANONYMOUS: private pages of /dev/zero */
-    static int fd = -1;
-    if (fd < 0)
-        fd = open("/dev/zero", O_RDWR);
-    if (fd < 0)
-        return MAP_FAILED;
-    return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-#endif
-}
-
 /*
- * Each slot is one mapping laid out as [PROT_NONE page | `body` bytes
- * read-write | PROT_NONE to the end].  A buffer flush against the trailing
+ * Each slot is one mapping laid out as [unreachable page | `body` bytes
+ * read-write | unreachable to the end].  A buffer flush against the trailing
  * guard has whatever alignment its length gives it, which also catches
  * aligned loads on unaligned data.  Slots are kept between calls because
- * mapping is slow: moving the boundary costs one mprotect, and nothing
+ * mapping is slow: moving the boundary costs one protection change, and nothing
  * while sizes repeat.
  */
 static struct gslot {
@@ -278,20 +257,20 @@ unsigned char *guard_slot(int slot, size_t len, int at_end)
         body = pg;
     if (g->map == NULL || body + 2 * pg > g->maplen) {
         if (g->map)
-            munmap(g->map, g->maplen);
+            pages_unmap(g->map, g->maplen);
         g->maplen = body + 2 * pg < 64 * pg ? 64 * pg : 2 * body + 2 * pg;
-        void *m = map_rw(g->maplen);
-        if (m == MAP_FAILED)
-            fail_msg("mmap of %zu bytes failed", g->maplen);
+        void *m = pages_map(g->maplen);
+        if (!m)
+            fail_msg("mapping %zu bytes failed", g->maplen);
         g->map = m;
-        assert_int_equal(mprotect(g->map, pg, PROT_NONE), 0);
-        assert_int_equal(mprotect(g->map + pg + body, g->maplen - pg - body, PROT_NONE), 0);
+        assert_int_equal(pages_protect(g->map, pg, 0), 0);
+        assert_int_equal(pages_protect(g->map + pg + body, g->maplen - pg - body, 0), 0);
         g->body = body;
     } else if (body > g->body) {
-        assert_int_equal(mprotect(g->map + pg + g->body, body - g->body, PROT_READ | PROT_WRITE), 0);
+        assert_int_equal(pages_protect(g->map + pg + g->body, body - g->body, 1), 0);
         g->body = body;
     } else if (body < g->body) {
-        assert_int_equal(mprotect(g->map + pg + body, g->body - body, PROT_NONE), 0);
+        assert_int_equal(pages_protect(g->map + pg + body, g->body - body, 0), 0);
         g->body = body;
     }
     return at_end ? g->map + pg + body - len : g->map + pg;
@@ -301,7 +280,7 @@ void guard_slots_release(void)
 {
     for (int i = 0; i < GUARD_SLOTS; i++) {
         if (slots[i].map)
-            munmap(slots[i].map, slots[i].maplen);
+            pages_unmap(slots[i].map, slots[i].maplen);
         slots[i].map = NULL;
     }
 }

@@ -115,4 +115,7 @@ int side_body_outline(const side_body_t *b, double *xy);
 /* Draws every body into s->work. */
 void side_bodies_draw(side_scene_t *s);
 
+/* quiet.c (quiet_win.c on Windows): cpSpaceNew with stdout silenced. */
+cpSpace *scene_space_new_quietly(void);
+
 #endif

@@ -5,9 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "scene/internal.h"
 
 #define SPRING_PX 10.0      /* one spring per this many pixels of water */
@@ -213,31 +210,9 @@ static void add_static(side_scene_t *s, cpShape *sh)
     s->statics[s->nstatics++] = sh;
 }
 
-/* Debian's Chipmunk2D is built with its debug checks on, and the first
- * space a process makes prints two lines to stdout.  The scene never
- * prints (a bench's JSON or a report on stdout must stay clean), so stdout
- * points at /dev/null while the space is made, and what was buffered
- * before goes out first. */
-static cpSpace *space_new_quietly(void)
-{
-    fflush(stdout);
-    int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-    int null = saved >= 0 ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
-    int moved = null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
-    cpSpace *space = cpSpaceNew();
-    fflush(stdout);
-    if (moved)
-        dup2(saved, STDOUT_FILENO);
-    if (null >= 0)
-        close(null);
-    if (saved >= 0)
-        close(saved);
-    return space;
-}
-
 static void make_space(side_scene_t *s)
 {
-    s->space = space_new_quietly();
+    s->space = scene_space_new_quietly();
     cpSpaceSetGravity(s->space, cpv(0, s->g));
     cpSpaceSetIterations(s->space, 10);
     cpSpaceSetCollisionSlop(s->space, 0.25 * s->u);

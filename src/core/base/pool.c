@@ -1,49 +1,48 @@
-/* core/base/pool.c - a small pthreads worker pool that runs one job on every thread and waits for all. */
-#include <pthread.h>
+/* core/base/pool.c - a small worker pool that runs one job on every thread and waits for all (on the threads seam). */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core/base/pool.h"
+#include "core/base/thread.h"
 
+/*
+ * Each worker sleeps on its own semaphore; a job posts every one of them
+ * and the caller then sleeps on `done`, which the last worker to finish
+ * posts.  Semaphores rather than a condition variable: Windows XP has no
+ * condition variables, and a post can never be lost to a thread that has
+ * not started waiting yet.  The semaphores order memory, so the job (fn,
+ * arg) written before the posts is what the workers read, and what they
+ * wrote is what the caller reads after `done`.
+ */
 struct worker {
     rpl_pool_t *pool;
     int index;
-    pthread_t th;
+    rpl_thread_t th;
+    rpl_sem_t go;
 };
 
 struct rpl_pool {
     int n; /* threads, the caller's included */
     struct worker *w;
-    pthread_mutex_t mu;
-    pthread_cond_t go, done;
-    unsigned long gen; /* bumped for every job */
-    int running;       /* workers still on the current job */
+    rpl_sem_t done;
+    atomic_int running; /* workers still on the current job */
     int quit;
     rpl_pool_fn fn;
     void *arg;
 };
 
-static void *worker_main(void *p)
+static void worker_main(void *p)
 {
     struct worker *me = p;
     rpl_pool_t *pool = me->pool;
-    unsigned long seen = 0;
-    pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->quit && pool->gen == seen)
-            pthread_cond_wait(&pool->go, &pool->mu);
+        rpl_sem_wait(&me->go);
         if (pool->quit)
             break;
-        seen = pool->gen;
-        rpl_pool_fn fn = pool->fn;
-        void *arg = pool->arg;
-        pthread_mutex_unlock(&pool->mu);
-        fn(arg, me->index);
-        pthread_mutex_lock(&pool->mu);
-        if (--pool->running == 0)
-            pthread_cond_signal(&pool->done);
+        pool->fn(pool->arg, me->index);
+        if (atomic_fetch_sub(&pool->running, 1) == 1)
+            rpl_sem_post(&pool->done);
     }
-    pthread_mutex_unlock(&pool->mu);
-    return NULL;
 }
 
 rpl_pool_t *rpl_pool_create(int nthreads)
@@ -54,18 +53,23 @@ rpl_pool_t *rpl_pool_create(int nthreads)
     if (!pool)
         return NULL;
     pool->w = calloc((size_t)nthreads, sizeof *pool->w);
-    if (!pool->w || pthread_mutex_init(&pool->mu, NULL) != 0) {
+    if (!pool->w || rpl_sem_init(&pool->done) != 0) {
         free(pool->w);
         free(pool);
         return NULL;
     }
-    pthread_cond_init(&pool->go, NULL);
-    pthread_cond_init(&pool->done, NULL);
+    atomic_init(&pool->running, 0);
     pool->n = 1;
     for (int i = 0; i < nthreads - 1; i++) {
-        pool->w[i].pool = pool;
-        pool->w[i].index = i;
-        if (pthread_create(&pool->w[i].th, NULL, worker_main, &pool->w[i]) != 0) {
+        struct worker *w = &pool->w[i];
+        w->pool = pool;
+        w->index = i;
+        if (rpl_sem_init(&w->go) != 0) {
+            rpl_pool_destroy(pool);
+            return NULL;
+        }
+        if (rpl_thread_start(&w->th, worker_main, w) != 0) {
+            rpl_sem_destroy(&w->go);
             rpl_pool_destroy(pool);
             return NULL;
         }
@@ -78,15 +82,14 @@ void rpl_pool_destroy(rpl_pool_t *pool)
 {
     if (!pool)
         return;
-    pthread_mutex_lock(&pool->mu);
     pool->quit = 1;
-    pthread_cond_broadcast(&pool->go);
-    pthread_mutex_unlock(&pool->mu);
     for (int i = 0; i < pool->n - 1; i++)
-        pthread_join(pool->w[i].th, NULL);
-    pthread_cond_destroy(&pool->go);
-    pthread_cond_destroy(&pool->done);
-    pthread_mutex_destroy(&pool->mu);
+        rpl_sem_post(&pool->w[i].go);
+    for (int i = 0; i < pool->n - 1; i++) {
+        rpl_thread_join(&pool->w[i].th);
+        rpl_sem_destroy(&pool->w[i].go);
+    }
+    rpl_sem_destroy(&pool->done);
     free(pool->w);
     free(pool);
 }
@@ -98,18 +101,13 @@ int rpl_pool_threads(const rpl_pool_t *pool)
 
 void rpl_pool_run(rpl_pool_t *pool, rpl_pool_fn fn, void *arg)
 {
-    pthread_mutex_lock(&pool->mu);
     pool->fn = fn;
     pool->arg = arg;
-    pool->running = pool->n - 1;
-    pool->gen++;
-    pthread_cond_broadcast(&pool->go);
-    pthread_mutex_unlock(&pool->mu);
+    atomic_store(&pool->running, pool->n - 1);
+    for (int i = 0; i < pool->n - 1; i++)
+        rpl_sem_post(&pool->w[i].go);
 
     fn(arg, pool->n - 1); /* the caller takes the last share */
 
-    pthread_mutex_lock(&pool->mu);
-    while (pool->running > 0)
-        pthread_cond_wait(&pool->done, &pool->mu);
-    pthread_mutex_unlock(&pool->mu);
+    rpl_sem_wait(&pool->done);
 }

@@ -1,4 +1,4 @@
-/* core/base/pool.h - a small pthreads worker pool that runs one job on every thread and waits for all. */
+/* core/base/pool.h - a small worker pool that runs one job on every thread and waits for all. */
 #ifndef RPL_POOL_H
 #define RPL_POOL_H
 

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/field/field.h"
 #include "kernels/kernels.h"
 #include "core/base/pool.h"
+#include "core/base/thread.h"
 #include "ripple_support.h"
 
 /* A failed field keeps nothing but its message. */
@@ -147,8 +147,8 @@ void rpl_sim_reset(rpl_sim_t *sim, uint64_t seed)
 
 int rpl_cpu_count(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > RPL_THREADS_MAX ? RPL_THREADS_MAX : (int)n;
+    int n = rpl_thread_cpus();
+    return n > RPL_THREADS_MAX ? RPL_THREADS_MAX : n;
 }
 
 rpl_status rpl_sim_set_threads(rpl_sim_t *sim, int threads)
