@@ -564,12 +564,12 @@ static void results_screen(timedemo_t *t, const figures_t *f)
     snprintf(body, sizeof body,
              "median of %ld rounds of %ld frames, +-%.1f%% (middle 80%%: +-%.1f%%)\n"
              "1%% low      %.0f fps\n"
-             "cpu        %.3f ms/frame (main thread %.3f)\n"
+             "cpu time   %.3f ms/frame (main thread %.3f)\n"
              "crc32      %08x%s%s\n"
              "\n"
              "field      %dx%d, %d bits, path %s, %d thread%s\n"
              "present    %s\n"
-             "cpu        %s\n"
+             "processor  %s\n"
              "os         %s, ripple %s",
              t->rounds, t->per_round, f->spread, f->spread_mid, f->low, f->cpu_process, f->cpu_main,
              (unsigned)f->crc, t->played > 1 ? ", every round" : "", noisy, a->o.w, a->o.h,
