@@ -16,7 +16,9 @@ FUZZ_NAMES   = snapshot parse show
 FUZZ_DIR     = $(BUILD)/fuzz
 FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 # the scalar core: the fuzzers test parsing, not the SIMD kernels
-FUZZ_CORE    = $(wildcard src/core/*/*.c) $(wildcard src/kernels/*.c) src/kernels/x86/cpu.c
+# (the Windows twins, *_win.c, are for mingw-w64 builds only)
+FUZZ_CORE    = $(filter-out %_win.c,$(wildcard src/core/*/*.c) $(wildcard src/kernels/*.c)) \
+               src/kernels/x86/cpu.c
 # The core is compiled once for the three targets, with libFuzzer's
 # coverage hooks (fuzzer-no-link); each target links it with its harness.
 FUZZ_SAN     = address,undefined -fno-sanitize-recover=all
