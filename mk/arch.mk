@@ -2,7 +2,8 @@
 
 # ARCH=i386 builds the core, the bench, the tests and the SDL2 demo as
 # 32-bit x86 for an i586 (Pentium) baseline into build/i386 (Debian's i386
-# SDL2 itself wants a Pentium III: see docs/old-hardware.md).
+# SDL2 itself wants a Pentium III; I386_SDL=source, below, builds one for a
+# Pentium II: see docs/old-hardware.md).
 # The ARM targets: the triple, Debian's architecture, the emulator, clang's
 # flags for the core and what the NEON kernels add.  ARMv7's core is built
 # for VFPv3 without NEON, so that it runs on a CPU without NEON; only the

@@ -18,14 +18,14 @@ STAGES = $(BUILD)/stages
 # headless Chromium.
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:360 arm:180 web:120 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 i586:240 arm:180 web:120 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
 STAGE_NAMES = $(sort $(foreach s,$(CHECK_STAGES) $(TEST_STAGES),$(firstword $(subst :, ,$(s)))))
 .PHONY: check test check-stages test-stages $(STAGE_NAMES:%=stage-%) test-unit unit-runs unit-exact \
         unit-once test-rules test-arm-order test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
-        i386-demo-run test-i386-sysroot test-arm test-nosimd test-san san-runs san-suites san-smoke \
+        i386-demo-run test-i386-sysroot test-i586 i586-demo-run test-arm test-nosimd test-san san-runs san-suites san-smoke \
         test-clang
 
 check: deps-check
@@ -48,9 +48,9 @@ test: deps-test
 # make starts them in this order: the build first (four stages wait for
 # it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
+test-stages: stage-build stage-i386 stage-i586 stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
              stage-rules stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
-stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-arm stage-web: stage-build
+stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-i586 stage-arm stage-web: stage-build
 
 stage-build:
 	$(call stage,build,all $(TESTBINS))
@@ -72,6 +72,8 @@ stage-nosimd:
 	$(call stage,nosimd,test-nosimd)
 stage-i386:
 	$(call stage,i386,test-i386)
+stage-i586:
+	$(call stage,i586,test-i586)
 stage-arm:
 	$(call stage,arm,test-arm)
 stage-web:
@@ -235,6 +237,19 @@ test-i386-sysroot: $(DEMO)
 	    BENCH=$(I386S)/ripple-bench $(I386S)/ripple
 	$(Q)$(MAKE) $(SUB) ARCH=i386 I386_SYSROOT=1 I386_SYSROOT_DIR=$(I386)/sysroot BUILD=$(I386S) \
 	    BENCH=$(I386S)/ripple-bench DEMO64=$(call cmd,$(DEMO)) i386-demo-run
+# The 32-bit demo on the SDL2 built from source without SSE (I386_SDL=source,
+# into build/i386/prefix, kept per version: the first run builds it, in
+# this stage's time) on an emulated Pentium II with and without MMX against
+# the 64-bit demo (tests/demo586.sh); in a build directory of its own, as
+# the i386 stage's demo takes Debian's SDL2.
+I586 = $(BUILD)/i586
+I586_VARS = ARCH=i386 I386_SDL=source BUILD=$(I586) BENCH=$(I586)/ripple-bench \
+            I386_PREFIX=$(I386)/prefix I386_SYSROOT_DIR=$(I386)/sysroot
+test-i586: $(DEMO)
+	$(Q)$(MAKE) $(SUB) $(I586_VARS) $(I586)/ripple
+	$(Q)$(MAKE) $(SUB) $(I586_VARS) DEMO64=$(call cmd,$(DEMO)) i586-demo-run
+i586-demo-run:
+	$(Q)QEMU="$(I386_QEMU)" sh tests/demo586.sh $(DEMO64) $(DEMO) $(I386_PREFIX)/lib $(BUILD)/logs/demo586
 i386-on-%:
 	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(I386) $*

@@ -11,9 +11,9 @@
 # Then the demo: it loads those libraries, and with Debian's SDL2 instead
 # it dies of SIGILL on the Pentium II (the emulator does trap SSE).  On a
 # Pentium II and on a Pentium II without MMX side by side, the timedemo
-# (--benchmark --headless, 2000 frames) of busy-2, busy-1, wave-2 and
-# show-1 must report the 64-bit demo's CRC, on the path the CPU has
-# (mmx, c); and in a window under Xvfb at 32 and 8 bits a pixel it must
+# (--benchmark --headless, 2000 frames) of busy-2 must report the 64-bit
+# demo's CRC on the path the CPU has (mmx, c), and so must busy-1, wave-2
+# and show-1 on one of the two (ALL=1: on both); and in a window under Xvfb at 32 and 8 bits a pixel it must
 # take the 64-bit demo's screenshot, byte for byte.
 set -u
 usage="usage: demo586.sh RIPPLE64 RIPPLE32 SDL_LIBDIR LOGDIR"
@@ -60,22 +60,64 @@ scan() {
                 print fn ": " insn " (MMX outside an MMX function)"
         }' | sort -u
 }
-for lib in libSDL2-2.0.so.0 libSDL2_image-2.0.so.0; do
-    if ! [ -e "$LIBDIR/$lib" ]; then
-        bad "$LIBDIR/$lib is missing"
-        continue
-    fi
-    scan "$LIBDIR/$lib" >"$LOGS/scan-$lib.txt"
-    mmx=$(objdump -d --no-show-raw-insn "$LIBDIR/$lib" | grep -c '%mm[0-7]')
+# run NAME CPU ARGS...: the demo with ARGS, the 64-bit one for CPU native,
+# else the 32-bit one under qemu on that CPU with the private SDL2; its
+# output, errors and exit status into LOGS/NAME.CPU.{out,err,rc}.  With
+# SHOT=1 it also takes its screenshot into LOGS/NAME.CPU.bmp; with XVFB=N
+# it runs in an X server of its own (xvfb-run, from server number N on).
+SHOT=
+XVFB=
+QEMU_ENV=
+LIBPATH=$LIBDIR
+run() {
+    name=$1 cpu=$2
+    shift 2
+    (
+        # shellcheck disable=SC2086 # QEMU is a command and its flags
+        if [ "$cpu" = native ]; then set -- "$R64" "$@"
+        else set -- $QEMU -cpu "$cpu" ${LIBPATH:+-E LD_LIBRARY_PATH="$LIBPATH"} $QEMU_ENV "$R32" "$@"; fi
+        [ -n "$SHOT" ] && set -- "$@" --screenshot "$LOGS/$name.$cpu.bmp"
+        [ -n "$XVFB" ] && set -- env SDL_AUDIODRIVER=dummy \
+            xvfb-run -a -n "$XVFB" -s "-screen 0 1024x768x24" "$@"
+        "$@" >"$LOGS/$name.$cpu.out" 2>"$LOGS/$name.$cpu.err"
+        echo $? >"$LOGS/$name.$cpu.rc"
+    )
+}
+rc_of() { cat "$LOGS/$1.rc" 2>/dev/null; }
+crc_of() { sed -n 's/^water *crc32 \([0-9a-f]*\)$/\1/p' "$LOGS/$1.out" 2>/dev/null; }
+
+sysroot=$(echo "$QEMU" | sed -n 's/.*-L \([^ ]*\).*/\1/p')
+# which SDL2 the 32-bit demo loads
+QEMU_ENV="-E LD_TRACE_LOADED_OBJECTS=1"
+run libs pentium2
+QEMU_ENV=
+if grep -q "libSDL2-2.0.so.0 => $LIBDIR/libSDL2-2.0.so.0" "$LOGS/libs.pentium2.out" &&
+    grep -q "libSDL2_image-2.0.so.0 => $LIBDIR/libSDL2_image-2.0.so.0" "$LOGS/libs.pentium2.out"; then
+    ok; echo "the 32-bit demo loads SDL2 and SDL2_image from $LIBDIR"
+else bad "the 32-bit demo does not load the SDL2 of $LIBDIR: $(grep SDL "$LOGS/libs.pentium2.out" | tr '\n' ' ')"; fi
+# Every library the demo loads but the C library's (glibc picks its SSE
+# string functions by the CPU): ours from LIBDIR, Debian's i386 cJSON,
+# zlib and Chipmunk2D (built for an i686 as Debian's i386 baseline is).
+libs=$(sed -n 's/^[[:space:]]*\([^ ]*\) => \([^ ]*\) .*/\1 \2/p' "$LOGS/libs.pentium2.out" |
+    grep -v '^\(libc\|libm\|libpthread\|libdl\|librt\|ld-linux\)\.')
+echo "$libs" | while read -r lib path; do
+    [ -n "$lib" ] || continue
+    [ -e "$sysroot$path" ] && path=$sysroot$path
+    scan "$path" >"$LOGS/scan-$lib.txt"
+    mmx=$(objdump -d --no-show-raw-insn "$path" | grep -c '%mm[0-7]')
     if [ -s "$LOGS/scan-$lib.txt" ]; then
-        bad "$lib runs what a Pentium II cannot: $(head -n 3 "$LOGS/scan-$lib.txt" | tr '\n' ' ')"
+        echo "FAIL: $lib runs what a Pentium II cannot: $(head -n 3 "$LOGS/scan-$lib.txt" | tr '\n' ' ')"
     else
-        ok; echo "$lib: no SSE or 3DNow! instruction; $mmx MMX instructions, all in functions taken after SDL_HasMMX()"
+        echo "ok: $lib: no SSE or 3DNow! instruction$([ "$mmx" = 0 ] || echo ", $mmx MMX instructions, all in the functions SDL takes after SDL_HasMMX()")"
     fi
-done
+done >"$LOGS/scan.txt"
+sed 's/^ok: //' "$LOGS/scan.txt"
+n=$(grep -c '^ok: ' "$LOGS/scan.txt")
+pass=$((pass + n))
+fail=$((fail + $(grep -c '^FAIL' "$LOGS/scan.txt")))
+[ "$n" -ge 5 ] || bad "only $n of the demo's libraries scanned"
 # The scan against Debian's SDL2 (the machine's, or the sysroot's that
 # QEMU's -L names): it must find SSE there.
-sysroot=$(echo "$QEMU" | sed -n 's/.*-L \([^ ]*\).*/\1/p')
 debian=""
 for d in "$sysroot/usr/lib/i386-linux-gnu" /usr/lib/i386-linux-gnu; do
     [ -e "$d/libSDL2-2.0.so.0" ] && { debian="$d/libSDL2-2.0.so.0"; break; }
@@ -88,39 +130,6 @@ fi
 
 # ---- the demo ------------------------------------------------------------------
 
-# run NAME CPU ARGS...: the demo with ARGS, the 64-bit one for CPU native,
-# else the 32-bit one under qemu on that CPU with the private SDL2; its
-# output, errors and exit status into LOGS/NAME.CPU.{out,err,rc}.  With
-# SHOT=1 it also takes its screenshot into LOGS/NAME.CPU.bmp; with XVFB=N
-# it runs in an X server of its own (xvfb-run, from server number N on).
-SHOT=
-XVFB=
-LIBPATH=$LIBDIR
-run() {
-    name=$1 cpu=$2
-    shift 2
-    (
-        # shellcheck disable=SC2086 # QEMU is a command and its flags
-        if [ "$cpu" = native ]; then set -- "$R64" "$@"
-        else set -- env ${LIBPATH:+LD_LIBRARY_PATH="$LIBPATH"} $QEMU -cpu "$cpu" "$R32" "$@"; fi
-        [ -n "$SHOT" ] && set -- "$@" --screenshot "$LOGS/$name.$cpu.bmp"
-        [ -n "$XVFB" ] && set -- env SDL_AUDIODRIVER=dummy \
-            xvfb-run -a -n "$XVFB" -s "-screen 0 1024x768x24" "$@"
-        "$@" >"$LOGS/$name.$cpu.out" 2>"$LOGS/$name.$cpu.err"
-        echo $? >"$LOGS/$name.$cpu.rc"
-    )
-}
-rc_of() { cat "$LOGS/$1.rc" 2>/dev/null; }
-crc_of() { sed -n 's/^water *crc32 \([0-9a-f]*\)$/\1/p' "$LOGS/$1.out" 2>/dev/null; }
-
-# which SDL2 the 32-bit demo loads
-export LD_TRACE_LOADED_OBJECTS=1
-run libs pentium2
-unset LD_TRACE_LOADED_OBJECTS
-if grep -q "libSDL2-2.0.so.0 => $LIBDIR/libSDL2-2.0.so.0" "$LOGS/libs.pentium2.out" &&
-    grep -q "libSDL2_image-2.0.so.0 => $LIBDIR/libSDL2_image-2.0.so.0" "$LOGS/libs.pentium2.out"; then
-    ok; echo "the 32-bit demo loads SDL2 and SDL2_image from $LIBDIR"
-else bad "the 32-bit demo does not load the SDL2 of $LIBDIR: $(grep SDL "$LOGS/libs.pentium2.out" | tr '\n' ' ')"; fi
 # and with Debian's SDL2 in its place, SIGILL on the Pentium II
 if [ -n "$debian" ]; then
     LIBPATH=$(dirname "$debian")
@@ -131,18 +140,25 @@ if [ -n "$debian" ]; then
     else bad "with Debian's SDL2 the demo did not die on the Pentium II (exit $(rc_of debian.pentium2)): the emulator no longer traps SSE"; fi
 fi
 
-# The timedemo: each scene natively, then on both CPUs side by side.
-for scene in "busy-2" "busy-1 --bench-scene busy-1" "wave-2 --model wave" "show-1 --bench-scene show"; do
+# The timedemo: each scene natively, then on the emulated CPUs side by
+# side: the default scene on both, each other one on one of them (an
+# emulated round of 2000 frames takes 25 to 60 s), or with ALL=1 every
+# scene on both.
+for scene in "busy-2 +" "busy-1 -mmx --bench-scene busy-1" "wave-2 p2 --model wave" \
+    "show-1 p2 --bench-scene show"; do
     set -- $scene
-    name=$1
-    shift
+    name=$1 on=$2
+    shift 2
+    case ${ALL:-0}$on in
+        0-mmx) cpus="pentium2,-mmx";; 0p2) cpus=pentium2;; *) cpus=$CPUS;;
+    esac
     run $name native --benchmark --headless --frames 2000 "$@"
-    for cpu in $CPUS; do
+    for cpu in $cpus; do
         run $name "$cpu" --benchmark --headless --frames 2000 "$@" &
     done
     wait
     want=$(crc_of $name.native)
-    for cpu in $CPUS; do
+    for cpu in $cpus; do
         path=mmx
         [ "$cpu" = pentium2 ] || path=c
         got=$(crc_of "$name.$cpu")
