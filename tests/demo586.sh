@@ -146,27 +146,28 @@ fi
 # scene on both.
 for scene in "busy-2 +" "busy-1 -mmx --bench-scene busy-1" "wave-2 p2 --model wave" \
     "show-1 p2 --bench-scene show"; do
+    # shellcheck disable=SC2086 # the words are the scene's name, CPU and flags
     set -- $scene
     name=$1 on=$2
     shift 2
     case ${ALL:-0}$on in
         0-mmx) cpus="pentium2,-mmx";; 0p2) cpus=pentium2;; *) cpus=$CPUS;;
     esac
-    run $name native --benchmark --headless --frames 2000 "$@"
+    run "$name" native --benchmark --headless --frames 2000 "$@"
     for cpu in $cpus; do
-        run $name "$cpu" --benchmark --headless --frames 2000 "$@" &
+        run "$name" "$cpu" --benchmark --headless --frames 2000 "$@" &
     done
     wait
-    want=$(crc_of $name.native)
+    want=$(crc_of "$name.native")
     for cpu in $cpus; do
         path=mmx
         [ "$cpu" = pentium2 ] || path=c
         got=$(crc_of "$name.$cpu")
-        if [ "$(rc_of $name.native)" = 0 ] && [ "$(rc_of "$name.$cpu")" = 0 ] && [ -n "$want" ] &&
+        if [ "$(rc_of "$name.native")" = 0 ] && [ "$(rc_of "$name.$cpu")" = 0 ] && [ -n "$want" ] &&
             [ "$got" = "$want" ] && grep -q "scene $name$" "$LOGS/$name.$cpu.out" &&
             grep -q "path $path," "$LOGS/$name.$cpu.out"; then
             ok; echo "timedemo $name on $cpu: crc32 $got (path $path), as natively"
-        else bad "timedemo $name on $cpu: crc '$got' (exit $(rc_of "$name.$cpu"), $(grep '^path' "$LOGS/$name.$cpu.out")), native '$want' (exit $(rc_of $name.native))"
+        else bad "timedemo $name on $cpu: crc '$got' (exit $(rc_of "$name.$cpu"), $(grep '^path' "$LOGS/$name.$cpu.out")), native '$want' (exit $(rc_of "$name.native"))"
             head -c 300 "$LOGS/$name.$cpu.err"; fi
     done
 done
