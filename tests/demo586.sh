@@ -6,7 +6,8 @@
 # (make ARCH=i386 I386_SDL=source).  First the libraries themselves: no
 # SSE, SSE2, SSE3 or 3DNow! instruction anywhere in them (qemu-i386 traps
 # SSE on a Pentium II but not MMX, so MMX is checked here): SDL's MMX code
-# only in its *MMX functions, which SDL calls after SDL_HasMMX(); and the
+# only in its *MMX functions, which SDL calls after SDL_HasMMX() (the
+# libraries unstripped, so that the names are the functions'); and the
 # scan finds Debian's SSE in Debian's SDL2, so that a blind scan fails.
 # Then the demo: it loads those libraries, and with Debian's SDL2 instead
 # it dies of SIGILL on the Pentium II (the emulator does trap SSE).  On a

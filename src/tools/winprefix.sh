@@ -2,6 +2,12 @@
 # winprefix.sh - the Windows builds' libraries cross-built by mingw-w64 from Debian's source packages into a prefix.
 # usage: sh src/tools/winprefix.sh win32|win64|linux-i386 DIR
 #
+# linux-i386 builds SDL2 and SDL2_image alone, the same way, for the 32-bit
+# Linux demo on a Pentium II (make ARCH=i386 I386_SDL=source): gcc -m32,
+# i686 code without SSE or 3DNow!, shared libraries in DIR/lib
+# (libSDL2-2.0.so.0, libSDL2_image-2.0.so.0), left unstripped (the i586
+# test reads their functions' names).
+#
 # Builds into DIR (bin/ for the DLLs, lib/ for the import and static
 # libraries and the .pc files, include/):
 #   SDL2 2.26.5         autotools configure (its CMake wants a C++ cross
