@@ -165,7 +165,8 @@ I386_QEMU  = qemu-i386$(if $(I386_SR), -L $(I386_SR))
 # SSE, so the default is source when the CPU that builds lacks SSE (the
 # build runs on the old machine itself) and system otherwise; the i386
 # tarball of make dist always takes source.
-I386_SDL    ?= $(if $(shell grep -qw sse /proc/cpuinfo 2>/dev/null && echo y),system,source)
+I386_CPUINFO ?= /proc/cpuinfo
+I386_SDL    ?= $(if $(shell grep -qw sse $(I386_CPUINFO) 2>/dev/null && echo y),system,source)
 I386_PREFIX ?= $(BUILD)/prefix
 ifeq ($(filter system source,$(I386_SDL)),)
 $(error I386_SDL=$(I386_SDL): say system or source)

@@ -27,7 +27,7 @@ stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 STAGE_NAMES = $(sort $(foreach s,$(CHECK_STAGES) $(TEST_STAGES),$(firstword $(subst :, ,$(s)))))
 .PHONY: check test check-stages test-stages $(STAGE_NAMES:%=stage-%) test-unit unit-runs unit-exact \
         unit-once test-rules test-arm-order test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
-        i386-demo-run test-i386-sysroot test-i586 i586-demo-run test-arm test-nosimd test-san san-runs san-suites san-smoke \
+        i386-demo-run test-i386-sysroot test-i586 i586-demo-run i586-default i386-sdl-print test-arm test-nosimd test-san san-runs san-suites san-smoke \
         test-clang
 
 check: deps-check
@@ -247,9 +247,21 @@ test-i386-sysroot: $(DEMO)
 I586 = $(BUILD)/i586
 I586_VARS = ARCH=i386 I386_SDL=source BUILD=$(I586) BENCH=$(I586)/ripple-bench \
             I386_PREFIX=$(I386)/prefix I386_SYSROOT_DIR=$(I386)/sysroot
-test-i586: $(DEMO)
+test-i586: $(DEMO) i586-default
 	$(Q)$(MAKE) $(SUB) $(I586_VARS) $(I586)/ripple
 	$(Q)$(MAKE) $(SUB) $(I586_VARS) DEMO64=$(call cmd,$(DEMO)) i586-demo-run
+# The default: Debian's SDL2 where the CPU has SSE, the source one where it
+# has not (a Pentium II's flags).
+i586-default:
+	$(Q)mkdir -p $(I586) && printf 'flags\t\t: fpu vme de pse tsc msr pae mce cx8 sep mtrr pge mca cmov pat pse36 mmx fxsr\n' \
+	    >$(I586)/cpuinfo-pentium2; \
+	for cpu in $(I586)/cpuinfo-pentium2:source /proc/cpuinfo:$(if $(shell grep -qw sse /proc/cpuinfo && echo y),system,source); do \
+	    got=$$($(MAKE) $(SUB) -s ARCH=i386 BUILD=$(I586) I386_CPUINFO=$${cpu%:*} i386-sdl-print); \
+	    if [ "$$got" = "$${cpu#*:}" ]; then echo "I386_SDL on $${cpu%:*}: $$got"; \
+	    else echo "FAIL: I386_SDL on $${cpu%:*} is '$$got', not $${cpu#*:}"; exit 1; fi; \
+	done
+i386-sdl-print:
+	@echo $(I386_SDL)
 i586-demo-run:
 	$(Q)QEMU="$(I386_QEMU)" sh tests/demo586.sh $(DEMO64) $(DEMO) $(I386_PREFIX)/lib $(BUILD)/logs/demo586
 i386-on-%:
