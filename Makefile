@@ -26,9 +26,14 @@
 #   make SIMD=0     the scalar kernels only
 #   make ARCH=i386  the core, bench, tests and demo as 32-bit x86 (i586) in
 #                   build/i386; I386_SYSROOT=1 takes the demo's SDL2 from a
-#                   private sysroot even when the i386 packages install
+#                   private sysroot even when the i386 packages install;
+#                   I386_SDL=source links the demo against SDL2 built from
+#                   Debian's source without SSE into build/i386/prefix, so
+#                   it runs on a Pentium II (the default on a CPU without SSE)
 #   make test-i386  those tests under qemu on Pentium II (no MMX), II and III,
 #                   the 32-bit demo on Pentium III against the 64-bit one
+#   make test-i586  the 32-bit demo on its own SDL2 under qemu on Pentium II
+#                   with and without MMX against the 64-bit one
 #   make ARCH=aarch64, make ARCH=armv7  the core, bench, tests and demo for
 #                   64-bit ARM or ARMv7 (NEON chosen at run time), cross-built
 #                   by clang against a private sysroot in build/aarch64 or

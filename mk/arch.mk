@@ -2,7 +2,8 @@
 
 # ARCH=i386 builds the core, the bench, the tests and the SDL2 demo as
 # 32-bit x86 for an i586 (Pentium) baseline into build/i386 (Debian's i386
-# SDL2 itself wants a Pentium III: see docs/old-hardware.md).
+# SDL2 itself wants a Pentium III; I386_SDL=source, below, builds one for a
+# Pentium II: see docs/old-hardware.md).
 # The ARM targets: the triple, Debian's architecture, the emulator, clang's
 # flags for the core and what the NEON kernels add.  ARMv7's core is built
 # for VFPv3 without NEON, so that it runs on a CPU without NEON; only the
@@ -154,6 +155,22 @@ I386_PC = PKG_CONFIG_LIBDIR=$(I386_SR)/usr/lib/i386-linux-gnu/pkgconfig:$(I386_S
           $(if $(I386_SR),PKG_CONFIG_SYSROOT_DIR=$(I386_SR)) pkg-config
 # How the tests run it: qemu-user, told where the sysroot is.
 I386_QEMU  = qemu-i386$(if $(I386_SR), -L $(I386_SR))
+# Where the demo's SDL2 comes from.  system: Debian's i386 SDL2 (the
+# machine's or the sysroot's, as above), built with SSE, so the demo needs
+# a Pentium III.  source: SDL2 and SDL2_image built from Debian's source
+# without SSE or 3DNow! for an i686 into $(I386_PREFIX)
+# (src/tools/winprefix.sh linux-i386), so the demo runs on a Pentium II;
+# the program then loads them from $(I386_PREFIX)/lib (LD_LIBRARY_PATH, or
+# the tarball's launcher).  Debian's would die of SIGILL on a CPU without
+# SSE, so the default is source when the CPU that builds lacks SSE (the
+# build runs on the old machine itself) and system otherwise; the i386
+# tarball of make dist always takes source.
+I386_CPUINFO ?= /proc/cpuinfo
+I386_SDL    ?= $(if $(shell grep -qw sse $(I386_CPUINFO) 2>/dev/null && echo y),system,source)
+I386_PREFIX ?= $(BUILD)/prefix
+ifeq ($(filter system source,$(I386_SDL)),)
+$(error I386_SDL=$(I386_SDL): say system or source)
+endif
 endif
 
 ifneq ($(ARM_TRIPLE),)

@@ -71,8 +71,17 @@ $(eval $(call record,STAMP,CONFIG))
 PREFIX_STAMP = $(BUILD)/prefix.stamp
 $(eval $(call record,PREFIX_STAMP,PREFIX))
 
+# The 32-bit demo is compiled and linked against Debian's SDL2 or the one
+# built from source (I386_SDL): a switch rebuilds the demo alone.
+ifeq ($(ARCH),i386)
+SDL_STAMP = $(BUILD)/sdl.stamp
+SDL_FROM  = $(I386_SDL) $(if $(filter source,$(I386_SDL)),$(abspath $(I386_PREFIX)))
+$(eval $(call record,SDL_STAMP,SDL_FROM))
+$(APP_OBJ) $(DEMO): $(SDL_STAMP)
+endif
+
 # Only when a stamp was removed behind make's back (then all rebuilds).
-$(STAMP) $(PREFIX_STAMP): ;
+$(STAMP) $(PREFIX_STAMP) $(SDL_STAMP): ;
 
 # ---- compiling ---------------------------------------------------------------
 

@@ -101,6 +101,12 @@ SDL_LIBS   = $(if $(I386_SR),$(I386_SR_LIB:%=-L%) $(I386_SR_LIB:%=-Wl,-rpath-lin
                $(shell $(I386_PC) --libs sdl2 2>/dev/null) -lSDL2_image, \
              $(shell $(I386_PC) --libs sdl2 SDL2_image 2>/dev/null))
 ZLIB_LIBS  = $(shell $(I386_PC) --libs zlib 2>/dev/null)
+ifeq ($(I386_SDL),source)
+# SDL2_image built with stb_image needs nothing but SDL2.
+I386_SRC_PC = PKG_CONFIG_LIBDIR=$(abspath $(I386_PREFIX))/lib/pkgconfig pkg-config
+SDL_CFLAGS = $(shell $(I386_SRC_PC) --cflags sdl2 SDL2_image 2>/dev/null)
+SDL_LIBS   = $(shell $(I386_SRC_PC) --libs sdl2 SDL2_image 2>/dev/null)
+endif
 endif
 
 ifneq ($(ARM_TRIPLE),)
@@ -134,7 +140,7 @@ endif
 
 # ---- installing what is missing ------------------------------------------------
 
-.PHONY: deps-run deps-check deps-test deps-i386 deps-i386-demo deps-arm deps-web
+.PHONY: deps-run deps-check deps-test deps-i386 deps-i386-demo deps-i386-debian deps-arm deps-web
 
 deps-run:
 	$(call require,$(NEEDS_RUN))
@@ -145,7 +151,14 @@ deps-i386:
 # The i386 SDL2: installed beside the amd64 one when that works (as root),
 # else (refused, or not root) unpacked into the private sysroot.  Without
 # network both fail, with a message.
-deps-i386-demo:
+# With I386_SDL=source, SDL2 and SDL2_image are then built from Debian's
+# source into $(I386_PREFIX), once per version, configured against those
+# packages' X11 and sound libraries (the machine's, or the sysroot's).
+deps-i386-demo: deps-i386-debian
+ifeq ($(I386_SDL),source)
+	$(Q)I386_LIBDIR=$(I386_SR)/usr/lib/i386-linux-gnu sh src/tools/winprefix.sh linux-i386 $(I386_PREFIX)
+endif
+deps-i386-debian:
 ifeq ($(I386_SYSROOT),1)
 	$(Q)sh src/tools/sysroot.sh i386 $(I386_SYSROOT_DIR) sdl
 else ifneq ($(words $(wildcard $(I386_SDL_FILES))),$(words $(I386_SDL_FILES)))

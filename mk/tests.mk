@@ -15,17 +15,19 @@ STAGES = $(BUILD)/stages
 # minutes.  The 32-bit demo, given 90, went into the i386 stage for 30
 # (about 20 s measured: its app files built, its runs beside the three
 # CPUs'); the web stage builds the page's two modules and runs both in a
-# headless Chromium.
+# headless Chromium.  The i586 stage (the 32-bit demo on SDL2 built from
+# source) needs about 180 s of CPU from a clean build folder, 70 of them
+# the SDL2 build, which a second run skips.
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:360 arm:180 web:120 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 i586:240 arm:180 web:120 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
 STAGE_NAMES = $(sort $(foreach s,$(CHECK_STAGES) $(TEST_STAGES),$(firstword $(subst :, ,$(s)))))
 .PHONY: check test check-stages test-stages $(STAGE_NAMES:%=stage-%) test-unit unit-runs unit-exact \
         unit-once test-rules test-arm-order test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
-        i386-demo-run test-i386-sysroot test-arm test-nosimd test-san san-runs san-suites san-smoke \
+        i386-demo-run test-i386-sysroot test-i586 i586-demo-run i586-default i386-sdl-print test-arm test-nosimd test-san san-runs san-suites san-smoke \
         test-clang
 
 check: deps-check
@@ -48,9 +50,9 @@ test: deps-test
 # make starts them in this order: the build first (four stages wait for
 # it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
+test-stages: stage-build stage-i386 stage-i586 stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
              stage-rules stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
-stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-arm stage-web: stage-build
+stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-i586 stage-arm stage-web: stage-build
 
 stage-build:
 	$(call stage,build,all $(TESTBINS))
@@ -72,6 +74,8 @@ stage-nosimd:
 	$(call stage,nosimd,test-nosimd)
 stage-i386:
 	$(call stage,i386,test-i386)
+stage-i586:
+	$(call stage,i586,test-i586)
 stage-arm:
 	$(call stage,arm,test-arm)
 stage-web:
@@ -235,6 +239,31 @@ test-i386-sysroot: $(DEMO)
 	    BENCH=$(I386S)/ripple-bench $(I386S)/ripple
 	$(Q)$(MAKE) $(SUB) ARCH=i386 I386_SYSROOT=1 I386_SYSROOT_DIR=$(I386)/sysroot BUILD=$(I386S) \
 	    BENCH=$(I386S)/ripple-bench DEMO64=$(call cmd,$(DEMO)) i386-demo-run
+# The 32-bit demo on the SDL2 built from source without SSE (I386_SDL=source,
+# into build/i386/prefix, kept per version: the first run builds it, in
+# this stage's time) on an emulated Pentium II with and without MMX against
+# the 64-bit demo (tests/demo586.sh); in a build directory of its own, as
+# the i386 stage's demo takes Debian's SDL2.
+I586 = $(BUILD)/i586
+I586_VARS = ARCH=i386 I386_SDL=source BUILD=$(I586) BENCH=$(I586)/ripple-bench \
+            I386_PREFIX=$(I386)/prefix I386_SYSROOT_DIR=$(I386)/sysroot
+test-i586: $(DEMO) i586-default
+	$(Q)$(MAKE) $(SUB) $(I586_VARS) $(I586)/ripple
+	$(Q)$(MAKE) $(SUB) $(I586_VARS) DEMO64=$(call cmd,$(DEMO)) i586-demo-run
+# The default: Debian's SDL2 where the CPU has SSE, the source one where it
+# has not (a Pentium II's flags).
+i586-default:
+	$(Q)mkdir -p $(I586) && printf 'flags\t\t: fpu vme de pse tsc msr pae mce cx8 sep mtrr pge mca cmov pat pse36 mmx fxsr\n' \
+	    >$(I586)/cpuinfo-pentium2; \
+	for cpu in $(I586)/cpuinfo-pentium2:source /proc/cpuinfo:$(if $(shell grep -qw sse /proc/cpuinfo && echo y),system,source); do \
+	    got=$$($(MAKE) $(SUB) -s ARCH=i386 BUILD=$(I586) I386_CPUINFO=$${cpu%:*} i386-sdl-print); \
+	    if [ "$$got" = "$${cpu#*:}" ]; then echo "I386_SDL on $${cpu%:*}: $$got"; \
+	    else echo "FAIL: I386_SDL on $${cpu%:*} is '$$got', not $${cpu#*:}"; exit 1; fi; \
+	done
+i386-sdl-print:
+	@echo $(I386_SDL)
+i586-demo-run:
+	$(Q)QEMU="$(I386_QEMU)" sh tests/demo586.sh $(DEMO64) $(DEMO) $(I386_PREFIX)/lib $(BUILD)/logs/demo586
 i386-on-%:
 	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(I386) $*

@@ -1,6 +1,12 @@
 #!/bin/sh
 # winprefix.sh - the Windows builds' libraries cross-built by mingw-w64 from Debian's source packages into a prefix.
-# usage: sh src/tools/winprefix.sh win32|win64 DIR
+# usage: sh src/tools/winprefix.sh win32|win64|linux-i386 DIR
+#
+# linux-i386 builds SDL2 and SDL2_image alone, the same way, for the 32-bit
+# Linux demo on a Pentium II (make ARCH=i386 I386_SDL=source): gcc -m32,
+# i686 code without SSE or 3DNow!, shared libraries in DIR/lib
+# (libSDL2-2.0.so.0, libSDL2_image-2.0.so.0), left unstripped (the i586
+# test reads their functions' names).
 #
 # Builds into DIR (bin/ for the DLLs, lib/ for the import and static
 # libraries and the .pc files, include/):
@@ -29,7 +35,7 @@
 # and gcc-mingw-w64-x86-64-win32): the posix-thread runtime (winpthreads)
 # imports GetTickCount64, which Windows XP lacks.
 set -eu
-usage="usage: winprefix.sh win32|win64 DIR"
+usage="usage: winprefix.sh win32|win64|linux-i386 DIR"
 ARCH=${1:?$usage}
 DIR=${2:?$usage}
 [ $# -eq 2 ] || { echo "$usage"; exit 2; }
@@ -41,6 +47,12 @@ case $ARCH in
     win64) HOST=x86_64-w64-mingw32
            OPT="-O2"
            SDL_SIMD="--disable-3dnow";;
+    linux-i386)
+           # the 32-bit Linux demo's SDL2 and SDL2_image for a Pentium II:
+           # i686 code (CMOV, as Debian's i386 C library), no SSE, no 3DNow!
+           HOST=i686-pc-linux-gnu
+           OPT="-O2 -m32 -march=i686 -mtune=generic"
+           SDL_SIMD="--disable-sse --disable-sse2 --disable-sse3 --disable-3dnow";;
     *) echo "winprefix: unknown architecture '$ARCH' ($usage)"; exit 2;;
 esac
 
@@ -48,6 +60,30 @@ esac
 # needs SDL2).
 LIBS="zlib:zlib:1.2.13 sdl2:libsdl2:2.26.5 sdl2-image:libsdl2-image:2.6.3 chipmunk:chipmunk:7.0.3
       cjson:cjson:1.7.15 cmocka:cmocka:1.1.5"
+
+# linux-i386: the 32-bit Linux demo's SDL2 and SDL2_image alone (the rest
+# is Debian's i386 packages), built by the machine's gcc with -m32.
+if [ "$ARCH" = linux-i386 ]; then
+    LIBS="sdl2:libsdl2:2.26.5 sdl2-image:libsdl2-image:2.6.3"
+    TOOLS="gcc ar"
+    CC="gcc -m32"
+    # The machine's i386 packages (or, given I386_LIBDIR, a sysroot's):
+    # configure finds what X11 and the sound servers need there, and SDL
+    # loads them at run time.  The X11 video driver and ALSA and
+    # PulseAudio are what a Pentium II box has; Wayland, KMS/DRM, Vulkan,
+    # the input methods and the newer sound servers stay out.
+    I386_LIBDIR=${I386_LIBDIR:-/usr/lib/i386-linux-gnu}
+    export PKG_CONFIG_LIBDIR="$I386_LIBDIR/pkgconfig:/usr/share/pkgconfig"
+    export LDFLAGS="-L$I386_LIBDIR"
+    SDL_MORE="--build=$(gcc -dumpmachine) --disable-ssemath --disable-video-wayland --disable-video-kmsdrm
+        --disable-video-vulkan --disable-video-opengles --disable-ibus --disable-fcitx --disable-pipewire
+        --disable-jack --disable-sndio --disable-esd --disable-arts --disable-nas --disable-hidapi
+        --disable-libdecor --disable-rpath"
+else
+    TOOLS="$HOST-gcc $HOST-ar $HOST-windres"
+    CC=$HOST-gcc
+    SDL_MORE=""
+fi
 
 mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
@@ -58,17 +94,18 @@ for l in $LIBS; do
 done
 [ -n "$missing" ] || exit 0
 
-for c in apt-get dpkg-source $HOST-gcc $HOST-ar $HOST-windres cmake make; do
+for c in apt-get dpkg-source $TOOLS cmake make; do
     if ! command -v "$c" >/dev/null 2>&1; then
         case $c in
             apt-get) pkg=apt;; dpkg-source) pkg=dpkg-dev;; cmake) pkg="cmake";; make) pkg="make";;
+            gcc | ar) pkg="gcc-multilib";;
             i686*) pkg=gcc-mingw-w64-i686-win32;; *) pkg=gcc-mingw-w64-x86-64-win32;;
         esac
         echo "winprefix: $c is missing (apt-get install $pkg)"
         exit 1
     fi
 done
-if $HOST-gcc -v 2>&1 | grep -q '^Thread model: posix'; then
+if [ "$ARCH" != linux-i386 ] && $HOST-gcc -v 2>&1 | grep -q '^Thread model: posix'; then
     echo "winprefix: $HOST-gcc is the posix-thread variant; choose the win32 one" \
          "(update-alternatives --set $HOST-gcc /usr/bin/$HOST-gcc-win32)"
     exit 1
@@ -158,7 +195,13 @@ source_of() {
 
 B=$DIR.build
 JOBS=$(nproc 2>/dev/null || echo 2)
-CMAKE_CROSS="-DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER=$HOST-gcc -DCMAKE_RC_COMPILER=$HOST-windres
+if [ "$ARCH" = linux-i386 ]; then
+    CMAKE_TARGET="-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=i686 -DCMAKE_C_COMPILER=gcc
+        -DCMAKE_INSTALL_LIBDIR=lib"
+else
+    CMAKE_TARGET="-DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER=$HOST-gcc -DCMAKE_RC_COMPILER=$HOST-windres"
+fi
+CMAKE_CROSS="$CMAKE_TARGET
     -DCMAKE_FIND_ROOT_PATH=$DIR -DCMAKE_FIND_ROOT_PATH_MODE_PROGRAM=NEVER
     -DCMAKE_FIND_ROOT_PATH_MODE_LIBRARY=ONLY -DCMAKE_FIND_ROOT_PATH_MODE_INCLUDE=ONLY
     -DCMAKE_FIND_ROOT_PATH_MODE_PACKAGE=ONLY -DCMAKE_PREFIX_PATH=$DIR -DCMAKE_INSTALL_PREFIX=$DIR
@@ -209,8 +252,8 @@ build_one() {
         rm -rf "$B/sdl2"
         mkdir -p "$B/sdl2"
         # shellcheck disable=SC2086 # one word an option
-        (cd "$B/sdl2" && CFLAGS="$OPT" "$s/configure" --host=$HOST --prefix="$DIR" --disable-static \
-            $SDL_SIMD && make -j "$JOBS" && make install) >"$B/sdl2.log" 2>&1;;
+        (cd "$B/sdl2" && CC="$CC" CFLAGS="$OPT" "$s/configure" --host=$HOST --prefix="$DIR" --disable-static \
+            $SDL_SIMD $SDL_MORE && make -j "$JOBS" && make install) >"$B/sdl2.log" 2>&1;;
     sdl2-image)
         cmake_build sdl2-image "$s" -DSDL2IMAGE_BACKEND_STB=ON -DSDL2IMAGE_VENDORED=OFF \
             -DSDL2IMAGE_SAMPLES=OFF -DSDL2IMAGE_DEPS_SHARED=OFF -DSDL2IMAGE_SVG=OFF \
