@@ -102,7 +102,7 @@ MSVCRT_NEW=$MSVCRT_NEW'|_(get|set)_invalid_parameter_handler|_create_locale|_fre
 SHIPPED=""
 for pe in "$@"; do
     [ -f "$pe" ] || { echo "pe-imports: '$pe' is not a file"; exit 1; }
-    SHIPPED="$SHIPPED $(basename "$pe" | tr 'A-Z' 'a-z' | sed 's/\.dll$//')"
+    SHIPPED="$SHIPPED $(basename "$pe" | tr '[:upper:]' '[:lower:]' | sed 's/\.dll$//')"
 done
 
 # parse PE: "os M.m", "subsystem M.m", "machine X", then "import DLL FUNCTION" lines
@@ -157,6 +157,7 @@ for pe in "$@"; do
     printf '%s\n' "$info" | grep -q '^delay$' &&
         bad "$name: has delay-loaded imports, which this check does not read"
     for dll in $(printf '%s\n' "$imports" | awk '{ print tolower($1) }' | sed 's/\.dll$//' | sort -u); do
+        # shellcheck disable=SC2086,SC2116 # the list's words, on one line
         case " $(echo $XP_DLLS) $SHIPPED " in
             *" $dll "*) ;;
             *) bad "$name: imports from $dll.dll, which is neither part of Windows XP nor shipped beside it";;

@@ -34,8 +34,10 @@ DIR=${2:?$usage}
 RIPPLE=${3:?$usage}
 BENCH=${4:?$usage}
 case $ARCH in
-    win32) maxos=5.1 winearch=win32 loader=/usr/lib/wine/wine pkg="wine32:i386";;
-    win64) maxos=5.2 winearch=win64 loader=/usr/lib/wine/wine64 pkg=wine64;;
+    win32) maxos=5.1 winearch=win32 loader=/usr/lib/wine/wine pkg="wine32:i386"
+           host=i686-w64-mingw32 gccpkg=gcc-mingw-w64-i686-win32;;
+    win64) maxos=5.2 winearch=win64 loader=/usr/lib/wine/wine64 pkg=wine64
+           host=x86_64-w64-mingw32 gccpkg=gcc-mingw-w64-x86-64-win32;;
     *) echo "win: unknown architecture '$ARCH' ($usage)"; exit 2;;
 esac
 
@@ -43,7 +45,7 @@ esac
 need=""
 for t in "wine:wine" "$loader:$pkg" "xvfb-run:xvfb" "xauth:xauth" "timeout:coreutils" \
          "x86_64-w64-mingw32-objdump:binutils-mingw-w64-x86-64" \
-         "$( [ $ARCH = win32 ] && echo i686 || echo x86_64)-w64-mingw32-gcc:gcc-mingw-w64-$( [ $ARCH = win32 ] && echo i686 || echo x86-64)-win32"; do
+         "$host-gcc:$gccpkg"; do
     c=${t%%:*}
     case $c in /*) [ -x "$c" ];; *) command -v "$c" >/dev/null 2>&1;; esac || need="$need ${t#*:}"
 done
@@ -73,7 +75,8 @@ took() { echo "($(($(date +%s) - t0)) s)"; }
 # would wait for a click), no debug chatter on stderr (the messages are
 # compared with the native ones), the libraries' DLLs found by WINEPATH.
 export WINEPREFIX="$DIR/wine" WINEARCH=$winearch WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-export WINEPATH="Z:$(echo "$DIR/prefix/bin" | tr / '\\')"
+WINEPATH="Z:$(printf '%s' "$DIR/prefix/bin" | sed 's|/|\\|g')"
+export WINEPATH
 export SDL_AUDIODRIVER=dummy
 if [ ! -e "$WINEPREFIX/.booted" ]; then
     rm -rf "$WINEPREFIX"
@@ -93,7 +96,6 @@ nocr() { tr -d '\r' <"$1"; }
 
 # ---- the import check, refusing what it must --------------------------------------
 
-host=$( [ $ARCH = win32 ] && echo i686 || echo x86_64)-w64-mingw32
 cat >"$LOGS/vista.c" <<'EOF'
 #include <windows.h>
 #include <string.h>
@@ -102,16 +104,20 @@ int main(int argc, char **argv)
 #ifdef NEW_KERNEL32
     (void)argv;
     return (int)GetTickCount64() + argc;
-#else
+#elif defined NEW_CRT
     char b[8];
     strcpy_s(b, sizeof b, argv[0]);
     return b[0] + argc;
+#else
+    (void)argv;
+    return argc;
 #endif
 }
 EOF
 for c in "kernel32:GetTickCount64:-DNEW_KERNEL32" "msvcrt:strcpy_s:-DNEW_CRT" "subsystem:6.0:-Wl,--subsystem,console:6.0"; do
     what=${c%%:*}; rest=${c#*:}; sym=${rest%%:*}; flags=${rest#*:}
-    if ! $host-gcc -D_WIN32_WINNT=0x0600 $flags -o "$LOGS/vista-$what.exe" "$LOGS/vista.c" >"$LOGS/vista-$what.log" 2>&1; then
+    # shellcheck disable=SC2086 # the flags are words
+    if ! "$host-gcc" -D_WIN32_WINNT=0x0600 $flags -o "$LOGS/vista-$what.exe" "$LOGS/vista.c" >"$LOGS/vista-$what.log" 2>&1; then
         bad "import check: cannot build a PE importing $sym: $(head -c 300 "$LOGS/vista-$what.log")"
     elif sh tests/pe-imports.sh --max-os "$maxos" "$LOGS/vista-$what.exe" >"$LOGS/vista-$what.log" 2>&1; then
         bad "import check: passed a PE with $what $sym"
@@ -135,9 +141,10 @@ else bad "imports newer than Windows $maxos:"; cat "$LOGS/imports.log"; fi
 
 # The paths of this CPU, as the native exactness suite lists them (Wine runs
 # on the same CPU: the Windows build must offer the same).
+# shellcheck disable=SC2086,SC2116 # a list of words, their spaces made single
 paths=$(echo ${NATIVE_PATHS:-})
 [ -n "$paths" ] || { echo "win: FAIL: NATIVE_PATHS (the native test_paths --list) is not set"; exit 1; }
-suites=$(ls "$DIR"/tests/test_*.exe 2>/dev/null | grep -v '/test_paths\.exe$')
+suites=$(for t in "$DIR"/tests/test_*.exe; do [ -e "$t" ] && [ "${t##*/}" != test_paths.exe ] && echo "$t"; done)
 if [ -e "$DIR/tests/test_paths.exe" ]; then
     wpaths=$(wrun 60 "$DIR/tests/test_paths.exe" --list | tr -d '\r' | tr '\n' ' ' | sed 's/ $//')
     if [ "$wpaths" = "$paths" ]; then ok; else bad "paths under Wine '$wpaths', natively '$paths'"; fi
@@ -257,7 +264,7 @@ chmod 444 "$LOGS/ro.rpl"
 ( cd "$LOGS" && wrun 60 "$EXE" --headless --size 32x24 --frames 2 --save-state ro.rpl >ro.out 2>ro.rawerr; echo $? >ro.rc )
 tr -d '\r' <"$LOGS/ro.rawerr" >"$LOGS/ro.err"
 if [ "$(cat "$LOGS/ro.rc")" = 2 ] && grep -q "read-only" "$LOGS/ro.err" && [ "$(cat "$LOGS/ro.rpl")" = keep ] &&
-    [ "$(ls "$LOGS" | grep -c '^ro\.rpl.')" = 0 ]; then ok
+    [ -z "$(find "$LOGS" -name 'ro.rpl?*')" ]; then ok
 else bad "a read-only output: exit $(cat "$LOGS/ro.rc") (want 2), message '$(cat "$LOGS/ro.err")', file now '$(head -c 20 "$LOGS/ro.rpl")'"; fi
 chmod 644 "$LOGS/ro.rpl"
 
