@@ -17,10 +17,11 @@ STAGES = $(BUILD)/stages
 # CPUs'); the web stage builds the page's two modules and runs both in a
 # headless Chromium.  The win stage builds the Windows libraries from
 # Debian's sources the first time (about 4 of its minutes; kept in
-# build/win32/prefix after), then the win32 build, and runs it under Wine.
+# build/win32/prefix after), then the win32 build, and runs it under Wine;
+# the dist stage makes and checks the two downloads of make dist.
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:360 win:360 arm:180 web:120 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 win:360 dist:90 arm:180 web:120 san:300 san-gcc:300 clang:150
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
 
@@ -50,7 +51,7 @@ test: deps-test
 # make starts them in this order: the build first (four stages wait for
 # it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-win stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
+test-stages: stage-build stage-i386 stage-win stage-dist stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
              stage-rules stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-win stage-arm stage-web: stage-build
 
@@ -76,6 +77,10 @@ stage-i386:
 	$(call stage,i386,test-i386)
 stage-win:
 	$(call stage,win,test-win)
+# make dist's archives: after the win stage (the zip takes its build) and
+# the 32-bit ones (the tarball's demo shares their sysroot and prefix).
+stage-dist: stage-win stage-i386 $(if $(filter i586:%,$(TEST_STAGES)),stage-i586)
+	$(call stage,dist,test-dist)
 stage-arm:
 	$(call stage,arm,test-arm)
 stage-web:
