@@ -19,7 +19,7 @@
 #   - the bench's paths agree, and its frames are the native bench's;
 #   - with ripple.exe: the timedemo (--benchmark --headless, 2000 frames)
 #     of busy-1, busy-2, wave-2 and show-1 on every path the CPU has gives
-#     the native demo's CRC; a window's screenshot at 32, 16 and 8 bits a
+#     the native demo's CRCs (water, and show-1's sound) and says its path; a window's screenshot at 32, 16 and 8 bits a
 #     pixel is the native demo's, byte for byte, and so is the side view's;
 #     bad flags exit 2 with the native message; a snapshot replaces an
 #     existing file with the native bytes, and a read-only file is refused.
@@ -210,18 +210,32 @@ RIPPLE=$(cd "$(dirname "$RIPPLE")" && pwd)/$(basename "$RIPPLE")
 if wrun 30 "$EXE" --version >"$LOGS/version.out" 2>&1 && grep -q "^ripple [0-9]" "$LOGS/version.out"; then ok
 else bad "ripple.exe --version: $(head -c 200 "$LOGS/version.out")"; fi
 
-# the timedemo's scenes on every path, the CRC the native demo's
+# the timedemo's scenes on every path, the CRCs (the water's, and the
+# show's sound) the native demo's: natively once a scene, on its best path
+# (the native stages hold every native path to the same bytes), under
+# Wine on each path
+sound_of() { sed -n 's/^sound *crc32 \([0-9a-f]*\) .*/\1/p' "$LOGS/$1.out"; }
 for scene in busy-1 busy-2 wave-2 show-1; do
+    n=bm-$scene
+    ( cd "$LOGS" && "$RIPPLE" --benchmark --headless --frames 2000 --bench-scene "$scene" >"$n.nat.out" 2>"$n.nat.err"
+      echo $? >"$n.nat.rc" )
+    cn=$(crc_of "$n.nat")
+    sn=$(sound_of "$n.nat")
+    if [ "$(rc_of "$n.nat")" != 0 ] || [ -z "$cn" ]; then
+        bad "the native timedemo of $scene: exit $(rc_of "$n.nat"), crc '$cn'"; continue
+    fi
     for p in $paths; do
-        n=bm-$scene-$p
-        both "$n" --benchmark --headless --frames 2000 --bench-scene "$scene" --simd "$p"
-        cn=$(crc_of "$n.nat")
-        cw=$(crc_of "$n.win")
-        if [ "$(rc_of "$n.nat")" = 0 ] && [ "$(rc_of "$n.win")" = 0 ] && [ -n "$cn" ] && [ "$cw" = "$cn" ]; then ok
-        else bad "timedemo $scene, path $p: Windows crc '$cw' (exit $(rc_of "$n.win")), native '$cn' (exit $(rc_of "$n.nat"))"
-            head -c 300 "$LOGS/$n.win.err"; fi
+        ( cd "$LOGS" && wrun 300 "$EXE" --benchmark --headless --frames 2000 --bench-scene "$scene" --simd "$p" \
+              >"$n-$p.win.raw" 2>"$n-$p.win.rawerr"
+          echo $? >"$n-$p.win.rc"; tr -d '\r' <"$n-$p.win.raw" >"$n-$p.win.out"; tr -d '\r' <"$n-$p.win.rawerr" >"$n-$p.win.err" )
+        cw=$(crc_of "$n-$p.win")
+        sw=$(sound_of "$n-$p.win")
+        if [ "$(rc_of "$n-$p.win")" = 0 ] && [ "$cw" = "$cn" ] && [ "$sw" = "$sn" ] &&
+            grep -q "path $p," "$LOGS/$n-$p.win.out"; then ok
+        else bad "timedemo $scene, path $p: Windows crc '$cw' sound '$sw' (exit $(rc_of "$n-$p.win")), native '$cn' '$sn'"
+            head -c 300 "$LOGS/$n-$p.win.err"; fi
     done
-    echo "timedemo $scene: crc32 $(crc_of "bm-$scene-${paths%% *}.nat") on paths $paths $(took)"
+    echo "timedemo $scene: crc32 $cn${sn:+, sound $sn}, natively and under Wine on paths $paths $(took)"
 done
 
 # a window at each depth (in this Xvfb): the same screenshot and CRC
