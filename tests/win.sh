@@ -91,8 +91,6 @@ if [ ! -e "$WINEPREFIX/.booted" ]; then
 fi
 # wrun SECONDS PROGRAM ARGS...: one Windows program under Wine.
 wrun() { t=$1; shift; timeout -k 5 "$t" wine "$@"; }
-# Windows' C runtime writes CRLF to a file: compared without the CRs.
-nocr() { tr -d '\r' <"$1"; }
 
 # ---- the import check, refusing what it must --------------------------------------
 
