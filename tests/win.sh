@@ -15,7 +15,8 @@
 #   - every unit suite that was built passes under Wine, once, on the best
 #     path and with their quick counts (RIPPLE_TEST_QUICK: the slowest run
 #     several times slower under Wine; the unit stage runs them in full);
-#     the exactness suite runs every path itself, and lists natively's paths;
+#     the exactness suite (every 4th random case, as under qemu) runs every
+#     path itself, and must list the native paths;
 #   - the bench's paths agree, and its frames are the native bench's;
 #   - with ripple.exe: the timedemo (--benchmark --headless, 2000 frames)
 #     of busy-1, busy-2, wave-2 and show-1 on every path the CPU has gives
@@ -146,8 +147,11 @@ suites=$(for t in "$DIR"/tests/test_*.exe; do [ -e "$t" ] && [ "${t##*/}" != tes
 if [ -e "$DIR/tests/test_paths.exe" ]; then
     wpaths=$(wrun 60 "$DIR/tests/test_paths.exe" --list | tr -d '\r' | tr '\n' ' ' | sed 's/ $//')
     if [ "$wpaths" = "$paths" ]; then ok; else bad "paths under Wine '$wpaths', natively '$paths'"; fi
-    if RUNNER="timeout -k 5 300 wine" sh tests/suites.sh "$ARCH under Wine, exactness (test_paths)" \
-        "$LOGS/paths.log" "$DIR/tests/test_paths.exe"; then ok; else bad "$ARCH: exactness suite"; fi
+    # every 4th random case, as under qemu (each subset's CRCs are pinned;
+    # the unit stage runs them all natively)
+    if wrun 300 "$DIR/tests/test_paths.exe" --subset 4 >"$LOGS/paths.log" 2>&1; then ok
+        echo "$ARCH under Wine: the exactness suite passed (--subset 4, paths $wpaths)"
+    else bad "$ARCH: the exactness suite (see $LOGS/paths.log)"; tail -n 20 "$LOGS/paths.log"; fi
 fi
 # shellcheck disable=SC2086 # one word a program
 if [ -n "$suites" ] && RIPPLE_TEST_QUICK=1 RUNNER="timeout -k 5 300 wine" sh tests/suites.sh "$ARCH under Wine, every suite" \
