@@ -62,6 +62,14 @@
 #   make side-art   regenerate assets/side-sky.png and assets/side-stone.png
 #   make screenshots  remake the pictures in docs/img (the README's window
 #                   under Xvfb, the show's busiest moments; not part of test)
+#   make dist       dist/ripple-VERSION-win32.zip (the demo, bench and DLLs
+#                   for Windows XP and later, assets, a README.txt) and
+#                   dist/ripple-VERSION-i386-linux.tar.gz (the 32-bit demo
+#                   with its own SDL2, for a Pentium II; docs/windows.md)
+#   make test-win   the win32 build under Wine (the win stage: suites,
+#                   imports against Windows XP's, the demo against the
+#                   native one); make test-win64 the same for win64
+#   make win-imports  the shipped PEs' imports into docs/windows.md
 #   make clean      remove everything built
 #
 # CC, CFLAGS, CPPFLAGS and LDFLAGS from the command line are respected;
@@ -75,6 +83,7 @@
 #   mk/web.mk      the web page (WebAssembly)
 #   mk/install.mk  install, install-lib, uninstall and their test
 #   mk/tools.mk    running, the bench, the generators of the assets and pictures
+#   mk/dist.mk     make dist: the Windows zip and the 32-bit Linux tarball
 # and the fuzzers in tests/fuzz.mk.
 
 # `make` alone builds `all`, wherever its rule stands.
@@ -239,6 +248,7 @@ include mk/tests.mk
 include mk/web.mk
 include mk/install.mk
 include mk/tools.mk
+include mk/dist.mk
 
 # tests/fuzz_*.c are libFuzzer targets (clang -fsanitize=fuzzer), not unit
 # tests: TEST_SRC leaves them out, so they are neither linked with cmocka nor
@@ -247,7 +257,7 @@ include mk/tools.mk
 include tests/fuzz.mk
 
 clean:
-	rm -rf $(BUILD) $(DEMO) $(BENCH)
+	rm -rf $(BUILD) $(DEMO) $(BENCH) $(DIST)
 
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(WEB_OBJ) \
     $(TOOLS_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))

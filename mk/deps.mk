@@ -18,10 +18,18 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
 # suites that run once to their rule; /usr/bin/time measures --present
 # auto's resident memory against the surface's in the smoke test.
-NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) cmd:clang:clang cmd:gdb:gdb \
+NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) $(NEEDS_WIN_TEST) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
               file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
+
+# The Windows builds and their tests: both win32-thread mingw-w64
+# compilers, CMake and dpkg-source for the libraries' sources, Wine for
+# both widths (wine32 is an i386 package), zip for make dist.
+NEEDS_WIN_TEST = cmd:i686-w64-mingw32-gcc:gcc-mingw-w64-i686-win32 \
+                 cmd:x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64-win32 cmd:cmake:cmake \
+                 cmd:dpkg-source:dpkg-dev cmd:wine:wine file:/usr/lib/wine/wine:wine32:i386 \
+                 file:/usr/lib/wine/wine64:wine64 cmd:zip:zip
 
 # The web page: emscripten (which brings node) builds it; the tests run
 # it in a headless Chromium.
