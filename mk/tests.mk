@@ -53,7 +53,7 @@ test: deps-test
 	sh tests/stage.sh --table $(STAGES) $(TEST_STAGES) || rc=1; exit $$rc
 
 # The ports' stages, each with its time against its budget in a table.
-test-ports: deps-test
+test-ports: deps-ports
 	$(Q)sh tests/stage.sh --begin $(STAGES)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k port-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) build:60 $(PORT_STAGES) || rc=1; exit $$rc
