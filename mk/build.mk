@@ -190,9 +190,11 @@ $(TESTBINS): $(BUILD)/tests/%$(EXE): $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) \
 	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-# A suite that tests one of the demo's SDL-free files links its object.
-$(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
-$(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o
+# A suite that tests one of the demo's SDL-free files links its object,
+# and the demo's platform seam it stands on (sys.o, or sys_win.o).
+APP_SYS_OBJ = $(filter $(BUILD)/src/app/sys.o $(BUILD)/src/app/sys_win.o,$(APP_OBJ))
+$(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
+$(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
 # The web page's pool, built natively (plain C over libripple).
 $(BUILD)/tests/test_web$(EXE): TEST_APP_OBJ = $(BUILD)/src/web/web.o
 $(BUILD)/tests/test_web$(EXE): $(BUILD)/src/web/web.o

@@ -1,8 +1,6 @@
 /* app/main.c - the demo's start: options, the field and its picture, then the window loop or a headless run. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include "app/overlay.h"
 #include "app/record.h"
 #include "app/screenshot.h"
+#include "app/sys.h"
 #include "app/video.h"
 #include "ripple_support.h"
 
@@ -69,15 +68,6 @@ static void run_window(app_t *a)
             SDL_Delay(5); /* nothing moves: don't spin */
         app_video_pace(a, now); /* a window surface with --vsync */
     }
-}
-
-/* Dies of the signal that stopped the run, once everything is cleaned up. */
-static int die_of_signal(int sig)
-{
-    fflush(stdout);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig; /* if it did not kill after all */
 }
 
 /* The null device: any number of outputs may go there. */
@@ -351,24 +341,6 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
     return status ? status : out;
 }
 
-/* fds 0, 1 and 2 open before anything else is: a missing one points at
- * /dev/null, so no file of ours becomes stderr and takes its messages.
- * 0, or EXIT_FAILURE with no message: stderr may be what is missing. */
-static int standard_fds(void)
-{
-    for (int fd = 0; fd <= 2; fd++) {
-        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-            continue;
-        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-        if (n != fd) {
-            if (n >= 0)
-                close(n);
-            return EXIT_FAILURE;
-        }
-    }
-    return 0;
-}
-
 /* What went to stdout (a report, --help) reached it, or one line says why. */
 static int flush_stdout(int status)
 {
@@ -387,7 +359,7 @@ int main(int argc, char **argv)
 {
     app_t a;
     char *err = NULL;
-    int status = standard_fds();
+    int status = app_sys_std_fds();
     if (status != 0)
         return status;
     memset(&a, 0, sizeof a);
@@ -423,6 +395,6 @@ int main(int argc, char **argv)
     app_overlay_destroy(a.overlay);
     play_destroy(a.play);
     if (app_stop_signal())
-        return die_of_signal(app_stop_signal());
+        return app_sys_die_of_signal(app_stop_signal());
     return flush_stdout(status);
 }
