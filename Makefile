@@ -223,7 +223,7 @@ include mk/deps.mk
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else ifneq ($(WIN_HOST),)
-all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
+all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(WIN_DLLS)
 else ifneq ($(ARM_TRIPLE),)
 all: deps-arm $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else

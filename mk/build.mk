@@ -173,6 +173,15 @@ $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(notdir $<) $@
 endif
 
+ifneq ($(WIN_HOST),)
+# SDL2.dll and SDL2_image.dll beside the demo, where Windows looks first:
+# build/ARCH/ripple.exe runs from any working directory.
+WIN_DLLS = $(BUILD)/SDL2.dll $(BUILD)/SDL2_image.dll
+$(WIN_DLLS): $(BUILD)/%.dll: | deps-win
+	$(Q)cp $(WIN_PREFIX)/bin/$*.dll $@
+$(DEMO): | $(WIN_DLLS)
+endif
+
 $(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")

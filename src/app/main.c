@@ -1,10 +1,8 @@
 /* app/main.c - the demo's start: options, the field and its picture, then the window loop or a headless run. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -70,14 +68,6 @@ static void run_window(app_t *a)
     }
 }
 
-/* The null device: any number of outputs may go there. */
-static int is_null_device(const struct stat *st)
-{
-    struct stat null;
-    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
-           st->st_rdev == null.st_rdev;
-}
-
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
@@ -105,10 +95,10 @@ static int die(int status, char *msg)
  * when it cannot be resolved); *base is the name within it. */
 static char *real_folder(const char *path, const char **base)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = app_sys_last_sep(path);
     *base = slash ? slash + 1 : path;
     char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
-    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *real = dir ? app_sys_realpath(dir) : NULL;
     free(dir);
     return real;
 }
@@ -118,10 +108,10 @@ static char *real_folder(const char *path, const char **base)
  * canonical path and its own name in *canon (a new allocation).  An
  * answer: 1 if either is known, 0 if not (it is then compared with
  * nothing; the write itself will say what is wrong). */
-static int output_identity(const char *path, struct stat *st, char **canon)
+static int output_identity(const char *path, app_file_id_t *id, char **canon)
 {
     *canon = NULL;
-    if (stat(path, st) == 0)
+    if (app_sys_file_id(path, id))
         return 1;
     const char *base;
     char *real = real_folder(path, &base);
@@ -139,7 +129,7 @@ static int is_record_frame(const app_t *a, const char *path)
     int same = 0;
     if (real && digits >= 6 && base[6 + digits] == '.' &&
         !strcmp(base + 7 + digits, a->o.record_format)) {
-        char *rec = realpath(a->o.record, NULL);
+        char *rec = app_sys_realpath(a->o.record);
         same = rec && !strcmp(real, rec);
         free(rec);
     }
@@ -153,7 +143,7 @@ static int same_outputs(const app_t *a, char **err)
 {
     const char *flag[3] = { "--save-state", "--screenshot", "--audio-out" };
     const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
-    struct stat st[3];
+    app_file_id_t st[3];
     char *canon[3] = { NULL, NULL, NULL };
     int ok[3] = { 0, 0, 0 }, rc = 0;
     for (int i = 0; i < 3; i++)
@@ -163,8 +153,8 @@ static int same_outputs(const app_t *a, char **err)
             if (!ok[i] || !ok[k] || !canon[i] != !canon[k])
                 continue;
             int same = canon[i] ? !strcmp(canon[i], canon[k])
-                                : st[i].st_dev == st[k].st_dev && st[i].st_ino == st[k].st_ino &&
-                                      !is_null_device(&st[i]);
+                                : st[i].dev == st[k].dev && st[i].ino == st[k].ino &&
+                                      !st[i].null_device;
             if (same) {
                 *err = !strcmp(outs[i], outs[k])
                            ? app_format("%s and %s name the same file '%s': one would overwrite "

@@ -1,4 +1,5 @@
 /* app/sys.c - the demo's platform seam on POSIX: fds, stderr, exclusive files, stop signals, the probe's process (sys_win.c on Windows). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -64,6 +65,33 @@ void app_sys_remove_empty(const char *path)
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
         unlink(path);
+}
+
+int app_sys_file_id(const char *path, app_file_id_t *id)
+{
+    struct stat st, null;
+    if (stat(path, &st) != 0)
+        return 0;
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
+    id->null_device = S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
+                      S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
+    return 1;
+}
+
+char *app_sys_realpath(const char *path)
+{
+    return realpath(path, NULL);
+}
+
+const char *app_sys_last_sep(const char *path)
+{
+    return strrchr(path, '/');
+}
+
+int app_sys_is_absolute(const char *path)
+{
+    return path[0] == '/';
 }
 
 /* The signal that asked a headless run to stop.  The one mutable global:

@@ -2,6 +2,8 @@
 #ifndef APP_SYS_H
 #define APP_SYS_H
 
+#include <stdint.h>
+
 /* fds 0, 1 and 2 open before anything else is: a missing one points at
  * the null device, so no file of ours becomes stderr and takes its
  * messages.  0, or EXIT_FAILURE with no message: stderr may be what is
@@ -19,6 +21,24 @@ void app_sys_loud_stderr(int saved);
 int app_sys_create_new(const char *path);
 /* Removes path while it is still an empty regular file. */
 void app_sys_remove_empty(const char *path);
+
+/* What an existing name reaches (through links), as two names must share
+ * it to be one file; null_device for the null device, which any number
+ * of outputs may share.  1, or 0 when the name reaches nothing. */
+typedef struct app_file_id {
+    uint64_t dev, ino;
+    int null_device;
+} app_file_id_t;
+int app_sys_file_id(const char *path, app_file_id_t *id);
+/* The canonical absolute path of an existing file or folder, '/' between
+ * folders (a new allocation, NULL when it cannot be resolved). */
+char *app_sys_realpath(const char *path);
+/* The last folder separator in path ('/'; on Windows '\\' and a drive's
+ * ':' too), NULL if none. */
+const char *app_sys_last_sep(const char *path);
+
+/* Whether path starts from a root ('/'; on Windows a drive or '\\' too). */
+int app_sys_is_absolute(const char *path);
 
 /* The signal that asked a headless run to stop, 0 if none: SIGINT,
  * SIGTERM or SIGHUP on POSIX; on Windows SIGINT for Ctrl-C and Ctrl-Break,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <windows.h>
 
 #include "app/sys.h"
@@ -109,6 +110,70 @@ void app_sys_remove_empty(const char *path)
         d.nFileSizeHigh == 0 && d.nFileSizeLow == 0)
         DeleteFileW(w);
     free(w);
+}
+
+/* The C runtime's stat gives every file the inode 0: the volume's serial
+ * number and the file's index are what tell two files apart here. */
+int app_sys_file_id(const char *path, app_file_id_t *id)
+{
+    const char *base = app_sys_last_sep(path);
+    base = base ? base + 1 : path;
+    memset(id, 0, sizeof *id);
+    /* NUL, NUL.txt and \\.\NUL reach the null device from any folder */
+    if (!_strnicmp(base, "nul", 3) && (base[3] == '\0' || base[3] == '.')) {
+        id->null_device = 1;
+        return 1;
+    }
+    wchar_t *w = widen(path);
+    HANDLE h = w ? CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                               OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL)
+                 : INVALID_HANDLE_VALUE;
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return 0;
+    BY_HANDLE_FILE_INFORMATION info;
+    int ok = GetFileInformationByHandle(h, &info) != 0;
+    CloseHandle(h);
+    if (!ok) /* there, but of no known identity: compared by name */
+        return 0;
+    id->dev = info.dwVolumeSerialNumber;
+    id->ino = (uint64_t)info.nFileIndexHigh << 32 | info.nFileIndexLow;
+    return 1;
+}
+
+char *app_sys_realpath(const char *path)
+{
+    wchar_t *w = widen(path), full[MAX_PATH + 1];
+    DWORD n = w ? GetFullPathNameW(w, MAX_PATH + 1, full, NULL) : 0;
+    int there = n > 0 && n <= MAX_PATH && GetFileAttributesW(full) != INVALID_FILE_ATTRIBUTES;
+    free(w);
+    int len = there ? WideCharToMultiByte(CP_UTF8, 0, full, -1, NULL, 0, NULL, NULL) : 0;
+    char *s = len > 0 ? malloc((size_t)len) : NULL;
+    if (!s)
+        return NULL;
+    WideCharToMultiByte(CP_UTF8, 0, full, -1, s, len, NULL, NULL);
+    for (char *p = s; *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    /* "C:/": a drive's root keeps its slash, other folders none */
+    size_t l = strlen(s);
+    if (l > 3 && s[l - 1] == '/')
+        s[l - 1] = '\0';
+    return s;
+}
+
+const char *app_sys_last_sep(const char *path)
+{
+    const char *sep = NULL;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\' || (*p == ':' && p == path + 1))
+            sep = p;
+    return sep;
+}
+
+int app_sys_is_absolute(const char *path)
+{
+    return path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':');
 }
 
 /* What asked a headless run to stop, set by the console's handler (a
