@@ -154,9 +154,10 @@ TOOLS_SRC = $(sort $(wildcard src/tools/*.c))
 # qemu_icount.c is a qemu plugin, built by bench-instr-i386.
 BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # Each tests/test_*.c is a program of its own; tests/util.c, when there,
-# is linked into every one of them, with its memory pages seam.
+# is linked into every one of them, with its seams (tests/pages.h: memory
+# pages; tests/host.h: folders, the environment, runs apart).
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
-UTIL_SRC  = $(wildcard tests/util.c tests/pages.c)
+UTIL_SRC  = $(wildcard tests/util.c tests/pages.c tests/host.c)
 # Every C file, for `make warnings`: the ARM kernels apart, compiled for
 # ARM only.
 ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
@@ -171,7 +172,7 @@ ifneq ($(WIN_HOST),)
 LIB_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(APP_SRC))
 SCENE_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(SCENE_SRC))
-UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter tests/%,$(WIN_SRC))
+UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter $(UTIL_SRC:.c=_win.c),$(WIN_SRC))
 else
 LIB_SRC  := $(filter-out $(WIN_SRC),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC),$(APP_SRC))
@@ -189,6 +190,8 @@ BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
 TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%$(EXE))
+# test_files' cases of the system's own kinds of target, linked into it.
+FILES_SPECIAL_OBJ = $(BUILD)/tests/files_special$(if $(WIN_HOST),_win).o
 
 LIB     = $(BUILD)/libripple.a
 ifneq ($(WIN_HOST),)
@@ -245,4 +248,4 @@ clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH)
 
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(WEB_OBJ) \
-    $(TOOLS_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))
+    $(TOOLS_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ) $(FILES_SPECIAL_OBJ))

@@ -119,7 +119,7 @@ $(APP_OBJ): $(PREFIX_STAMP)
 else ifneq ($(WIN_HOST),)
 # The prefix's headers, for all but the library.
 $(APP_OBJ): $(PREFIX_STAMP)
-$(APP_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-win
+$(APP_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ) $(TEST_OBJ) $(UTIL_OBJ) $(FILES_SPECIAL_OBJ): | deps-win
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
@@ -204,6 +204,8 @@ $(TESTBINS): $(BUILD)/tests/%$(EXE): $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ)
 APP_SYS_OBJ = $(filter $(BUILD)/src/app/sys.o $(BUILD)/src/app/sys_win.o,$(APP_OBJ))
 $(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
 $(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
+$(BUILD)/tests/test_files$(EXE): TEST_APP_OBJ = $(FILES_SPECIAL_OBJ)
+$(BUILD)/tests/test_files$(EXE): $(FILES_SPECIAL_OBJ)
 # The web page's pool, built natively (plain C over libripple).
 $(BUILD)/tests/test_web$(EXE): TEST_APP_OBJ = $(BUILD)/src/web/web.o
 $(BUILD)/tests/test_web$(EXE): $(BUILD)/src/web/web.o

@@ -14,6 +14,7 @@
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "host.h"
 #include "util.h"
 
 /* What buffers a failed call must not touch are filled with. */
@@ -104,8 +105,8 @@ static void test_null_handles(void **state)
     rpl_sim_stats(NULL, NULL);
 
     /* snapshots: a NULL field writes and reads nothing */
-    char dir[64] = "/tmp/rpl-api-XXXXXX", path[96];
-    assert_non_null(mkdtemp(dir));
+    char dir[300] = "/tmp/rpl-api-XXXXXX", path[400];
+    assert_non_null(host_mkdtemp(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/snap.rpl", dir);
     assert_int_equal(rpl_sim_save(NULL, path), RPL_EINVAL);
     struct stat sb;
@@ -878,7 +879,7 @@ static int save_simd(void **state)
 static int restore_simd(void **state)
 {
     (void)state;
-    int rc = saved_simd ? setenv("RIPPLE_SIMD", saved_simd, 1) : unsetenv("RIPPLE_SIMD");
+    int rc = saved_simd ? host_setenv("RIPPLE_SIMD", saved_simd) : host_setenv("RIPPLE_SIMD", NULL);
     free(saved_simd);
     saved_simd = NULL;
     return rc;
@@ -889,7 +890,7 @@ static void test_simd_env_bogus(void **state)
     (void)state;
     const char *bogus[] = {"nope", "C", "avx512"};
     for (size_t i = 0; i < sizeof bogus / sizeof bogus[0]; i++) {
-        assert_int_equal(setenv("RIPPLE_SIMD", bogus[i], 1), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", bogus[i]), 0);
         const rpl_kernels_t *k = NULL;
         assert_int_equal(rpl_kernels_find(NULL, &k), RPL_EINVAL);
         assert_int_equal(rpl_kernels_find("auto", &k), RPL_EINVAL);
@@ -908,9 +909,9 @@ static void test_simd_env_bogus(void **state)
         assert_non_null(rpl_kernels_get("c"));
     }
     /* empty or "auto" means the choice from CPUID */
-    assert_int_equal(setenv("RIPPLE_SIMD", "", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", ""), 0);
     assert_non_null(rpl_kernels_get(NULL));
-    assert_int_equal(setenv("RIPPLE_SIMD", "auto", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", "auto"), 0);
     rpl_sim_t *sim = new_sim(10, 10, 1);
     assert_ptr_equal(rpl_sim_kernels(sim), rpl_kernels_get(NULL));
     rpl_sim_destroy(sim);
