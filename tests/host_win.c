@@ -190,7 +190,11 @@ int host_symlink(const char *target, const char *path)
     HMODULE k = GetModuleHandleA("kernel32.dll");
     make_link_fn make =
         k ? (make_link_fn)(void (*)(void))GetProcAddress(k, "CreateSymbolicLinkA") : NULL;
-    return make && make(path, target, 0) ? 0 : -1;
+    if (!make || !make(path, target, 0))
+        return -1;
+    /* Wine's answers yes and makes nothing: a link is a reparse point */
+    DWORD a = GetFileAttributesA(path);
+    return a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT) ? 0 : -1;
 }
 
 /* The run apart in progress: where a fault takes the thread back to.
