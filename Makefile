@@ -190,8 +190,9 @@ BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
 TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%$(EXE))
-# test_files' cases of the system's own kinds of target, linked into it.
-FILES_SPECIAL_OBJ = $(BUILD)/tests/files_special$(if $(WIN_HOST),_win).o
+# test_files' helpers and its cases of the system's own kinds of target,
+# linked into it.
+FILES_SPECIAL_OBJ = $(BUILD)/tests/files.o $(BUILD)/tests/files_special$(if $(WIN_HOST),_win).o
 
 LIB     = $(BUILD)/libripple.a
 ifneq ($(WIN_HOST),)

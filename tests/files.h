@@ -1,4 +1,4 @@
-/* tests/files.h - what test_files.c shares with its system's own cases (files_special.c, files_special_win.c). */
+/* tests/files.h - test_files' helpers (files.c) and its cases of the system's own kinds of target (files_special.c, files_special_win.c). */
 #ifndef TESTS_FILES_H
 #define TESTS_FILES_H
 
