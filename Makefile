@@ -36,12 +36,14 @@
 #   make test-arm   those tests under qemu on a Cortex-A53 and a Cortex-A7
 #                   with and without NEON
 #   make bench-instr-arm  instructions per pixel per frame of the ARM builds
-#   make ARCH=win32, make ARCH=win64  libripple.dll (with its import
-#                   library), libripple.a and the unit suites for Windows
-#                   (win32: XP's API, Pentium Pro code), cross-built by
-#                   mingw-w64 (win32 threads) against libraries that
-#                   src/tools/winprefix.sh builds from Debian's sources into
-#                   build/ARCH/prefix once per version
+#   make ARCH=win32, make ARCH=win64  ripple.exe (a console program, with
+#                   SDL2.dll and SDL2_image.dll beside it), ripple-bench.exe,
+#                   libripple.dll (with its import library), libripple.a
+#                   and the unit suites for Windows (win32: XP's API,
+#                   Pentium Pro code), cross-built by mingw-w64 (win32
+#                   threads) against libraries that src/tools/winprefix.sh
+#                   builds from Debian's sources into build/ARCH/prefix once
+#                   per version
 #   make web        the demo as a web page in build/web (WebAssembly, a SIMD
 #                   and a scalar module, built by emscripten: ARCH=wasm)
 #   make serve-web  build it and serve it on 127.0.0.1 (WEB_PORT, default 8000)
