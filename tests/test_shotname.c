@@ -1,4 +1,4 @@
-/* test_shotname.c - the screenshot key's names: the first free ripple-NNNN.png, taken without opening or replacing what exists (cmocka). */
+/* test_shotname.c - the screenshot key's names: the first free ripple-NNNN.png, taken without opening or replacing what exists (cmocka); the demo's platform seam under them (app/sys.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 /* The naming code is the demo's own, free of SDL: the Makefile links
  * its object into this suite. */
 #include "app/shotname.h"
+#include "app/sys.h"
 #include "host.h"
 
 static char dir[300];
@@ -145,6 +146,45 @@ static void test_unwritable_folder_and_short_buffer(void **state)
     assert_int_equal(count_entries(), 0);
 }
 
+/* The seam under the names (app/sys.h): one file by two names is one
+ * identity and two files two; the null device is known; paths are split
+ * and rooted as the system reads them. */
+static void test_sys_seam(void **state)
+{
+    (void)state;
+    make_file("a", "a", 0644);
+    make_file("b", "b", 0644);
+    char a1[400], a2[400], b[400];
+    snprintf(a1, sizeof a1, "%s/a", dir);
+    snprintf(a2, sizeof a2, "%s/./a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    app_file_id_t ia1, ia2, ib, in;
+    assert_int_equal(app_sys_file_id(a1, &ia1), 1);
+    assert_int_equal(app_sys_file_id(a2, &ia2), 1);
+    assert_int_equal(app_sys_file_id(b, &ib), 1);
+    assert_true(ia1.dev == ia2.dev && ia1.ino == ia2.ino && !ia1.null_device);
+    assert_false(ia1.dev == ib.dev && ia1.ino == ib.ino);
+    snprintf(b, sizeof b, "%s/none", dir);
+    assert_int_equal(app_sys_file_id(b, &ib), 0);
+    /* /dev/null on POSIX, NUL on Windows */
+    assert_true((app_sys_file_id("/dev/null", &in) && in.null_device) ||
+                (app_sys_file_id("NUL", &in) && in.null_device));
+    /* the canonical path, and nothing for what is not there */
+    char *real = app_sys_realpath(dir);
+    assert_non_null(real);
+    char *again = app_sys_realpath(a2);
+    assert_non_null(again);
+    snprintf(a1, sizeof a1, "%s/a", real);
+    assert_string_equal(again, a1);
+    free(real);
+    free(again);
+    assert_null(app_sys_realpath(b));
+    assert_true(app_sys_is_absolute("/x") && !app_sys_is_absolute("x/y"));
+    const char *p = "d/e/f";
+    assert_ptr_equal(app_sys_last_sep(p), p + 3);
+    assert_null(app_sys_last_sep("f"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +192,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_existing_names_passed_over, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_names_taken, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unwritable_folder_and_short_buffer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sys_seam, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
