@@ -41,12 +41,14 @@
 #   make test-arm   those tests under qemu on a Cortex-A53 and a Cortex-A7
 #                   with and without NEON
 #   make bench-instr-arm  instructions per pixel per frame of the ARM builds
-#   make ARCH=win32, make ARCH=win64  libripple.dll (with its import
-#                   library), libripple.a and the unit suites for Windows
-#                   (win32: XP's API, Pentium Pro code), cross-built by
-#                   mingw-w64 (win32 threads) against libraries that
-#                   src/tools/winprefix.sh builds from Debian's sources into
-#                   build/ARCH/prefix once per version
+#   make ARCH=win32, make ARCH=win64  ripple.exe (a console program, with
+#                   SDL2.dll and SDL2_image.dll beside it), ripple-bench.exe,
+#                   libripple.dll (with its import library), libripple.a
+#                   and the unit suites for Windows (win32: XP's API,
+#                   Pentium Pro code), cross-built by mingw-w64 (win32
+#                   threads) against libraries that src/tools/winprefix.sh
+#                   builds from Debian's sources into build/ARCH/prefix once
+#                   per version
 #   make web        the demo as a web page in build/web (WebAssembly, a SIMD
 #                   and a scalar module, built by emscripten: ARCH=wasm)
 #   make serve-web  build it and serve it on 127.0.0.1 (WEB_PORT, default 8000)
@@ -168,9 +170,10 @@ TOOLS_SRC = $(sort $(wildcard src/tools/*.c))
 # qemu_icount.c is a qemu plugin, built by bench-instr-i386.
 BENCH_SRC = $(sort $(filter-out bench/qemu_icount.c,$(wildcard bench/*.c)))
 # Each tests/test_*.c is a program of its own; tests/util.c, when there,
-# is linked into every one of them, with its memory pages seam.
+# is linked into every one of them, with its seams (tests/pages.h: memory
+# pages; tests/host.h: folders, the environment, runs apart).
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
-UTIL_SRC  = $(wildcard tests/util.c tests/pages.c)
+UTIL_SRC  = $(wildcard tests/util.c tests/pages.c tests/host.c)
 # Every C file, for `make warnings`: the ARM kernels apart, compiled for
 # ARM only.
 ARM_SRC   = $(sort $(wildcard src/kernels/arm/*.c))
@@ -185,7 +188,7 @@ ifneq ($(WIN_HOST),)
 LIB_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC:_win.c=.c),$(APP_SRC))
 SCENE_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(SCENE_SRC))
-UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter tests/%,$(WIN_SRC))
+UTIL_SRC := $(filter-out $(WIN_SRC:_win.c=.c),$(UTIL_SRC)) $(filter $(UTIL_SRC:.c=_win.c),$(WIN_SRC))
 else
 LIB_SRC  := $(filter-out $(WIN_SRC),$(LIB_SRC))
 APP_SRC  := $(filter-out $(WIN_SRC),$(APP_SRC))
@@ -203,6 +206,9 @@ BENCH_OBJ = $(BENCH_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  = $(UTIL_SRC:%.c=$(BUILD)/%.o)
 TESTBINS  = $(TEST_SRC:%.c=$(BUILD)/%$(EXE))
+# test_files' helpers and its cases of the system's own kinds of target,
+# linked into it.
+FILES_SPECIAL_OBJ = $(BUILD)/tests/files.o $(BUILD)/tests/files_special$(if $(WIN_HOST),_win).o
 
 LIB     = $(BUILD)/libripple.a
 ifneq ($(WIN_HOST),)
@@ -237,7 +243,7 @@ include mk/deps.mk
 ifeq ($(ARCH),i386)
 all: deps-i386 $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else ifneq ($(WIN_HOST),)
-all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO)
+all: deps-win $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(WIN_DLLS)
 else ifneq ($(ARM_TRIPLE),)
 all: deps-arm $(LIB) $(SHLIB) $(SHLINKS) $(BENCH) $(TESTBINS) $(DEMO) $(MANPAGE)
 else
@@ -260,4 +266,4 @@ clean:
 	rm -rf $(BUILD) $(DEMO) $(BENCH) $(DIST)
 
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(PIC_OBJ) $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(WEB_OBJ) \
-    $(TOOLS_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ))
+    $(TOOLS_OBJ) $(BENCH_OBJ) $(TEST_OBJ) $(UTIL_OBJ) $(FILES_SPECIAL_OBJ))

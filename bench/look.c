@@ -22,9 +22,7 @@
 static const char *look_default_show(char *buf, size_t len)
 {
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
+    if (rpl_exe_path(exe, sizeof exe) == 0) {
         for (int up = 0; up < 3; up++) {
             char *slash = strrchr(exe, '/');
             if (!slash)

@@ -1,50 +1,25 @@
 /* machine.c - what the figures depend on besides the code: clocks (wall and CPU), cpu model, load average, memcpy bandwidth. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
+#include "ripple_support.h"
 
 uint64_t now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return (uint64_t)rpl_clock_ns();
 }
 
 /* The process's CPU time, every thread (0 if the clock is missing). */
 uint64_t process_cpu_ns(void)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return (uint64_t)rpl_process_cpu_ns();
 }
 
 void cpu_model(char *buf, size_t len)
 {
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0)
-            continue;
-        char *v = strchr(line, ':');
-        if (!v)
-            continue;
-        v++;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        v[strcspn(v, "\r\n")] = '\0';
-        if (*v)
-            snprintf(buf, len, "%s", v);
-        break;
-    }
-    fclose(f);
+    rpl_cpu_model(buf, len);
 }
 
 /* The 1-minute load average, or -1: other work on the machine makes the

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
+#include "ripple_support.h"
 #include "scene/scene.h"
 
 #define SIDE_WARMUP 90      /* frames before the timed ones: the bodies are in the water */
@@ -51,10 +51,7 @@ static int drop_bodies(side_scene_t *s, int w, int h, int n, uint64_t seed)
  * runs (wall time swings with the load). */
 static uint64_t thread_ns(void)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return (uint64_t)rpl_thread_cpu_ns();
 }
 
 typedef struct side_row {

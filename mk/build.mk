@@ -128,7 +128,7 @@ $(APP_OBJ): $(PREFIX_STAMP)
 else ifneq ($(WIN_HOST),)
 # The prefix's headers, for all but the library.
 $(APP_OBJ): $(PREFIX_STAMP)
-$(APP_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ) $(TEST_OBJ) $(UTIL_OBJ): | deps-win
+$(APP_OBJ) $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ) $(TEST_OBJ) $(UTIL_OBJ) $(FILES_SPECIAL_OBJ): | deps-win
 else
 $(APP_OBJ): $(PREFIX_STAMP) | $(if $(filter i386,$(ARCH)),deps-i386 deps-i386-demo,deps-run)
 $(BENCH_OBJ) $(SCENE_OBJ) $(TOOLS_OBJ): | $(if $(filter i386,$(ARCH)),deps-i386,deps-run)
@@ -182,6 +182,15 @@ $(BUILD)/libripple.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(notdir $<) $@
 endif
 
+ifneq ($(WIN_HOST),)
+# SDL2.dll and SDL2_image.dll beside the demo, where Windows looks first:
+# build/ARCH/ripple.exe runs from any working directory.
+WIN_DLLS = $(BUILD)/SDL2.dll $(BUILD)/SDL2_image.dll
+$(WIN_DLLS): $(BUILD)/%.dll: | deps-win
+	$(Q)cp $(WIN_PREFIX)/bin/$*.dll $@
+$(DEMO): | $(WIN_DLLS)
+endif
+
 $(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
@@ -199,9 +208,13 @@ $(TESTBINS): $(BUILD)/tests/%$(EXE): $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) \
 	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
 
-# A suite that tests one of the demo's SDL-free files links its object.
-$(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o
-$(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o
+# A suite that tests one of the demo's SDL-free files links its object,
+# and the demo's platform seam it stands on (sys.o, or sys_win.o).
+APP_SYS_OBJ = $(filter $(BUILD)/src/app/sys.o $(BUILD)/src/app/sys_win.o,$(APP_OBJ))
+$(BUILD)/tests/test_shotname$(EXE): TEST_APP_OBJ = $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
+$(BUILD)/tests/test_shotname$(EXE): $(BUILD)/src/app/shotname.o $(APP_SYS_OBJ)
+$(BUILD)/tests/test_files$(EXE): TEST_APP_OBJ = $(FILES_SPECIAL_OBJ)
+$(BUILD)/tests/test_files$(EXE): $(FILES_SPECIAL_OBJ)
 # The web page's pool, built natively (plain C over libripple).
 $(BUILD)/tests/test_web$(EXE): TEST_APP_OBJ = $(BUILD)/src/web/web.o
 $(BUILD)/tests/test_web$(EXE): $(BUILD)/src/web/web.o

@@ -176,7 +176,7 @@ WARN_WASM = $(if $(shell command -v emcc 2>/dev/null),$(WASM_WARN_SRC:%.c=$(BUIL
 # of a make ARCH=win32 when there is one.
 WIN_WARN_CC = i686-w64-mingw32-gcc
 WIN_WARN_PF = $(BUILD)/win32/prefix/include
-WIN_WARN_SRC = $(if $(wildcard $(WIN_WARN_PF)/chipmunk/chipmunk.h),$(WIN_SRC),$(filter-out src/scene/%,$(WIN_SRC)))
+WIN_WARN_SRC = $(if $(wildcard $(WIN_WARN_PF)/chipmunk/chipmunk.h),$(WIN_SRC),$(filter-out src/scene/% tests/files_special_win.c,$(WIN_SRC)))
 WARN_WIN = $(if $(shell command -v $(WIN_WARN_CC) 2>/dev/null),$(WIN_WARN_SRC:%.c=$(BUILD)/warn/mingw/%.ok))
 warnings: $(WARN_OK) $(WARN_ARM) $(WARN_WASM) $(WARN_WIN)
 	$(Q)for c in gcc clang; do \

@@ -101,6 +101,37 @@ void rpl_file_destroy(rpl_file_t *f);
  * For a front end's report: it goes to stderr when this holds. */
 int rpl_file_is_stdout(const char *path);
 
+/* ---- reading files ---------------------------------------------------- */
+
+/* fopen(path, "rb") that no program started later inherits, the name
+ * taken as UTF-8 everywhere (through the wide API on Windows); NULL with
+ * errno set when it cannot be opened. */
+FILE *rpl_open_read(const char *path);
+
+/* ---- the machine ------------------------------------------------------ */
+
+/*
+ * Clocks and what a benchmark report says about the machine, one file per
+ * system (core/base/machine.c, machine_win.c).  The CPU clocks give 0 when
+ * the system has none.
+ */
+/* A monotonic wall clock, in nanoseconds from an arbitrary start. */
+int64_t rpl_clock_ns(void);
+/* The calling thread's CPU time, user and system, in nanoseconds. */
+int64_t rpl_thread_cpu_ns(void);
+/* The process's CPU time, every thread, in nanoseconds. */
+int64_t rpl_process_cpu_ns(void);
+/* The process's CPU time split into user and system, in seconds. */
+void rpl_process_times(double *user_s, double *sys_s);
+/* The CPU's model name ("unknown" when it cannot be read). */
+void rpl_cpu_model(char *buf, size_t len);
+/* The system and its release to major.minor ("Linux 6.1", "Windows 10.0";
+ * "unknown" when it cannot be read). */
+void rpl_os_name(char *buf, size_t len);
+/* The running program's own path, '/' between folders on every system;
+ * 0, or -1 when it cannot be had or does not fit. */
+int rpl_exe_path(char *buf, size_t len);
+
 /* ---- probing pictures ------------------------------------------------- */
 
 /* Pictures larger than this many pixels are refused before decoding: a

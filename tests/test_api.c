@@ -14,6 +14,7 @@
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "host.h"
 #include "util.h"
 
 /* What buffers a failed call must not touch are filled with. */
@@ -104,8 +105,8 @@ static void test_null_handles(void **state)
     rpl_sim_stats(NULL, NULL);
 
     /* snapshots: a NULL field writes and reads nothing */
-    char dir[64] = "/tmp/rpl-api-XXXXXX", path[96];
-    assert_non_null(mkdtemp(dir));
+    char dir[300] = "/tmp/rpl-api-XXXXXX", path[400];
+    assert_non_null(host_mkdtemp(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/snap.rpl", dir);
     assert_int_equal(rpl_sim_save(NULL, path), RPL_EINVAL);
     struct stat sb;
@@ -878,7 +879,7 @@ static int save_simd(void **state)
 static int restore_simd(void **state)
 {
     (void)state;
-    int rc = saved_simd ? setenv("RIPPLE_SIMD", saved_simd, 1) : unsetenv("RIPPLE_SIMD");
+    int rc = saved_simd ? host_setenv("RIPPLE_SIMD", saved_simd) : host_setenv("RIPPLE_SIMD", NULL);
     free(saved_simd);
     saved_simd = NULL;
     return rc;
@@ -889,7 +890,7 @@ static void test_simd_env_bogus(void **state)
     (void)state;
     const char *bogus[] = {"nope", "C", "avx512"};
     for (size_t i = 0; i < sizeof bogus / sizeof bogus[0]; i++) {
-        assert_int_equal(setenv("RIPPLE_SIMD", bogus[i], 1), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", bogus[i]), 0);
         const rpl_kernels_t *k = NULL;
         assert_int_equal(rpl_kernels_find(NULL, &k), RPL_EINVAL);
         assert_int_equal(rpl_kernels_find("auto", &k), RPL_EINVAL);
@@ -908,9 +909,9 @@ static void test_simd_env_bogus(void **state)
         assert_non_null(rpl_kernels_get("c"));
     }
     /* empty or "auto" means the choice from CPUID */
-    assert_int_equal(setenv("RIPPLE_SIMD", "", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", ""), 0);
     assert_non_null(rpl_kernels_get(NULL));
-    assert_int_equal(setenv("RIPPLE_SIMD", "auto", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", "auto"), 0);
     rpl_sim_t *sim = new_sim(10, 10, 1);
     assert_ptr_equal(rpl_sim_kernels(sim), rpl_kernels_get(NULL));
     rpl_sim_destroy(sim);
@@ -1146,6 +1147,36 @@ static void test_font_panel_formula(void **state)
             }
 }
 
+/* The machine seam (core/base/machine.c, machine_win.c): clocks that move
+ * forward, CPU time that grows with work, names that say something. */
+static void test_machine(void **state)
+{
+    (void)state;
+    int64_t t0 = rpl_clock_ns(), c0 = rpl_thread_cpu_ns(), p0 = rpl_process_cpu_ns();
+    assert_true(t0 > 0 && c0 >= 0 && p0 >= c0);
+    volatile uint64_t x = 1;
+    /* some 30 ms of work: past a Windows clock tick (15.6 ms) */
+    while (rpl_thread_cpu_ns() - c0 < 30000000 && rpl_clock_ns() - t0 < 5000000000)
+        for (int i = 0; i < 100000; i++)
+            x = x * 6364136223846793005u + 1;
+    int64_t t1 = rpl_clock_ns(), c1 = rpl_thread_cpu_ns(), p1 = rpl_process_cpu_ns();
+    assert_true(c1 - c0 >= 30000000); /* the loop ended on the CPU clock */
+    assert_true(t1 - t0 >= (c1 - c0) / 2); /* and the wall clock moved with it */
+    assert_true(p1 - p0 >= (c1 - c0) / 2);
+    double user, sys;
+    rpl_process_times(&user, &sys);
+    assert_true(user > 0 && sys >= 0 && user + sys <= (double)p1 / 1e9 + 0.05);
+    char buf[256];
+    rpl_cpu_model(buf, sizeof buf);
+    assert_true(strlen(buf) > 0);
+    rpl_os_name(buf, sizeof buf);
+    assert_true(strlen(buf) > 0 && strcmp(buf, "unknown") != 0);
+    char exe[4096];
+    if (rpl_exe_path(exe, sizeof exe) == 0) /* Linux and Windows have it */
+        assert_non_null(strstr(exe, "test_api"));
+    assert_int_equal(rpl_exe_path(exe, 4), -1); /* does not fit */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1165,6 +1196,7 @@ int main(void)
         cmocka_unit_test(test_font_bad_args),
         cmocka_unit_test(test_font_panel_formula),
         cmocka_unit_test(test_renderers_share_a_field),
+        cmocka_unit_test(test_machine),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

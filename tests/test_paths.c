@@ -34,16 +34,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ripple.h"
 #include "kernels/kernels.h"
+#include "host.h"
 #include "util.h"
 
 /* ---- the paths -------------------------------------------------------- */
@@ -174,30 +172,22 @@ static void slice_free(slice_t *s)
  * faulting access repeats and cmocka reports the test as failed. */
 static char crash_note[640];
 static size_t crash_len;
-static struct sigaction old_segv, old_bus;
 
-static void on_crash(int sig)
+static void on_crash(void)
 {
     ssize_t r = write(STDERR_FILENO, crash_note, crash_len);
     (void)r;
-    sigaction(sig, sig == SIGSEGV ? &old_segv : &old_bus, NULL);
 }
 
 static void crash_hook_on(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
     crash_len = 0;
+    host_crash_note_on(on_crash);
 }
 
 static void crash_hook_off(void)
 {
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    host_crash_note_off();
 }
 
 static void crash_set(const char *kind, int n, const char *desc)
@@ -1661,20 +1651,24 @@ static void test_side_shallow_cases(void **state)
 
 /* Touching one byte past a guarded buffer, or one before, must kill the
  * process: otherwise the guard modes above would prove nothing. */
+typedef struct touch {
+    int at_end, offset;
+} touch_t;
+
+static int touch(void *arg)
+{
+    const touch_t *t = arg;
+    volatile unsigned char *p = guard_slot(0, 100, t->at_end);
+    p[t->offset] = 1;
+    return 0;
+}
+
 static int child_touch(int at_end, int offset)
 {
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        signal(SIGSEGV, SIG_DFL);
-        signal(SIGBUS, SIG_DFL);
-        volatile unsigned char *p = guard_slot(0, 100, at_end);
-        p[offset] = 1;
-        _exit(0);
-    }
-    int st = 0;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0; /* 1: survived */
+    touch_t t = { at_end, offset };
+    int rc = host_child(touch, &t);
+    assert_true(rc >= 0);
+    return rc == 0; /* 1: survived */
 }
 
 static void test_guard_pages_fault(void **state)
@@ -1888,7 +1882,7 @@ static void test_kernels_find(void **state)
     /* "auto" and RIPPLE_SIMD */
     const char *env = getenv("RIPPLE_SIMD");
     char *saved = env ? strdup(env) : NULL;
-    assert_int_equal(unsetenv("RIPPLE_SIMD"), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", NULL), 0);
     const rpl_kernels_t *best = NULL;
     assert_int_equal(rpl_kernels_find("auto", &best), RPL_OK);
     assert_ptr_equal(rpl_kernels_get(NULL), best);
@@ -1898,12 +1892,12 @@ static void test_kernels_find(void **state)
     assert_true(listed);
     if (nsimd > 0)
         assert_ptr_not_equal(best, ref_k);
-    assert_int_equal(setenv("RIPPLE_SIMD", "", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", ""), 0);
     assert_ptr_equal(rpl_kernels_get("auto"), best);
-    assert_int_equal(setenv("RIPPLE_SIMD", "auto", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", "auto"), 0);
     assert_ptr_equal(rpl_kernels_get("auto"), best);
 
-    assert_int_equal(setenv("RIPPLE_SIMD", "c", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", "c"), 0);
     assert_ptr_equal(rpl_kernels_get("auto"), ref_k);
     assert_ptr_equal(rpl_kernels_get(NULL), ref_k);
     rpl_status st = RPL_EIO;
@@ -1916,11 +1910,11 @@ static void test_kernels_find(void **state)
     for (int p = 0; p < nsimd; p++) /* names given explicitly ignore it */
         assert_ptr_equal(rpl_kernels_get(simd[p]->name), simd[p]);
     for (int p = 0; p < nsimd; p++) {
-        assert_int_equal(setenv("RIPPLE_SIMD", simd[p]->name, 1), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", simd[p]->name), 0);
         assert_ptr_equal(rpl_kernels_get("auto"), simd[p]);
         assert_ptr_equal(rpl_kernels_get("c"), ref_k);
     }
-    assert_int_equal(setenv("RIPPLE_SIMD", "nope", 1), 0);
+    assert_int_equal(host_setenv("RIPPLE_SIMD", "nope"), 0);
     assert_int_equal(rpl_kernels_find("auto", &k), RPL_EINVAL);
     st = rpl_sim_create(8, 8, 1, &sim);
     assert_non_null(sim); /* a failed field, which says why */
@@ -1928,7 +1922,7 @@ static void test_kernels_find(void **state)
     rpl_sim_destroy(sim);
     assert_int_not_equal(st, RPL_OK);
     if (missing) {
-        assert_int_equal(setenv("RIPPLE_SIMD", missing, 1), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", missing), 0);
         assert_int_equal(rpl_kernels_find("auto", &k), RPL_ENOTSUP);
         assert_int_equal(rpl_kernels_find(NULL, &k), RPL_ENOTSUP);
         st = rpl_sim_create(8, 8, 1, &sim);
@@ -1939,10 +1933,10 @@ static void test_kernels_find(void **state)
     }
 
     if (saved) {
-        assert_int_equal(setenv("RIPPLE_SIMD", saved, 1), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", saved), 0);
         free(saved);
     } else {
-        assert_int_equal(unsetenv("RIPPLE_SIMD"), 0);
+        assert_int_equal(host_setenv("RIPPLE_SIMD", NULL), 0);
     }
 }
 

@@ -13,6 +13,7 @@
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "host.h"
 #include "util.h"
 
 #define H "ripple-show 1\n"
@@ -573,9 +574,9 @@ static void test_null_and_misuse(void **state)
 static void test_read_file(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/test_show.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128], want[256];
+    char dir[300] = "/tmp/test_show.XXXXXX";
+    assert_non_null(host_mkdtemp(dir, sizeof dir));
+    char path[400], want[600];
     snprintf(path, sizeof path, "%s/a.show", dir);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);

@@ -13,13 +13,14 @@
 #include <unistd.h>
 
 #include "ripple.h"
+#include "host.h"
 #include "util.h"
 
 /* Temporary file path made by mkstemp (the file exists, empty). */
 static void temp_path(char *buf, size_t len)
 {
     snprintf(buf, len, "/tmp/rpl-test-XXXXXX");
-    int fd = mkstemp(buf);
+    int fd = host_mkstemp(buf, len);
     assert_true(fd >= 0);
     close(fd);
 }
@@ -63,8 +64,8 @@ static int file_exists(const char *path)
 static void test_snapshot_round_trip(void **state)
 {
     (void)state;
-    char dir[64] = "/tmp/rpl-test-dir-XXXXXX", path[96];
-    assert_non_null(mkdtemp(dir));
+    char dir[300] = "/tmp/rpl-test-dir-XXXXXX", path[400];
+    assert_non_null(host_mkdtemp(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/snap.rpl", dir);
     rpl_sim_t *a = new_sim(37, 21, 1), *b = new_sim(37, 21, 2);
     random_state(a, 444, RPL_HEIGHT_MIN, RPL_HEIGHT_MAX);
@@ -104,7 +105,7 @@ static void test_snapshot_round_trip(void **state)
 static void test_snapshot_layout(void **state)
 {
     (void)state;
-    char path[64];
+    char path[300];
     temp_path(path, sizeof path);
     /* 4x3 field: interior cells (1,1) and (2,1) = indexes 1*4+1 = 5, 6 */
     rpl_sim_t *sim = new_sim(4, 3, 1);
@@ -238,7 +239,7 @@ static void test_snapshot_bad_files(void **state)
     (void)state;
     const int w = 6, h = 5;
     const size_t good_len = 12 + 4 * (size_t)w * h; /* 132 */
-    char path[64], missing[96];
+    char path[300], missing[340];
     temp_path(path, sizeof path);
     snprintf(missing, sizeof missing, "%s-does-not-exist", path);
 
@@ -371,7 +372,7 @@ static void test_snapshot_bad_files(void **state)
 static void test_snapshot_read(void **state)
 {
     (void)state;
-    char path[64], missing[96];
+    char path[300], missing[340];
     temp_path(path, sizeof path);
     snprintf(missing, sizeof missing, "%s-does-not-exist", path);
     rpl_sim_t *sim = new_sim(13, 8, 1);
@@ -475,7 +476,7 @@ static void add_start(bytes_t *b, int w, int h)
 static void test_snapshot_walls_and_edges(void **state)
 {
     (void)state;
-    char path[64];
+    char path[300];
     temp_path(path, sizeof path);
     const int w = 70, h = 40;
     rpl_sim_t *a = new_sim(w, h, 1), *b = new_sim(w, h, 2);
@@ -599,7 +600,7 @@ static void expect_v2_fails(rpl_sim_t *sim, const char *path, const bytes_t *b, 
 static void test_snapshot_v2_bad_files(void **state)
 {
     (void)state;
-    char path[64];
+    char path[300];
     temp_path(path, sizeof path);
     const int w = 6, h = 5; /* 30 cells */
     rpl_sim_t *sim = new_sim(w, h, 1);
@@ -728,10 +729,10 @@ static void test_snapshot_v2_bad_files(void **state)
 static void test_snapshot_save_fails(void **state)
 {
     (void)state;
-    char dir[64] = "/tmp/rpl-test-dir-XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[300] = "/tmp/rpl-test-dir-XXXXXX";
+    assert_non_null(host_mkdtemp(dir, sizeof dir));
     assert_int_equal(rmdir(dir), 0); /* now surely missing */
-    char path[128];
+    char path[400];
     snprintf(path, sizeof path, "%s/snap.rpl", dir);
     rpl_sim_t *sim = new_sim(10, 10, 1);
     random_state(sim, 1, -10, 10);
@@ -743,9 +744,9 @@ static void test_snapshot_save_fails(void **state)
     assert_plane_equal(cur_of(sim), c, cells(sim));
 
     /* the target is a directory: refused, no temporary left beside it */
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/rpl-test-dir-XXXXXX")));
+    assert_non_null(host_mkdtemp(strcpy(dir, "/tmp/rpl-test-dir-XXXXXX"), sizeof dir));
     snprintf(path, sizeof path, "%s/sub", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(host_mkdir(path), 0);
     assert_int_equal(rpl_sim_save(sim, path), RPL_EIO);
     assert_int_equal(rmdir(path), 0); /* both empty: nothing was left in either */
     assert_int_equal(rmdir(dir), 0);

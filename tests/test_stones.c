@@ -6,16 +6,13 @@
 #include <cmocka.h>
 
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ripple.h"
 #include "ripple_support.h"
+#include "host.h"
 #include "util.h"
 
 /* ---- drops ------------------------------------------------------------ */
@@ -382,8 +379,35 @@ static void test_rain_bad_settings(void **state)
 
 /* Weights are clamped per stone, so the rain must accept any int weights
  * with wmin <= wmax (or refuse them with RPL_EINVAL), never crash or hit
- * undefined behaviour.  Run in a child process so a crash fails only
- * this test. */
+ * undefined behaviour.  Run apart (a child process where there is fork)
+ * so a crash fails only this test. */
+static int rain_child(void *arg)
+{
+    const int *range = arg;
+    rpl_sim_t *sim;
+    if (rpl_sim_create(40, 40, 5, &sim) != RPL_OK)
+        return 10;
+    rpl_rain_t rain = {3000, 1, 4, range[0], range[1]};
+    for (int i = 0; i < 50; i++) {
+        rpl_status st = rpl_sim_rain(sim, &rain);
+        if (st == RPL_EINVAL)
+            break;
+        if (st != RPL_OK) {
+            rpl_sim_destroy(sim);
+            return 11;
+        }
+    }
+    for (size_t i = 0; i < 1600; i++) {
+        int x = (int)(i % 40), y = (int)(i / 40);
+        if ((x == 0 || y == 0 || x == 39 || y == 39) && cur_of(sim)[i] != 0) {
+            rpl_sim_destroy(sim);
+            return 12;
+        }
+    }
+    rpl_sim_destroy(sim);
+    return 0;
+}
+
 static void test_rain_extreme_weights(void **state)
 {
     (void)state;
@@ -391,41 +415,11 @@ static void test_rain_extreme_weights(void **state)
         {INT_MIN, INT_MAX}, {INT_MIN, 0}, {-2000000000, 2000000000}, {-100000, 100000}};
     int failures = 0;
     for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
-        fflush(NULL);
-        pid_t pid = fork();
-        assert_true(pid >= 0);
-        if (pid == 0) {
-            /* cmocka's handlers must not run in the child */
-            signal(SIGFPE, SIG_DFL);
-            signal(SIGSEGV, SIG_DFL);
-            signal(SIGILL, SIG_DFL);
-            signal(SIGBUS, SIG_DFL);
-            signal(SIGABRT, SIG_DFL);
-            rpl_sim_t *sim;
-            if (rpl_sim_create(40, 40, 5, &sim) != RPL_OK)
-                _exit(10);
-            rpl_rain_t rain = {3000, 1, 4, ranges[k][0], ranges[k][1]};
-            for (int i = 0; i < 50; i++) {
-                rpl_status st = rpl_sim_rain(sim, &rain);
-                if (st == RPL_EINVAL)
-                    break;
-                if (st != RPL_OK)
-                    _exit(11);
-            }
-            for (size_t i = 0; i < 1600; i++) {
-                int x = (int)(i % 40), y = (int)(i / 40);
-                if ((x == 0 || y == 0 || x == 39 || y == 39) && cur_of(sim)[i] != 0)
-                    _exit(12);
-            }
-            rpl_sim_destroy(sim);
-            _exit(0);
-        }
-        int ws = 0;
-        assert_int_equal(waitpid(pid, &ws, 0), pid);
-        if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        int rc = host_child(rain_child, (void *)ranges[k]);
+        assert_true(rc >= 0);
+        if (rc != 0) {
             print_error("rpl_sim_rain with weights [%d, %d]: %s %d\n", ranges[k][0],
-                        ranges[k][1], WIFSIGNALED(ws) ? "killed by signal" : "exit status",
-                        WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+                        ranges[k][1], rc == HOST_CRASHED ? "crashed" : "exit status", rc);
             failures++;
         }
     }

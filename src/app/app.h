@@ -101,12 +101,6 @@ FILE *app_report_stream(const app_t *a);
  * average of timings (what the overlay shows). */
 double app_ms_since(uint64_t t0);
 void app_smooth(double *avg, double v);
-/* The signal (SIGINT, SIGTERM, SIGHUP) that asked a headless run to stop,
- * 0 if none: the loops end, the temporary files are removed.
- * app_catch_stop_signals starts listening for them (a signal ignored
- * from the start stays ignored). */
-int app_stop_signal(void);
-void app_catch_stop_signals(void);
 
 /* overlay.c, for every file: shows msg on screen for a few seconds (at
  * most APP_NOTE_MAX - 1 bytes of it). */

@@ -1,12 +1,12 @@
 /* app/audio.c - the drips' sound: to the audio device in a window, or into a WAV file (--audio-out), one step's worth per simulation step. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app/audio.h"
+#include "app/sys.h"
 #include "ripple_support.h"
 
 #define AUDIO_RATE 48000
@@ -39,27 +39,6 @@ struct app_audio {
 /* SDL's audio back ends (ALSA above all) print their own complaints when
  * there is no sound card; a missing device is no error here, so their
  * output is silenced while the device is opened and closed. */
-static int quiet_begin(void)
-{
-    fflush(stderr);
-    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved >= 0 && null >= 0)
-        dup2(null, STDERR_FILENO);
-    if (null >= 0)
-        close(null);
-    return saved;
-}
-
-static void quiet_end(int saved)
-{
-    fflush(stderr);
-    if (saved >= 0) {
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-    }
-}
-
 static void on_drop(void *user, int x, int y, int radius, int weight)
 {
     app_t *a = user;
@@ -138,7 +117,7 @@ void app_audio_device(app_t *a)
     au->muted = a->o.mute;
     if (au->muted && rpl_sound_set_volume(au->snd, 0) != RPL_OK)
         au->muted = 0; /* refused: it plays */
-    int saved = quiet_begin();
+    int saved = app_sys_quiet_stderr();
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) {
         au->subsystem = 1;
         SDL_AudioSpec want, have;
@@ -149,7 +128,7 @@ void app_audio_device(app_t *a)
         want.samples = 512; /* about 11 ms a buffer */
         au->dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0); /* SDL converts if need be */
     }
-    quiet_end(saved);
+    app_sys_loud_stderr(saved);
     if (!au->dev) {
         if (!a->o.mute)
             app_note(a, "no sound device: playing silently");
@@ -221,12 +200,12 @@ void app_audio_close(app_t *a)
     app_audio_t *au = a->audio;
     if (!au)
         return;
-    int saved = quiet_begin();
+    int saved = app_sys_quiet_stderr();
     if (au->dev)
         SDL_CloseAudioDevice(au->dev);
     if (au->subsystem)
         SDL_QuitSubSystem(SDL_INIT_AUDIO);
-    quiet_end(saved);
+    app_sys_loud_stderr(saved);
     au->dev = 0;
     au->subsystem = 0;
 }

@@ -1,6 +1,5 @@
 /* app/files.c - the demo's files: the background picture (size checked before decoding), screenshots, output targets. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <SDL_image.h>
 
 #include "app/files.h"
+#include "app/sys.h"
 #include "ripple_support.h"
 
 #ifndef RIPPLE_DATADIR
@@ -67,7 +67,8 @@ static char *too_large(const char *path)
  * *err: EXIT_USAGE for the file, EXIT_FAILURE when memory ran out. */
 static int read_all(const char *path, unsigned char **out, size_t *len, size_t max, char **err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    FILE *fp = rpl_open_read(path); /* binary, and UTF-8 names on Windows too */
+    int fd = fp ? fileno(fp) : -1;
     if (fd < 0) {
         int e = errno;
         *err = e == EOVERFLOW /* a 32-bit build without large files */
@@ -81,7 +82,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         if ((uintmax_t)st.st_size > max) {
             *err = too_large(path);
-            close(fd);
+            fclose(fp);
             return EXIT_USAGE;
         }
         cap = (size_t)st.st_size + 1; /* all of it, and the end seen in one more read */
@@ -126,7 +127,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
             sniffed = 1;
         }
         if (got == 0) { /* the end */
-            close(fd);
+            fclose(fp);
             *out = buf;
             *len = n;
             return 0;
@@ -137,7 +138,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len, size_t m
         status = EXIT_FAILURE;
     }
     free(buf);
-    close(fd);
+    fclose(fp);
     return status;
 }
 
@@ -148,19 +149,9 @@ static SDL_Surface *decode_quietly(const unsigned char *data, size_t len, const 
     SDL_RWops *rw = SDL_RWFromConstMem(data, (int)len);
     if (!rw)
         return NULL;
-    fflush(stderr);
-    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved >= 0 && null >= 0)
-        dup2(null, STDERR_FILENO);
+    int saved = app_sys_quiet_stderr();
     SDL_Surface *img = IMG_LoadTyped_RW(rw, 1, type);
-    fflush(stderr);
-    if (saved >= 0) {
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-    }
-    if (null >= 0)
-        close(null);
+    app_sys_loud_stderr(saved);
     return img;
 }
 

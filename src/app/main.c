@@ -1,12 +1,8 @@
 /* app/main.c - the demo's start: options, the field and its picture, then the window loop or a headless run. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/app.h"
@@ -16,6 +12,7 @@
 #include "app/overlay.h"
 #include "app/record.h"
 #include "app/screenshot.h"
+#include "app/sys.h"
 #include "app/video.h"
 #include "ripple_support.h"
 
@@ -71,23 +68,6 @@ static void run_window(app_t *a)
     }
 }
 
-/* Dies of the signal that stopped the run, once everything is cleaned up. */
-static int die_of_signal(int sig)
-{
-    fflush(stdout);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig; /* if it did not kill after all */
-}
-
-/* The null device: any number of outputs may go there. */
-static int is_null_device(const struct stat *st)
-{
-    struct stat null;
-    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
-           st->st_rdev == null.st_rdev;
-}
-
 static void run_headless(app_t *a)
 {
     uint64_t t0 = SDL_GetPerformanceCounter();
@@ -115,10 +95,10 @@ static int die(int status, char *msg)
  * when it cannot be resolved); *base is the name within it. */
 static char *real_folder(const char *path, const char **base)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = app_sys_last_sep(path);
     *base = slash ? slash + 1 : path;
     char *dir = slash ? app_format("%.*s", (int)(slash - path) + 1, path) : app_format(".");
-    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *real = dir ? app_sys_realpath(dir) : NULL;
     free(dir);
     return real;
 }
@@ -128,10 +108,10 @@ static char *real_folder(const char *path, const char **base)
  * canonical path and its own name in *canon (a new allocation).  An
  * answer: 1 if either is known, 0 if not (it is then compared with
  * nothing; the write itself will say what is wrong). */
-static int output_identity(const char *path, struct stat *st, char **canon)
+static int output_identity(const char *path, app_file_id_t *id, char **canon)
 {
     *canon = NULL;
-    if (stat(path, st) == 0)
+    if (app_sys_file_id(path, id))
         return 1;
     const char *base;
     char *real = real_folder(path, &base);
@@ -149,7 +129,7 @@ static int is_record_frame(const app_t *a, const char *path)
     int same = 0;
     if (real && digits >= 6 && base[6 + digits] == '.' &&
         !strcmp(base + 7 + digits, a->o.record_format)) {
-        char *rec = realpath(a->o.record, NULL);
+        char *rec = app_sys_realpath(a->o.record);
         same = rec && !strcmp(real, rec);
         free(rec);
     }
@@ -163,7 +143,7 @@ static int same_outputs(const app_t *a, char **err)
 {
     const char *flag[3] = { "--save-state", "--screenshot", "--audio-out" };
     const char *outs[3] = { a->o.save_state, a->o.screenshot, a->o.audio_out };
-    struct stat st[3];
+    app_file_id_t st[3];
     char *canon[3] = { NULL, NULL, NULL };
     int ok[3] = { 0, 0, 0 }, rc = 0;
     for (int i = 0; i < 3; i++)
@@ -173,8 +153,8 @@ static int same_outputs(const app_t *a, char **err)
             if (!ok[i] || !ok[k] || !canon[i] != !canon[k])
                 continue;
             int same = canon[i] ? !strcmp(canon[i], canon[k])
-                                : st[i].st_dev == st[k].st_dev && st[i].st_ino == st[k].st_ino &&
-                                      !is_null_device(&st[i]);
+                                : st[i].dev == st[k].dev && st[i].ino == st[k].ino &&
+                                      !st[i].null_device;
             if (same) {
                 *err = !strcmp(outs[i], outs[k])
                            ? app_format("%s and %s name the same file '%s': one would overwrite "
@@ -351,24 +331,6 @@ static int run(app_t *a, rpl_snapshot_t *snap, const rpl_kernels_t *kern, rpl_sh
     return status ? status : out;
 }
 
-/* fds 0, 1 and 2 open before anything else is: a missing one points at
- * /dev/null, so no file of ours becomes stderr and takes its messages.
- * 0, or EXIT_FAILURE with no message: stderr may be what is missing. */
-static int standard_fds(void)
-{
-    for (int fd = 0; fd <= 2; fd++) {
-        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-            continue;
-        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-        if (n != fd) {
-            if (n >= 0)
-                close(n);
-            return EXIT_FAILURE;
-        }
-    }
-    return 0;
-}
-
 /* What went to stdout (a report, --help) reached it, or one line says why. */
 static int flush_stdout(int status)
 {
@@ -387,7 +349,7 @@ int main(int argc, char **argv)
 {
     app_t a;
     char *err = NULL;
-    int status = standard_fds();
+    int status = app_sys_std_fds();
     if (status != 0)
         return status;
     memset(&a, 0, sizeof a);
@@ -423,6 +385,6 @@ int main(int argc, char **argv)
     app_overlay_destroy(a.overlay);
     play_destroy(a.play);
     if (app_stop_signal())
-        return die_of_signal(app_stop_signal());
+        return app_sys_die_of_signal(app_stop_signal());
     return flush_stdout(status);
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/sys.h"
 
 #ifndef RIPPLE_DATADIR
 #define RIPPLE_DATADIR "/usr/local/share/ripple"
@@ -56,9 +57,9 @@ static char *picture_path(const app_t *a, const char *name)
 {
     if (!strcmp(name, "default"))
         return strdup(a->image_path ? a->image_path : "");
-    if (name[0] == '/')
+    if (app_sys_is_absolute(name))
         return strdup(name);
-    const char *slash = strrchr(a->show_path, '/');
+    const char *slash = app_sys_last_sep(a->show_path);
     int dir = slash ? (int)(slash - a->show_path + 1) : 0;
     return app_format("%.*s%s", dir, a->show_path, name);
 }

@@ -1,18 +1,15 @@
 /* app/timedemo.c - --benchmark: a named scene played 1/60 s a displayed frame through the scene interface, in rounds that must end alike, measured honestly (wall and CPU time) and reported with a CRC of its final state, as text, JSON, one line to share and a window's results screen. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime's CPU clocks */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 #include <zlib.h>
 
 #include "app/app.h"
 #include "app/overlay.h"
+#include "app/sys.h"
 #include "app/video.h"
 
 /* Frame times, in nanoseconds of the monotonic clock, are kept in a
@@ -60,7 +57,7 @@ typedef struct timedemo {
     double seconds;              /* wall time of the rounds (not of the restarts between) */
     int64_t cpu_last;            /* the main thread's CPU clock at the last frame's end */
     int64_t main_ns, process_ns; /* CPU time of the rounds: the main thread, the process */
-    double user_s, sys_s;        /* the process's, split (getrusage) */
+    double user_s, sys_s;        /* the process's, split into user and system */
     long frames;                 /* frames played, all rounds */
     long per_round;              /* frames a round */
     long rounds;                 /* rounds played whole */
@@ -87,35 +84,6 @@ static const char *stage_name(const timedemo_t *t, int st)
 static int has_stage(const timedemo_t *t, int st)
 {
     return st != ST_SOUND || t->snd;
-}
-
-static int64_t cpu_clock_ns(clockid_t id)
-{
-    struct timespec ts;
-    if (clock_gettime(id, &ts) != 0)
-        return 0;
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int64_t thread_ns(void)
-{
-    return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
-static void rusage_s(double *user, double *sys)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0) {
-        *user = *sys = 0;
-        return;
-    }
-    *user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-    *sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static int64_t mono_ns(void)
-{
-    return cpu_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* The histogram's bin of a frame time. */
@@ -225,21 +193,21 @@ static int play_frame(timedemo_t *t, long n)
 {
     app_t *a = t->a;
     int64_t c0 = t->cpu_last; /* the last frame's end: one clock read less a frame */
-    int64_t f0 = mono_ns();
+    int64_t f0 = rpl_clock_ns();
     uint64_t t0 = SDL_GetPerformanceCounter();
     t->scene->bench_input(a, n);
     double ms_input = app_ms_since(t0);
-    int64_t c1 = thread_ns();
+    int64_t c1 = rpl_thread_cpu_ns();
     uint64_t t1 = SDL_GetPerformanceCounter();
     t->scene->bench_step(a);
     double ms_step = app_ms_since(t1);
-    int64_t c2 = thread_ns(), c3 = c2;
+    int64_t c2 = rpl_thread_cpu_ns(), c3 = c2;
     double ms_sound = 0;
     if (t->snd) {
         uint64_t t2 = SDL_GetPerformanceCounter();
         scene_sound(t);
         ms_sound = app_ms_since(t2);
-        c3 = thread_ns();
+        c3 = rpl_thread_cpu_ns();
     }
     if (a->o.headless) {
         uint64_t t3 = SDL_GetPerformanceCounter();
@@ -255,8 +223,8 @@ static int play_frame(timedemo_t *t, long n)
                 return 0;
         app_render_frame(a);
     }
-    int64_t c4 = t->cpu_last = thread_ns();
-    int64_t frame_ns = mono_ns() - f0;
+    int64_t c4 = t->cpu_last = rpl_thread_cpu_ns();
+    int64_t frame_ns = rpl_clock_ns() - f0;
     t->ms[ST_INPUT] += ms_input;
     t->ms[ST_STEP] += ms_step;
     t->ms[ST_SOUND] += ms_sound;
@@ -272,24 +240,6 @@ static int play_frame(timedemo_t *t, long n)
 }
 
 /* --- the report ---------------------------------------------------------- */
-
-static void cpu_model(char *buf, size_t len)
-{
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "re"); /* e: O_CLOEXEC */
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (!strncmp(line, "model name", 10) && colon) {
-            colon += 1 + (colon[1] == ' ');
-            colon[strcspn(colon, "\n")] = '\0';
-            snprintf(buf, len, "%s", colon);
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-}
 
 /* What the report says, worked out once for the text and the JSON. */
 typedef struct figures {
@@ -308,22 +258,6 @@ typedef struct figures {
     uint32_t crc;
     char line[256];              /* the scene's own line, "" if none */
 } figures_t;
-
-/* The system and its release to major.minor ("Linux 6.1"). */
-static void os_name(char *buf, size_t len)
-{
-    struct utsname u;
-    if (uname(&u) != 0) {
-        snprintf(buf, len, "unknown");
-        return;
-    }
-    size_t n = strspn(u.release, "0123456789");
-    if (u.release[n] == '.')
-        n += 1 + strspn(u.release + n + 1, "0123456789");
-    if (n > 0 && u.release[n - 1] == '.')
-        n--;
-    snprintf(buf, len, "%s %.*s", u.sysname, (int)n, u.release);
-}
 
 static int by_value(const void *x, const void *y)
 {
@@ -364,8 +298,8 @@ static void share_line(const timedemo_t *t, figures_t *f)
 static void work_out(const timedemo_t *t, figures_t *f)
 {
     const app_t *a = t->a;
-    cpu_model(f->cpu, sizeof f->cpu);
-    os_name(f->os, sizeof f->os);
+    rpl_cpu_model(f->cpu, sizeof f->cpu);
+    rpl_os_name(f->os, sizeof f->os);
     f->present = app_present_mode(a, f->mode, sizeof f->mode);
     snprintf(f->scene, sizeof f->scene, "%s-%d", t->b->name, t->b->version);
     snprintf(f->draw_cpu, sizeof f->draw_cpu, "%s%s%s", stage_name(t, ST_DRAW),
@@ -600,19 +534,19 @@ static void results_screen(timedemo_t *t, const figures_t *f)
 static int play_round(timedemo_t *t)
 {
     double user0, sys0, user1, sys1;
-    rusage_s(&user0, &sys0);
-    int64_t process0 = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID), main0 = thread_ns();
+    rpl_process_times(&user0, &sys0);
+    int64_t process0 = rpl_process_cpu_ns(), main0 = rpl_thread_cpu_ns();
     t->cpu_last = main0;
-    int64_t w0 = mono_ns();
+    int64_t w0 = rpl_clock_ns();
     long n = 0;
     for (; n < t->per_round && !app_stop_signal(); n++, t->frames++)
         if (!play_frame(t, n))
             break;
-    double wall = (double)(mono_ns() - w0) / 1e9;
+    double wall = (double)(rpl_clock_ns() - w0) / 1e9;
     t->seconds += wall;
-    t->main_ns += thread_ns() - main0;
-    t->process_ns += cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process0;
-    rusage_s(&user1, &sys1);
+    t->main_ns += rpl_thread_cpu_ns() - main0;
+    t->process_ns += rpl_process_cpu_ns() - process0;
+    rpl_process_times(&user1, &sys1);
     t->user_s += user1 - user0;
     t->sys_s += sys1 - sys0;
     if (n < t->per_round)
@@ -662,7 +596,7 @@ static int enough(const timedemo_t *t, int64_t start)
     const app_opts_t *o = &t->a->o;
     if (o->rounds > 0)
         return t->rounds >= o->rounds;
-    return t->rounds >= ROUNDS_MIN && (double)(mono_ns() - start) / 1e9 >= o->seconds;
+    return t->rounds >= ROUNDS_MIN && (double)(rpl_clock_ns() - start) / 1e9 >= o->seconds;
 }
 
 int app_timedemo(app_t *a)
@@ -685,7 +619,7 @@ int app_timedemo(app_t *a)
     char *err = NULL;
     int status = scene_open(&t, &err);
     int done = 1, said = 0;
-    int64_t start = mono_ns();
+    int64_t start = rpl_clock_ns();
     while (status == 0) {
         if (t.rounds == t.round_cap) {
             double *more = realloc(t.round_fps, (size_t)t.round_cap * 4 * sizeof *more);

@@ -1,5 +1,4 @@
-/* app/util.c - the demo's small shared helpers: messages, timings, the report's stream, the stop signal. */
-#include <signal.h>
+/* app/util.c - the demo's small shared helpers: messages, timings, the report's stream. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,37 +61,4 @@ double app_ms_since(uint64_t t0)
 void app_smooth(double *avg, double v)
 {
     *avg = *avg == 0 ? v : *avg * 0.95 + v * 0.05;
-}
-
-/* The signal that asked a headless run to stop.  The one mutable global:
- * a signal handler can reach nothing else, and all it does is set this. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-int app_stop_signal(void)
-{
-    return stop_signal;
-}
-
-/* A headless run has no window to close: SIGINT, SIGTERM and SIGHUP end
- * it between frames, its temporary files are removed, and it then dies of
- * the signal (130, 143, 129 in a shell).  A signal ignored from the start
- * (nohup, a background job) stays ignored. */
-void app_catch_stop_signals(void)
-{
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old, sa;
-        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_stop_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = 0; /* no SA_RESTART: a write blocked on a pipe gives up */
-        sigaction(sigs[i], &sa, NULL);
-    }
 }

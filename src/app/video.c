@@ -1,15 +1,13 @@
 /* app/video.c - the frame and the window: framebuffer, renderer, textures, and a frame of water and overlay presented. */
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app/overlay.h"
+#include "app/sys.h"
 #include "app/video.h"
 
 /* How frames reach the screen (--present): a texture drawn by SDL's
@@ -134,13 +132,8 @@ enum { PROBE_NONE = 40, PROBE_SOFTWARE, PROBE_SOFT_GL, PROBE_GPU };
 /* The probe itself, in the short-lived process: SDL's accelerated
  * renderer tried in a hidden window of its own (SDL 2.26 cannot give one
  * window both a renderer and its surface), and what draws for it. */
-static int probe_renderer(void)
+static int probe_found(SDL_Renderer *r)
 {
-    skip_unreachable_wayland();
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return PROBE_NONE;
-    SDL_Window *w = SDL_CreateWindow("ripple", 0, 0, 64, 64, SDL_WINDOW_HIDDEN);
-    SDL_Renderer *r = w ? SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED) : NULL;
     SDL_RendererInfo info;
     if (!r || SDL_GetRendererInfo(r, &info) != 0)
         return PROBE_NONE;
@@ -150,6 +143,24 @@ static int probe_renderer(void)
     if (gl && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe") || strstr(gl, "swrast")))
         return PROBE_SOFT_GL;
     return PROBE_GPU;
+}
+
+/* It undoes what it set up: where there is no fork (Windows) it runs in
+ * the demo's own process. */
+static int probe_renderer(void)
+{
+    skip_unreachable_wayland();
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return PROBE_NONE;
+    SDL_Window *w = SDL_CreateWindow("ripple", 0, 0, 64, 64, SDL_WINDOW_HIDDEN);
+    SDL_Renderer *r = w ? SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED) : NULL;
+    int found = probe_found(r);
+    if (r)
+        SDL_DestroyRenderer(r);
+    if (w)
+        SDL_DestroyWindow(w);
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    return found;
 }
 
 /* A device a GPU driver would draw through: Linux's DRM nodes, or the
@@ -201,30 +212,14 @@ void app_present_choose(app_t *a)
         return;
     }
     /* the probe in a process of its own, so that OpenGL's libraries and
-     * buffers (some 75 MB) never enter this one */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0)
-        _exit(probe_renderer());
-    /* a driver that hangs must not hang the demo: the probe gets five
-     * seconds (it takes a few tenths), then the surface is used */
-    int st = 0, waited = 0;
-    for (pid_t got = 0; pid > 0 && got == 0;) {
-        got = waitpid(pid, &st, WNOHANG);
-        if (got < 0 && errno == EINTR)
-            got = 0;
-        else if (got < 0)
-            st = 0, pid = -1;
-        else if (got == 0 && waited++ >= PROBE_WAIT_MS / 10) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            v->present_why = "the renderer's probe did not answer";
-            return;
-        } else if (got == 0)
-            SDL_Delay(10);
+     * buffers (some 75 MB) never enter this one; a driver that hangs must
+     * not hang the demo: the probe gets five seconds (it takes a few
+     * tenths), then the surface is used */
+    int found = app_sys_probe(probe_renderer, PROBE_WAIT_MS);
+    if (found == -2) {
+        v->present_why = "the renderer's probe did not answer";
+        return;
     }
-    int found = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (found == PROBE_GPU)
         v->present = PRESENT_TEXTURE, v->present_why = "a GPU renderer";
     else if (found == PROBE_SOFT_GL)

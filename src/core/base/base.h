@@ -10,10 +10,6 @@
 #include "core/base/error.h"
 #include "ripple/base.h"
 
-/* fopen(path, "rb") with O_CLOEXEC, so no program started later inherits
- * the descriptor (core/base/file.c). */
-FILE *rpl_open_read(const char *path);
-
 /* The random generator (xorshift64*) and its seeding (splitmix64). */
 uint64_t rpl_seed_mix(uint64_t seed);
 uint32_t rpl_rng_next(uint64_t *state);

@@ -96,6 +96,12 @@ FILE *rpl_open_read(const char *path)
         return NULL;
     FILE *f = _wfopen(w, L"rb");
     int e = errno;
+    /* the C runtime says "permission denied" of a folder: said as POSIX does */
+    if (!f && e == EACCES) {
+        DWORD a = GetFileAttributesW(w);
+        if (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY))
+            e = EISDIR;
+    }
     free(w);
     errno = e;
     return f;
@@ -155,6 +161,22 @@ static size_t dir_len(const char *path)
         if (path[i] == '/' || path[i] == '\\' || (i == 1 && path[1] == ':'))
             n = i + 1;
     return n;
+}
+
+/* A name Windows would refuse only when the temporary is put in its
+ * place: a part over the file systems' 255 characters, or a whole path
+ * over MAX_PATH (the limit of every call here, without the \\?\ form). */
+static int name_too_long(const wchar_t *w)
+{
+    size_t part = 0;
+    for (const wchar_t *p = w; *p; p++) {
+        part = *p == L'/' || *p == L'\\' ? 0 : part + 1;
+        if (part > 255)
+            return 1;
+    }
+    wchar_t full[MAX_PATH];
+    DWORD n = GetFullPathNameW(w, MAX_PATH, full, NULL);
+    return n >= MAX_PATH;
 }
 
 static rpl_status fail_errno(rpl_file_t *f, int e)
@@ -280,6 +302,8 @@ rpl_status rpl_file_open(const char *path, unsigned flags, rpl_file_t **out)
     f->wpath = widen(path);
     if (!f->wpath)
         return fail_errno(f, errno);
+    if (name_too_long(f->wpath))
+        return fail_errno(f, ENAMETOOLONG);
     DWORD a = GetFileAttributesW(f->wpath);
     if (a == INVALID_FILE_ATTRIBUTES) {
         DWORD e = GetLastError();
