@@ -63,6 +63,9 @@ fi
 
 DIR=$(cd "$DIR" && pwd)
 LOGS=$DIR/logs
+# The programs find assets/ beside themselves, as in the zip of make dist:
+# the source tree's, linked there (the runs are in LOGS, where none is).
+[ -e "$DIR/assets" ] || ln -s "$(pwd)/assets" "$DIR/assets"
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 pass=0
