@@ -33,9 +33,10 @@ function RippleEngine(post, loadScript) {
   const CHUNK = 1024, LEAD_MS = 90;
   const CHUNK_MS = CHUNK * 1000 / RATE;
 
-  // The timedemo: rounds whose spread is above NOISY (relative, min to max) are said
-  // to be noisy.
-  const NOISY = 0.05;
+  // The timedemo: rounds whose spread is above NOISY percent are said to be noisy;
+  // the spread is the native timedemo's, +- half the range over its middle,
+  // (max - min) / (max + min), in percent.
+  const NOISY = 5;
 
   const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 
@@ -365,7 +366,7 @@ function RippleEngine(post, loadScript) {
     const fpsSorted = rounds.map((r) => r.fps).sort((a, b) => a - b);
     const med = median(fpsSorted);
     const min = fpsSorted[0], max = fpsSorted[fpsSorted.length - 1];
-    const spread = med > 0 ? (max - min) / med : 0;
+    const spread = max + min > 0 ? (max - min) / (max + min) * 100 : 0;
     const crcs = rounds.map((r) => r.crc);
     const agree = crcs.every((c) => c === crcs[0]);
     if (!agree)
@@ -373,7 +374,7 @@ function RippleEngine(post, loadScript) {
     const crc = crcs[0];
     const seconds = ms / 1000, all = rounds.length * frames;
     const rest = ms - msStep - msDraw - msPresent;
-    const pct = (v) => `${(100 * v).toFixed(1)}%`;
+    const pct = (v) => `\u00b1${v.toFixed(1)}%`;
     const noisy = spread > NOISY ? `noisy: ${pct(spread)} between rounds` : '';
     // What "present" timed: putImageData on the canvas the frames are shown on, which
     // in a worker is the OffscreenCanvas (the browser shows it without the main thread).
@@ -381,7 +382,7 @@ function RippleEngine(post, loadScript) {
     const ua = navigator.userAgent, browser = browserName(ua), os = osName(ua);
     // One line to paste where machines are compared, in the native --share's shape.
     const share = `ripple ${version} ${scene} ${fw}x${fh}x32 wasm-${kind} 1t canvas: ` +
-      `${Math.round(med)} fps (\u00b1${(50 * spread).toFixed(1)}%), 1% low ${Math.round(low)}, ` +
+      `${Math.round(med)} fps (\u00b1${spread.toFixed(1)}%), 1% low ${Math.round(low)}, ` +
       `crc ${crc}, ${browser}, ${os}`;
     const [name, ver] = scene.split('-');
     const report = {

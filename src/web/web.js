@@ -212,7 +212,7 @@
       ['path', `wasm-${r.module} (kernels ${r.path}), ${r.in_worker ? 'in a worker' : 'on the main thread'}`],
       ['threads', String(r.threads)],
       ['rounds', `${r.rounds} of ${r.frames} frames in ${r.seconds.toFixed(1)} s`],
-      ['median', `${r.median_fps.toFixed(1)} fps \u00b1${(50 * r.spread).toFixed(1)}% ` +
+      ['median', `${r.median_fps.toFixed(1)} fps \u00b1${r.spread.toFixed(1)}% ` +
         `(${r.fps_min.toFixed(0)} to ${r.fps_max.toFixed(0)})`],
       ['1% low', `${r.fps_1pct_low.toFixed(1)} fps`],
       ['crc32', `${r.crc32}${r.rounds > 1 ? (r.round_crc32.every((c) => c === r.crc32) ? ', every round' : ', rounds differ') : ''}`],
@@ -229,7 +229,7 @@
       table.append(tr);
     }
     $('results-fps').textContent = `${Math.round(r.median_fps)} fps`;
-    $('results-noisy').textContent = r.noisy ? `noisy: ${(100 * r.spread).toFixed(1)}% between rounds` : '';
+    $('results-noisy').textContent = r.noisy ? `noisy: \u00b1${r.spread.toFixed(1)}% between rounds` : '';
     const field = $('share'), button = $('copy');
     field.value = r.share;
     button.onclick = () => copyShare(field, button);

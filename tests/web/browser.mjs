@@ -291,20 +291,20 @@ async function rounds(browser, base, mod, want) {
     if (want) check(r.crc32 === want, `${what}: crc32 ${r.crc32} is the native busy-2's`, `expected ${want}`);
     const fpss = Array.isArray(r.round_fps) ? r.round_fps : [NaN];
     const med = median(fpss), lo = Math.min(...fpss), hi = Math.max(...fpss);
-    check(Math.abs(r.median_fps - med) < 1e-6 * med && Math.abs(r.spread - (hi - lo) / med) < 1e-9,
-      `${what}: median ${fmt(r.median_fps, 1)} fps, spread ${fmt(100 * r.spread, 1)}% of the rounds' ${fpss.map((v) => fmt(v, 1)).join(', ')}`,
-      `expected median ${med}, spread ${(hi - lo) / med}`);
+    check(Math.abs(r.median_fps - med) < 1e-6 * med && Math.abs(r.spread - (hi - lo) / (hi + lo) * 100) < 1e-9,
+      `${what}: median ${fmt(r.median_fps, 1)} fps, spread \u00b1${fmt(r.spread, 1)}% of the rounds' ${fpss.map((v) => fmt(v, 1)).join(', ')}`,
+      `expected median ${med}, spread ${(hi - lo) / (hi + lo) * 100}`);
     check(r.fps_1pct_low > 0, `${what}: 1% low ${fmt(r.fps_1pct_low, 1)} fps`);
     const text = await page.evaluate(`document.getElementById('report').textContent`);
-    check(r.noisy === r.spread > 0.05 && text.includes('noisy: ') === r.noisy &&
-      (!r.noisy || text.includes(`noisy: ${(100 * r.spread).toFixed(1)}% between rounds`)),
-    `${what}: ${r.noisy ? 'says it is noisy' : 'not noisy'} at a spread of ${fmt(100 * r.spread, 1)}%`);
+    check(r.noisy === r.spread > 5 && text.includes('noisy: ') === r.noisy &&
+      (!r.noisy || text.includes(`noisy: \u00b1${r.spread.toFixed(1)}% between rounds`)),
+    `${what}: ${r.noisy ? 'says it is noisy' : 'not noisy'} at a spread of \u00b1${fmt(r.spread, 1)}%`);
     check(text.includes(`share     ${r.share}`), `${what}: the text report ends with the share line`);
 
     // The share line: the native --share's shape, the report's figures.
     const m = SHARE.exec(r.share || '');
     check(m && m[1] === r.version && m[2] === r.scene && m[5] === mod && Number(m[6]) === Math.round(r.median_fps) &&
-      m[7] === (50 * r.spread).toFixed(1) && Number(m[8]) === Math.round(r.fps_1pct_low) && m[9] === r.crc32 &&
+      m[7] === r.spread.toFixed(1) && Number(m[8]) === Math.round(r.fps_1pct_low) && m[9] === r.crc32 &&
       /^(HeadlessChrome|Chrome|Chromium) \d+$/.test(m[10]) && /^Linux/.test(m[11]),
     `${what}: share line "${r.share}"`, 'not the report\'s figures in the native shape');
 
