@@ -96,3 +96,17 @@ void assert_same_field(const rpl_sim_t *a, const rpl_sim_t *b)
     assert_memory_equal(rpl_sim_heights(a), rpl_sim_heights(b), n * 2);
     assert_memory_equal(rpl_sim_previous(a), rpl_sim_previous(b), n * 2);
 }
+
+void assert_snapshot_of(const rpl_sim_t *a, rpl_snapshot_t *snap)
+{
+    int w, h;
+    rpl_snapshot_size(snap, &w, &h);
+    assert_int_equal(w, rpl_sim_width(a));
+    assert_int_equal(h, rpl_sim_height(a));
+    rpl_sim_t *b;
+    assert_int_equal(rpl_sim_create(w, h, 9, &b), RPL_OK);
+    assert_int_equal(rpl_sim_set_snapshot(b, snap), RPL_OK);
+    assert_same_field(a, b);
+    rpl_snapshot_destroy(snap);
+    rpl_sim_destroy(b);
+}

@@ -22,6 +22,9 @@ rpl_status save(const char *path, const char *text, char *why, size_t whylen);
 /* A field with waves on it, and two fields' equality. */
 rpl_sim_t *busy_field(int w, int h);
 void assert_same_field(const rpl_sim_t *a, const rpl_sim_t *b);
+/* The snapshot snap (destroyed here) is of a's size and, loaded into a
+ * new field, gives a's water. */
+void assert_snapshot_of(const rpl_sim_t *a, rpl_snapshot_t *snap);
 
 /* The system's own cases, copied into out (at most max): how many. */
 #define FILES_SPECIAL_MAX 16

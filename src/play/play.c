@@ -565,20 +565,31 @@ static rpl_status set_model(play_t *p, int wave)
     return st;
 }
 
+/* What a kind of the play's stones comes with: the refraction strength
+ * it starts at, and the autopilot's stones of that kind. */
+static int stones_strength(int stones)
+{
+    return stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+}
+
+static rpl_stones stones_autopilot(int stones)
+{
+    return stones == PLAY_STONES_CLASSIC ? RPL_STONES_DISCS : RPL_STONES_BUMPS;
+}
+
 /* The stones of the play's own (the user's, the autopilot's, the rain);
  * the strength at one kind's default moves to the other's. */
 static void set_stones(play_t *p, int stones)
 {
-    int from = p->stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+    int from = stones_strength(p->stones);
     if (stones == p->stones)
         return;
     p->stones = stones;
     /* cannot fail: a made autopilot and a kind it knows */
-    if (rpl_autopilot_set_stones(p->ap, stones == PLAY_STONES_CLASSIC ? RPL_STONES_DISCS
-                                                                     : RPL_STONES_BUMPS) != RPL_OK)
+    if (rpl_autopilot_set_stones(p->ap, stones_autopilot(stones)) != RPL_OK)
         say(p, "%s", rpl_autopilot_error(p->ap));
     if (p->view.strength == from)
-        p->view.strength = stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+        p->view.strength = stones_strength(stones);
 }
 
 int play_set(play_t *p, play_setting what, int value)
@@ -736,8 +747,7 @@ rpl_status play_bench_restart(play_t *p)
     }
     /* the stones the new autopilot lays, as the setting says (play_set
      * would see no change and leave the new autopilot at its discs) */
-    st = rpl_autopilot_set_stones(ap, p->stones == PLAY_STONES_CLASSIC ? RPL_STONES_DISCS
-                                                                      : RPL_STONES_BUMPS);
+    st = rpl_autopilot_set_stones(ap, stones_autopilot(p->stones));
     if (st != RPL_OK) {
         rpl_autopilot_destroy(ap);
         say(p, "cannot restart the autopilot: %s", rpl_strerror(st));
@@ -747,7 +757,7 @@ rpl_status play_bench_restart(play_t *p)
     p->ap = ap;
     p->rain = play_rain(p->cfg.w, p->cfg.h);
     /* the strength the round's stones start with, as at play_create */
-    p->view.strength = p->stones == PLAY_STONES_CLASSIC ? RPL_STRENGTH_ONE : PLAY_STRENGTH_SMOOTH;
+    p->view.strength = stones_strength(p->stones);
     p->view.shading = 1;
     p->stone = PLAY_STONE_UNITS * play_unit(p->cfg.w, p->cfg.h);
     if (p->player) {
