@@ -33,7 +33,8 @@ STAGE_NAMES = $(sort $(foreach s,$(CHECK_STAGES) $(TEST_STAGES) $(PORT_STAGES),$
 .PHONY: check test check-stages test-stages $(STAGE_NAMES:%=stage-%) test-unit unit-runs unit-exact \
         unit-once test-rules test-arm-order test-smoke test-smoke-quick layout warnings test-i386 i386-demo \
         i386-demo-run test-i386-sysroot test-i586 i586-demo-run i586-default i386-sdl-print test-arm test-nosimd test-san san-runs san-suites san-smoke \
-        test-clang test-win test-win64 win-build win-strict test-ports port-stages
+        test-clang test-win test-win64 win-build win-strict test-ports port-stages \
+        wine32-private deps-win64-test
 
 check: deps-check
 	$(Q)sh tests/stage.sh --begin $(STAGES)
@@ -293,12 +294,28 @@ i386-on-%:
 # (tests/pe-imports.sh), every unit suite built runs, and the demo's and
 # the bench's results must be the native ones, to the byte; the native
 # demo, bench and exactness suite give them in the same run.
+# The win32 build runs on the machine's Wine when wine32:i386 is
+# installed, else (WINE32=private) on Wine's 32-bit half unpacked into
+# $(WINE32_ROOT) by src/tools/sysroot.sh, once, with the i386 X11
+# libraries it loads: no package to install but the i386 C library, which
+# the i386 stage's packages bring.
+WINE32 ?= $(if $(wildcard /usr/lib/wine/wine),system,private)
+WINE32_ROOT = $(BUILD)/win32/wine-i386
+ifeq ($(filter system private,$(WINE32)),)
+$(error WINE32=$(WINE32): say system or private)
+endif
 test-win: win-stage-win32
-test-win64: win-stage-win64
+test-win64: deps-win64-test win-stage-win64
+win-stage-win32: $(if $(filter private,$(WINE32)),wine32-private)
+win-stage-win32: WINE_ENV = $(if $(filter private,$(WINE32)),WINE32_ROOT=$(abspath $(WINE32_ROOT)))
 win-stage-%: $(DEMO) $(BENCH) $(PATHS_TEST)
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench.exe win-build
-	$(Q)NATIVE_PATHS="$$($(PATHS_TEST) --list | tr '\n' ' ')" \
+	$(Q)$(WINE_ENV) NATIVE_PATHS="$$($(PATHS_TEST) --list | tr '\n' ' ')" \
 	    sh tests/win.sh $* $(BUILD)/$* $(call cmd,$(DEMO)) $(call cmd,$(BENCH))
+wine32-private:
+	$(Q)sh src/tools/sysroot.sh i386 $(WINE32_ROOT) wine
+deps-win64-test:
+	$(call require,cmd:wine:wine file:/usr/lib/wine/wine64:wine64)
 # What the Windows port does not build yet (suites by name, and the
 # programs): tried, and tested when built, but a failure to build them
 # fails nothing.  Empty once they all build: then all of `make ARCH=...`

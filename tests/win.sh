@@ -24,6 +24,10 @@
 #     pixel is the native demo's, byte for byte, and so is the side view's;
 #     bad flags exit 2 with the native message; a snapshot replaces an
 #     existing file with the native bytes, and a read-only file is refused.
+# Wine is the machine's (wine, and wine32:i386 or wine64), or for win32,
+# given WINE32_ROOT, the 32-bit Wine unpacked there by `sysroot.sh i386
+# DIR wine` (no i386 package installed but the C library, libc6:i386),
+# run directly from that folder, without OpenGL.
 # Each Wine run has a timeout: a hang is a failure, never a stuck stage.
 # Wine's prefix is WINBUILD/wine, booted once and kept.  The whole runs
 # inside an Xvfb display of its own (xvfb-run -a).  A tool missing is a
@@ -42,9 +46,23 @@ case $ARCH in
     *) echo "win: unknown architecture '$ARCH' ($usage)"; exit 2;;
 esac
 
+# Which Wine: the machine's launcher and server, or the loader and the
+# 32-bit server of the unpacked one, its libraries found first.
+wine=wine wineserver=wineserver launcher="wine:wine"
+if [ "$ARCH" = win32 ] && [ -n "${WINE32_ROOT:-}" ]; then
+    loader=$WINE32_ROOT/usr/lib/wine/wine pkg="wine32:i386 (or make's WINE32=private)"
+    wine=$loader wineserver=$WINE32_ROOT/usr/lib/wine/wineserver32 launcher="/lib/ld-linux.so.2:libc6:i386"
+    LD_LIBRARY_PATH=$WINE32_ROOT/usr/lib/i386-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH WINESERVER=$wineserver
+    # No OpenGL in it (Mesa's would bring LLVM): Wine's Direct3D, which
+    # works over OpenGL, fails, and so would SDL's renderer; SDL's software
+    # one presents (the screenshots are of the frame, not of the window).
+    export SDL_RENDER_DRIVER=software
+fi
+
 # What it needs, each with its Debian package (.ci/run installs them all).
 need=""
-for t in "wine:wine" "$loader:$pkg" "xvfb-run:xvfb" "xauth:xauth" "timeout:coreutils" \
+for t in "$launcher" "$loader:$pkg" "xvfb-run:xvfb" "xauth:xauth" "timeout:coreutils" \
          "x86_64-w64-mingw32-objdump:binutils-mingw-w64-x86-64" \
          "$host-gcc:$gccpkg"; do
     c=${t%%:*}
@@ -82,10 +100,11 @@ export WINEPREFIX="$DIR/wine" WINEARCH=$winearch WINEDEBUG=-all WINEDLLOVERRIDES
 WINEPATH="Z:$(printf '%s' "$DIR/prefix/bin" | sed 's|/|\\|g')"
 export WINEPATH
 export SDL_AUDIODRIVER=dummy
-if [ ! -e "$WINEPREFIX/.booted" ]; then
+# (booted again when the Wine that booted it was another)
+if [ "$(cat "$WINEPREFIX/.booted" 2>/dev/null)" != "$wine" ]; then
     rm -rf "$WINEPREFIX"
-    if timeout -k 5 180 wineboot -i >"$LOGS/wineboot.log" 2>&1 && timeout -k 5 60 wineserver -w; then
-        touch "$WINEPREFIX/.booted"
+    if timeout -k 5 180 "$wine" wineboot -i >"$LOGS/wineboot.log" 2>&1 && timeout -k 5 60 "$wineserver" -w; then
+        printf '%s\n' "$wine" >"$WINEPREFIX/.booted"
         echo "wine: prefix $WINEPREFIX booted $(took)"
     else
         echo "win: FAIL: wineboot -i failed or hung (see $LOGS/wineboot.log)"
@@ -93,8 +112,9 @@ if [ ! -e "$WINEPREFIX/.booted" ]; then
         exit 1
     fi
 fi
+echo "wine: $("$wine" --version 2>/dev/null), $wine"
 # wrun SECONDS PROGRAM ARGS...: one Windows program under Wine.
-wrun() { t=$1; shift; timeout -k 5 "$t" wine "$@"; }
+wrun() { t=$1; shift; timeout -k 5 "$t" "$wine" "$@"; }
 
 # ---- the import check, refusing what it must --------------------------------------
 
@@ -157,7 +177,7 @@ if [ -e "$DIR/tests/test_paths.exe" ]; then
     else bad "$ARCH: the exactness suite (see $LOGS/paths.log)"; tail -n 20 "$LOGS/paths.log"; fi
 fi
 # shellcheck disable=SC2086 # one word a program
-if [ -n "$suites" ] && RIPPLE_TEST_QUICK=1 RUNNER="timeout -k 5 300 wine" sh tests/suites.sh "$ARCH under Wine, every suite" \
+if [ -n "$suites" ] && RIPPLE_TEST_QUICK=1 RUNNER="timeout -k 5 300 $wine" sh tests/suites.sh "$ARCH under Wine, every suite" \
     "$LOGS/unit.log" $suites; then ok; else bad "$ARCH: unit suites"; fi
 missing=$(for t in tests/test_*.c; do n=$(basename "$t" .c); [ -e "$DIR/tests/$n.exe" ] || printf '%s ' "$n"; done)
 [ -z "$missing" ] || echo "win: suites not built for Windows: $missing"
@@ -287,6 +307,6 @@ if [ "$(cat "$LOGS/ro.rc")" = 2 ] && grep -q "read-only" "$LOGS/ro.err" && [ "$(
 else bad "a read-only output: exit $(cat "$LOGS/ro.rc") (want 2), message '$(cat "$LOGS/ro.err")', file now '$(head -c 20 "$LOGS/ro.rpl")'"; fi
 chmod 644 "$LOGS/ro.rpl"
 
-timeout -k 5 30 wineserver -w
+timeout -k 5 30 "$wineserver" -w
 echo "win $ARCH: $pass passed, $fail failed $(took)"
 [ "$fail" = 0 ]

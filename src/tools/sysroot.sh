@@ -10,6 +10,13 @@
 #   libc  the C library, libgcc and the kernel's headers, for clang
 #         --sysroot=DIR (the ARM builds need no cross package installed)
 #   test  the test and bench libraries: cmocka, cJSON, Chipmunk2D
+#   wine  Wine's 32-bit half (wine32:i386 and the X11 libraries it loads),
+#         to run the win32 build where wine32:i386 is not installed (its
+#         Multi-Arch: same libraries want the amd64 ones' versions, which
+#         the i386 lists now and then lag).  Run natively by the machine's
+#         own i386 loader (libc6:i386), with LD_LIBRARY_PATH into DIR: so
+#         the C library stays the machine's (a loader and a libc of two
+#         versions do not mix), and libc6 is not unpacked here.
 # Here apt works on a configuration of its own for that architecture alone
 # (its lists, cache and an empty dpkg status under DIR.apt, the machine's
 # sources), downloads the packages with every dependency, and dpkg -x
@@ -49,7 +56,9 @@ for set in $want; do
         libc) LIBS="$LIBS libc6-dev libgcc-12-dev linux-libc-dev";;
         test) LIBS="$LIBS libcmocka0 libcjson1 libchipmunk7"
               DEVS="$DEVS libcmocka-dev libcjson-dev libchipmunk-dev";;
-        *) echo "sysroot: unknown set '$set' (sdl, libc, test)"; exit 2;;
+        wine) LIBS="$LIBS wine32 libxcursor1 libxi6 libxrandr2 libxinerama1 libxrender1 libxfixes3 libxext6
+                   libxcomposite1 libxxf86vm1";;
+        *) echo "sysroot: unknown set '$set' (sdl, libc, test, wine)"; exit 2;;
     esac
 done
 for c in apt-get dpkg; do
@@ -96,6 +105,9 @@ if ! apt-get install -q -y --download-only --no-install-recommends $LIBS >"$APTD
 fi
 n=0
 for deb in "$APTDIR"/archives/*.deb; do
+    case " $want :${deb##*/}" in
+        *" wine "*:libc6_*) continue;;
+    esac
     dpkg -x "$deb" "$DIR"
     n=$((n + 1))
 done
@@ -126,6 +138,17 @@ if [ -n "$broken" ]; then
     echo "sysroot: links that lead nowhere: $broken"
     exit 1
 fi
+# What libwine's postinst does on an install: Debian's Wine takes zlib1.dll
+# from libz-mingw-w64, marked as one of Wine's own builtin DLLs (its
+# user32.dll imports it).
+case " $want " in *" wine "*)
+    for a in i686:i386 x86_64:x86_64; do
+        from=$DIR/usr/${a%%:*}-w64-mingw32/lib/zlib1.dll
+        to=$DIR/usr/lib/i386-linux-gnu/wine/${a#*:}-windows/zlib1.dll
+        [ -e "$from" ] && [ -d "${to%/*}" ] || { echo "sysroot: no $from for Wine"; exit 1; }
+        { head -c 64 "$from"; printf 'Wine builtin DLL'; head -c 16 /dev/zero; tail -c +97 "$from"; } >"$to"
+    done;;
+esac
 rm -rf "$APTDIR/archives"
 for set in $want; do touch "$DIR/.complete-$set"; done
 echo "sysroot: $n packages unpacked into $DIR"
