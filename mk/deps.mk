@@ -18,7 +18,7 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
 # suites that run once to their rule; /usr/bin/time measures --present
 # auto's resident memory against the surface's in the smoke test.
-NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) cmd:clang:clang cmd:gdb:gdb \
+NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) $(NEEDS_WIN_TEST) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
               file:/usr/bin/time:time \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
@@ -148,7 +148,7 @@ endif
 
 # ---- installing what is missing ------------------------------------------------
 
-.PHONY: deps-run deps-check deps-test deps-ports deps-i386 deps-i386-demo deps-i386-debian deps-arm deps-web
+.PHONY: deps-run deps-check deps-test deps-i386 deps-i386-demo deps-i386-debian deps-arm deps-web
 
 deps-run:
 	$(call require,$(NEEDS_RUN))
@@ -201,10 +201,6 @@ deps-arm:
 
 deps-test:
 	$(call require,$(NEEDS_TEST))
-
-# make test-ports: make test's needs and the Windows tests'.
-deps-ports:
-	$(call require,$(NEEDS_TEST) $(NEEDS_WIN_TEST))
 
 deps-web:
 	$(call require,$(NEEDS_WEB))

@@ -15,16 +15,17 @@ STAGES = $(BUILD)/stages
 # minutes.  The 32-bit demo, given 90, went into the i386 stage for 30
 # (about 20 s measured: its app files built, its runs beside the three
 # CPUs'); the web stage builds the page's two modules and runs both in a
-# headless Chromium.  The ports' stages, `make test-ports` (not yet in
-# make test: they build libraries from Debian's sources the first time,
-# about 4 minutes kept in build/ after, and want Wine, mingw-w64 and
-# i386 X11 libraries a fresh machine must first be given): i586, the
-# 32-bit demo on SDL2 built from source under qemu on a Pentium II (about
-# 180 s of CPU from a clean build folder, 70 of them SDL2's build); win,
-# the win32 build under Wine; dist, the two downloads of make dist.
+# headless Chromium.  The ports' stages, also run alone by `make
+# test-ports`: i586, the 32-bit demo on SDL2 built from Debian's source
+# without SSE, under qemu on a Pentium II (about 180 s of CPU from a clean
+# build folder, 70 of them SDL2's build, kept in build/ after); win, the
+# win32 build (its libraries built from Debian's sources the first time,
+# about 4 minutes of CPU) under Wine, the machine's or one fetched into
+# build/ (WINE32); dist, the two downloads of make dist.
 CHECK_STAGES = build:60 unit:60 smoke-quick:30
 TEST_STAGES  = build:60 unit:90 rules:30 smoke:120 warnings:150 install:150 fuzz:150 \
-               nosimd:120 i386:360 arm:180 web:120 san:300 san-gcc:300 clang:150
+               nosimd:120 i386:360 arm:180 web:120 san:300 san-gcc:300 clang:150 \
+               $(PORT_STAGES)
 PORT_STAGES  = i586:240 win:360 dist:90
 # A stage: `sh tests/stage.sh DIR NAME make TARGET...`.
 stage = +$(Q)sh tests/stage.sh $(STAGES) $(1) $(MAKE) $(SUB) $(2)
@@ -54,7 +55,7 @@ test: deps-test
 	sh tests/stage.sh --table $(STAGES) $(TEST_STAGES) || rc=1; exit $$rc
 
 # The ports' stages, each with its time against its budget in a table.
-test-ports: deps-ports
+test-ports: deps-test
 	$(Q)sh tests/stage.sh --begin $(STAGES)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k port-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) build:60 $(PORT_STAGES) || rc=1; exit $$rc
@@ -62,8 +63,9 @@ test-ports: deps-ports
 # make starts them in this order: the build first (four stages wait for
 # it), then the longest.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-arm stage-web stage-unit stage-san stage-smoke stage-san-gcc \
-             stage-rules stage-warnings stage-fuzz stage-install stage-nosimd stage-clang
+test-stages: stage-build stage-i386 stage-win stage-arm stage-san stage-san-gcc stage-i586 stage-web \
+             stage-unit stage-smoke stage-rules stage-warnings stage-fuzz stage-install stage-nosimd \
+             stage-clang stage-dist
 port-stages: stage-i586 stage-win stage-dist
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-i586 stage-win stage-arm stage-web: stage-build
 
