@@ -75,7 +75,11 @@ if [ "$ARCH" = linux-i386 ]; then
     I386_LIBDIR=${I386_LIBDIR:-/usr/lib/i386-linux-gnu}
     export PKG_CONFIG_LIBDIR="$I386_LIBDIR/pkgconfig:/usr/share/pkgconfig"
     export LDFLAGS="-L$I386_LIBDIR"
-    SDL_MORE="--build=$(gcc -dumpmachine) --disable-ssemath --disable-video-wayland --disable-video-kmsdrm
+    # X11 named, not probed: configure's probe links -lX11, and a sysroot
+    # holds the libraries SDL loads (libX11.so.6...) without the link-time
+    # libX11.so; the headers are the machine's (libsdl2-dev brings them).
+    SDL_MORE="--build=$(gcc -dumpmachine) --x-includes=/usr/include --x-libraries=$I386_LIBDIR
+        --disable-ssemath --disable-video-wayland --disable-video-kmsdrm
         --disable-video-vulkan --disable-video-opengles --disable-ibus --disable-fcitx --disable-pipewire
         --disable-jack --disable-sndio --disable-esd --disable-arts --disable-nas --disable-hidapi
         --disable-libdecor --disable-rpath"
