@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "play/play.h"
@@ -29,15 +28,15 @@ static const char *look_default_show(char *buf, size_t len)
                 break;
             *slash = '\0';
             snprintf(buf, len, "%s/assets/%s", exe, LOOK_SHOW_FILE);
-            if (access(buf, R_OK) == 0)
+            if (rpl_path_readable(buf))
                 return buf;
         }
     }
     snprintf(buf, len, "assets/%s", LOOK_SHOW_FILE);
-    if (access(buf, R_OK) == 0)
+    if (rpl_path_readable(buf))
         return buf;
     snprintf(buf, len, "%s/%s", RIPPLE_DATADIR, LOOK_SHOW_FILE);
-    return access(buf, R_OK) == 0 ? buf : NULL;
+    return rpl_path_readable(buf) ? buf : NULL;
 }
 
 /* The steps played by default: the whole show once (and at most a few

@@ -1,4 +1,5 @@
 /* test_api.c - misuse of the public API: NULL handles, bad sizes and arguments, renderers sharing a field (cmocka; run under ASan/LSan too). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1178,6 +1179,30 @@ static void test_machine(void **state)
     if (rpl_exe_path(exe, sizeof exe) == 0) /* Linux and Windows have it */
         assert_non_null(strstr(exe, "test_api"));
     assert_int_equal(rpl_exe_path(exe, 4), -1); /* does not fit */
+    assert_int_equal(rpl_exe_path(exe, 1), -1); /* no room for a name */
+    assert_int_equal(rpl_exe_path(exe, 0), -1);
+}
+
+/* What a path names, through the platform's own calls (the wide API on
+ * Windows): this program, a folder, nothing. */
+static void test_paths_kinds(void **state)
+{
+    (void)state;
+    char exe[4096];
+    assert_int_equal(rpl_exe_path(exe, sizeof exe), 0);
+    assert_int_equal(rpl_path_readable(exe), 1);
+    assert_int_equal(rpl_path_is_dir(exe), 0);
+    char *slash = strrchr(exe, '/');
+    assert_non_null(slash);
+    *slash = '\0';
+    assert_int_equal(rpl_path_is_dir(exe), 1);
+    assert_int_equal(rpl_path_is_dir("."), 1);
+    strcat(exe, "/no such file here");
+    assert_int_equal(rpl_path_readable(exe), 0);
+    errno = 0;
+    assert_int_equal(rpl_path_is_dir(exe), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(rpl_path_readable("\xff\xfe not UTF-8"), 0);
 }
 
 int main(void)
@@ -1200,6 +1225,7 @@ int main(void)
         cmocka_unit_test(test_font_panel_formula),
         cmocka_unit_test(test_renderers_share_a_field),
         cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_paths_kinds),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

@@ -23,7 +23,9 @@
 #     the native demo's CRCs (water, and show-1's sound) and says its path; a window's screenshot at 32, 16 and 8 bits a
 #     pixel is the native demo's, byte for byte, and so is the side view's;
 #     bad flags exit 2 with the native message; a snapshot replaces an
-#     existing file with the native bytes, and a read-only file is refused.
+#     existing file with the native bytes, and a read-only file is refused;
+#     the program in a folder named in Cyrillic finds its picture, and
+#     --record writes into such a folder.
 # Wine is the machine's (wine, and wine32:i386 or wine64), or for win32,
 # given WINE32_ROOT, the 32-bit Wine unpacked there by `sysroot.sh i386
 # DIR wine` (no i386 package installed but the C library, libc6:i386),
@@ -289,6 +291,20 @@ for flags in "--frobnicate" "--bpp 24" "--size 0x0" "--benchmark --seed 3"; do
         cmp -s "$LOGS/bad.nat.err" "$LOGS/bad.win.err"; then ok
     else bad "bad flags '$flags': Windows exit $(rc_of bad.win), native $(rc_of bad.nat); messages: $(cat "$LOGS/bad.win.err") / $(cat "$LOGS/bad.nat.err")"; fi
 done
+
+# Names in UTF-8 beyond the ANSI code page, through the wide API: the
+# program in a folder so named finds the picture beside it (a screenshot
+# of the native one's), and --record writes into a folder so named.
+U=$LOGS/вода
+rm -rf "$U" && mkdir -p "$U/кадры" && cp "$EXE" "$U/ripple.exe" && ln -s "$DIR/assets" "$U/assets"
+( cd "$LOGS" && "$RIPPLE" --headless --size 64x48 --frames 5 --screenshot utf8.nat.bmp >/dev/null 2>&1
+  wrun 60 "$U/ripple.exe" --headless --size 64x48 --frames 5 --screenshot utf8.win.bmp >/dev/null 2>utf8.win.err
+  wrun 60 "$U/ripple.exe" --headless --size 32x24 --frames 3 --record "$U/кадры" >/dev/null 2>utf8.rec.err
+  echo $? >utf8.rec.rc )
+if [ -s "$LOGS/utf8.nat.bmp" ] && cmp -s "$LOGS/utf8.nat.bmp" "$LOGS/utf8.win.bmp"; then ok
+else bad "the program in a folder named in Cyrillic: not the native screenshot ($(head -c 200 "$LOGS/utf8.win.err"))"; fi
+if [ "$(cat "$LOGS/utf8.rec.rc")" = 0 ] && [ "$(ls "$U/кадры" | wc -l)" -ge 3 ]; then ok
+else bad "--record into a folder named in Cyrillic: exit $(cat "$LOGS/utf8.rec.rc"), $(ls "$U/кадры" | wc -l) frames ($(head -c 200 "$LOGS/utf8.rec.err"))"; fi
 
 # a snapshot replaces an existing file with the native bytes; a read-only
 # one is refused and kept

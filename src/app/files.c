@@ -25,7 +25,7 @@
 
 static int file_exists(const char *p)
 {
-    return access(p, R_OK) == 0;
+    return rpl_path_readable(p);
 }
 
 /* A file of assets/: beside the binary, in the working directory, or

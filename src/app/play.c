@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/app.h"
 #include "app/sys.h"
@@ -19,13 +18,13 @@ static const char *default_show(char *buf, size_t len)
     if (base) {
         snprintf(buf, len, "%sassets/shows/default.show", base);
         SDL_free(base);
-        if (access(buf, R_OK) == 0)
+        if (rpl_path_readable(buf))
             return buf;
     }
-    if (access("assets/shows/default.show", R_OK) == 0)
+    if (rpl_path_readable("assets/shows/default.show"))
         return "assets/shows/default.show";
     snprintf(buf, len, "%s/shows/default.show", RIPPLE_DATADIR);
-    return access(buf, R_OK) == 0 ? buf : NULL;
+    return rpl_path_readable(buf) ? buf : NULL;
 }
 
 int app_show_open(app_t *a, rpl_show_t **show, char **err)

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "app/files.h"
 #include "app/record.h"
@@ -21,12 +20,12 @@ static char *frame_name(const app_t *a, long n)
 
 int app_record_check(const app_t *a, char **err)
 {
-    struct stat st;
-    if (stat(a->o.record, &st) != 0) {
+    int dir = rpl_path_is_dir(a->o.record);
+    if (dir < 0) {
         *err = app_format("--record '%s': %s", a->o.record, strerror(errno));
         return EXIT_USAGE;
     }
-    if (!S_ISDIR(st.st_mode)) {
+    if (!dir) {
         *err = app_format("--record '%s': not a directory", a->o.record);
         return EXIT_USAGE;
     }
