@@ -60,12 +60,15 @@ test-ports: deps-test
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k port-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) build:60 $(PORT_STAGES) || rc=1; exit $$rc
 
-# make starts them in this order: the build first (four stages wait for
-# it), then the longest.
+# make walks this list once, starting each stage that can start while a
+# job is free, and comes back for those that waited only at its end: the
+# build and the sanitizers (which build apart) first, then the longest of
+# the stages that wait for the build, so that they take the cores the
+# build and then the sanitizers leave, and the short ones fill in last.
 check-stages: stage-build stage-unit stage-smoke-quick
-test-stages: stage-build stage-i386 stage-win stage-arm stage-san stage-san-gcc stage-i586 stage-web \
-             stage-unit stage-smoke stage-rules stage-warnings stage-fuzz stage-install stage-nosimd \
-             stage-clang stage-dist
+test-stages: stage-build stage-san stage-i386 stage-win stage-arm stage-san-gcc stage-i586 stage-smoke \
+             stage-unit stage-web stage-warnings stage-nosimd stage-install stage-fuzz stage-clang \
+             stage-rules stage-dist
 port-stages: stage-i586 stage-win stage-dist
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-i586 stage-win stage-arm stage-web: stage-build
 
