@@ -7,7 +7,8 @@
 # The exports are every web_* function src/web/web.h declares.
 WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
-WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js
+WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js src/web/ripple-water.js \
+            src/web/ripple-water.classic.js src/web/embed.html
 # The page's files, its picture and its show, copied as they are.
 WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
 paren := (
