@@ -1,5 +1,5 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error).
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs).
 # usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]
 #
 # DEMO is the native demo, whose --benchmark (busy-1 and busy-2, 2000
@@ -46,6 +46,10 @@ fi
 ws=
 node --experimental-websocket -e 0 2>/dev/null && ws=--experimental-websocket
 node $ws tests/web/browser.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} --frames 2000 \
+    ${SHOTS:+--shots "$SHOTS"} || fail=1
+
+echo "web: the component (ripple-water.js) in headless Chromium and Firefox ESR"
+node $ws tests/web/embed.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} \
     ${SHOTS:+--shots "$SHOTS"} || fail=1
 
 [ "$fail" = 0 ] && echo "web: all passed" || echo "web: FAILED"
