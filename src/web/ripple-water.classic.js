@@ -489,17 +489,12 @@
         this.pool = { width: m.width, height: m.height };
         this.path = m.path;
         this.version = m.version;
+        if (this.o.benchmark) // the timedemo draws no frames of the pool's own
+          this.becomeReady();
         break;
       case 'frames':
         this.frames = m.frames;
-        if (!this.ready) {
-          this.ready = true;
-          const detail = { width: this.pool.width, height: this.pool.height, inWorker: this.inWorker,
-            module: this.module, path: this.path };
-          if (this.resolve)
-            this.resolve();
-          this.emit('ready', detail);
-        }
+        this.becomeReady();
         break;
       case 'stats':
         this.frames = m.frames;
@@ -535,8 +530,21 @@
         break;
       default: break;
       }
-      if (this.o.on && m.type !== 'frames')
+      if (this.o.on && m.type !== 'frames') {
+        m.module = this.module;
         this.o.on(m.type, m);
+      }
+    }
+
+    becomeReady() {
+      if (this.ready)
+        return;
+      this.ready = true;
+      const detail = { width: this.pool.width, height: this.pool.height, inWorker: this.inWorker,
+        module: this.module, path: this.path };
+      if (this.resolve)
+        this.resolve();
+      this.emit('ready', detail);
     }
 
     // --- input -------------------------------------------------------------
@@ -627,11 +635,13 @@
     }
 
     tellSound() {
-      const playing = this.o.sound && Boolean(this.audio) && this.audio.state === 'running';
-      const s = `${this.o.sound} ${playing}`;
+      // The drips are queued once the audio exists (a gesture made it), mixed once it runs.
+      const ambient = this.o.sound && Boolean(this.audio);
+      const playing = ambient && this.audio.state === 'running';
+      const s = `${ambient} ${playing}`;
       if (s !== this.told) {
         this.told = s;
-        this.send({ type: 'sound', ambient: this.o.sound, playing });
+        this.send({ type: 'sound', ambient, playing });
       }
     }
 
