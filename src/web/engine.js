@@ -798,6 +798,12 @@ function RippleEngine(post, loadScript) {
     post({
       type: 'started', path: cstr(M._web_path(p)), version: cstr(M._web_version()), width: fw, height: fh,
     });
+    // The first frame at once: a browser gives a worker's canvas no animation frames
+    // while its element is off screen, and the page waits for a first frame.
+    present(M._web_draw(p));
+    dirty = false;
+    frames = 1;
+    post({ type: 'frames', frames });
     schedule();
   }
 

@@ -4,6 +4,8 @@
   const RW = window.RippleWater;
   const checks = [], info = [];
   const check = (ok, text) => checks.push([Boolean(ok), text]);
+  // Where the cases are, for the driver to say when one hangs.
+  const step = (t) => { window.__embedStep = t; };
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const until = async (fn, ms, what) => {
     const t0 = performance.now();
@@ -55,6 +57,7 @@
   const frames = (w, n) => { const f = w.frames + n; return until(() => w.frames >= f, 5000, `${n} frames`); };
 
   // 1. Sizes: the pool is the element's CSS size (resolution 1), or its device pixels
+  step('1. Sizes: the pool is the element\'s CSS size (resolution 1)');
   // with resolution 'device', capped by maxCells; it follows a resize.
   for (const [cw, ch] of [[320, 200], [640, 360], [150, 400]]) {
     const el = box(cw, ch);
@@ -86,6 +89,7 @@
   }
 
   // 2. drop() changes the pixels where it is asked to, and not elsewhere.
+  step('2. drop() changes the pixels where it is asked to, and not e');
   const el = box(400, 300);
   const style0 = el.getAttribute('style'), html0 = el.innerHTML;
   const live1 = RW.live();
@@ -110,6 +114,7 @@
     `${where}: drop(100, 80): ${d.near} pixels changed within 60 px of it, ${d.far} elsewhere`);
 
   // 3. pause() stops the frames, play() starts them again.
+  step('3. pause() stops the frames, play() starts them again.');
   const f0 = await w.pause();
   await sleep(400);
   const f1 = w.frames;
@@ -122,6 +127,7 @@
   check(w.frames > f1, `${where}: playing again: frames ${f1} -> ${w.frames}`);
 
   // 4. A synthetic pointer event (no active pointer to capture) drops a stone and throws nothing.
+  step('4. A synthetic pointer event (no active pointer to capture) ');
   const r = el.getBoundingClientRect();
   const n0 = errors.length;
   el.dispatchEvent(new PointerEvent('pointerdown', { clientX: r.left + 300, clientY: r.top + 200, pointerId: 99, button: 0, bubbles: true }));
@@ -132,6 +138,7 @@
   check(errors.length === n0 && de.near > 500, `${where}: a synthetic pointerdown: no exception (${errors.slice(n0).join('; ') || 'none'}), ${de.near} pixels changed at it`);
 
   // 5. Bad values: a clear error, thrown.
+  step('5. Bad values: a clear error, thrown.');
   for (const [name, v, want] of [['resolution', -1, 'option resolution'], ['model', 'sea', "'classic' or 'wave'"]]) {
     let msg = '(no error)';
     try {
@@ -149,7 +156,18 @@
   }
   check(/drop\(x, y\)/.test(msg), `${where}: drop(NaN, 3): "${msg}"`);
 
+  // Settings the core takes, and one it refuses (said in the error event).
+  let said = null;
+  el.addEventListener('error', (ev) => { said = ev.detail.message; });
+  await w.set('model', 'wave');
+  await w.set('edges', 'absorb');
+  await w.set('speed', 12);
+  check(said === null, `${where}: set model 'wave', edges 'absorb', speed 12: taken (${said || 'no error'})`);
+  await w.set('speed', 60);
+  check(/speed 60/.test(said || ''), `${where}: set speed 60 (k over 1/2): the error event "${said}"`);
+
   // 6. destroy() leaves the element as it was and nothing alive.
+  step('6. destroy() leaves the element as it was and nothing alive.');
   w.destroy();
   await sleep(100);
   const live3 = RW.live();
@@ -158,6 +176,7 @@
   el.remove();
 
   // 7. A bad image URL: the error event, and the water runs on a plain picture.
+  step('7. A bad image URL: the error event, and the water runs on a');
   {
     const bad = box(200, 100);
     let err = null;
@@ -167,6 +186,44 @@
     wb.destroy();
     bad.remove();
   }
+  // 8. A canvas as the picture, fitted as 'contain' on the element's background colour.
+  step('8. A canvas as the picture, fitted as \'contain\' on the ele');
+  {
+    const pic = document.createElement('canvas');
+    pic.width = 100;
+    pic.height = 100;
+    const g = pic.getContext('2d');
+    g.fillStyle = '#ff0000';
+    g.fillRect(0, 0, 100, 100);
+    const el2 = box(400, 200, 'background:rgb(0, 255, 0)');
+    const w2 = await RW.attach(el2, { ...base, image: pic, fit: 'contain' });
+    const s = await pixels(await w2.snapshot());
+    const at = (x, y) => { const v = s.px[y * s.w + x]; return [v & 255, (v >>> 8) & 255, (v >>> 16) & 255]; };
+    const side = at(20, 100), mid = at(200, 100);
+    check(side[1] > 200 && side[0] < 60 && mid[0] > 200 && mid[1] < 60,
+      `${where}: a <canvas> picture with fit 'contain': the background colour beside it ${side}, the picture in the middle ${mid}`);
+    w2.destroy();
+    el2.remove();
+  }
+
+  // 9. Off screen: no frames; scrolled into view: frames again.
+  step('9. Off screen: no frames; scrolled into view: frames again.');
+  {
+    const el3 = box(200, 100, 'margin-top:3000px');
+    document.body.append(el3);
+    const w3 = await RW.attach(el3, { ...base });
+    await sleep(300);
+    const g0 = w3.frames;
+    await sleep(400);
+    const g1 = w3.frames, off = !w3.running;
+    el3.scrollIntoView();
+    await until(() => w3.frames > g1 + 4, 3000, 'frames once in view');
+    check(off && g1 === g0 && w3.running, `${where}: off screen: stopped, frames ${g0} -> ${g1} in 0.4 s; in view: playing, ${w3.frames}`);
+    window.scrollTo(0, 0);
+    w3.destroy();
+    el3.remove();
+  }
+
   // Bad options to attach: rejected with the option named.
   for (const [o, want] of [[{ resolution: 'high' }, 'option resolution'], [{ edges: 1 }, 'option edges'], [{ colour: 1 }, 'unknown option colour']]) {
     let m = '(resolved)';

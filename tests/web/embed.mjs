@@ -138,7 +138,13 @@ async function hero(br, url) {
 async function cases(br, url, dpr, worker) {
   await br.load(`${url}embed.html?attach=0`, dpr);
   await waitFor(br, `typeof window.RippleWater === 'object'`, 10000, 'window.RippleWater');
-  const r = await br.evaluate(`(${CASES.replace(/^\/\/.*\n/gm, '')})(${JSON.stringify({ dpr, worker })})`, 90000);
+  let r;
+  try {
+    r = await br.evaluate(`(${CASES.replace(/^\/\/.*\n/gm, '')})(${JSON.stringify({ dpr, worker })})`, 60000);
+  } catch (e) {
+    const at = await br.evaluate('window.__embedStep || null', 5000).catch(() => '?');
+    throw new Error(`${e.message} (at "${at}")`);
+  }
   for (const [good, text] of r.checks) (good ? ok : fail)(`${br.name}: ${text}`);
   for (const t of r.info) info(`${br.name}: ${t}`);
 }
