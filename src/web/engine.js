@@ -852,6 +852,13 @@ function RippleEngine(post, loadScript) {
       stop();
       return;
     }
+    if (m.type === 'picture' && !p) { // before the pool: the pool starts with it
+      if (source && source !== m.bitmap)
+        source.close();
+      source = m.bitmap;
+      post({ type: 'pictured' });
+      return;
+    }
     if (m.type === 'run' && !p) { // before the pool: it starts as asked
       halted = !m.on;
       post({ type: 'run', on: m.on, frames });

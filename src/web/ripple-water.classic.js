@@ -14,6 +14,7 @@
   const RATE = 48000;        // the engine mixes its sound at this rate
   const CHUNK = 1024, RING = 16, START = 0.02, MAX_AHEAD = 0.25; // as web.js had them
   const FRAMES_EVERY_WORKER = 4; // each message costs the main thread a task
+  const WORKER_HELLO_MS = 15000;
 
   // What is alive, for tests: a page cannot list its workers or listeners itself.
   const counts = { instances: 0, canvases: 0, workers: 0, listeners: 0 };
@@ -141,20 +142,30 @@
         return;
       }
       counts.workers++;
+      let done = false;
       const no = () => {
+        if (done)
+          return;
+        done = true;
+        clearTimeout(timer);
         w.terminate();
         counts.workers--;
         resolve(null);
       };
+      // A worker that never says hello (a script blocked on the way) leaves the page to it.
+      const timer = setTimeout(no, WORKER_HELLO_MS);
       w.onmessage = (e) => {
-        if (!e.data || e.data.type !== 'hello')
+        if (!e.data || e.data.type !== 'hello' || done)
           return;
         w.onmessage = null;
         w.onerror = null;
-        if (e.data.can)
+        if (e.data.can) {
+          done = true;
+          clearTimeout(timer);
           resolve(w);
-        else
+        } else {
           no();
+        }
       };
       w.onerror = (e) => {
         e.preventDefault();

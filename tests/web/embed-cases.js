@@ -224,6 +224,42 @@
     el3.remove();
   }
 
+  // 10. A playing <video> (a canvas's stream): its frames become the picture.
+  step('10. a playing video');
+  if (typeof HTMLCanvasElement.prototype.captureStream === 'function') {
+    const src = document.createElement('canvas');
+    src.width = 64;
+    src.height = 64;
+    const g = src.getContext('2d');
+    let colour = '#ff0000';
+    const paint = () => { g.fillStyle = colour; g.fillRect(0, 0, 64, 64); };
+    paint();
+    const timer = setInterval(paint, 30);
+    const v = document.createElement('video');
+    v.muted = true;
+    v.srcObject = src.captureStream(30);
+    await v.play();
+    const el4 = box(160, 120);
+    const w4 = await RW.attach(el4, { ...base, image: v });
+    const mid = async () => { const s = await pixels(await w4.snapshot()); const x = s.px[60 * s.w + 80]; return [x & 255, (x >>> 8) & 255, (x >>> 16) & 255]; };
+    const red = await mid();
+    colour = '#0000ff';
+    let blue = red;
+    for (let i = 0; i < 40 && !(blue[2] > 200 && blue[0] < 60); i++) {
+      await sleep(50);
+      blue = await mid();
+    }
+    check(red[0] > 200 && red[2] < 60 && blue[2] > 200 && blue[0] < 60,
+      `${where}: a playing <video> as the picture: ${red} then, once it turns blue, ${blue}`);
+    clearInterval(timer);
+    w4.destroy();
+    el4.remove();
+    v.pause();
+    v.srcObject = null;
+  } else {
+    info.push(`${where}: no canvas.captureStream: the video case not run`);
+  }
+
   // Bad options to attach: rejected with the option named.
   for (const [o, want] of [[{ resolution: 'high' }, 'option resolution'], [{ edges: 1 }, 'option edges'], [{ colour: 1 }, 'unknown option colour']]) {
     let m = '(resolved)';
