@@ -471,7 +471,7 @@ function RippleEngine(post, loadScript) {
   // resize makes a new one), and whether it is halted (off screen, hidden, paused:
   // no frames at all).
   let source = null, fit = 'cover', fill = '#000', settings = null, halted = false;
-  let picture = null, showText = '', rafId = 0, stopped = false;
+  let picture = null, showText = '', showName = 'default.show', rafId = 0, stopped = false;
 
   // A component setting on pool q: null, or why it was refused.
   function apply(q, name, v) {
@@ -523,7 +523,7 @@ function RippleEngine(post, loadScript) {
         fail(`${source ? 'the picture' : 'background.png'}: ${why}`, false);
     }
     if (withShow && showText) {
-      const why = giveShow(q, showText, 'default.show');
+      const why = giveShow(q, showText, showName);
       if (why)
         fail(`the show did not load: ${why}`, false);
     }
@@ -753,6 +753,7 @@ function RippleEngine(post, loadScript) {
       fill = m.fill || '#000';
       settings = { ...m.settings };
       halted = Boolean(m.halted);
+      showName = m.showName || 'show';
     }
     withShow = own ? Boolean(m.showText) : m.show;
     const picturing = own ? Promise.resolve(null) : fetchPicture('background.png').catch((e) => e);

@@ -353,6 +353,7 @@
       if (/\n/.test(s) || !/^[\w./:%?&=~-]+$/.test(s))
         return s; // a show's text
       const url = new URL(s, document.baseURI).href;
+      this.showName = url.replace(/[?#].*/, '').split('/').pop() || 'show';
       try {
         const r = await fetch(url);
         if (!r.ok)
@@ -380,7 +381,7 @@
       const size = this.measure();
       const start = {
         type: 'start', kind: this.module, base: base.href, seed: o.seed, width: size.width, height: size.height,
-        bitmap, fit: this.fit, fill: this.fill, showText, benchmark: o.benchmark, framesEvery: 1,
+        bitmap, fit: this.fit, fill: this.fill, showText, showName: this.showName, benchmark: o.benchmark, framesEvery: 1,
         halted: !this.running, settings: this.settings(),
       };
       const worker = o.worker ? await startWorker(new URL('engine.js', base).href) : null;

@@ -260,6 +260,20 @@
     info.push(`${where}: no canvas.captureStream: the video case not run`);
   }
 
+  // 11. A show by URL plays; a show's text with an error is said in the error event.
+  step('11. shows');
+  for (const [show, bad] of [['default.show', false], ['stone 10 10 nonsense\n', true]]) {
+    const el5 = box(160, 120);
+    let err = null;
+    el5.addEventListener('error', (ev) => { err = ev.detail.message; });
+    const w5 = await RW.attach(el5, { ...base, show, autopilot: true });
+    await frames(w5, 4);
+    check(bad ? /the show did not load: show:1/.test(err || '') : err === null,
+      `${where}: show ${JSON.stringify(show)}: ${err ? `the error event "${err}"` : 'played, no error'}`);
+    w5.destroy();
+    el5.remove();
+  }
+
   // Bad options to attach: rejected with the option named.
   for (const [o, want] of [[{ resolution: 'high' }, 'option resolution'], [{ edges: 1 }, 'option edges'], [{ colour: 1 }, 'unknown option colour']]) {
     let m = '(resolved)';
