@@ -77,6 +77,7 @@ async function chromium() {
       await page.send('Emulation.setDeviceMetricsOverride', { width: 800, height: 600, deviceScaleFactor: dpr, mobile: false });
       await page.goto(url);
     },
+    ratio: (dpr) => page.send('Emulation.setDeviceMetricsOverride', { width: 800, height: 600, deviceScaleFactor: dpr, mobile: false }),
     async evaluate(expr, timeout = 60000) {
       const v = await page.evaluate(`(async () => JSON.stringify(await (${expr})))()`, { timeout });
       return v === undefined ? undefined : JSON.parse(v);
@@ -102,6 +103,7 @@ async function firefox() {
       await b.goto(url);
     },
     evaluate: (expr, timeout = 60000) => b.evaluate(expr, { timeout }),
+    ratio: (dpr) => b.viewport(800, 600, dpr),
     async shot(file) {
       const r = await b.send('browsingContext.captureScreenshot', { context: b.context });
       fs.writeFileSync(file, Buffer.from(r.data, 'base64'));
@@ -149,6 +151,21 @@ async function cases(br, url, dpr, worker) {
   for (const t of r.info) info(`${br.name}: ${t}`);
 }
 
+// resolution 'device': the pool follows a change of the pixel ratio while it plays.
+async function ratioChange(br, url) {
+  await br.load(`${url}embed.html?attach=0`, 1);
+  await waitFor(br, `typeof window.RippleWater === 'object'`, 10000, 'window.RippleWater');
+  const p1 = await br.evaluate(`(async () => { const d = document.createElement('div');` +
+    ` d.style.cssText = 'width:300px;height:200px;background:url(background.png) center/cover'; document.body.prepend(d);` +
+    ` window.wd = await RippleWater.attach(d, { resolution: 'device' }); return wd.pool; })()`);
+  await br.ratio(2);
+  const p2 = await waitFor(br, `window.devicePixelRatio === 2 && wd.pool.width === 600 && wd.pool`, 5000, 'the pool at pixel ratio 2')
+    .catch(async (e) => ({ error: e.message, pool: await br.evaluate('[wd.pool, devicePixelRatio]') }));
+  (p1.width === 300 && p2.width === 600 && p2.height === 400 ? ok : fail)(
+    `${br.name}: resolution 'device': pool ${p1.width}x${p1.height} at pixel ratio 1, ` +
+    `${p2.error ? JSON.stringify(p2) : `${p2.width}x${p2.height}`} once the ratio is 2`);
+}
+
 // The page's timedemo: a scene's water after 2000 frames with one module.
 async function timedemo(br, url, mod, scene, want) {
   await br.load(`${url}index.html?benchmark=2000&scene=${scene}&module=${mod}`, 1);
@@ -192,6 +209,7 @@ async function run(kind, url) {
     await timed(`${kind} dpr 2`, () => cases(br, url, 2, true));
     await timed(`${kind} main thread`, () => cases(br, url, 1, false));
     await timed(`${kind} file://`, () => fromFile(br));
+    await timed(`${kind} ratio change`, () => ratioChange(br, url));
     if (kind === 'firefox' && o.crc && o.crc2)
       await timed('firefox timedemo', async () => {
         for (const mod of ['simd', 'scalar'])
