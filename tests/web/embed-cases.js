@@ -126,6 +126,18 @@
   await frames(w, 5);
   check(w.frames > f1, `${where}: playing again: frames ${f1} -> ${w.frames}`);
 
+  // A hidden page draws no frames (document.hidden as the browser would say it).
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+  document.dispatchEvent(new Event('visibilitychange'));
+  await sleep(150);
+  const h0 = w.frames;
+  await sleep(400);
+  const h1 = w.frames, hidden = !w.running;
+  delete document.hidden;
+  document.dispatchEvent(new Event('visibilitychange'));
+  await frames(w, 5);
+  check(hidden && h1 === h0 && w.running, `${where}: the page hidden: stopped, frames ${h0} -> ${h1} in 0.4 s; shown again: ${w.frames}`);
+
   // 4. A synthetic pointer event (no active pointer to capture) drops a stone and throws nothing.
   step('4. A synthetic pointer event (no active pointer to capture) ');
   const r = el.getBoundingClientRect();
