@@ -35,8 +35,10 @@ NEEDS_WIN_TEST = cmd:i686-w64-mingw32-gcc:gcc-mingw-w64-i686-win32 \
 # it in a headless Chromium.
 NEEDS_WEB      = cmd:emcc:emscripten cmd:node:nodejs
 # node's own WebSocket (node 22, or 20 behind a flag) carries the DevTools
-# protocol; with an older node (Debian's 18), the ws module does.
-NEEDS_WEB_TEST = $(NEEDS_WEB) cmd:chromium:chromium file:/usr/share/nodejs/ws/package.json:node-ws
+# protocol and WebDriver BiDi; with an older node (Debian's 18), the ws module
+# does.  The component is tested in Firefox ESR too.
+NEEDS_WEB_TEST = $(NEEDS_WEB) cmd:chromium:chromium cmd:firefox-esr:firefox-esr \
+                 file:/usr/share/nodejs/ws/package.json:node-ws
 
 # The ARM builds: clang, lld and qemu-user on the machine; their libraries
 # (the C library, cmocka, cJSON, Chipmunk2D, and SDL2 for the demo) come

@@ -7,7 +7,8 @@
 # The exports are every web_* function src/web/web.h declares.
 WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
-WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js
+WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js src/web/ripple-water.js \
+            src/web/ripple-water.classic.js src/web/embed.html
 # The page's files, its picture and its show, copied as they are.
 WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
 paren := (
@@ -36,7 +37,7 @@ $(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -O2 -o $@ $^ -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
 endif
 
-.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web
+.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web web-package
 
 web: deps-web
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
@@ -56,6 +57,20 @@ $(WEB_DIR)/%: assets/%
 $(WEB_DIR)/%: assets/shows/%
 	$(web-copy)
 
+# make web-package: the component as an npm package folder (npm pack takes it
+# as it is): its module and classic script, the engine, both modules, the
+# types, a README and the licence, package.json at the project's version.
+WEB_PKG ?= build/web-package
+WEB_PKG_FILES = ripple-water.js ripple-water.classic.js engine.js ripple-simd.js ripple-simd.wasm \
+                ripple-scalar.js ripple-scalar.wasm
+web-package: web
+	@rm -rf $(WEB_PKG)
+	@mkdir -p $(WEB_PKG)
+	$(Q)cp $(addprefix $(WEB_DIR)/,$(WEB_PKG_FILES)) src/web/package/ripple-water.d.ts \
+	    src/web/package/README.md LICENSE $(WEB_PKG)/
+	$(Q)sed 's/@VERSION@/$(VERSION)/' src/web/package/package.json.in > $(WEB_PKG)/package.json
+	@echo "web-package: $(WEB_PKG) (ripple-water $(VERSION))"
+
 serve-web: web
 	node src/web/serve.mjs $(WEB_DIR) $(WEB_PORT)
 
@@ -71,8 +86,8 @@ bench-web: web $(DEMO)
 # The page in a headless Chromium, both modules, against the native demo;
 # the SIMD kernels against the scalar ones in node first.
 WEB_EXACT = $(BUILD)/wasm/simd/web_exact.js
-test-web: web $(DEMO)
+test-web: web web-package $(DEMO)
 	$(call require,$(NEEDS_WEB_TEST))
 	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=1 BUILD=$(BUILD)/wasm/simd $(WEB_EXACT)
-	sh tests/web.sh $(call cmd,$(DEMO)) $(WEB_DIR) $(WEB_EXACT) $(BUILD)/web-shots
+	sh tests/web.sh $(call cmd,$(DEMO)) $(WEB_DIR) $(WEB_EXACT) $(BUILD)/web-shots $(WEB_PKG)
 

@@ -1,10 +1,11 @@
-/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, by name, restarted for rounds), RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound (cmocka). */
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, by name, restarted for rounds), RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound, drops from code, the wave's figures by value and the edges (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,6 +323,68 @@ static void test_settings(void **state)
     web_destroy(p);
 }
 
+/* The component's drop from code: a bump of the radius and weight asked at
+ * the cell asked (nothing elsewhere), its weight capped to a height and
+ * lighter on the wave water; out of range, refused with the water as it
+ * was. */
+static void test_drop(void **state)
+{
+    (void)state;
+    web_t *p = new_pool(100, 80, 1, 48000);
+    web_set(p, WEB_AUTO, 0);
+    web_set(p, WEB_RAIN, 0);
+    assert_int_equal(web_drop(p, 30, 40, 10, 500), 0);
+    const int16_t *z = web_heights(p);
+    /* 2 * PLAY_BUMP_WEIGHT * 10 * 500 / 1000 = 180 at the centre, pressed down */
+    assert_int_equal(z[40 * 100 + 30], -180);
+    assert_int_equal(z[40 * 100 + 41], 0);
+    assert_true(z[40 * 100 + 35] < 0 && z[40 * 100 + 35] > -180);
+    for (int y = 0; y < 80; y++)
+        for (int x = 0; x < 100; x++)
+            if ((x - 30) * (x - 30) + (y - 40) * (y - 40) >= 100)
+                assert_int_equal(z[y * 100 + x], 0);
+    assert_int_equal(web_drop(p, 70, 40, 40, 4000), 0); /* 2*18*40*4 = 5760 */
+    assert_int_equal(web_heights(p)[40 * 100 + 70], -5760);
+    web_reset(p);
+    assert_int_equal(web_set(p, WEB_MODEL, 1), 1);
+    assert_int_equal(web_drop(p, 30, 40, 10, 500), 0);
+    assert_int_equal(web_heights(p)[40 * 100 + 30], -180 * PLAY_BUMP_WAVE / 1000);
+    web_reset(p);
+    assert_int_equal(web_drop(p, 30, 40, 0, 500), -1);
+    assert_non_null(strstr(web_error(p), "drop refused"));
+    assert_int_equal(web_drop(p, 30, 40, 5, 0), -1);
+    assert_int_equal(web_drop(p, 30, 40, 5, 4001), -1);
+    for (int i = 0; i < 100 * 80; i++)
+        assert_int_equal(web_heights(p)[i], 0);
+    web_destroy(p);
+}
+
+/* The wave water's speed and viscosity set by value, at once when the
+ * water is wave water; what the core refuses keeps the old ones; the edges
+ * absorb or reflect. */
+static void test_wave_set_and_edges(void **state)
+{
+    (void)state;
+    web_t *p = new_pool(64, 48, 1, 48000);
+    assert_int_equal(web_wave_set(p, 12, 0.6), 0);
+    assert_int_equal(web_set(p, WEB_MODEL, 1), 1);
+    char was[160];
+    snprintf(was, sizeof was, "%s", web_text(p));
+    assert_non_null(strstr(was, "k 0.040")); /* (12/60)^2 */
+    assert_int_equal(web_wave_set(p, 24, 1.2), 0);
+    assert_non_null(strstr(web_text(p), "k 0.160"));
+    assert_int_equal(web_wave_set(p, 60, 1.2), -1); /* k 1: unstable */
+    assert_non_null(strstr(web_error(p), "speed 60"));
+    assert_non_null(strstr(web_text(p), "k 0.160"));
+    assert_int_equal(web_wave_set(p, 0, 1), -1);
+    assert_int_equal(web_wave_set(p, 10, -1), -1);
+    assert_int_equal(web_get(p, WEB_EDGES), 0);
+    assert_int_equal(web_set(p, WEB_EDGES, 1), 1);
+    assert_int_equal(web_set(p, WEB_EDGES, 0), 0);
+    assert_int_equal(web_constant("EDGES"), WEB_EDGES);
+    web_destroy(p);
+}
+
 /* With the sound on a stone is heard; off, nothing is queued. */
 static void test_sound(void **state)
 {
@@ -358,6 +421,8 @@ int main(void)
         cmocka_unit_test(test_huge_picture_refused),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_sound),
+        cmocka_unit_test(test_drop),
+        cmocka_unit_test(test_wave_set_and_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

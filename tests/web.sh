@@ -1,18 +1,20 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error).
-# usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs).
+# usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR [PACKAGE_DIR]]
 #
 # DEMO is the native demo, whose --benchmark (busy-1 and busy-2, 2000
 # frames) gives the water's CRCs the page must reach with both modules; WEB_DIR the built
 # page (make web); EXACT_JS the exactness check built for WebAssembly with
 # the SIMD kernels (tests/web_exact.c).  Screenshots before and after the
-# click and of the timedemo's results go to SHOTS_DIR when given.
+# click and of the timedemo's results go to SHOTS_DIR when given; PACKAGE_DIR
+# is make web-package's folder, checked when given.
 set -u
-usage="usage: web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR]"
+usage="usage: web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR [PACKAGE_DIR]]"
 DEMO=${1:?$usage}
 WEB=${2:?$usage}
 EXACT=${3:?$usage}
 SHOTS=${4:-}
+PKG=${5:-}
 fail=0
 
 # emscripten 3.1.6's node glue fetches its .wasm with node's fetch, which
@@ -47,6 +49,15 @@ ws=
 node --experimental-websocket -e 0 2>/dev/null && ws=--experimental-websocket
 node $ws tests/web/browser.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} --frames 2000 \
     ${SHOTS:+--shots "$SHOTS"} || fail=1
+
+echo "web: the component (ripple-water.js) in headless Chromium and Firefox ESR"
+node $ws tests/web/embed.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} \
+    ${SHOTS:+--shots "$SHOTS"} || fail=1
+
+if [ -n "$PKG" ]; then
+    echo "web: the package (make web-package) in $PKG"
+    node tests/web/package.mjs "$PKG" || fail=1
+fi
 
 [ "$fail" = 0 ] && echo "web: all passed" || echo "web: FAILED"
 exit "$fail"

@@ -1,7 +1,8 @@
 // src/web/engine.js - the pool: loads the WebAssembly module, plays the water on a canvas (its frame loop, input, sound mixing and timedemo), in a Worker or in the page alike.
 'use strict';
 
-// The same code runs in two places.  In a dedicated Worker (the usual case:
+// The same code runs in two places, for the demo page (web.js) and for the component
+// (ripple-water.classic.js) alike.  In a dedicated Worker (the usual case:
 // the page's main thread then only forwards input and plays the sound) it
 // draws on the OffscreenCanvas the page transferred to it and talks through
 // postMessage.  In the page (a browser without what the worker needs, or
@@ -15,8 +16,9 @@
 
 // A global of the page's when this file is loaded there (web.js calls it).
 function RippleEngine(post, loadScript) {
-  // The page's pool, as the native demo's window has it.
+  // The demo's pool, as the native demo's window has it (the component asks for its own).
   const W = 640, H = 480;
+  let poolW = W, poolH = H;
   const RATE = 48000;        // the sound's rate: the pool mixes at it, the page plays it at it
 
   // The play's numbers and web_get / web_set's settings, read from the module
@@ -25,7 +27,7 @@ function RippleEngine(post, loadScript) {
   // the show or the autopilot waits after the user's input, the stones' and the
   // refraction's ranges.
   let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES;
-  let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE;
+  let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL;
 
   // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
   // of the engine's clock; the page reports how far ahead of its audio output it is,
@@ -51,7 +53,9 @@ function RippleEngine(post, loadScript) {
 
   // --- the module --------------------------------------------------------
 
-  const base = typeof document !== 'undefined' ? document.baseURI : self.location.href;
+  // Where the modules are: beside this script in a worker; the page's or the component's
+  // wasmBase in the page (start's base).
+  let base = typeof document !== 'undefined' ? document.baseURI : self.location.href;
 
   // In a worker: importScripts, which throws when the script does not load.
   const load = loadScript || ((src) => {
@@ -62,7 +66,7 @@ function RippleEngine(post, loadScript) {
   let M = null; // the module
 
   async function loadModule(kind) {
-    await load(`ripple-${kind}.js`);
+    await load(new URL(`ripple-${kind}.js`, base).href);
     if (typeof self.RippleModule !== 'function')
       throw new Error(`ripple-${kind}.js defines no RippleModule`);
     return self.RippleModule({
@@ -84,9 +88,9 @@ function RippleEngine(post, loadScript) {
     [STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES] =
       ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX',
         'BENCH_FRAMES'].map(c);
-    [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE] =
+    [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL] =
       ['RAIN', 'AUTO', 'LIGHT', 'STRENGTH', 'STONE', 'AMBIENT', 'SHOW', 'WIDTH', 'HEIGHT',
-        'AWAKE'].map(c);
+        'AWAKE', 'EDGES', 'MODEL'].map(c);
   }
 
   // A pool from web_create or web_bench_create (create(slot) fills the slot): the
@@ -127,14 +131,21 @@ function RippleEngine(post, loadScript) {
 
   // The picture's RGBA bytes as the browser decodes them, untouched by colour management.
   async function fetchPicture(url) {
+    return pixelsOf(await createImageBitmap(await fetchBlob(url),
+      { premultiplyAlpha: 'none', colorSpaceConversion: 'none' }));
+  }
+
+  async function fetchBlob(url) {
     const res = await fetch(url);
     if (!res.ok)
       throw new Error(`${url}: HTTP ${res.status}`);
-    const bmp = await createImageBitmap(await res.blob(),
-      { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
-    const { width, height } = bmp;
-    // An OffscreenCanvas when it draws in 2D (some Safaris have one that does not), else a
-    // canvas (only in the page: a worker gets here only with an OffscreenCanvas that draws).
+    return res.blob();
+  }
+
+  // A 2D context of w x h pixels: an OffscreenCanvas's when it draws in 2D (some Safaris
+  // have one that does not), else a canvas's (only in the page: a worker gets here only
+  // with an OffscreenCanvas that draws).
+  function scratch(width, height) {
     let g = typeof OffscreenCanvas === 'function'
       ? new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })
       : null;
@@ -144,6 +155,13 @@ function RippleEngine(post, loadScript) {
       c.height = height;
       g = c.getContext('2d', { willReadFrequently: true });
     }
+    return g;
+  }
+
+  // An ImageBitmap's pixels as they are (it is closed).
+  function pixelsOf(bmp) {
+    const { width, height } = bmp;
+    const g = scratch(width, height);
     g.drawImage(bmp, 0, 0);
     bmp.close();
     return g.getImageData(0, 0, width, height);
@@ -168,6 +186,21 @@ function RippleEngine(post, loadScript) {
     return r === 0 ? null : cstr(M._web_error(q));
   }
 
+  // The component's picture fitted to a pool of w x h cells as CSS's background-size
+  // would fit it ('cover': cropped about its centre; 'contain': whole, on fill), so that
+  // the pool's own cover fit then takes it as it is.  src: an ImageBitmap (kept).
+  function fitted(src, w, h, fit, fill) {
+    const g = scratch(w, h);
+    const sx = w / src.width, sy = h / src.height;
+    const k = fit === 'contain' ? Math.min(sx, sy) : Math.max(sx, sy);
+    const dw = src.width * k, dh = src.height * k;
+    g.fillStyle = fill || '#000';
+    g.fillRect(0, 0, w, h);
+    g.imageSmoothingQuality = 'high';
+    g.drawImage(src, (w - dw) / 2, (h - dh) / 2, dw, dh);
+    return g.getImageData(0, 0, w, h);
+  }
+
   function giveShow(q, text, name) {
     const r = withString(text, (t) => withString(name, (n) => M._web_show(q, t, n)));
     return r === 0 ? null : cstr(M._web_error(q));
@@ -183,7 +216,7 @@ function RippleEngine(post, loadScript) {
 
   function present(ptr) {
     const buf = M.HEAPU8.buffer;
-    if (ptr !== viewPtr || buf !== viewBuf) {
+    if (ptr !== viewPtr || buf !== viewBuf || view.width !== fw || view.height !== fh) {
       view = new ImageData(new Uint8ClampedArray(buf, ptr, fw * fh * 4), fw, fh);
       viewPtr = ptr;
       viewBuf = buf;
@@ -433,20 +466,64 @@ function RippleEngine(post, loadScript) {
   }
 
   // The pool from the seed, with the picture and the show.
-  function makePool(picture, showText) {
+  // The component's: its picture (an ImageBitmap, fitted again to every pool), how it
+  // fits, what shows around it, its settings by name (given again to every pool: a
+  // resize makes a new one), and whether it is halted (off screen, hidden, paused:
+  // no frames at all).
+  let source = null, fit = 'cover', fill = '#000', settings = null, halted = false;
+  let picture = null, showText = '', showName = 'default.show', rafId = 0, stopped = false;
+
+  // A component setting on pool q: null, or why it was refused.
+  function apply(q, name, v) {
+    const err = () => cstr(M._web_error(q));
+    switch (name) {
+    case 'rain': M._web_set(q, RAIN, v ? 1 : 0); break;
+    case 'autopilot': M._web_set(q, AUTO, v ? 1 : 0); break;
+    case 'light': M._web_set(q, LIGHT, v ? 1 : 0); break;
+    case 'sound': M._web_set(q, AMBIENT, v ? 1 : 0); break;
+    case 'strength': M._web_set(q, STRENGTH, Math.round(v * 16)); break;
+    case 'edges': M._web_set(q, EDGES, v === 'absorb' ? 1 : 0); break;
+    case 'speed': case 'viscosity':
+      if (settings.speed !== undefined || settings.viscosity !== undefined) {
+        const w = (k, d) => (settings[k] === undefined ? d : settings[k]);
+        if (M._web_wave_set(q, w('speed', 24), w('viscosity', 1.2)) !== 0)
+          return err();
+      }
+      break;
+    case 'model':
+      if (M._web_set(q, MODEL, v === 'wave' ? 1 : 0) !== (v === 'wave' ? 1 : 0))
+        return err();
+      break;
+    default: break;
+    }
+    return null;
+  }
+
+  // Every setting, in an order where each holds (the wave's figures before the model).
+  function applyAll(q) {
+    for (const k of ['edges', 'light', 'strength', 'speed', 'model', 'rain', 'autopilot', 'sound'])
+      if (settings[k] !== undefined) {
+        const why = apply(q, k, settings[k]);
+        if (why)
+          fail(why, false);
+      }
+  }
+
+  function makePool() {
     let q;
     try {
-      q = newPool((slot) => M._web_create(W, H, seed, RATE, slot));
+      q = newPool((slot) => M._web_create(poolW, poolH, seed, RATE, slot));
     } catch (e) {
       throw new Error(`ripple could not start: ${e.message}`);
     }
-    if (picture) {
-      const why = givePicture(q, picture);
+    const pic = source ? fitted(source, poolW, poolH, fit, fill) : picture;
+    if (pic) {
+      const why = givePicture(q, pic);
       if (why)
-        fail(`background.png: ${why}`, false);
+        fail(`${source ? 'the picture' : 'background.png'}: ${why}`, false);
     }
     if (withShow && showText) {
-      const why = giveShow(q, showText, 'default.show');
+      const why = giveShow(q, showText, showName);
       if (why)
         fail(`the show did not load: ${why}`, false);
     }
@@ -454,6 +531,8 @@ function RippleEngine(post, loadScript) {
       M._web_set(q, RAIN, 0);
       M._web_set(q, AUTO, 0);
     }
+    if (settings)
+      applyAll(q);
     fw = M._web_get(q, WIDTH);
     fh = M._web_get(q, HEIGHT);
     return q;
@@ -462,8 +541,16 @@ function RippleEngine(post, loadScript) {
   // Figures over the last quarter second, for the page's overlay.
   let statFrames = 0, statWasm = 0, statPut = 0, statSince = 0;
 
+  function schedule() {
+    if (!rafId && !halted && p)
+      rafId = requestAnimationFrame(frame);
+  }
+
   function frame(now) {
-    requestAnimationFrame(frame);
+    rafId = 0;
+    if (halted || !p)
+      return;
+    schedule();
     let dt = last < 0 ? 0 : now - last;
     last = now;
     if (dt > 250) // the tab was hidden or the page stalled: no catching up
@@ -652,11 +739,26 @@ function RippleEngine(post, loadScript) {
     ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx)
       throw new Error('the canvas draws no 2D');
+    if (m.base)
+      base = m.base;
     seed = m.seed;
-    withShow = m.show;
     framesEvery = Math.max(1, m.framesEvery | 0);
-    const picturing = fetchPicture('background.png').catch((e) => e);
-    const showing = withShow && !m.benchmark ? fetchShow('default.show').catch((e) => e) : Promise.resolve('');
+    // The component brings its picture, show and pool size; the demo page its files.
+    const own = Boolean(m.width);
+    if (own) {
+      poolW = m.width;
+      poolH = m.height;
+      source = m.bitmap || null;
+      fit = m.fit || 'cover';
+      fill = m.fill || '#000';
+      settings = { ...m.settings };
+      halted = Boolean(m.halted);
+      showName = m.showName || 'show';
+    }
+    withShow = own ? Boolean(m.showText) : m.show;
+    const picturing = own ? Promise.resolve(null) : fetchPicture('background.png').catch((e) => e);
+    const showing = own ? Promise.resolve(m.showText || '')
+      : withShow && !m.benchmark ? fetchShow('default.show').catch((e) => e) : Promise.resolve('');
     try {
       M = await loadModule(m.kind);
       readConstants();
@@ -664,28 +766,31 @@ function RippleEngine(post, loadScript) {
       post({ type: 'nomodule', text: e && e.message ? e.message : String(e) });
       return;
     }
-    let picture = await picturing;
+    picture = await picturing;
     if (picture instanceof Error) {
       fail(`the picture (background.png) did not load: ${picture.message}`, false);
       picture = null;
     }
 
     if (m.benchmark) {
+      const pic = picture || (source ? fitted(source, W, H, 'cover', fill) : new ImageData(W, H));
       try {
-        await benchmark(m.kind, m.benchmark, picture || new ImageData(W, H));
+        await benchmark(m.kind, m.benchmark, pic);
       } catch (e) {
         fail(`the benchmark failed: ${e.message}`, true);
       }
       return;
     }
 
-    let showText = await showing;
+    showText = await showing;
+    if (stopped)
+      return;
     if (showText instanceof Error) {
       fail(`the show did not load: ${showText.message}`, false);
       showText = '';
     }
     try {
-      p = makePool(picture, showText);
+      p = makePool();
     } catch (e) {
       fail(e.message, true);
       return;
@@ -694,13 +799,70 @@ function RippleEngine(post, loadScript) {
     post({
       type: 'started', path: cstr(M._web_path(p)), version: cstr(M._web_version()), width: fw, height: fh,
     });
-    requestAnimationFrame(frame);
+    // The first frame at once: a browser gives a worker's canvas no animation frames
+    // while its element is off screen, and the page waits for a first frame.
+    present(M._web_draw(p));
+    dirty = false;
+    frames = 1;
+    post({ type: 'frames', frames });
+    schedule();
+  }
+
+  // A new pool of w x h cells for a new size (the water starts calm again; the
+  // picture, show and settings stay).
+  function resize(w, h) {
+    if (w === poolW && h === poolH)
+      return;
+    poolW = w;
+    poolH = h;
+    const old = p;
+    try {
+      p = makePool();
+    } catch (e) {
+      fail(e.message, true);
+      return;
+    }
+    M._web_destroy(old);
+    sizeCanvas();
+    dirty = true;
+    last = -1;
+  }
+
+  function stop() {
+    halted = true;
+    if (rafId)
+      cancelAnimationFrame(rafId);
+    rafId = 0;
+    if (p)
+      M._web_destroy(p);
+    p = 0;
+    if (source)
+      source.close();
+    source = null;
+    post({ type: 'stopped' });
   }
 
   // The page's messages.  Input before the pool exists is dropped.
   return function receive(m) {
     if (m.type === 'start') {
       start(m).catch((e) => fail(`ripple stopped: ${e && e.message ? e.message : e}`, true));
+      return;
+    }
+    if (m.type === 'stop') {
+      stopped = true;
+      stop();
+      return;
+    }
+    if (m.type === 'picture' && !p) { // before the pool: the pool starts with it
+      if (source && source !== m.bitmap)
+        source.close();
+      source = m.bitmap;
+      post({ type: 'pictured' });
+      return;
+    }
+    if (m.type === 'run' && !p) { // before the pool: it starts as asked
+      halted = !m.on;
+      post({ type: 'run', on: m.on, frames });
       return;
     }
     if (!p)
@@ -731,6 +893,46 @@ function RippleEngine(post, loadScript) {
     case 'ahead': soundAhead(m.ms); break;
     case 'shot': screenshot(); break;
     case 'visible': last = -1; break;
+    case 'drop':
+      if (M._web_drop(p, m.x, m.y, m.radius, m.permille) !== 0)
+        fail(cstr(M._web_error(p)), false);
+      dirty = true;
+      break;
+    case 'set': {
+      settings[m.name] = m.value;
+      const why = apply(p, m.name, m.value);
+      if (why)
+        fail(why, false);
+      dirty = true;
+      post({ type: 'set', name: m.name });
+      break;
+    }
+    case 'run':
+      halted = !m.on;
+      if (!halted) {
+        last = -1;
+        dirty = true;
+        schedule();
+      }
+      post({ type: 'run', on: m.on, frames });
+      break;
+    case 'resize':
+      resize(m.width, m.height);
+      post({ type: 'resized', width: fw, height: fh, frames });
+      break;
+    case 'picture':
+      if (source && source !== m.bitmap)
+        source.close();
+      source = m.bitmap;
+      {
+        const why = givePicture(p, fitted(source, poolW, poolH, fit, fill));
+        if (why)
+          fail(`the picture: ${why}`, false);
+      }
+      dirty = true;
+      post({ type: 'pictured' });
+      break;
+
     default: break;
     }
   };

@@ -274,6 +274,7 @@ int web_get(const web_t *p, int what)
     case WEB_AMBIENT: return p->sound_on;
     case WEB_WIDTH: return rpl_sim_width(sim);
     case WEB_HEIGHT: return rpl_sim_height(sim);
+    case WEB_EDGES: return (int)rpl_sim_edges(sim);
     case WEB_AWAKE:
         rpl_sim_stats(sim, &st);
         return st.tiles ? (int)((st.stepped * 100 + st.tiles / 2) / st.tiles) : 0;
@@ -292,12 +293,63 @@ int web_set(web_t *p, int what, int value)
     if (what == WEB_AMBIENT) {
         p->sound_on = value != 0;
         rpl_sound_set_ambient(p->snd, p->sound_on);
+    } else if (what == WEB_EDGES) {
+        if (rpl_sim_set_edges(play_sim(p->play), value ? RPL_EDGES_ABSORB : RPL_EDGES_REFLECT) !=
+            RPL_OK)
+            say(p, "edges refused", rpl_sim_error(play_sim(p->play)));
     } else if (s >= 0 && s != PLAY_SHOW) {
         int now = play_set(p->play, (play_setting)s, value);
         if (what == WEB_MODEL && now != (value != 0))
             say(p, "wave water refused", play_error(p->play));
     }
     return web_get(p, what);
+}
+
+int web_drop(web_t *p, int x, int y, int radius, int permille)
+{
+    if (!ok(p))
+        return -1;
+    if (radius < 1 || radius > RPL_DIM_MAX || permille < 1 || permille > 4000) {
+        char why[96];
+        snprintf(why, sizeof why, "radius %d (1..%d) or weight %d (1..4000) out of range", radius,
+                 RPL_DIM_MAX, permille);
+        say(p, "drop refused", why);
+        return -1;
+    }
+    rpl_sim_t *sim = play_sim(p->play);
+    int64_t weight = (int64_t)2 * PLAY_BUMP_WEIGHT * radius * permille / 1000;
+    if (rpl_sim_model(sim) == RPL_MODEL_WAVE)
+        weight = weight * PLAY_BUMP_WAVE / 1000;
+    weight = weight < 1 ? 1 : weight > RPL_HEIGHT_MAX ? RPL_HEIGHT_MAX : weight;
+    if (rpl_sim_bump(sim, x, y, radius, (int)weight) != RPL_OK) {
+        say(p, "drop refused", rpl_sim_error(sim));
+        return -1;
+    }
+    return 0;
+}
+
+int web_wave_set(web_t *p, double speed, double viscosity)
+{
+    if (!ok(p))
+        return -1;
+    rpl_wave_params_t w = *play_wave(p->play);
+    w.speed = speed;
+    w.viscosity = viscosity;
+    rpl_wave_info_t info = { 0 };
+    if (!(speed > 0) || !(viscosity >= 0) || rpl_wave_info(&w, &info) != RPL_OK) {
+        char why[320];
+        snprintf(why, sizeof why, "speed %g and viscosity %g refused%s%s", speed, viscosity,
+                 info.why[0] ? ": " : "", info.why);
+        say(p, "wave water", why);
+        return -1;
+    }
+    play_set_wave(p->play, &w);
+    rpl_sim_t *sim = play_sim(p->play);
+    if (rpl_sim_model(sim) == RPL_MODEL_WAVE && rpl_sim_set_model(sim, RPL_MODEL_WAVE, &w) != RPL_OK) {
+        say(p, "wave water", rpl_sim_error(sim));
+        return -1;
+    }
+    return 0;
 }
 
 int web_wave(web_t *p, int speed, int viscosity)
@@ -362,6 +414,7 @@ int web_constant(const char *name)
         { "WIDTH", WEB_WIDTH },
         { "HEIGHT", WEB_HEIGHT },
         { "AWAKE", WEB_AWAKE },
+        { "EDGES", WEB_EDGES },
     };
     for (size_t i = 0; name && i < sizeof constants / sizeof constants[0]; i++)
         if (!strcmp(name, constants[i].name))

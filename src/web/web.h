@@ -51,6 +51,18 @@ uint8_t *web_draw(web_t *p);
 /* The heights now (w*h int16, little-endian in memory), for a checksum. */
 const int16_t *web_heights(const web_t *p);
 
+/* A drop from code: a smooth stone (a bump, rpl_sim_bump) at cell (x, y) of
+ * radius cells (1..RPL_DIM_MAX), weighing permille thousandths of twice
+ * the user's stone of that radius (500: as heavy as a click's; 1..4000),
+ * lighter on the wave water as the play's own stones are.  0, or -1 with
+ * web_error saying why (the water is as it was). */
+int web_drop(web_t *p, int x, int y, int radius, int permille);
+/* The wave water's speed (c, waves of cells a second at 60 steps a second
+ * on cells 1 apart) and viscosity (u) from now on, the play's other
+ * settings kept; the water goes on under them at once if it is wave
+ * water: 0, or -1 when the core refuses them (web_error says why). */
+int web_wave_set(web_t *p, double speed, double viscosity);
+
 /* A stone at cell (x, y) of the user's size (big: twice as big and heavy);
  * a trail of stones from (x0, y0) to (x1, y1) (a drag). */
 void web_stone(web_t *p, int x, int y, int big);
@@ -72,7 +84,8 @@ enum {
     WEB_SHOW = 7,     /* read only: 1 when a show is loaded */
     WEB_WIDTH = 8,    /* read only */
     WEB_HEIGHT = 9,   /* read only */
-    WEB_AWAKE = 10    /* read only: per cent of the tiles stepped last step */
+    WEB_AWAKE = 10,   /* read only: per cent of the tiles stepped last step */
+    WEB_EDGES = 11    /* 0 reflecting, 1 absorbing (ripple/field.h rpl_edges) */
 };
 int web_get(const web_t *p, int what);
 int web_set(web_t *p, int what, int value);
@@ -97,7 +110,7 @@ const char *web_version(void);
  * "MAX_STEPS" (most steps a frame), "IDLE_MS" (the show waits this long
  * after input), "STONE_MIN", "STONE_MAX", "STRENGTH_MAX", "BENCH_FRAMES"
  * (the timedemo's frames a round), and each
- * setting's number by its name without WEB_ ("RAIN" .. "AWAKE"); -1 for
+ * setting's number by its name without WEB_ ("RAIN" .. "EDGES"); -1 for
  * any other name. */
 int web_constant(const char *name);
 

@@ -1,56 +1,34 @@
-// src/web/web.js - the page: picks the WebAssembly module, starts the engine (engine.js) in a Worker or in the page, and gives it the input; plays its sound and shows its overlay, help and the timedemo's report.
+// src/web/web.js - the demo page: the water through the component (ripple-water.classic.js) on its 640x480 pool, with the demo's input, overlay, help and the timedemo's report on top.
 'use strict';
 
-// The engine (engine.js) plays the pool: in a dedicated Worker that draws on the
-// canvas through an OffscreenCanvas when the browser can (the main thread then only
-// forwards input, plays the sound and writes the overlay), or in the page otherwise
-// and with ?worker=0.  The two talk in messages, the same either way:
-//
-// page -> engine
-//   start  {kind, canvas, seed, show, benchmark, framesEvery}   the canvas (an OffscreenCanvas
-//          in a worker), the module ("simd" or "scalar"), ?seed=, ?show=0, and for the
-//          timedemo benchmark {scene, frames, rounds, seconds} (else null)
+// The component (ripple-water.classic.js) starts the engine (engine.js) in a Worker or
+// in the page, picks the module and plays the sound; this page gives it the demo's own
+// input (the play's stones by size, a drag's trail, the keys) through the handle's
+// post, in engine.js's messages:
 //   stone  {x, y, big}          trail {x0, y0, x1, y1}          (cells of the field)
 //   key    {key, once}          a key the engine handles (lower case; once: not a repeat)
 //   size   {delta}              the wheel: the stone's size (0: only the user's input)
-//   sound  {ambient, playing}   the drips and bed wanted; the page's audio runs
-//   ahead  {ms}                 how far the page's queued sound is ahead of its output
-//   shot   {}                   the frame as a PNG, please
-//   visible {}                  the page is shown again: no catching up
-// engine -> page
-//   hello  {can}                (a worker, at once) whether it can draw and time frames
-//   log    {level, text}        the module's output
-//   fail   {text, genuine}      nomodule {text}
-//   started {path, version, width, height[, scene, frames, rounds, seconds]}   the pool
-//          (or the timedemo's) made
-//   frames {frames}             every framesEvery frames
+// and hears what the engine says through the component's on(type, message):
+//   started {path, version, width, height[, scene, frames, rounds, seconds]}
 //   stats  {frames, fps, wasm, put, text, awake, state}   about 4 times a second
-//   say    {text}               sound {pcm}   (stereo Int16Array, whole chunks)
-//   shot   {blob}               report {report, text, frames}
-//   progress {round, rounds, done, frames, elapsed, seconds}   the timedemo, as it goes
+//   say    {text}               fail {text, genuine}        nomodule {text}
+//   progress {round, rounds, done, frames, elapsed, seconds}   report {report, text, frames}
 
 (() => {
-  const RATE = 48000;        // the sound's rate: the engine mixes at it, AudioBuffers are made at it
-
-  // The sound: the engine's chunks of CHUNK frames scheduled back to back; RING
-  // AudioBuffers reused in turn (one is rewritten long after its play ended: the
-  // queue is never more than MAX_AHEAD seconds long, shorter than the ring).  After
-  // a gap the queue starts again START seconds ahead of the output.
-  const CHUNK = 1024, RING = 16, START = 0.02, MAX_AHEAD = 0.25;
-
-  // In a worker the engine tells the page its frame count every few frames only:
-  // each message is a task on the main thread.
-  const FRAMES_EVERY_WORKER = 4;
-
   const $ = (id) => document.getElementById(id);
-  const stage = $('stage'), canvas = $('water'), overlay = $('overlay'), hint = $('hint');
+  const stage = $('stage'), water = $('water'), overlay = $('overlay'), hint = $('hint');
   const note = $('note'), help = $('help'), message = $('message');
   const coarse = window.matchMedia && window.matchMedia('(pointer: coarse)').matches; // a touch screen
 
+  // The component's handle, once attached.
+  let w = null;
+  let benchFrames = 0;
+
   // What the tests read, kept current.
   const ripple = window.ripple = {
-    ready: false, module: null, path: null, frames: 0, stones: 0, error: null,
+    ready: false, module: null, path: null, stones: 0, error: null,
     share: null, copied: null, // the timedemo's line to share; how "copy result" copied it
+    get frames() { return bench ? benchFrames : w ? w.frames : 0; },
   };
 
   // --- failures --------------------------------------------------------------
@@ -84,79 +62,9 @@
     return v >= lo && v <= hi ? v : NaN;
   }
 
-  // --- the module and the engine -------------------------------------------
+  // --- the engine -------------------------------------------------------------
 
-  // The smallest module with a v128 instruction: (func (result v128) i32.const 0 i8x16.splat).
-  // A browser that validates it runs the SIMD build.
-  const SIMD_PROBE = new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
-    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,       // types: () -> v128
-    0x03, 0x02, 0x01, 0x00,                         // functions: one of type 0
-    0x0a, 0x08, 0x01, 0x06, 0x00,                   // code: one body of 6 bytes, no locals
-    0x41, 0x00, 0xfd, 0x0f, 0x0b,                   // i32.const 0, i8x16.splat, end
-  ]);
-
-  function chooseModule() {
-    const forced = query.get('module');
-    if (forced === 'simd' || forced === 'scalar')
-      return forced;
-    if (forced !== null && forced !== '')
-      console.warn(`ripple: ?module=${forced}: not simd or scalar, choosing by the browser`);
-    try {
-      return WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar';
-    } catch {
-      return 'scalar';
-    }
-  }
-
-  function loadScript(src) {
-    return new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`${src} did not load`));
-      document.head.append(s);
-    });
-  }
-
-  // A worker whose engine can draw on an OffscreenCanvas and time its frames with
-  // requestAnimationFrame, or null (the engine then runs in the page).  Only the
-  // worker can tell what a worker has, so it says so before the canvas is given up.
-  function startWorker() {
-    if (query.get('worker') === '0' || typeof Worker !== 'function' ||
-        typeof OffscreenCanvas !== 'function' ||
-        typeof HTMLCanvasElement.prototype.transferControlToOffscreen !== 'function')
-      return Promise.resolve(null);
-    return new Promise((resolve) => {
-      let w;
-      try {
-        w = new Worker('engine.js');
-      } catch {
-        resolve(null);
-        return;
-      }
-      w.onmessage = (e) => {
-        if (!e.data || e.data.type !== 'hello')
-          return;
-        w.onmessage = null;
-        w.onerror = null;
-        if (e.data.can) {
-          resolve(w);
-        } else {
-          w.terminate();
-          resolve(null);
-        }
-      };
-      w.onerror = (e) => { // the script did not load or run: the page tries it itself
-        e.preventDefault();
-        w.terminate();
-        resolve(null);
-      };
-    });
-  }
-
-  let send = () => {};       // a message to the engine
-  let inWorker = false;
+  let send = () => {};       // a message to the engine (the handle's post)
   let kind = '';             // "simd" or "scalar"
   let fw = 640, fh = 480;    // the field's size, cells
   let version = '';
@@ -174,7 +82,7 @@
   }
 
   function benchProgress(m) {
-    ripple.frames = m.done;
+    benchFrames = m.done;
     const of = m.rounds ? ` of ${m.rounds}` : `, ${m.elapsed.toFixed(1)} of ${m.seconds} s`;
     $('bench-status').textContent = `benchmark: round ${m.round}${of}, frame ${m.done} of ${m.frames}\u2026`;
   }
@@ -250,7 +158,7 @@
     play.textContent = 'play with the water';
     status.append(again, ' \u00b7 ', play);
     showResults(m.report);
-    ripple.frames = m.frames;
+    benchFrames = m.frames;
     window.rippleReport = m.report;
   }
 
@@ -259,24 +167,21 @@
   let overlayOn = true, helpOn = false;
 
   function soundState() {
-    return !soundOn ? 'sound off' : audio && audio.state === 'running' ? 'sound'
-      : `sound waits for a ${coarse ? 'tap' : 'click'}`;
+    const st = w ? w.soundState() : 'off';
+    return st === 'off' ? 'sound off' : st === 'on' ? 'sound' : `sound waits for a ${coarse ? 'tap' : 'click'}`;
   }
 
   function showStats(m) {
-    ripple.frames = m.frames;
     if (overlayOn) {
       const figures = m.fps >= 0
         ? `${m.fps.toFixed(1)} fps  wasm ${m.wasm.toFixed(2)} ms  put ${m.put.toFixed(2)} ms`
         : '-- fps'; // the first figures: no span yet to count them over
       overlay.textContent = `${figures}\n` +
-        `module ${kind}, path ${ripple.path}, ${inWorker ? 'in a worker' : 'on the main thread'}\n` +
+        `module ${kind}, path ${ripple.path}, ${w && w.inWorker ? 'in a worker' : 'on the main thread'}\n` +
         `${m.text}\n` +
         `awake ${m.awake}%\n` +
         `${m.state}  ${soundState()}`;
     }
-    if (audio && soundOn && audio.state === 'running' && nextTime > 0)
-      send({ type: 'ahead', ms: (nextTime - audio.currentTime) * 1000 });
   }
 
   let noteTimer = 0;
@@ -290,95 +195,20 @@
   // Upscaled a lot, the pixels stay square and sharp; a little, smoothed (a 1.3x
   // nearest-neighbour scale would make rows of uneven height).
   function fitRendering() {
-    const scale = canvas.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
-    canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
-  }
-
-  // --- sound -------------------------------------------------------------
-
-  let audio = null, buffers = [], ring = 0, nextTime = 0, soundOn = true, ambient = false;
-  let told = '';
-  const left = new Float32Array(CHUNK), right = new Float32Array(CHUNK);
-
-  // The engine hears what changed: whether the pool queues drips (the sound is on and
-  // was started) and whether it should mix (the audio runs).
-  function tellSound() {
-    const m = {
-      type: 'sound', ambient: soundOn && ambient,
-      playing: soundOn && Boolean(audio) && audio.state === 'running',
-    };
-    const s = `${m.ambient} ${m.playing}`;
-    if (s !== told) {
-      told = s;
-      send(m);
-    }
-  }
-
-  // The first click or key starts the sound (browsers wait for a gesture).
-  function startSound() {
-    if (!soundOn)
+    if (!w)
       return;
-    if (!audio) {
-      const AC = window.AudioContext || window.webkitAudioContext;
-      if (!AC)
-        return;
-      try {
-        audio = new AC({ sampleRate: RATE, latencyHint: 'interactive' });
-      } catch {
-        audio = new AC(); // the buffers are still made at RATE: the browser resamples them
-      }
-      for (let i = 0; i < RING; i++)
-        buffers.push(audio.createBuffer(2, CHUNK, RATE));
-      nextTime = 0;
-      audio.onstatechange = () => {
-        showHint();
-        tellSound();
-      };
-      showHint();
-    }
-    ambient = true;
-    tellSound();
-    if (audio.state !== 'running')
-      audio.resume().catch((e) => console.warn(`ripple: no sound: ${e.message}`));
+    const scale = water.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
+    w.canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
   }
+
+  // --- sound (the component plays it; the first click or key starts it) --------
+
+  let soundOn = true;
 
   function toggleSound() {
     soundOn = !soundOn;
-    if (soundOn) {
-      startSound();
-    } else {
-      tellSound();
-      if (audio)
-        audio.suspend();
-    }
+    w.set('sound', soundOn);
     say(`sound ${soundOn ? 'on' : 'off'}`);
-  }
-
-  // The engine's chunks, scheduled back to back.
-  function playSound(pcm) {
-    if (!audio || !soundOn || audio.state !== 'running')
-      return;
-    const now = audio.currentTime;
-    const gap = nextTime < now + 0.01;
-    if (gap) // fell behind (the first chunk, a hidden tab, a stall): start again ahead
-      nextTime = now + START;
-    for (let o = 0; o + 2 * CHUNK <= pcm.length && nextTime < now + MAX_AHEAD; o += 2 * CHUNK) {
-      for (let i = 0; i < CHUNK; i++) {
-        left[i] = pcm[o + 2 * i] / 32768;
-        right[i] = pcm[o + 2 * i + 1] / 32768;
-      }
-      const b = buffers[ring];
-      ring = (ring + 1) % RING;
-      b.copyToChannel(left, 0);
-      b.copyToChannel(right, 1);
-      const src = audio.createBufferSource();
-      src.buffer = b;
-      src.connect(audio.destination);
-      src.start(nextTime);
-      nextTime += CHUNK / RATE;
-    }
-    if (gap) // the engine learns at once that the queue is short
-      send({ type: 'ahead', ms: (nextTime - now) * 1000 });
   }
 
   // --- the hint, help ------------------------------------------------------
@@ -387,7 +217,7 @@
   // after the start, sooner once the water has been touched.
   let hintTimer = 0, touched = false;
   function showHint() {
-    const waiting = soundOn && (!audio || audio.state !== 'running');
+    const waiting = w && w.soundState() === 'waiting';
     hint.textContent = coarse
       ? `tap the water${waiting ? '; tap for sound' : ''}`
       : `click the water; H for help${waiting ? ' \u00b7 click for sound' : ''}`;
@@ -417,7 +247,7 @@
       localStorage.setItem('ripple.shots', String(shots));
     } catch { /* the same */ }
     shotNames.push(`ripple-${String(shots).padStart(4, '0')}.png`);
-    send({ type: 'shot' });
+    w.snapshot().then(saveShot, () => saveShot(null));
   }
 
   function saveShot(blob) {
@@ -456,7 +286,6 @@
     if (e.ctrlKey || e.metaKey || e.altKey)
       return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    startSound();
     const once = !e.repeat; // toggles do not flicker under a held key
     switch (k) {
     case 'h': case 'F1': if (once) toggleHelp(); break;
@@ -479,9 +308,9 @@
     e.preventDefault();
   }
 
-  // A pointer's place on the canvas as a cell of the field.
+  // A pointer's place on the water as a cell of the field.
   function cellOf(e) {
-    const r = canvas.getBoundingClientRect();
+    const r = water.getBoundingClientRect();
     const x = Math.floor((e.clientX - r.left) * fw / r.width);
     const y = Math.floor((e.clientY - r.top) * fh / r.height);
     return [Math.min(fw - 1, Math.max(0, x)), Math.min(fh - 1, Math.max(0, y))];
@@ -492,7 +321,6 @@
   function onPointerDown(e) {
     if (e.pointerType === 'touch')
       e.preventDefault();
-    startSound();
     if (e.button !== 0 && e.button !== 2)
       return;
     const [x, y] = cellOf(e);
@@ -502,7 +330,9 @@
       fadeHint(1500);
     touched = true;
     drags.set(e.pointerId, [x, y]);
-    canvas.setPointerCapture(e.pointerId);
+    try { // a synthetic event's pointer is not active: nothing to capture
+      water.setPointerCapture(e.pointerId);
+    } catch { /* the drag follows while over the water */ }
   }
 
   function onPointerMove(e) {
@@ -536,12 +366,12 @@
   }
 
   function listen() {
-    canvas.addEventListener('pointerdown', onPointerDown);
-    canvas.addEventListener('pointermove', onPointerMove);
-    canvas.addEventListener('pointerup', onPointerUp);
-    canvas.addEventListener('pointercancel', onPointerUp);
-    canvas.addEventListener('contextmenu', (e) => e.preventDefault());
-    canvas.addEventListener('wheel', onWheel, { passive: false });
+    water.addEventListener('pointerdown', onPointerDown);
+    water.addEventListener('pointermove', onPointerMove);
+    water.addEventListener('pointerup', onPointerUp);
+    water.addEventListener('pointercancel', onPointerUp);
+    water.addEventListener('contextmenu', (e) => e.preventDefault());
+    water.addEventListener('wheel', onWheel, { passive: false });
     window.addEventListener('keydown', onKey);
     help.addEventListener('click', () => toggleHelp(false));
     $('help-link').addEventListener('click', (e) => {
@@ -551,10 +381,6 @@
     message.addEventListener('click', () => {
       if (message.classList.contains('warning'))
         message.hidden = true;
-    });
-    document.addEventListener('visibilitychange', () => {
-      if (!document.hidden)
-        send({ type: 'visible' });
     });
   }
 
@@ -587,22 +413,16 @@
     }
   }
 
-  function onEngine(m) {
-    switch (m.type) {
-    case 'frames':
-      ripple.frames = m.frames;
-      ripple.ready = true;
-      break;
-    case 'sound': playSound(m.pcm); break;
+  function onEngine(type, m) {
+    switch (type) {
+    case 'ready': ripple.ready = true; break;
     case 'stats': showStats(m); break;
     case 'say': say(m.text); break;
     case 'started': started(m); break;
     case 'progress': benchProgress(m); break;
     case 'report': benchReport(m); break;
-    case 'shot': saveShot(m.blob); break;
     case 'fail': fail(m.text, m.genuine); break;
     case 'nomodule': noModule(m.text); break;
-    case 'log': (m.level === 'warn' ? console.warn : console.log)(m.text); break;
     default: break;
     }
   }
@@ -649,40 +469,39 @@
     // the overlay starts shown, as in the native demo, but where the water is small
     // (a phone) it would hide too much of it: O or ?overlay=1 shows it there
     overlayOn = query.get('overlay') === '1' ||
-      (query.get('overlay') !== '0' && canvas.getBoundingClientRect().width >= 560);
+      (query.get('overlay') !== '0' && water.getBoundingClientRect().width >= 560);
     overlay.hidden = !overlayOn;
     if (bench) {
       document.body.classList.add('benchmark');
       hint.hidden = true;
     }
 
-    kind = chooseModule();
-    ripple.module = kind;
-    const start = {
-      type: 'start', kind, seed, show: query.get('show') !== '0', benchmark: bench, framesEvery: 1,
+    const forced = query.get('module');
+    if (forced !== null && forced !== '' && forced !== 'simd' && forced !== 'scalar')
+      console.warn(`ripple: ?module=${forced}: not simd or scalar, choosing by the browser`);
+    const show = query.get('show') !== '0';
+    // The native demo's pool, picture and show (or, with ?show=0, calm water), the
+    // demo's own input and sound on top.
+    const options = {
+      pool: [640, 480], image: 'background.png', show: show && !bench ? 'default.show' : null,
+      rain: show, autopilot: show, seed, interactive: false, sound: true, benchmark: bench,
+      module: forced === 'simd' || forced === 'scalar' ? forced : null,
+      worker: query.get('worker') !== '0', wasmBase: new URL('./', location.href).href,
+      on: (type, m) => {
+        if (type === 'started' || type === 'nomodule')
+          kind = ripple.module = m.module;
+        onEngine(type, m);
+      },
     };
-    const worker = await startWorker();
-    if (worker) {
-      inWorker = true;
-      worker.onmessage = (e) => onEngine(e.data);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        fail(`ripple stopped: ${e.message || 'the worker failed'}`, true);
-      };
-      send = (msg, transfer) => worker.postMessage(msg, transfer || []);
-      const offscreen = canvas.transferControlToOffscreen();
-      send({ ...start, canvas: offscreen, framesEvery: FRAMES_EVERY_WORKER }, [offscreen]);
-      return;
-    }
     try {
-      await loadScript('engine.js');
+      w = await window.RippleWater.attach(water, options);
     } catch (e) {
-      fail(`ripple could not start: ${e.message}`, true);
+      if (!ripple.error) // not said by the engine's own failure
+        fail(`ripple could not start: ${e.message}`, true);
       return;
     }
-    const receive = window.RippleEngine((msg) => onEngine(msg), loadScript);
-    send = (msg) => receive(msg);
-    send({ ...start, canvas });
+    send = (msg) => w.post(msg);
+    fitRendering();
   }
 
   main().catch((e) => fail(`ripple stopped: ${e && e.message ? e.message : e}`, true));
