@@ -60,17 +60,20 @@ test-ports: deps-test
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) -k port-stages; rc=$$?; \
 	sh tests/stage.sh --table $(STAGES) build:60 $(PORT_STAGES) || rc=1; exit $$rc
 
-# make walks this list once, starting each stage that can start while a
-# job is free, and comes back for those that waited only at its end: the
-# build and the sanitizers (which build apart) first, then the longest of
-# the stages that wait for the build, so that they take the cores the
-# build and then the sanitizers leave, and the short ones fill in last.
+# The order they start in.  make walks this list, starts each stage it
+# can, and waits at the first one that can start when no job is free;
+# the stages waiting for the build are passed over while it runs and
+# taken up on the next walk.  So the build and the sanitizers (which
+# build apart) start together and every other stage waits for the build,
+# even those that build apart too: then, as each job ends, make starts
+# the longest stage left, and the short ones fill in last.
 check-stages: stage-build stage-unit stage-smoke-quick
 test-stages: stage-build stage-san stage-i386 stage-win stage-arm stage-san-gcc stage-i586 stage-smoke \
              stage-unit stage-web stage-warnings stage-nosimd stage-install stage-fuzz stage-clang \
              stage-rules stage-dist
 port-stages: stage-i586 stage-win stage-dist
 stage-unit stage-smoke stage-smoke-quick stage-rules stage-clang stage-i386 stage-i586 stage-win stage-arm stage-web: stage-build
+stage-san-gcc stage-warnings stage-nosimd stage-install stage-fuzz: | stage-build
 
 stage-build:
 	$(call stage,build,all $(TESTBINS))
