@@ -69,16 +69,18 @@ const WARMUP_MS = 2000;
 const BEGIN = '<!-- peer: begin -->';
 const END = '<!-- peer: end -->';
 
-// The two configurations.  SwiftShader's WebGL is no longer a fallback that
-// Chromium takes by itself: --enable-unsafe-swiftshader lets a page have it.
+// The two configurations: GPU compositing and WebGL on SwiftShader, and
+// software compositing.  In both, headless Chromium 156 gives a page WebGL
+// on SwiftShader with the float textures jquery.ripples needs (the page
+// records the renderer); a browser that does not makes its cells "no WebGL".
 const CONFIGS = [
   {
     key: 'swiftshader',
     name: 'WebGL on SwiftShader (`--use-angle=swiftshader`)',
     without: ['--disable-gpu'],
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+    args: ['--use-angle=swiftshader'],
   },
-  { key: 'software', name: 'software compositing (`--disable-gpu`)', without: [], args: ['--enable-unsafe-swiftshader'] },
+  { key: 'software', name: 'software compositing (`--disable-gpu`)', without: [], args: [] },
 ];
 const COLUMNS = [
   { key: 'ripple', name: "ripple's component", query: 'lib=ripple' },
@@ -167,7 +169,7 @@ const PAGE = `<!doctype html>
       const info = gl.getExtension('WEBGL_debug_renderer_info');
       peer.renderer = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
       peer.frames = () => peer.raf;
-      start((x, y) => $(el).ripples('drop', x, y, 20, 0.14));
+      start((x, y) => $(el).ripples('drop', x, y, 20, 0.04));
     } else {
       throw new Error('lib=ripple or lib=jquery, got ' + lib);
     }
@@ -310,7 +312,7 @@ function machine() {
 
 const cell = (r) => {
   if (!r) return 'n/a';
-  if (r.error) return 'fails';
+  if (r.error) return /WebGL/.test(r.error) ? 'no WebGL' : 'fails';
   const fps = r.fps >= 59 ? r.fps.toFixed(1) : r.fps.toFixed(0);
   return `${r.ms < 10 ? r.ms.toFixed(2) : r.ms.toFixed(1)} (${fps} fps)`;
 };
@@ -346,6 +348,7 @@ function table(res, env) {
   for (const c of res)
     for (const k of COLUMNS)
       if (c.cells[k.key]?.error) errs.push(`${k.name} with ${c.config.key}: ${c.cells[k.key].error}`);
+  if (env.renderers.length) lines.push('', `jquery.ripples' WebGL renderer: ${env.renderers.map((r) => `\`${r}\``).join(', ')}.`);
   if (errs.length) lines.push('', `Failed: ${errs.join('; ')}.`);
   return lines.join('\n');
 }
@@ -359,6 +362,12 @@ function writeDocs(text) {
 }
 
 async function main() {
+  // A file without the markers fails now, not after minutes of measuring.
+  if (opt.docs) {
+    const doc = fs.readFileSync(opt.docs, 'utf8');
+    if (!(doc.indexOf(BEGIN) >= 0 && doc.indexOf(END) > doc.indexOf(BEGIN)))
+      throw new Error(`${opt.docs} has no "${BEGIN}" ... "${END}" markers to write the table between`);
+  }
   const s = site();
   const shots = path.join(opt.peer, 'shots');
   fs.mkdirSync(shots, { recursive: true });
@@ -400,7 +409,11 @@ async function main() {
     }
     return { config, cells };
   });
-  const env = { machine: machine(), browser: (browserName || 'Chromium').replace('/', ' '), ripples: s.ripples, jquery: s.jquery };
+  // The product is named Chrome even in Chromium's build.
+  const browser = (browserName || 'Chromium').replace(/^(Headless)?Chrome\//, 'Chromium ').replace('/', ' ');
+  const renderers = [...new Set(Object.values(runs).flatMap((c) => Object.values(c).flat()).map((r) => r.renderer)
+    .filter(Boolean))];
+  const env = { machine: machine(), browser, ripples: s.ripples, jquery: s.jquery, renderers };
   const text = table(res, env);
   if (opt.docs) writeDocs(text);
   if (opt.json) console.log(JSON.stringify({ env, seconds: opt.seconds, runs, table: text }));
