@@ -55,6 +55,9 @@
 #   make test-web   the page's tests in a headless Chromium
 #   make bench-web  the page's timedemo against the native one, and its cost
 #                   a frame while it plays
+#   make bench-web-peer  the component beside jquery.ripples 0.6.3 (fetched
+#                   with npm into build/web-peer): CPU a frame and fps, the
+#                   table into docs/web.md (PEER_ARGS="--seconds 10": quicker)
 #   make test-i386-sysroot  the 32-bit demo built and tested the sysroot way
 #   make test-unit, test-smoke, test-san, ...  one stage alone
 #   make warnings   every C file under gcc and clang with -Werror

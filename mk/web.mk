@@ -37,7 +37,7 @@ $(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -O2 -o $@ $^ -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
 endif
 
-.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web web-package
+.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web web-package bench-web-peer
 
 web: deps-web
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
@@ -82,6 +82,29 @@ NODE_WS = $$(node --experimental-websocket -e 0 2>/dev/null && echo --experiment
 bench-web: web $(DEMO)
 	$(call require,$(NEEDS_WEB_TEST))
 	node $(NODE_WS) bench/web.mjs --dir $(WEB_DIR) --native $(call cmd,$(DEMO))
+
+# make bench-web-peer: the component beside jquery.ripples in one run, in
+# headless Chromium with SwiftShader's WebGL and with software compositing
+# (bench/web-peer.mjs); the table goes into docs/web.md.  jquery and
+# jquery.ripples come from the npm registry into $(WEB_PEER), never into the
+# tree; npm is needed by this target only.  PEER_ARGS="--seconds 10" for a
+# quicker run.  npm retries a missing network for minutes: here it gets one
+# retry and two minutes in all, then one line says what failed.
+WEB_PEER ?= build/web-peer
+WEB_PEER_PKGS = jquery@3.7.1 jquery.ripples@0.6.3
+NEEDS_WEB_PEER = cmd:npm:npm
+$(WEB_PEER)/node_modules/jquery.ripples/package.json:
+	$(call require,$(NEEDS_WEB_PEER))
+	@mkdir -p $(WEB_PEER)
+	@echo "  NPM     $(WEB_PEER_PKGS)"
+	$(Q)timeout 120 npm install --prefix $(WEB_PEER) --cache $(WEB_PEER)/npm-cache --no-save --no-package-lock \
+	    --no-audit --no-fund --loglevel=error --fetch-retries=1 --fetch-retry-mintimeout=2000 \
+	    --fetch-retry-maxtimeout=5000 --fetch-timeout=30000 $(WEB_PEER_PKGS) >$(WEB_PEER)/npm.log 2>&1 \
+	  && [ -f $@ ] \
+	  || { echo "bench-web-peer: cannot fetch $(WEB_PEER_PKGS) from the npm registry (no network?); npm's output: $(WEB_PEER)/npm.log" >&2; exit 1; }
+bench-web-peer: web $(WEB_PEER)/node_modules/jquery.ripples/package.json
+	$(call require,$(NEEDS_WEB_TEST))
+	node $(NODE_WS) bench/web-peer.mjs --dir $(WEB_DIR) --peer $(WEB_PEER) $(PEER_ARGS)
 
 # The page in a headless Chromium, both modules, against the native demo;
 # the SIMD kernels against the scalar ones in node first.
