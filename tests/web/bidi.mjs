@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { webSocketClass, withTimeout } from './cdp.mjs';
+import { RpcClient, webSocketClass, withTimeout } from './cdp.mjs';
 
 // A quiet profile: nothing phones home, nothing is throttled in a background
 // tab, no first-run pages.
@@ -61,40 +61,19 @@ function freePort() {
   });
 }
 
-class Firefox {
+class Firefox extends RpcClient {
   constructor(proc, dir) {
+    super((msg) => (msg.type === 'error' ? `${msg.error}: ${msg.message}` : null));
     this.proc = proc;
     this.dir = dir;
-    this.nextId = 1;
-    this.pending = new Map();
     this.handlers = new Map(); // method -> Set of fns
-    this.dead = null;
     this.exited = false;
     this.stderrTail = '';
   }
 
-  fail(why) {
-    if (this.dead) return;
-    this.dead = why;
-    for (const { reject, method } of this.pending.values()) reject(new Error(`${method}: ${why}`));
-    this.pending.clear();
-  }
-
   onMessage(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (msg.id !== undefined) {
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(new Error(`${p.method}: ${msg.error}: ${msg.message}`));
-      else p.resolve(msg.result);
-      return;
-    }
+    const msg = this.take(text);
+    if (!msg) return;
     for (const fn of this.handlers.get(msg.method) || []) fn(msg.params || {});
   }
 
@@ -104,11 +83,7 @@ class Firefox {
   }
 
   send(method, params = {}, { timeout = 30000 } = {}) {
-    if (this.dead) return Promise.reject(new Error(`${method}: ${this.dead}`));
-    const id = this.nextId++;
-    const p = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, method }));
-    this.ws.send(JSON.stringify({ id, method, params }));
-    return withTimeout(p, timeout, method).finally(() => this.pending.delete(id));
+    return this.command({ method, params }, timeout, method);
   }
 
   // Loads url in the tab and waits for its load event.

@@ -87,18 +87,16 @@ export function withTimeout(p, ms, what) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-class Browser {
-  constructor(proc, dir) {
-    this.proc = proc;
-    this.dir = dir;
+// A client of a JSON protocol over a WebSocket whose commands carry an id
+// that their answer names (the DevTools protocol here, WebDriver BiDi in
+// bidi.mjs); errorOf(msg) says what an answer's error is, or null.
+export class RpcClient {
+  constructor(errorOf) {
     this.ws = null;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, method}
-    this.listeners = new Map(); // "sessionId|method" -> Set of fns
     this.dead = null; // why the connection is gone, once it is
-    this.exited = false;
-    this.stderrTail = '';
-    this.timeout = 15000;
+    this.errorOf = errorOf;
   }
 
   // The reason every pending and later command fails with.
@@ -109,21 +107,54 @@ class Browser {
     this.pending.clear();
   }
 
-  onMessage(text) {
+  // A message as text: an answer settles its command (null is returned);
+  // an event is returned parsed; what is not JSON is dropped (null).
+  take(text) {
     let msg;
     try {
       msg = JSON.parse(text);
     } catch {
-      return;
+      return null;
     }
-    if (msg.id !== undefined) {
-      const p = this.pending.get(msg.id);
-      if (!p) return;
+    if (msg.id === undefined) return msg;
+    const p = this.pending.get(msg.id);
+    if (p) {
       this.pending.delete(msg.id);
-      if (msg.error) p.reject(new Error(`${p.method}: ${msg.error.message}${msg.error.data ? ' (' + msg.error.data + ')' : ''}`));
+      const err = this.errorOf(msg);
+      if (err) p.reject(new Error(`${p.method}: ${err}`));
       else p.resolve(msg.result);
-      return;
     }
+    return null;
+  }
+
+  // Sends msg ({method, params...}) with an id of its own; resolves to
+  // the answer's result, rejects on its error, on the connection going
+  // away, or after timeout ms (waiting for `what`).
+  command(msg, timeout, what) {
+    if (this.dead) return Promise.reject(new Error(`${msg.method}: ${this.dead}`));
+    const id = this.nextId++;
+    const p = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, method: msg.method });
+    });
+    this.ws.send(JSON.stringify({ id, ...msg }));
+    return withTimeout(p, timeout, what).finally(() => this.pending.delete(id));
+  }
+}
+
+class Browser extends RpcClient {
+  constructor(proc, dir) {
+    super((msg) => (msg.error ? `${msg.error.message}${msg.error.data ? ' (' + msg.error.data + ')' : ''}` : null));
+    this.proc = proc;
+    this.dir = dir;
+    this.listeners = new Map(); // "sessionId|method" -> Set of fns
+    this.exited = false;
+    this.stderrTail = '';
+    this.timeout = 15000;
+  }
+
+  onMessage(text) {
+    const msg = this.take(text);
+    if (!msg) return;
     const key = `${msg.sessionId || ''}|${msg.method}`;
     const set = this.listeners.get(key);
     if (set) for (const fn of [...set]) fn(msg.params || {});
@@ -135,15 +166,9 @@ class Browser {
   // resolves to its result; rejects on a protocol error, on the browser
   // going away, or after timeout ms.
   send(method, params = {}, { sessionId, timeout = this.timeout } = {}) {
-    if (this.dead) return Promise.reject(new Error(`${method}: ${this.dead}`));
-    const id = this.nextId++;
-    const msg = { id, method, params };
+    const msg = { method, params };
     if (sessionId) msg.sessionId = sessionId;
-    const p = new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, method });
-    });
-    this.ws.send(JSON.stringify(msg));
-    return withTimeout(p, timeout, `chromium to answer ${method}`).finally(() => this.pending.delete(id));
+    return this.command(msg, timeout, `chromium to answer ${method}`);
   }
 
   // Calls fn(params) on each event method (or fn(method, params) for "*")

@@ -54,7 +54,7 @@
         }
     return { near, far };
   };
-  const frames = (w, n) => { const f = w.frames + n; return until(() => w.frames >= f, 5000, `${n} frames`); };
+  const frames = (w, n) => { const f = w.frames + n; return until(() => w.frames >= f, 15000, `${n} frames`); };
 
   // 1. Sizes: the pool is the element's CSS size (resolution 1), or its device pixels
   step('1. Sizes: the pool is the element\'s CSS size (resolution 1)');
@@ -71,7 +71,7 @@
     check(q.width === Math.round(cw * dpr) && q.height === Math.round(ch * dpr),
       `${where}: ${cw}x${ch}, resolution 'device': pool ${q.width}x${q.height}`);
     el.style.width = `${cw + 100}px`;
-    await until(() => w.pool.width === Math.round((cw + 100) * dpr), 3000, 'the pool to follow the width');
+    await until(() => w.pool.width === Math.round((cw + 100) * dpr), 10000, 'the pool to follow the width');
     check(true, `${where}: the element made ${cw + 100} px wide: pool ${w.pool.width}x${w.pool.height}`);
     w.destroy();
     el.remove();
@@ -229,7 +229,7 @@
     await sleep(400);
     const g1 = w3.frames, off = !w3.running;
     el3.scrollIntoView();
-    await until(() => w3.frames > g1 + 4, 3000, 'frames once in view');
+    await until(() => w3.frames > g1 + 4, 10000, 'frames once in view');
     check(off && g1 === g0 && w3.running, `${where}: off screen: stopped, frames ${g0} -> ${g1} in 0.4 s; in view: playing, ${w3.frames}`);
     window.scrollTo(0, 0);
     w3.destroy();

@@ -159,7 +159,7 @@ async function ratioChange(br, url) {
     ` d.style.cssText = 'width:300px;height:200px;background:url(background.png) center/cover'; document.body.prepend(d);` +
     ` window.wd = await RippleWater.attach(d, { resolution: 'device' }); return wd.pool; })()`);
   await br.ratio(2);
-  const p2 = await waitFor(br, `window.devicePixelRatio === 2 && wd.pool.width === 600 && wd.pool`, 5000, 'the pool at pixel ratio 2')
+  const p2 = await waitFor(br, `window.devicePixelRatio === 2 && wd.pool.width === 600 && wd.pool`, 15000, 'the pool at pixel ratio 2')
     .catch(async (e) => ({ error: e.message, pool: await br.evaluate('[wd.pool, devicePixelRatio]') }));
   (p1.width === 300 && p2.width === 600 && p2.height === 400 ? ok : fail)(
     `${br.name}: resolution 'device': pool ${p1.width}x${p1.height} at pixel ratio 1, ` +
