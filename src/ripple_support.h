@@ -107,6 +107,12 @@ int rpl_file_is_stdout(const char *path);
  * taken as UTF-8 everywhere (through the wide API on Windows); NULL with
  * errno set when it cannot be opened. */
 FILE *rpl_open_read(const char *path);
+/* Whether a path (UTF-8 on every system) names something this process may
+ * read: 1 or 0. */
+int rpl_path_readable(const char *path);
+/* Whether a path names a folder: 1; 0 when it names something else; -1
+ * when it names nothing that can be reached (errno says why). */
+int rpl_path_is_dir(const char *path);
 
 /* ---- the machine ------------------------------------------------------ */
 
@@ -131,12 +137,6 @@ void rpl_os_name(char *buf, size_t len);
 /* The running program's own path, '/' between folders on every system;
  * 0, or -1 when it cannot be had or does not fit. */
 int rpl_exe_path(char *buf, size_t len);
-/* Whether a path (UTF-8 on every system) names something this process may
- * read: 1 or 0. */
-int rpl_path_readable(const char *path);
-/* Whether a path names a folder: 1; 0 when it names something else; -1
- * when it names nothing that can be reached (errno says why). */
-int rpl_path_is_dir(const char *path);
 
 /* ---- probing pictures ------------------------------------------------- */
 

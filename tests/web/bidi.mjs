@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { RpcClient, webSocketClass, withTimeout } from './cdp.mjs';
+import { RpcClient, hookExit, live, webSocketClass, withTimeout } from './cdp.mjs';
 
 // A quiet profile: nothing phones home, nothing is throttled in a background
 // tab, no first-run pages.
@@ -39,16 +39,6 @@ const PREFS = {
   'media.autoplay.default': 0,
   'remote.prefs.recommended': true,
 };
-
-const live = new Set();
-let hooked = false;
-function hookExit() {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', () => {
-    for (const b of live) b.killNow();
-  });
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {

@@ -58,11 +58,12 @@ const BASE_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
 
-// Browsers still running, killed by the exit and signal handlers.
-const live = new Set();
+// Browsers still running (Chromium here, Firefox in bidi.mjs), killed by
+// the exit and signal handlers; each has killNow().
+export const live = new Set();
 let hooked = false;
 
-function hookExit() {
+export function hookExit() {
   if (hooked) return;
   hooked = true;
   process.on('exit', () => {

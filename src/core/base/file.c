@@ -40,6 +40,19 @@ FILE *rpl_open_read(const char *path)
     return f;
 }
 
+int rpl_path_readable(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+int rpl_path_is_dir(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    return S_ISDIR(st.st_mode) ? 1 : 0;
+}
+
 /* A name nobody else is likely to pick, made fresh on every try. */
 static void unique_suffix(char *out, size_t len, unsigned attempt, const void *salt)
 {

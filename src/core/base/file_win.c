@@ -107,6 +107,29 @@ FILE *rpl_open_read(const char *path)
     return f;
 }
 
+int rpl_path_readable(const char *path)
+{
+    wchar_t *w = widen(path);
+    int ok = w && _waccess(w, 4) == 0;
+    free(w);
+    return ok;
+}
+
+int rpl_path_is_dir(const char *path)
+{
+    wchar_t *w = widen(path);
+    if (!w)
+        return -1;
+    DWORD attr = GetFileAttributesW(w);
+    DWORD why = GetLastError();
+    free(w);
+    if (attr == INVALID_FILE_ATTRIBUTES) {
+        errno = errno_of(why);
+        return -1;
+    }
+    return attr & FILE_ATTRIBUTE_DIRECTORY ? 1 : 0;
+}
+
 /* A name nobody else is likely to pick, made fresh on every try. */
 static void unique_suffix(wchar_t *out, size_t len, unsigned attempt, const void *salt)
 {

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,17 +90,4 @@ int rpl_exe_path(char *buf, size_t len)
         return -1;
     buf[n] = '\0';
     return 0;
-}
-
-int rpl_path_readable(const char *path)
-{
-    return access(path, R_OK) == 0;
-}
-
-int rpl_path_is_dir(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return -1;
-    return S_ISDIR(st.st_mode) ? 1 : 0;
 }

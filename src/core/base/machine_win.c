@@ -1,11 +1,8 @@
 /* core/base/machine_win.c - clocks, the CPU's and the system's names and the program's path on Windows (machine.c on POSIX). */
 #include <cpuid.h>
-#include <errno.h>
-#include <io.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <windows.h>
 
@@ -116,45 +113,4 @@ int rpl_exe_path(char *buf, size_t len)
         if (*p == '\\')
             *p = '/';
     return 0;
-}
-
-/* A UTF-8 path as the wide API takes it (NULL when it is not UTF-8 or
- * memory is short): msvcrt's narrow calls would read it in the ANSI code
- * page. */
-static wchar_t *wide_path(const char *path)
-{
-    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
-    wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
-    if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n) != n) {
-        free(w);
-        w = NULL;
-    }
-    return w;
-}
-
-int rpl_path_readable(const char *path)
-{
-    wchar_t *w = wide_path(path);
-    int ok = w && _waccess(w, 4) == 0;
-    free(w);
-    return ok;
-}
-
-int rpl_path_is_dir(const char *path)
-{
-    wchar_t *w = wide_path(path);
-    if (!w) {
-        errno = EINVAL;
-        return -1;
-    }
-    DWORD attr = GetFileAttributesW(w);
-    DWORD why = GetLastError();
-    free(w);
-    if (attr == INVALID_FILE_ATTRIBUTES) {
-        errno = why == ERROR_FILE_NOT_FOUND || why == ERROR_PATH_NOT_FOUND ? ENOENT
-              : why == ERROR_ACCESS_DENIED                                ? EACCES
-                                                                          : EIO;
-        return -1;
-    }
-    return attr & FILE_ATTRIBUTE_DIRECTORY ? 1 : 0;
 }
