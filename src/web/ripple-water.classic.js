@@ -249,8 +249,12 @@
       });
     }
 
-    observe(obs, target) {
-      obs.observe(target);
+    observe(obs, target, opts) {
+      try {
+        obs.observe(target, opts);
+      } catch (e) { // a browser without the box asked for watches the CSS box
+        obs.observe(target);
+      }
       counts.listeners++;
       this.offs.push(() => {
         obs.disconnect();
@@ -427,8 +431,11 @@
     // The observers and listeners: size, visibility, the screen's pixel ratio, input.
     watch() {
       const el = this.el;
+      // The box in device pixels changes with the element's size and with the
+      // pixel ratio; where a browser has no such box, the CSS box and the
+      // media query of watchRatio (which alone can miss a change) do.
       if (typeof ResizeObserver === 'function')
-        this.observe(new ResizeObserver(() => this.resizeSoon()), el);
+        this.observe(new ResizeObserver(() => this.resizeSoon()), el, { box: 'device-pixel-content-box' });
       if (typeof IntersectionObserver === 'function')
         this.observe(new IntersectionObserver((es) => {
           this.why.offscreen = !es[es.length - 1].isIntersecting;
@@ -449,22 +456,34 @@
 
     // A change of devicePixelRatio (a zoom, another screen) matches no longer.
     watchRatio() {
+      this.ratio = global.devicePixelRatio || 1;
       if (!global.matchMedia)
         return;
-      const mq = global.matchMedia(`(resolution: ${global.devicePixelRatio || 1}dppx)`);
-      const fn = () => {
-        this.offs.splice(this.offs.indexOf(undo), 1);
-        undo();
-        this.watchRatio();
-        this.resizeSoon();
-      };
+      const mq = global.matchMedia(`(resolution: ${this.ratio}dppx)`);
+      const fn = () => this.ratioCheck();
       mq.addEventListener('change', fn);
       counts.listeners++;
-      const undo = () => {
+      const undo = this.unwatchRatio = () => {
         mq.removeEventListener('change', fn);
         counts.listeners--;
+        const i = this.offs.indexOf(undo);
+        if (i >= 0) // not when destroy() runs them all
+          this.offs.splice(i, 1);
       };
-      this.offs.push(undo);
+      this.offs.push(this.unwatchRatio);
+    }
+
+    // The ratio now against the one watched: the media query's event, and each
+    // stats message as well, since a browser can miss the event (Chromium
+    // under load, its pixel ratio emulated, sends neither it nor the
+    // ResizeObserver's).
+    ratioCheck() {
+      if ((global.devicePixelRatio || 1) === this.ratio || this.destroyed)
+        return;
+      if (this.unwatchRatio)
+        this.unwatchRatio();
+      this.watchRatio();
+      this.resizeSoon();
     }
 
     resizeSoon() {
@@ -510,6 +529,7 @@
         break;
       case 'stats':
         this.frames = m.frames;
+        this.ratioCheck();
         if (m.fps >= 0)
           this.fps = m.fps;
         if (this.audio && this.audio.state === 'running' && this.nextTime > 0)
