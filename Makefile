@@ -254,6 +254,7 @@ all: deps-run $(LIB) $(SHLIB) $(SHLINKS) $(DEMO) $(BENCH) $(MANPAGE)
 endif
 
 include mk/tests.mk
+include mk/chipmunk.mk
 include mk/web.mk
 include mk/install.mk
 include mk/tools.mk

@@ -194,19 +194,19 @@ endif
 $(DEMO): $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) $(SDL_LIBS) $(CJSON_LIBS) \
-	    $(ZLIB_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(CHIPMUNK_LIBS) $(LIB) $(SDL_LIBS) \
+	    $(CJSON_LIBS) $(ZLIB_LIBS) $(CORE_LIBS)
 
 $(BENCH): $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) $(CJSON_LIBS) \
-	    $(CHIPMUNK_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(CHIPMUNK_LIBS) $(LIB) $(CJSON_LIBS) \
+	    $(CORE_LIBS)
 
 $(TESTBINS): $(BUILD)/tests/%$(EXE): $(BUILD)/tests/%.o $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(LIB) \
-	    $(CMOCKA_LIBS) $(CHIPMUNK_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_APP_OBJ) $(UTIL_OBJ) $(SCENE_OBJ) $(PLAY_OBJ) $(CHIPMUNK_LIBS) \
+	    $(LIB) $(CMOCKA_LIBS) $(CORE_LIBS)
 
 # A suite that tests one of the demo's SDL-free files links its object,
 # and the demo's platform seam it stands on (sys.o, or sys_win.o).

@@ -42,9 +42,10 @@ NEEDS_WEB_TEST = $(NEEDS_WEB) cmd:chromium:chromium cmd:firefox-esr:firefox-esr 
 
 # The ARM builds: clang, lld and qemu-user on the machine; their libraries
 # (the C library, cmocka, cJSON, Chipmunk2D, and SDL2 for the demo) come
-# into the sysroot.
+# into the sysroot; llvm's objcopy renames the maths calls in the
+# sysroot's Chipmunk2D (mk/chipmunk.mk), which GNU objcopy cannot read.
 NEEDS_ARM   = cmd:clang:clang cmd:ld.lld:lld cmd:qemu-aarch64:qemu-user cmd:apt-get:apt \
-              cmd:pkg-config:pkg-config
+              cmd:pkg-config:pkg-config cmd:llvm-objcopy:llvm cmd:llvm-nm:llvm
 # The 32-bit demo's libraries.  Beside the amd64 ones they install only when
 # Debian's i386 lists carry the same versions, which now and then they do
 # not for a day or two: deps-i386-demo then falls back by itself to a
@@ -98,8 +99,7 @@ CJSON_CFLAGS  = $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS    = $(shell pkg-config --libs libcjson 2>/dev/null)
 ZLIB_LIBS     = $(shell pkg-config --libs zlib 2>/dev/null)
 # Chipmunk2D ships no pkg-config file: its header is checked by the needs
-# above, and the library is linked by name.
-CHIPMUNK_LIBS = -lchipmunk
+# above; the library linked is a copy of its static one (mk/chipmunk.mk).
 
 ifeq ($(ARCH),i386)
 # The sysroot has no -dev package of the image libraries that SDL2_image.pc
@@ -145,7 +145,6 @@ CMOCKA_LIBS   = -L$(WIN_PF)/lib -lcmocka-static
 CJSON_CFLAGS  = -I$(WIN_PF)/include
 CJSON_LIBS    = -L$(WIN_PF)/lib -lcjson
 ZLIB_LIBS     = -L$(WIN_PF)/lib -lz
-CHIPMUNK_LIBS = -L$(WIN_PF)/lib -lchipmunk
 endif
 
 # ---- installing what is missing ------------------------------------------------

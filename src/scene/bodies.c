@@ -1,6 +1,7 @@
 /* scene/bodies.c - the side scene's rigid bodies as the water sees them (outlines) and as the screen shows them (crates, balls). */
 #include <math.h>
 
+#include "core/base/dmath.h"
 #include "scene/internal.h"
 
 int side_body_outline(const side_body_t *b, double *xy)
@@ -20,7 +21,7 @@ int side_body_outline(const side_body_t *b, double *xy)
      * holds, so the fraction under water is exact for the polygon */
     for (int i = 0; i < SIDE_BALL_SIDES; i++) {
         double a = 2 * SIDE_PI * i / SIDE_BALL_SIDES;
-        cpVect v = cpvadd(p, cpvrotate(cpv(b->hw * cos(a), b->hw * sin(a)), rot));
+        cpVect v = cpvadd(p, cpvrotate(cpv(b->hw * rpl_cos(a), b->hw * rpl_sin(a)), rot));
         xy[2 * i] = v.x;
         xy[2 * i + 1] = v.y;
     }

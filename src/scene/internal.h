@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "scene/chipmunk_det.h" /* before chipmunk.h: its maths macros */
 #include <chipmunk/chipmunk.h>
 
 #include "scene/scene.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "scene/internal.h"
 
 #define SPRING_PX 10.0      /* one spring per this many pixels of water */
@@ -126,7 +127,7 @@ static double water_density(const side_scene_t *s)
 
 static double ngon_area(double r)
 {
-    return 0.5 * SIDE_BALL_SIDES * r * r * sin(2 * SIDE_PI / SIDE_BALL_SIDES);
+    return 0.5 * SIDE_BALL_SIDES * r * r * rpl_sin(2 * SIDE_PI / SIDE_BALL_SIDES);
 }
 
 static uint32_t body_colour(side_scene_t *s, side_shape kind, double density)

@@ -119,80 +119,9 @@ fi
 
 SRC=$DIR.src
 APTDIR=$DIR.apt
-mkdir -p "$SRC"
-# The archive the machine's apt reads Debian's main component from, and
-# the release: the deb-src line of this script's own apt.
-. /etc/os-release
-codename=${VERSION_CODENAME:-bookworm}
-uri=$(apt-cache policy 2>/dev/null | awk -v s="$codename/main" '$3 == s && $2 ~ /^https?:/ { print $2; exit }')
-[ -n "$uri" ] || uri=http://deb.debian.org/debian
-fetch_lists() {
-    [ -e "$APTDIR/.lists" ] && return 0
-    rm -rf "$APTDIR"
-    mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
-    : >"$APTDIR/status"
-    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-    echo "deb-src [signed-by=$keyring] $uri $codename main" >"$APTDIR/sources.list"
-    cat >"$APTDIR/apt.conf" <<EOF
-Dir::State "$APTDIR";
-Dir::State::lists "$APTDIR/lists";
-Dir::State::status "$APTDIR/status";
-Dir::Etc::sourcelist "$APTDIR/sources.list";
-Dir::Etc::sourceparts "$APTDIR/none";
-Dir::Cache "$APTDIR";
-Dir::Cache::archives "$APTDIR/archives";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-Debug::NoLocking "true";
-APT::Sandbox::User "$(id -un)";
-Acquire::Retries "1";
-Acquire::http::Timeout "20";
-Acquire::https::Timeout "20";
-EOF
-    echo "winprefix: reading Debian's source lists ($codename)" >&2
-    if ! APT_CONFIG="$APTDIR/apt.conf" apt-get update -q >"$APTDIR/update.log" 2>&1 ||
-        grep -q '^[WE]: Failed\|^Err:' "$APTDIR/update.log"; then
-        echo "winprefix: cannot read Debian's source lists from $uri (no network?); see $APTDIR/update.log" >&2
-        exit 1
-    fi
-    touch "$APTDIR/.lists"
-}
-
 # $(source_of PACKAGE VERSION): the unpacked source folder, fetched once.
 source_of() {
-    pkg=$1; ver=$2
-    found=$(cd "$SRC" && ls -d "$pkg-$ver"* 2>/dev/null | head -n 1)
-    if [ -n "$found" ] && [ -e "$SRC/$found/.unpacked" ]; then
-        echo "$SRC/$found"
-        return 0
-    fi
-    fetch_lists
-    # the archive's revision of that upstream version
-    full=$(APT_CONFIG="$APTDIR/apt.conf" apt-cache showsrc "$pkg" 2>/dev/null |
-        awk -v v="$ver" '$1 == "Version:" { s = $2; sub(/^[0-9]+:/, "", s); if (index(s, v) == 1) { print $2; exit } }')
-    if [ -z "$full" ]; then
-        echo "winprefix: Debian's lists have no source of $pkg $ver" >&2
-        exit 1
-    fi
-    rm -rf "$SRC/dl-$pkg"
-    mkdir -p "$SRC/dl-$pkg"
-    if ! (cd "$SRC/dl-$pkg" && APT_CONFIG="$APTDIR/apt.conf" apt-get source -q --download-only "$pkg=$full") \
-        >"$SRC/dl-$pkg.log" 2>&1; then
-        tail -n 5 "$SRC/dl-$pkg.log" >&2
-        echo "winprefix: cannot download the source of $pkg $full (no network?)" >&2
-        exit 1
-    fi
-    (cd "$SRC/dl-$pkg" && dpkg-source -q -x ./*.dsc out) >>"$SRC/dl-$pkg.log" 2>&1 || {
-        tail -n 5 "$SRC/dl-$pkg.log" >&2
-        echo "winprefix: cannot unpack the source of $pkg $full" >&2
-        exit 1
-    }
-    dest="$SRC/$pkg-${full#*:}"
-    rm -rf "$dest"
-    mv "$SRC/dl-$pkg/out" "$dest"
-    rm -rf "$SRC/dl-$pkg"
-    touch "$dest/.unpacked"
-    echo "$dest"
+    sh "$(dirname "$0")/debsrc.sh" "$1" "$2" "$SRC" "$APTDIR"
 }
 
 # ---- the builds ------------------------------------------------------------------

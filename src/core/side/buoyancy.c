@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "ripple/side.h"
 #include "core/side/water_grid.h"
 
@@ -364,7 +365,7 @@ rpl_status rpl_water_forces(rpl_water_t *w, const rpl_body_t *b, double g, doubl
         ta = ta < 0 ? -tamax : tamax;
     /* the caps: |F| dt / mass <= max_dv, and the whole torque likewise for
      * the spin, max_dv over the radius of gyration sqrt(moment / mass) */
-    double fmag = hypot(fx, fy), fcap = b->mass * p->max_dv / dt;
+    double fmag = rpl_hypot(fx, fy), fcap = b->mass * p->max_dv / dt;
     if (fmag > fcap) {
         double sc = fcap / fmag;
         fx *= sc;

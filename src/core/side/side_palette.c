@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
 
 /* ---- INDEX8: the palette and its lookup cube ------------------------------ */
@@ -43,7 +44,7 @@ rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art)
     }
     memcpy(pic, dry, (size_t)pw * ph * sizeof *pic);
     for (int x = 0; x < pw; x++)
-        surf[x] = (float)(PAL_ART_H + 6 + 4.0 * sin(x * 0.11) + 1.5 * sin(x * 0.37));
+        surf[x] = (float)(PAL_ART_H + 6 + 4.0 * rpl_sin(x * 0.11) + 1.5 * rpl_sin(x * 0.37));
     rpl_side_water_t wb = {0, pw, surf, (float)ph, 1};
     anim_t an;
     rpl_side_make_anim(&an, 1.7);

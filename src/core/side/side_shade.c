@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
 
 /* ---- the caustic pattern ------------------------------------------------- */
@@ -55,7 +56,7 @@ void rpl_side_make_caustic(uint8_t *out)
         double dd = (double)k / SUB;
         double e = clampd(1.0 - dd / 9.0, 0.0, 1.0);
         double g = clampd(1.0 - dd / 26.0, 0.0, 1.0);
-        double v = pow(e, 3.5) * 0.8 + g * g * g * 0.2;
+        double v = rpl_pow(e, 3.5) * 0.8 + g * g * g * 0.2;
         lut[k] = (uint8_t)lrint(clampd(v, 0.0, 1.0) * 255.0);
     }
     for (int y = 0; y < CAUS; y++)
@@ -122,7 +123,7 @@ static void make_depths(depth_entry_t *tab, double span)
         for (int k = 0; k < 3; k++)
             c[k] = t < 0.45 ? top[k] + (mid[k] - top[k]) * (t / 0.45)
                             : mid[k] + (deep[k] - mid[k]) * ((t - 0.45) / 0.55);
-        double a = 0.32 + 0.56 * pow(t, 0.65);
+        double a = 0.32 + 0.56 * rpl_pow(t, 0.65);
         double u = 1.0 - t;
         depth_entry_t *e = &tab[d];
         e->inva = (int32_t)lrint((1.0 - a) * 256.0);
@@ -154,9 +155,9 @@ void rpl_side_make_anim(anim_t *a, double time)
     a->oy2 = (int)floor(fmod(t * 8.0, CAUS));
     for (int i = 0; i < 256; i++) {
         double ph = 6.283185307179586 * i / 256.0;
-        a->warp[i] = (int8_t)lrint(6.0 * sin(2.0 * ph + t * 1.3) + 2.5 * sin(5.0 * ph - t * 2.1));
-        a->warpv[i] = (int8_t)lrint(5.0 * sin(3.0 * ph - t * 1.1) + 2.0 * sin(7.0 * ph + t * 1.7));
-        a->wob[i] = (int16_t)lrint(256.0 * (0.6 * sin(3.0 * ph + t * 2.4) + 0.4 * sin(7.0 * ph - t * 3.1)));
+        a->warp[i] = (int8_t)lrint(6.0 * rpl_sin(2.0 * ph + t * 1.3) + 2.5 * rpl_sin(5.0 * ph - t * 2.1));
+        a->warpv[i] = (int8_t)lrint(5.0 * rpl_sin(3.0 * ph - t * 1.1) + 2.0 * rpl_sin(7.0 * ph + t * 1.7));
+        a->wob[i] = (int16_t)lrint(256.0 * (0.6 * rpl_sin(3.0 * ph + t * 2.4) + 0.4 * rpl_sin(7.0 * ph - t * 3.1)));
     }
     memcpy(a->warpv + 256, a->warpv, TABLE_PAD);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "core/base/error.h"
 #include "ripple/side.h"
 
@@ -124,8 +125,8 @@ int rpl_splash_emit(rpl_splash_t *s, double x, double y, double speed)
         rpl_droplet_t *d = &s->d[s->count++];
         d->x = (float)(x + (2 * rng_unit(&s->rng) - 1) * spread);
         d->y = (float)y;
-        d->vx = (float)(v * sin(a));
-        d->vy = (float)(-v * cos(a)); /* up is -y */
+        d->vx = (float)(v * rpl_sin(a));
+        d->vy = (float)(-v * rpl_cos(a)); /* up is -y */
         d->age = 0;
         d->life = (float)(life * (0.85 + 0.15 * rng_unit(&s->rng)));
         d->size = (float)(1 + 2 * rng_unit(&s->rng));
@@ -163,7 +164,7 @@ int rpl_splash_step(rpl_splash_t *s, double dt, double g, rpl_water_t *const *wa
             rpl_water_t *w = landed_in(waters, n, x, y, y0);
             if (w) {
                 const rpl_water_params_t *p = rpl_water_params(w);
-                double share = hypot(vx, vy) / p->speed_max;
+                double share = rpl_hypot(vx, vy) / p->speed_max;
                 double dv = RIPPLE * p->force_max * (d.size / 3.0) * (share > 1 ? 1 : share);
                 /* landed_in found x inside the body: a refusal cannot be */
                 if (rpl_water_disturb(w, x, dv) == RPL_OK)

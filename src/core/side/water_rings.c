@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
@@ -159,7 +160,7 @@ static void term_add(const rpl_water_t *w, const term_t *e, double x, double *sh
     if (s > e->reach)
         return;
     double phase = omega * (e->age - s / c);
-    double sn = sin(phase), cs = cos(phase);
+    double sn = rpl_sin(phase), cs = rpl_cos(phase);
     *sh += e->env * sn;
     if (sdt)
         *sdt += w->rings[e->ring].amp * (-2 / p->life * e->fade * sn) + e->env * omega * cs;
@@ -221,7 +222,7 @@ void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt,
             double s = fabs(x - e->src);
             if (s > e->reach)
                 continue;
-            sh += e->env * sin(omega * (e->age - s / c));
+            sh += e->env * rpl_sin(omega * (e->age - s / c));
         }
     } else {
         for (; in < end; in++)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "core/side/water_state.h"
 
 /* ---- the stability limit ------------------------------------------------
@@ -73,7 +74,7 @@ double rpl_water_spread_limit(const rpl_water_params_t *p)
         return 0;
     double k = p->stiffness, d = p->damping, lambda[LIMIT_MODES + 1];
     for (int j = 0; j < LIMIT_MODES; j++)
-        lambda[j] = 2 - 2 * cos(M_PI * j / LIMIT_MODES);
+        lambda[j] = 2 - 2 * rpl_cos(M_PI * j / LIMIT_MODES);
     lambda[LIMIT_MODES] = 4; /* exactly: the checkerboard */
     if (spread_unstable(lambda, k, d, p->passes, 0))
         return 0;
