@@ -27,28 +27,13 @@ ifeq ($(ARCH),wasm)
 export NODE_PATH := $(EMCC_NODE_PATH)
 WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
 $(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
-# Chipmunk2D for the side scene, compiled by emcc from Debian's source
-# package as the Windows build has it (src/tools/winprefix.sh: its src/*.c
-# but the threaded cpHastySpace.c, NDEBUG, its warnings off), from the
-# unpacked source in WEB_CHIPMUNK_SRC.
-WEB_CHIPMUNK_SRC ?= /work/main/build/win32/prefix.src/chipmunk-7.0.3-5
-WEB_CHIPMUNK_CFLAGS = -I$(WEB_CHIPMUNK_SRC)/include
-WEB_CHIPMUNK_LIB = $(BUILD)/chipmunk/libchipmunk.a
-WEB_CHIPMUNK_OBJ = $(patsubst $(WEB_CHIPMUNK_SRC)/src/%.c,$(BUILD)/chipmunk/%.o, \
-                     $(filter-out %/cpHastySpace.c,$(wildcard $(WEB_CHIPMUNK_SRC)/src/*.c)))
-$(BUILD)/chipmunk/%.o: $(WEB_CHIPMUNK_SRC)/src/%.c $(STAMP)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) -O2 -std=gnu99 -DNDEBUG -w $(WEB_CHIPMUNK_CFLAGS) -c $< -o $@
-$(WEB_CHIPMUNK_LIB): $(WEB_CHIPMUNK_OBJ)
-	@$(if $(Q),echo "  AR      $@")
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
-$(SCENE_OBJ): EXTRA = $(WEB_CHIPMUNK_CFLAGS)
-$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(WEB_CHIPMUNK_LIB) src/web/web.h \
+# Chipmunk2D for the side scene: compiled by emcc from Debian's source
+# with the deterministic maths (mk/chipmunk.mk: CHIPMUNK_LIBS).
+$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(CHIPMUNK_LIBS) src/web/web.h \
                $(SELF) mk/web.mk
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMLD    $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(WEB_CHIPMUNK_LIB) \
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(CHIPMUNK_LIBS) $(LIB) \
 	    $(WEB_LDFLAGS)
 web-module: $(WEB_MODULE)
 	@:
