@@ -3,14 +3,16 @@
 # make web: the page in $(WEB_DIR), over two builds of the core made with
 # emscripten (ARCH=wasm): the SIMD module (the SSE2 kernels on WebAssembly
 # SIMD) and the scalar one, for browsers without SIMD; the page picks.
-# Each module links src/web and the pool's play (src/play) over the core.
+# Each module links src/web, the pool's play (src/play) and the side scene
+# (src/scene, over Chipmunk2D built for WebAssembly) over the core.
 # The exports are every web_* function src/web/web.h declares.
 WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
 WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js src/web/ripple-water.js \
             src/web/ripple-water.classic.js src/web/embed.html
 # The page's files, its picture and its show, copied as they are.
-WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show
+WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show \
+            $(WEB_DIR)/side-sky.png $(WEB_DIR)/side-stone.png
 paren := (
 comma := ,
 WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free
@@ -25,10 +27,14 @@ ifeq ($(ARCH),wasm)
 export NODE_PATH := $(EMCC_NODE_PATH)
 WEB_MODULE = $(WEB_DIR)/ripple-$(if $(filter 0,$(SIMD)),scalar,simd).js
 $(BUILD)/src/web/web.o $(BUILD)/tests/web_exact.o: $(STAMP)
-$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) src/web/web.h $(SELF) mk/web.mk
+# Chipmunk2D for the side scene: compiled by emcc from Debian's source
+# with the deterministic maths (mk/chipmunk.mk: CHIPMUNK_LIBS).
+$(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(CHIPMUNK_LIBS) src/web/web.h \
+               $(SELF) mk/web.mk
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  EMLD    $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(LIB) $(WEB_LDFLAGS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(CHIPMUNK_LIBS) $(LIB) \
+	    $(WEB_LDFLAGS)
 web-module: $(WEB_MODULE)
 	@:
 # The SIMD kernels against the scalar ones, in node.

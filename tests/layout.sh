@@ -39,9 +39,9 @@
 #                  ripple.h, ripple_support.h and src/play/* (no SDL)
 #   src/app, src/web, src/tools, bench, tests
 #                  ripple.h, ripple_support.h and the headers of their own
-#                  room; src/app, bench and tests also src/scene/scene.h;
-#                  src/app, src/web, bench and tests also src/play/*.h
-#                  (src/web is the page's front end: no SDL, no scene)
+#                  room; src/app, src/web, bench and tests also
+#                  src/scene/scene.h and src/play/*.h (src/web is the
+#                  page's front end: no SDL)
 #   src/examples   ripple.h and src/examples/* only: an example is what a
 #                  user of the installed library writes, with the public API
 # A name is a project header when it names a file beside the file that
@@ -114,7 +114,7 @@ allowed() {
         kernels:src/kernels/*) return 0;;
         app:src/app/*|examples:src/examples/*|tools:src/tools/*|web:src/web/*) return 0;;
         scene:src/scene/*|scene:src/core/base/dmath.h) return 0;;
-        app:src/scene/scene.h|bench:src/scene/scene.h|tests:src/scene/scene.h) return 0;;
+        app:src/scene/scene.h|web:src/scene/scene.h|bench:src/scene/scene.h|tests:src/scene/scene.h) return 0;;
         bench:bench/*|tests:tests/*) return 0;;
     esac
     return 1
@@ -128,7 +128,7 @@ rule() {
         core/*) echo "src/$1 may include ripple/base.h, ripple/${1#core/}.h, ripple_support.h, core/base/ and $1/ headers (and the others where the rules above say)";;
         kernels) echo "src/kernels may include ripple.h and kernels/ headers only";;
         bench|tests) echo "$1/ may include only ripple.h, ripple_support.h, src/play/ headers and $1/ headers";;
-        app|web) echo "src/$1 may include only ripple.h, ripple_support.h, play/ headers and $1/ headers";;
+        app|web) echo "src/$1 may include only ripple.h, ripple_support.h, play/ headers, scene/scene.h and $1/ headers";;
         play|tools) echo "src/$1 may include only ripple.h, ripple_support.h and $1/ headers";;
         *) echo "src/$1 may include only ripple.h and $1/ headers";;
     esac

@@ -1,4 +1,4 @@
-/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, by name, restarted for rounds), RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound, drops from code, the wave's figures by value and the edges (cmocka). */
+/* test_web.c - the web page's pool (src/web/web.c), built natively: the timedemo's scenes (busy-1 against the same play through the public API, busy-2 against the pool's play, the side scenes against the scene's own timedemo, by name, restarted for rounds), the side view's frames, clicks and keys, RGBA frames, refused input (a picture too big for a 32-bit size_t too) that leaves the pool as it was, settings, sound, drops from code, the wave's figures by value and the edges (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +11,7 @@
 
 #include "play/play.h"
 #include "ripple.h"
+#include "scene/scene.h"
 #include "util.h"
 #include "web/web.h"
 
@@ -118,19 +119,24 @@ static void test_bench_scenes(void **state)
     }
     web_t *p = NULL;
     assert_int_equal(web_bench_create("busy-1", &p), RPL_OK);
-    assert_non_null(strstr(web_bench_about(p), "flat discs"));
+    assert_non_null(strstr(web_bench_about(p), "flat-disc"));
     web_destroy(p);
-    static const char *const unknown[] = { "busy-3", "busy-", "wave-1", "busy-12", "nosuch" };
+    static const char *const unknown[] = { "busy-3", "busy-", "wave-1", "busy-12", "nosuch",
+                                           "side-2", "side-waves-0", "show" };
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         p = NULL;
         assert_int_equal(web_bench_create(unknown[i], &p), RPL_EINVAL);
         assert_non_null(p);
         assert_non_null(strstr(web_error(p), unknown[i]));
-        assert_non_null(strstr(web_error(p), "busy-2 or busy-1"));
+        assert_non_null(strstr(web_error(p), "busy-2, side-1, side-waves-1 or busy-1"));
         assert_null(web_draw(p));
         assert_int_equal(web_bench_restart(p), -1);
         web_destroy(p);
     }
+    /* the window demo's scenes the page lacks are named as such */
+    assert_int_equal(web_bench_create("wave-2", &p), RPL_EINVAL);
+    assert_non_null(strstr(web_error(p), "window demo's"));
+    web_destroy(p);
     p = new_pool(64, 48, 1, 48000); /* the page's pool is no scene */
     assert_string_equal(web_bench_scene(p), "");
     assert_int_equal(web_constant("BENCH_FRAMES"), 2000);
@@ -408,6 +414,102 @@ static void test_sound(void **state)
     web_destroy(p);
 }
 
+/* The side timedemo's scenes are the scene's own timedemo (scene/play.c)
+ * on a scene made as the window demo makes it (640x480, seed 1, the
+ * springs' defaults, autoplay off): the same state CRC frame after frame,
+ * restarted rounds alike, the surface by name. */
+static void test_bench_side(void **state)
+{
+    (void)state;
+    int frames = test_quick() ? 90 : 300;
+    static const struct {
+        const char *name;
+        rpl_surface_kind surface;
+    } scenes[] = { { "side-1", RPL_SURFACE_SPRINGS }, { "side", RPL_SURFACE_SPRINGS },
+                   { "side-waves-1", RPL_SURFACE_WAVES } };
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        web_t *p = NULL;
+        assert_int_equal(web_bench_create(scenes[i].name, &p), RPL_OK);
+        assert_int_equal(web_get(p, WEB_SIDE), 1);
+        assert_int_equal(web_get(p, WEB_WIDTH), W);
+        assert_non_null(strstr(web_bench_scene(p), "side"));
+        side_config_t cfg = { .w = W, .h = H, .format = RPL_XRGB8888,
+                              .surface = scenes[i].surface, .seed = 1 };
+        side_scene_t *s = NULL;
+        assert_int_equal(side_scene_create(&cfg, &s), RPL_OK);
+        side_scene_set_autoplay(s, 0);
+        uint32_t first = 0;
+        for (int f = 0; f < frames; f++) {
+            web_bench_frame(p);
+            side_scene_bench_input(s, f);
+            side_scene_bench_step(s);
+            if (f % 30 == 29)
+                assert_int_equal(web_bench_crc(p), side_scene_bench_crc(s));
+        }
+        first = web_bench_crc(p);
+        assert_true(web_get(p, WEB_BODIES) >= frames / SIDE_BENCH_DROP_EVERY - 2);
+        assert_int_equal(web_bench_restart(p), 0);
+        assert_int_equal(web_get(p, WEB_BODIES), 0);
+        for (int f = 0; f < frames; f++)
+            web_bench_frame(p);
+        assert_int_equal(web_bench_crc(p), first);
+        side_scene_destroy(s);
+        web_destroy(p);
+    }
+    web_t *p = NULL; /* a pool's CRC is its heights' */
+    assert_int_equal(web_bench_create("busy-2", &p), RPL_OK);
+    assert_int_equal(web_bench_crc(p), 0);
+    assert_int_equal(web_get(p, WEB_SIDE), 0);
+    web_destroy(p);
+}
+
+/* The side view: RGBA frames of its sky, clicks that drop bodies (an
+ * iron ball with the right button), the window's keys, its overlay lines,
+ * the pool's calls refused; a size below its smallest refused. */
+static void test_side_view(void **state)
+{
+    (void)state;
+    web_t *p = NULL;
+    assert_int_equal(web_side_create(100, 100, 1, 48000, &p), RPL_EINVAL);
+    assert_non_null(strstr(web_error(p), "no side view of 100x100"));
+    assert_null(web_draw(p));
+    web_destroy(p);
+    p = NULL;
+    assert_int_equal(web_side_create(320, 240, 1, 48000, &p), RPL_OK);
+    uint8_t *red = solid(64, 64, 250, 10, 20), *grey = solid(8, 8, 90, 90, 90);
+    assert_int_equal(web_side_art(p, red, 64, 64, grey, 8, 8), 0);
+    free(red);
+    free(grey);
+    const uint8_t *fb = web_draw(p);
+    assert_non_null(fb);
+    /* the top of the sky: the picture's red, red first, opaque */
+    assert_true(fb[0] > 150 && fb[1] < 80 && fb[2] < 80 && fb[3] == 255);
+    assert_int_equal(web_get(p, WEB_BODIES), 0);
+    web_stone(p, 160, 40, 0);
+    web_stone(p, 100, 40, 1);
+    assert_int_equal(web_get(p, WEB_BODIES), 2);
+    web_steps(p, 30, 0); /* not idle: no autoplay */
+    assert_int_equal(web_get(p, WEB_BODIES), 2);
+    assert_non_null(strstr(web_text(p), "bodies: 2"));
+    assert_non_null(strstr(web_text(p), "click drops: crate"));
+    assert_string_equal(web_key(p, 'k'), "a click drops: ball");
+    assert_string_equal(web_key(p, 'w'), "surface: analytic waves");
+    assert_non_null(strstr(web_text(p), "analytic waves"));
+    assert_string_equal(web_key(p, 'x'), "");
+    assert_string_equal(web_key(p, 'c'), "bodies cleared, water calmed");
+    assert_int_equal(web_get(p, WEB_BODIES), 0);
+    assert_int_equal(web_set(p, WEB_AUTO, 0), 0);
+    assert_int_equal(web_set(p, WEB_AUTO, 1), 1);
+    web_steps(p, 240, 1); /* idle with autoplay: the scene drops its own */
+    assert_true(web_get(p, WEB_BODIES) > 0);
+    assert_null(web_heights(p));
+    assert_int_equal(web_picture(p, fb, 4, 4), -1);
+    assert_int_equal(web_drop(p, 10, 10, 3, 500), -1);
+    assert_int_equal(web_get(p, WEB_RAIN), -1);
+    assert_non_null(web_mix(p, 480));
+    web_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_sound),
         cmocka_unit_test(test_drop),
         cmocka_unit_test(test_wave_set_and_edges),
+        cmocka_unit_test(test_bench_side),
+        cmocka_unit_test(test_side_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs).
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs); the side view's timedemo (side-1, side-waves-1) against the native state CRC in both browsers, and its Tab and clicks in Chromium.
 # usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR [PACKAGE_DIR]]
 #
 # DEMO is the native demo, whose --benchmark (busy-1 and busy-2, 2000
@@ -44,14 +44,32 @@ else
     echo "web: the native demo has no busy-2 yet: the page's busy-2 is held to its rounds and its two modules"
 fi
 
+# The side view's state after SIDE_FRAMES frames of a side scene, from the
+# native demo: its bodies (their sines, Chipmunk2D's steps) must end where
+# the page's do.
+SIDE_FRAMES=1000
+native_state() {
+    c=$("$DEMO" --benchmark --headless --frames "$SIDE_FRAMES" --bench-scene "$1" 2>/dev/null |
+        awk '$1 == "state" { print $3 }')
+    case $c in
+        [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) echo "$c";;
+    esac
+}
+side=$(native_state side-1)
+waves=$(native_state side-waves-1)
+[ -n "$side" ] && [ -n "$waves" ] || { echo "web: the native demo's --benchmark gave no state CRC for side-1 or side-waves-1"; exit 1; }
+echo "web: native side-1 and side-waves-1, $SIDE_FRAMES frames: state crc32 $side and $waves"
+
 # node 20's WebSocket (the DevTools protocol's transport) is behind a flag
 ws=
 node --experimental-websocket -e 0 2>/dev/null && ws=--experimental-websocket
 node $ws tests/web/browser.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} --frames 2000 \
+    --side-crc "$side" --side-waves-crc "$waves" --side-frames "$SIDE_FRAMES" \
     ${SHOTS:+--shots "$SHOTS"} || fail=1
 
 echo "web: the component (ripple-water.js) in headless Chromium and Firefox ESR"
 node $ws tests/web/embed.mjs --dir "$WEB" --crc "$crc" ${crc2:+--crc2 "$crc2"} \
+    --side-crc "$side" --side-frames "$SIDE_FRAMES" \
     ${SHOTS:+--shots "$SHOTS"} || fail=1
 
 if [ -n "$PKG" ]; then

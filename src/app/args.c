@@ -108,68 +108,26 @@ static int take_list(app_opts_t *o, const char *name, const char *val, char **er
 
 /* --- the timedemo's scenes ----------------------------------------------- */
 
-static const app_bench_scene_t bench_scenes[] = {
-    { "busy", 2,
-      "the pool, classic water: the autopilot's smooth stones and rain from seed 1 (the default)",
-      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
-    { "wave", 2, "the same stones and rain on the wave model's water (--model wave)",
-      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
-    { "show", 1,
-      "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
-      /* the show lays its own stones; the play's stay as show-1 has always had them */
-      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC },
-    { "side", 1,
-      "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
-      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
-    { "side-waves", 1,
-      "the same drops on analytic waves (--scene side --surface waves)",
-      APP_SCENE_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH },
-    /* the scenes before smooth stones, kept so that old reports compare */
-    { "busy", 1, "busy with the flat-disc stones of the 1990s, as reports before busy-2 played it",
-      APP_SCENE_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
-    { "wave", 1, "wave with the flat-disc stones, as reports before wave-2 played it",
-      APP_SCENE_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
-};
-#define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
-
-const app_bench_scene_t *app_bench_scene_find(const char *name)
-{
-    const app_bench_scene_t *newest = NULL;
-    for (size_t i = 0; i < BENCH_SCENES; i++) {
-        const app_bench_scene_t *b = &bench_scenes[i];
-        size_t n = strlen(b->name);
-        char ver[16];
-        snprintf(ver, sizeof ver, "-%d", b->version);
-        if (strncmp(name, b->name, n) != 0)
-            continue;
-        if (!strcmp(name + n, ver))
-            return b;
-        if (!name[n] && (!newest || b->version > newest->version))
-            newest = b;
-    }
-    return newest;
-}
-
 int app_print_bench_scenes(FILE *to, int json, char **err)
 {
     *err = NULL;
+    const play_bench_scene_t *b;
     if (!json) {
-        for (size_t i = 0; i < BENCH_SCENES; i++)
-            fprintf(to, "%-11s %d  %s\n", bench_scenes[i].name, bench_scenes[i].version,
-                    bench_scenes[i].what);
+        for (size_t i = 0; (b = play_bench_scene_at(i)) != NULL; i++)
+            fprintf(to, "%-11s %d  %s\n", b->name, b->version, b->what);
         return 0;
     }
     /* with --json: an array of the scenes, as the reports name them */
     cJSON *list = cJSON_CreateArray();
-    for (size_t i = 0; list && i < BENCH_SCENES; i++) {
+    for (size_t i = 0; list && (b = play_bench_scene_at(i)) != NULL; i++) {
         cJSON *one = cJSON_CreateObject();
         char full[64];
-        snprintf(full, sizeof full, "%s-%d", bench_scenes[i].name, bench_scenes[i].version);
+        snprintf(full, sizeof full, "%s-%d", b->name, b->version);
         if (!one || !cJSON_AddItemToArray(list, one) ||
             !cJSON_AddStringToObject(one, "scene", full) ||
-            !cJSON_AddStringToObject(one, "scene_name", bench_scenes[i].name) ||
-            !cJSON_AddNumberToObject(one, "scene_version", bench_scenes[i].version) ||
-            !cJSON_AddStringToObject(one, "scene_about", bench_scenes[i].what)) {
+            !cJSON_AddStringToObject(one, "scene_name", b->name) ||
+            !cJSON_AddNumberToObject(one, "scene_version", b->version) ||
+            !cJSON_AddStringToObject(one, "scene_about", b->what)) {
             cJSON_Delete(list);
             list = NULL;
         }
@@ -186,18 +144,18 @@ int app_print_bench_scenes(FILE *to, int json, char **err)
 static int take_bench_scene(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)name;
-    if (!app_bench_scene_find(val)) {
+    if (!play_bench_scene_find(val)) {
         /* each name once, as the table first has it (its versions follow) */
         char names[128] = "";
         size_t count = 0, last = 0;
-        for (size_t i = 0; i < BENCH_SCENES; i++)
-            if (app_bench_scene_find(bench_scenes[i].name) == &bench_scenes[i])
+        const play_bench_scene_t *b;
+        for (size_t i = 0; (b = play_bench_scene_at(i)) != NULL; i++)
+            if (play_bench_scene_find(b->name) == b)
                 count++, last = i;
-        for (size_t i = 0, k = 0; i < BENCH_SCENES; i++)
-            if (app_bench_scene_find(bench_scenes[i].name) == &bench_scenes[i])
+        for (size_t i = 0, k = 0; (b = play_bench_scene_at(i)) != NULL; i++)
+            if (play_bench_scene_find(b->name) == b)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                         k++ == 0 ? "" : i == last && count > 1 ? " or " : ", ",
-                         bench_scenes[i].name);
+                         k++ == 0 ? "" : i == last && count > 1 ? " or " : ", ", b->name);
         return fail(err, "bad --bench-scene '%s': want %s (--benchmark --list)", val, names);
     }
     o->bench_scene = val;
@@ -733,7 +691,7 @@ static int bench_scene(app_opts_t *o, char **err)
                              ? (o->surface == RPL_SURFACE_WAVES ? "side-waves" : "side")
                          : o->model == RPL_MODEL_WAVE ? "wave" : "busy";
     }
-    const app_bench_scene_t *b = app_bench_scene_find(o->bench_scene);
+    const play_bench_scene_t *b = play_bench_scene_find(o->bench_scene);
     const char *clash = o->scene_set && o->scene != b->scene ? "--scene"
                       : o->model_set && (b->scene != APP_SCENE_POOL || o->model != b->model)
                           ? "--model"

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "play/play.h"
 #include "ripple.h"
 
 #define APP_SCALE_MAX 8
@@ -32,7 +33,7 @@ typedef struct app_opts {
                         * default), 16 (RPL_RGB565) or 8 (RPL_INDEX8) */
     int help, version;
     int benchmark;     /* --benchmark: the timedemo */
-    const struct app_bench_scene *bench; /* the scene it plays (set once the flags are read) */
+    const play_bench_scene_t *bench; /* the scene it plays (set once the flags are read) */
     const char *bench_scene; /* --bench-scene: its name as given; NULL: from the flags */
     int list;          /* --list: print the timedemo's scenes */
     const char *present; /* --present: "auto", "surface" or "texture"; NULL for auto */
@@ -67,30 +68,10 @@ typedef struct app_opts {
     int springs_set;   /* one of them was given */
 } app_opts_t;
 
-/* The scenes: the top-down pool, the side view of a 2D game's water. */
-enum { APP_SCENE_POOL = 0, APP_SCENE_SIDE = 1 };
+/* The scenes: the top-down pool, the side view of a 2D game's water (the
+ * timedemo's table, play/play.h, says which each of its scenes is). */
+enum { APP_SCENE_POOL = PLAY_BENCH_POOL, APP_SCENE_SIDE = PLAY_BENCH_SIDE };
 
-/* The timedemo's scenes (--benchmark): each named and versioned, so a
- * report says what it measured and a changed scene gets a new version
- * rather than a figure that no longer compares; a bare name is its newest
- * version.  A pool scene plays the autopilot's stones and rain (busy,
- * wave: version 1 with the flat discs of the 1990s, 2 with smooth stones)
- * or the default show (show); a side scene drops bodies on its own fixed
- * schedule. */
-typedef struct app_bench_scene {
-    const char *name;         /* "busy": --bench-scene busy or busy-1 */
-    int version;              /* 1: the report says busy-1 */
-    const char *what;         /* a line for --list and the report */
-    int scene;                /* APP_SCENE_POOL or APP_SCENE_SIDE */
-    rpl_model model;          /* the pool's water */
-    rpl_surface_kind surface; /* the side view's water */
-    int show;                 /* the pool plays the default show, its sound mixed */
-    int stones;               /* the pool's own stones: PLAY_STONES_SMOOTH or _CLASSIC */
-} app_bench_scene_t;
-
-/* The scene of that name ("busy-1", or "busy" for its newest version),
- * NULL if none. */
-const app_bench_scene_t *app_bench_scene_find(const char *name);
 /* --benchmark --list: one line a scene, its name, version and what it is;
  * with json, a JSON array of them.  0, or EXIT_FAILURE with *err NULL
  * when memory ran out (app.h says the form). */

@@ -1,11 +1,9 @@
-/* app/side.c - the side view as a scene of the demo: its pictures, its steps, clicks and keys, overlay lines and report, the timedemo's drops and CRC. */
-#include <math.h>
+/* app/side.c - the side view as a scene of the demo: its pictures, its steps, clicks and keys, overlay lines and report; the timedemo's drops and CRC are the scene's (scene/play.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <zlib.h>
 
 #include "app/app.h"
 #include "app/audio.h"
@@ -34,20 +32,11 @@ static const char help_text[] =
     "M          sound on/off\n"
     "Esc Q      quit";
 
-/* The timedemo's side scenes: a body every SIDE_DROP_EVERY frames, the
- * oldest taken away first when SIDE_BODIES are in the level (the demo's
- * autoplay keeps as many).  What changes a scene's play or its CRC
- * (these, bench_drop's schedule, the quantisation) gives it a new
- * version in args.c's table. */
-#define SIDE_DROP_EVERY 15
-#define SIDE_BODIES 24
-
-/* The side view: the scene, made the first time it is shown, what a
- * click drops, and the bodies the timedemo dropped. */
+/* The side view: the scene, made the first time it is shown, and what a
+ * click drops (SIDE_KIND_*). */
 struct app_side {
     side_scene_t *scene;
     int shape;
-    long drops;
 };
 
 /* The scene's steps in one of the pool's steps of 1/60 s. */
@@ -55,20 +44,6 @@ static int steps_per_step(void)
 {
     return (int)(1.0 / (STEP_HZ * SIDE_STEP) + 0.5);
 }
-
-/* What a click drops. */
-enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
-
-/* What a click drops, and how heavy it is against the water. */
-static const struct {
-    const char *name;
-    side_shape shape;
-    double density;
-} kinds[SIDE_KINDS] = {
-    { "crate", SIDE_CRATE, 0.5 },
-    { "ball", SIDE_BALL, 0.35 },
-    { "iron ball", SIDE_BALL, 3.0 },
-};
 
 /* A picture of assets/ at its own size, or NULL (the scene draws without
  * it) with a note why. */
@@ -185,7 +160,7 @@ static int input(app_t *a, const SDL_Event *e)
         if (button != SDL_BUTTON_LEFT && button != SDL_BUTTON_RIGHT)
             return 1;
         int k = button == SDL_BUTTON_RIGHT ? SIDE_KIND_IRON : a->side->shape;
-        if (side_scene_drop(a->side->scene, x, y, kinds[k].shape, kinds[k].density, 1) != 0)
+        if (side_scene_drop_kind(a->side->scene, x, y, k) != 0)
             app_note(a, "nothing can be dropped there");
         return 1;
     }
@@ -195,7 +170,7 @@ static int input(app_t *a, const SDL_Event *e)
     switch (e->key.keysym.sym) {
     case SDLK_k:
         a->side->shape = (a->side->shape + 1) % SIDE_KINDS;
-        snprintf(msg, sizeof msg, "a click drops: %s", kinds[a->side->shape].name);
+        snprintf(msg, sizeof msg, "a click drops: %s", side_kind_name(a->side->shape));
         app_note(a, msg);
         return 1;
     case SDLK_w: {
@@ -228,7 +203,7 @@ static void text(const app_t *a, char *figures, size_t flen, char *state, size_t
                  side_scene_surface(a->side->scene) == RPL_SURFACE_WAVES ? "analytic waves"
                                                                           : "springs",
                  st.awake, st.waters, st.bodies, st.floating, st.droplets,
-                 kinds[a->side->shape].name);
+                 side_kind_name(a->side->shape));
     }
     snprintf(state, slen, "\n%s%s", a->paused ? "PAUSED " : "",
              play_get(a->play, PLAY_AUTO) ? "auto" : "");
@@ -272,79 +247,24 @@ static int bench_open(app_t *a, char **err)
         return EXIT_FAILURE;
     }
     side_scene_set_autoplay(a->side->scene, 0); /* the timedemo drops the bodies */
-    a->side->drops = 0;
     return 0;
 }
 
-/* The n-th body of the timedemo: over the big pool (three in four) or the
- * small basin, spread over its width by a fixed stride, let go from 5% to
- * 20% of the height, crates and balls in turn, light and heavy from a
- * fixed list; its size comes from the scene's own generator, seeded with
- * TIMEDEMO_SEED. */
-static void bench_drop(app_t *a, long n)
-{
-    static const double density[] = { 0.45, 0.7, 0.35, 1.3, 0.55, 2.6, 0.9, 0.4 };
-    side_scene_t *s = a->side->scene;
-    side_stats_t st;
-    side_scene_stats(s, &st);
-    for (int i = st.bodies; i >= SIDE_BODIES; i--)
-        side_scene_remove(s, 0);
-    int basin = n % 4 == 3 && st.waters > 1;
-    const rpl_water_params_t *p = rpl_water_params(side_scene_water(s, basin));
-    double across = ((double)((n * 37 + 11) % 64) + 0.5) / 64;
-    double x = p->x0 + (0.08 + 0.84 * across) * (p->x1 - p->x0);
-    double y = a->o.h * (0.05 + 0.01 * (double)((n * 23) % 16));
-    side_scene_drop(s, x, y, n & 1 ? SIDE_BALL : SIDE_CRATE,
-                    density[n % (long)(sizeof density / sizeof density[0])], 1);
-}
-
+/* The frame's drops, steps and state, as the page plays them too
+ * (scene/play.c). */
 static void bench_input(app_t *a, long n)
 {
-    if (n % SIDE_DROP_EVERY == 0)
-        bench_drop(a, a->side->drops++);
+    side_scene_bench_input(a->side->scene, n);
 }
 
 static void bench_step(app_t *a)
 {
-    for (int i = 0, n = steps_per_step(); i < n; i++)
-        side_scene_step(a->side->scene);
+    side_scene_bench_step(a->side->scene);
 }
 
-/* v rounded to a whole number of 1/q, as 4 bytes into the CRC.  The
- * state is doubles: rounded, a last-bit difference between two builds
- * would not show, yet a body a sixteenth of a pixel elsewhere does. */
-static uLong crc_fixed(uLong crc, double v, double q)
-{
-    double r = isfinite(v) ? nearbyint(v * q) : 0;
-    uint32_t u = (uint32_t)(int32_t)(r > 2147483647.0 ? 2147483647.0
-                                     : r < -2147483648.0 ? -2147483648.0 : r);
-    unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
-                           (unsigned char)(u >> 24) };
-    return crc32(crc, b, 4);
-}
-
-/* The number of bodies, then each water's surface at every whole pixel
- * column of its basin (1/16 pixel), then each body's centre (1/16 pixel)
- * and angle (1/1024 radian), oldest first. */
 static uint32_t bench_crc(app_t *a)
 {
-    side_scene_t *s = a->side->scene;
-    side_stats_t st;
-    side_scene_stats(s, &st);
-    uLong crc = crc_fixed(crc32(0L, Z_NULL, 0), st.bodies, 1);
-    for (int k = 0; k < st.waters; k++) {
-        const rpl_water_t *w = side_scene_water(s, k);
-        const rpl_water_params_t *p = rpl_water_params(w);
-        for (double x = ceil(p->x0); x <= p->x1; x += 1)
-            crc = crc_fixed(crc, rpl_water_height(w, x), 16);
-    }
-    double x, y, angle, sub;
-    for (int i = 0; side_scene_body(s, i, &x, &y, &angle, &sub) == 0; i++) {
-        crc = crc_fixed(crc, x, 16);
-        crc = crc_fixed(crc, y, 16);
-        crc = crc_fixed(crc, angle, 1024);
-    }
-    return (uint32_t)crc;
+    return side_scene_bench_crc(a->side->scene);
 }
 
 static const char *surface_name(const app_t *a)
@@ -357,7 +277,7 @@ static void bench_line(app_t *a, char *buf, size_t len)
     side_stats_t st;
     side_scene_stats(a->side->scene, &st);
     snprintf(buf, len, "side      %s, %d steps of %.4f s a frame; at the end %d bodies (%d in "
-             "water), %d of %d waters awake, %d droplets", surface_name(a), steps_per_step(),
+             "water), %d of %d waters awake, %d droplets", surface_name(a), side_scene_bench_steps(),
              SIDE_STEP, st.bodies, st.floating, st.awake, st.waters, st.droplets);
 }
 
@@ -368,7 +288,7 @@ static int bench_json(app_t *a, cJSON *j, char **err)
     side_scene_stats(a->side->scene, &st);
     int waves = side_scene_surface(a->side->scene) == RPL_SURFACE_WAVES;
     return cJSON_AddStringToObject(j, "surface", waves ? "waves" : "springs") &&
-                   cJSON_AddNumberToObject(j, "steps_per_frame", steps_per_step()) &&
+                   cJSON_AddNumberToObject(j, "steps_per_frame", side_scene_bench_steps()) &&
                    cJSON_AddNumberToObject(j, "bodies", st.bodies)
                ? 0 : EXIT_FAILURE;
 }

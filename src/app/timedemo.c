@@ -46,7 +46,7 @@ enum { ST_INPUT, ST_STEP, ST_SOUND, ST_DRAW, ST_PRESENT, STAGES };
 
 typedef struct timedemo {
     app_t *a;
-    const app_bench_scene_t *b;
+    const play_bench_scene_t *b;
     const app_scene_ops *scene;  /* the scene played, the one shown */
     rpl_sound_t *snd;            /* the show's sound (NULL in other scenes) */
     int16_t buf[2 * SOUND_PER_FRAME];

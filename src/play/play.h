@@ -276,6 +276,37 @@ void play_bench_step(play_t *p);
  * calm water. */
 RPL_NODISCARD rpl_status play_bench_restart(play_t *p);
 
+/* ---- the timedemo's scenes -------------------------------------------------- */
+
+/* What a timedemo scene plays: the top-down pool or the side view. */
+enum { PLAY_BENCH_POOL = 0, PLAY_BENCH_SIDE = 1 };
+
+/* The timedemo's scenes (the window's --benchmark, the page's
+ * ?benchmark): each named and versioned, so that a report says what it
+ * measured and a changed scene gets a new version rather than a figure
+ * that no longer compares; a bare name is its newest version.  A pool
+ * scene plays the autopilot's stones and rain (busy, wave: version 1
+ * with the flat discs of the 1990s, 2 with smooth stones) or the default
+ * show (show); a side scene drops bodies on its own fixed schedule
+ * (src/scene: side_scene_bench_input). */
+typedef struct play_bench_scene {
+    const char *name;         /* "busy": --bench-scene busy or busy-1 */
+    int version;              /* 1: the report says busy-1 */
+    const char *what;         /* a line for --list and the report */
+    int scene;                /* PLAY_BENCH_POOL or PLAY_BENCH_SIDE */
+    rpl_model model;          /* the pool's water */
+    rpl_surface_kind surface; /* the side view's water */
+    int show;                 /* the pool plays the default show, its sound mixed */
+    int stones;               /* the pool's own stones: PLAY_STONES_SMOOTH or _CLASSIC */
+} play_bench_scene_t;
+
+/* The scene of that name ("busy-1", or "busy" for its newest version),
+ * NULL if none (or for NULL). */
+const play_bench_scene_t *play_bench_scene_find(const char *name);
+/* The table's i-th scene, the newest version of a name before its older
+ * ones; NULL past the end. */
+const play_bench_scene_t *play_bench_scene_at(size_t i);
+
 /* ---- the scripted person --------------------------------------------------- */
 
 /* A person playing the pool, the same every time (src/play/person.c):

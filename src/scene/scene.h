@@ -132,4 +132,37 @@ double side_scene_rise_max(const side_scene_t *s);
  * what the tests float. */
 int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density);
 
+/* ---- as the front ends play it (scene/play.c) -------------------------- */
+
+/* What a click drops: SIDE_KIND_CRATE and SIDE_KIND_BALL (the left
+ * button, K chooses), SIDE_KIND_IRON (the right button). */
+enum { SIDE_KIND_CRATE = 0, SIDE_KIND_BALL = 1, SIDE_KIND_IRON = 2, SIDE_KINDS = 3 };
+/* Its name ("crate", "ball", "iron ball"; "" for another number). */
+const char *side_kind_name(int kind);
+/* Drops one at (x, y), the oldest body taken away when they are full:
+ * side_scene_drop's 0 or -1 (-1 too for another number). */
+int side_scene_drop_kind(side_scene_t *s, double x, double y, int kind);
+
+/*
+ * The timedemo's side scenes (side-1, side-waves-1: play/play.h's table):
+ * a scene made from the front end's seed and size with autoplay off; at
+ * each frame (0 the first of a round) side_scene_bench_input, which drops
+ * a body every SIDE_BENCH_DROP_EVERY frames, the oldest taken away first
+ * once SIDE_BENCH_BODIES are in the level, then side_scene_bench_step,
+ * the frame's 1/SIDE_BENCH_HZ s of steps.  side_scene_bench_crc sums the
+ * state up: the number of bodies, each water's surface at every whole
+ * pixel column of its basin (1/16 pixel), each body's centre (1/16 pixel)
+ * and angle (1/1024 radian), oldest first, CRC-32 of those as 32-bit
+ * little-endian integers.  What changes the play or the sum gives the
+ * scenes a new version in the table.
+ */
+#define SIDE_BENCH_DROP_EVERY 15
+#define SIDE_BENCH_BODIES 24
+#define SIDE_BENCH_HZ 60
+void side_scene_bench_input(side_scene_t *s, long frame);
+void side_scene_bench_step(side_scene_t *s);
+/* The scene's steps in one frame of 1/SIDE_BENCH_HZ s. */
+int side_scene_bench_steps(void);
+uint32_t side_scene_bench_crc(side_scene_t *s);
+
 #endif

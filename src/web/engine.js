@@ -28,6 +28,7 @@ function RippleEngine(post, loadScript) {
   // refraction's ranges.
   let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES;
   let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL;
+  let BODIES, SIDE;
 
   // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
   // of the engine's clock; the page reports how far ahead of its audio output it is,
@@ -88,9 +89,10 @@ function RippleEngine(post, loadScript) {
     [STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES] =
       ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX',
         'BENCH_FRAMES'].map(c);
-    [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL] =
+    [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL,
+      BODIES, SIDE] =
       ['RAIN', 'AUTO', 'LIGHT', 'STRENGTH', 'STONE', 'AMBIENT', 'SHOW', 'WIDTH', 'HEIGHT',
-        'AWAKE', 'EDGES', 'MODEL'].map(c);
+        'AWAKE', 'EDGES', 'MODEL', 'BODIES', 'SIDE'].map(c);
   }
 
   // A pool from web_create or web_bench_create (create(slot) fills the slot): the
@@ -199,6 +201,27 @@ function RippleEngine(post, loadScript) {
     g.imageSmoothingQuality = 'high';
     g.drawImage(src, (w - dw) / 2, (h - dh) / 2, dw, dh);
     return g.getImageData(0, 0, w, h);
+  }
+
+  // The side view's pictures (the sky, the stone of its basins), fetched once, into
+  // side view q (made again with them): null, or why they were refused.
+  let sideArt = null;
+  async function giveSideArt(q) {
+    if (!sideArt)
+      sideArt = Promise.all(['side-sky.png', 'side-stone.png'].map((f) => fetchPicture(f)));
+    const [sky, stone] = await sideArt;
+    const a = M._malloc(sky.data.length), b = M._malloc(stone.data.length);
+    try {
+      if (!a || !b)
+        return 'out of memory for the pictures';
+      M.HEAPU8.set(sky.data, a);
+      M.HEAPU8.set(stone.data, b);
+      const r = M._web_side_art(q, a, sky.width, sky.height, b, stone.width, stone.height);
+      return r === 0 ? null : cstr(M._web_error(q));
+    } finally {
+      M._free(a);
+      M._free(b);
+    }
   }
 
   function giveShow(q, text, name) {
@@ -328,9 +351,10 @@ function RippleEngine(post, loadScript) {
       fail(`?scene=${opt.scene}: ${e.message}`, false);
       return;
     }
-    const why = givePicture(q, pic);
+    const side = M._web_get(q, SIDE) === 1;
+    const why = side ? await giveSideArt(q).catch((e) => e.message) : givePicture(q, pic);
     if (why)
-      fail(`background.png: ${why}`, false);
+      fail(`${side ? 'the side view\'s pictures' : 'background.png'}: ${why}`, false);
     fw = M._web_get(q, WIDTH);
     fh = M._web_get(q, HEIGHT);
     sizeCanvas();
@@ -383,8 +407,10 @@ function RippleEngine(post, loadScript) {
         await yieldNow();
       }
       const ms = performance.now() - t0r;
-      const hp = M._web_heights(q);
-      const crc = hex8(crc32(new Uint8Array(M.HEAPU8.buffer, hp, fw * fh * 2)));
+      // The pool's water, or the side view's state as the scene sums it up, as the
+      // native report's "water crc32" and "state crc32".
+      const crc = side ? hex8(M._web_bench_crc(q) >>> 0)
+        : hex8(crc32(new Uint8Array(M.HEAPU8.buffer, M._web_heights(q), fw * fh * 2)));
       rounds.push({ ms, fps: frames * 1000 / ms, crc });
       if (opt.rounds ? round >= opt.rounds : performance.now() - start >= opt.seconds * 1000)
         break;
@@ -403,7 +429,7 @@ function RippleEngine(post, loadScript) {
     const crcs = rounds.map((r) => r.crc);
     const agree = crcs.every((c) => c === crcs[0]);
     if (!agree)
-      fail(`the rounds' water differs (crc32 ${crcs.join(' ')}): the scene did not start again the same`, true);
+      fail(`the rounds' ${side ? 'state' : 'water'} differs (crc32 ${crcs.join(' ')}): the scene did not start again the same`, true);
     const crc = crcs[0];
     const seconds = ms / 1000, all = rounds.length * frames;
     const rest = ms - msStep - msDraw - msPresent;
@@ -417,7 +443,7 @@ function RippleEngine(post, loadScript) {
     const share = `ripple ${version} ${scene} ${fw}x${fh}x32 wasm-${kind} 1t canvas: ` +
       `${Math.round(med)} fps (\u00b1${spread.toFixed(1)}%), 1% low ${Math.round(low)}, ` +
       `crc ${crc}, ${browser}, ${os}`;
-    const [name, ver] = scene.split('-');
+    const name = scene.replace(/-\d+$/, ''), ver = scene.slice(name.length + 1); // side-waves-1
     const report = {
       version, scene, scene_name: name, scene_version: Number(ver), scene_about: about,
       width: fw, height: fh, bpp: 32, scale: 1, path, threads: 1,
@@ -428,7 +454,7 @@ function RippleEngine(post, loadScript) {
         step: msStep / all, refract: msDraw / all, present: msPresent / all, rest: rest / all,
         total: ms / all,
       },
-      crc32: crc, round_crc32: crcs, module: kind, browser: ua, browser_name: browser, os,
+      crc32: crc, crc_of: side ? 'state' : 'water', round_crc32: crcs, module: kind, browser: ua, browser_name: browser, os,
       in_worker: inWorker, timer_ms: timerStep(), cross_origin_isolated: Boolean(self.crossOriginIsolated),
       share,
     };
@@ -442,9 +468,10 @@ function RippleEngine(post, loadScript) {
       `rounds    ${rounds.length} of ${frames} frames in ${seconds.toFixed(3)} s: median ` +
         `${f1(med)} fps, spread ${pct(spread)} (${f1(min)} to ${f1(max)})`,
       `frames    ${all}: ${f1(all / seconds)} fps average, ${f1(low)} fps 1% low`,
-      `ms/frame  stones+step ${f4(msStep / all)}  refract ${f4(msDraw / all)}  ` +
+      `ms/frame  ${side ? 'drops+step' : 'stones+step'} ${f4(msStep / all)}  ` +
+        `${side ? 'draw' : 'refract'} ${f4(msDraw / all)}  ` +
         `present ${f4(msPresent / all)}  rest ${f4(rest / all)}  total ${f4(ms / all)}`,
-      `water     crc32 ${crc}${rounds.length > 1 ? (agree ? ', every round' : ` (rounds: ${crcs.join(' ')})`) : ''}`,
+      `${side ? 'state' : 'water'}     crc32 ${crc}${rounds.length > 1 ? (agree ? ', every round' : ` (rounds: ${crcs.join(' ')})`) : ''}`,
       ...(noisy ? [noisy] : []),
       `share     ${share}`,
     ].join('\n');
@@ -454,6 +481,10 @@ function RippleEngine(post, loadScript) {
   // --- playing ---------------------------------------------------------------
 
   let p = 0;                 // the pool
+  // The side view (the window's Tab), made the first time it is shown, and which of the
+  // two is shown: the frames, the input and the sound are the shown one's.
+  let side = 0, sideShown = false, sideComing = null;
+  const cur = () => (sideShown ? side : p);
   let seed = 1, withShow = true;
   let paused = false, stepOnce = false, dirty = true;
   let touched = false, lastInput = 0;
@@ -550,6 +581,7 @@ function RippleEngine(post, loadScript) {
     rafId = 0;
     if (halted || !p)
       return;
+    const q = cur();
     schedule();
     let dt = last < 0 ? 0 : now - last;
     last = now;
@@ -573,8 +605,8 @@ function RippleEngine(post, loadScript) {
     if (steps > 0 || dirty) {
       const t0 = performance.now();
       if (steps > 0)
-        M._web_steps(p, steps, !touched || now - lastInput > IDLE_MS ? 1 : 0);
-      const ptr = M._web_draw(p);
+        M._web_steps(q, steps, !touched || now - lastInput > IDLE_MS ? 1 : 0);
+      const ptr = M._web_draw(q);
       const t1 = performance.now();
       present(ptr);
       const t2 = performance.now();
@@ -594,10 +626,16 @@ function RippleEngine(post, loadScript) {
   }
 
   function stateLine() {
-    const on = (k) => M._web_get(p, k) !== 0;
+    const q = cur();
+    const on = (k) => M._web_get(q, k) !== 0;
     const parts = [];
     if (paused)
       parts.push('PAUSED');
+    if (sideShown) {
+      if (on(AUTO))
+        parts.push('auto');
+      return parts.join('  ');
+    }
     if (on(RAIN))
       parts.push('rain');
     if (on(AUTO))
@@ -617,9 +655,11 @@ function RippleEngine(post, loadScript) {
       fps: statSince > 0 ? statFrames * 1000 / (now - statSince) : -1,
       wasm: statWasm / n,
       put: statPut / n,
-      text: cstr(M._web_text(p)),
-      awake: M._web_get(p, AWAKE),
+      text: cstr(M._web_text(cur())),
+      awake: M._web_get(cur(), AWAKE),
       state: stateLine(),
+      view: sideShown ? 'side' : 'pool',
+      bodies: sideShown ? M._web_get(side, BODIES) : -1,
     });
     statSince = now;
     statFrames = 0;
@@ -648,7 +688,7 @@ function RippleEngine(post, loadScript) {
       return;
     const pcm = new Int16Array(n * CHUNK * 2);
     for (let i = 0; i < n; i++) {
-      const o = M._web_mix(p, CHUNK) >> 1;
+      const o = M._web_mix(cur(), CHUNK) >> 1;
       pcm.set(M.HEAP16.subarray(o, o + CHUNK * 2), i * CHUNK * 2);
     }
     post({ type: 'sound', pcm }, [pcm.buffer]);
@@ -666,7 +706,8 @@ function RippleEngine(post, loadScript) {
   // --- input -------------------------------------------------------------
 
   function toggle(k, name) {
-    const v = M._web_set(p, k, M._web_get(p, k) ? 0 : 1);
+    const q = cur();
+    const v = M._web_set(q, k, M._web_get(q, k) ? 0 : 1);
     say(`${name} ${v ? 'on' : 'off'}`);
     dirty = true;
   }
@@ -692,7 +733,62 @@ function RippleEngine(post, loadScript) {
     '[', ']', 'w', 'z', 'x', 'v', 'b', 'd']);
 
   // A key the page passed on (already lower case); once: not a held key's repeat.
+  // The side view's keys (the window's, app/side.c): K what a click drops, W springs
+  // or waves, C clears, A autoplay; the pause keys are both views'.
+  function sideKey(k, once) {
+    if (!once)
+      return false;
+    switch (k) {
+    case 'k': case 'w': case 'c': case 'Backspace':
+      takeOver();
+      say(cstr(M._web_key(side, k === 'Backspace' ? 8 : k.charCodeAt(0))));
+      dirty = true;
+      return true;
+    case 'a': toggle(AUTO, 'autoplay'); return true;
+    case ' ': case 'p': case 'n': case '.': return false;
+    default: return true; // the pool's keys do nothing here
+    }
+  }
+
+  // The side view shown, or the pool again (Tab).  The side view is made the first
+  // time, with its pictures; the pool waits meanwhile, and plays on after.
+  async function switchView() {
+    if (sideComing)
+      return;
+    if (!sideShown && !side) {
+      sideComing = (async () => {
+        const q = newPool((slot) => M._web_side_create(poolW, poolH, seed, RATE, slot));
+        const why = await giveSideArt(q).catch((e) => e.message);
+        if (why)
+          fail(`the side view's pictures: ${why}`, false);
+        M._web_set(q, AMBIENT, M._web_get(p, AMBIENT));
+        return q;
+      })();
+      try {
+        side = await sideComing;
+      } catch (e) {
+        fail(`no side view: ${e.message}`, false);
+        return;
+      } finally {
+        sideComing = null;
+      }
+      if (!p) { // stopped meanwhile
+        M._web_destroy(side);
+        side = 0;
+        return;
+      }
+    }
+    sideShown = !sideShown;
+    dirty = true;
+    last = -1;
+    post({ type: 'view', view: sideShown ? 'side' : 'pool' });
+    say(sideShown ? 'side view: click to drop, K chooses what' : 'the pool from above');
+    schedule();
+  }
+
   function key(k, once) {
+    if (sideShown && sideKey(k, once))
+      return;
     if (TAKE_OVER.has(k))
       takeOver();
     switch (k) {
@@ -841,6 +937,10 @@ function RippleEngine(post, loadScript) {
     if (p)
       M._web_destroy(p);
     p = 0;
+    if (side)
+      M._web_destroy(side);
+    side = 0;
+    sideShown = false;
     if (source)
       source.close();
     source = null;
@@ -874,23 +974,30 @@ function RippleEngine(post, loadScript) {
       return;
     switch (m.type) {
     case 'stone':
-      M._web_stone(p, m.x, m.y, m.big ? 1 : 0);
+      M._web_stone(cur(), m.x, m.y, m.big ? 1 : 0);
       takeOver();
       dirty = true;
       break;
     case 'trail':
+      if (sideShown) // the side view drops at clicks only
+        break;
       M._web_trail(p, m.x0, m.y0, m.x1, m.y1);
       takeOver();
       dirty = true;
       break;
     case 'key': key(m.key, m.once); break;
+    case 'view': switchView().catch((e) => fail(`no side view: ${e.message}`, false)); break;
     case 'size':
+      if (sideShown) // stones are the pool's
+        break;
       if (m.delta)
         stoneSize(m.delta);
       takeOver();
       break;
     case 'sound':
       M._web_set(p, AMBIENT, m.ambient ? 1 : 0);
+      if (side)
+        M._web_set(side, AMBIENT, m.ambient ? 1 : 0);
       if (m.playing && !playing)
         soundAt = 0; // from now on the next frame
       playing = Boolean(m.playing);

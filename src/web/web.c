@@ -1,15 +1,16 @@
-/* web/web.c - the page's pool: a thin layer exporting the pool's play (src/play) and the drips' sound to web.js, with the timedemo's busy scene and the play's constants. */
+/* web/web.c - the page's water: a thin layer exporting the pool's play (src/play), the side view (src/scene) and their sound to engine.js, with the timedemo's scenes and the play's constants. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "play/play.h"
 #include "ripple.h"
+#include "scene/scene.h"
 #include "ripple_support.h"
 #include "web/web.h"
 
-/* The timedemo's busy scenes, as the native --benchmark plays them: the
- * pool's size, seed and frames a round. */
+/* The timedemo's scenes, as the native --benchmark plays them: the
+ * field's size, seed and frames a round. */
 #define BENCH_W 640
 #define BENCH_H 480
 #define BENCH_SEED 1
@@ -17,45 +18,33 @@
 #define MIX_MAX 48000 /* most frames one web_mix gives: a second at 48 kHz */
 
 struct web {
-    play_t *play;
+    play_t *play;           /* the pool (NULL: the side view) */
+    side_scene_t *side;     /* the side view (NULL: the pool) */
     rpl_sound_t *snd;
     uint8_t *fb;            /* the frame: RGBA bytes */
     int16_t *mix;           /* web_mix's frames */
     int sound_on;
-    const struct bench_scene *bench; /* the timedemo's scene (NULL: the page's pool) */
+    int w, h;
+    /* the side view's: its frame as the scene draws it (XRGB8888), its
+     * pictures (XRGB8888, NULL: none) kept for a scene made again, its
+     * seed, what a click drops, the user's autoplay, the timedemo's frame */
+    uint32_t *scene_fb;
+    uint32_t *sky, *stone;
+    int sky_w, sky_h, stone_w, stone_h;
+    uint64_t seed;
+    int kind, autoplay;
+    long bench_frame;
+    const play_bench_scene_t *bench; /* the timedemo's scene (NULL: the page's own) */
     char err[512];
-    char text[160];
+    char text[256];
 };
 
-/* The timedemo's scenes the page plays, the newest version of a name
- * first (a name without its version means it). */
-static const struct bench_scene {
-    const char *name;
-    int version;
-    int stones;        /* PLAY_STONES */
-    const char *about;
-} bench_scenes[] = {
-    { "busy", 2, PLAY_STONES_SMOOTH,
-      "the pool, classic water: the autopilot's stones and rain from seed 1, laid as smooth "
-      "bumps (the default)" },
-    { "busy", 1, PLAY_STONES_CLASSIC,
-      "the pool, classic water: the autopilot's stones and rain from seed 1, laid as the "
-      "1990s' flat discs" },
-};
-#define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
-
-/* The scene called name ("busy-2", or "busy" for its newest version), or NULL. */
-static const struct bench_scene *bench_scene_find(const char *name)
+/* A timedemo scene the page plays: the side view's, and the pool's that
+ * play neither a show nor the wave water (the page's pool has both, its
+ * timedemo not yet). */
+static int page_plays(const play_bench_scene_t *b)
 {
-    for (size_t i = 0; i < BENCH_SCENES; i++) {
-        const struct bench_scene *b = &bench_scenes[i];
-        size_t n = strlen(b->name);
-        char ver[16];
-        snprintf(ver, sizeof ver, "-%d", b->version);
-        if (!strncmp(name, b->name, n) && (!name[n] || !strcmp(name + n, ver)))
-            return b;
-    }
-    return NULL;
+    return b && (b->scene == PLAY_BENCH_SIDE || (!b->show && b->model == RPL_MODEL_CLASSIC));
 }
 
 static void say(web_t *p, const char *what, const char *why)
@@ -119,7 +108,92 @@ int web_create(int w, int h, int seed, int rate, web_t **out)
         return st;
     }
     rpl_sim_set_drop_hook(play_sim(p->play), on_drop, p);
+    p->w = w;
+    p->h = h;
     return RPL_OK;
+}
+
+/* A splash sounds like a drip of a stone its size, as in the window
+ * (app/side.c): bigger and louder the faster the body went in. */
+static void on_splash(void *user, double x, double y, double speed)
+{
+    web_t *p = user;
+    if (!p->sound_on)
+        return;
+    double f = speed / 900.0 * (480.0 / p->h);
+    f = f > 1 ? 1 : f;
+    if (rpl_sound_drip(p->snd, (int)x, (int)y, 2 + (int)(10 * f), 120 + (int)(900 * f), p->w) !=
+        RPL_OK)
+        say(p, "drip refused", rpl_sound_error(p->snd));
+}
+
+/* The side scene made (again) from the view's size, seed, pictures and
+ * surface: the water calm, no bodies.  RPL_OK, or the scene's refusal
+ * (web_error says why; no scene then). */
+static rpl_status side_make(web_t *p, rpl_surface_kind surface)
+{
+    side_scene_destroy(p->side);
+    p->side = NULL;
+    side_config_t cfg = {
+        .w = p->w, .h = p->h, .format = RPL_XRGB8888, .surface = surface, .seed = p->seed,
+        .sky = p->sky, .sky_w = p->sky_w, .sky_h = p->sky_h,
+        .stone = p->stone, .stone_w = p->stone_w, .stone_h = p->stone_h,
+    };
+    rpl_status st = side_scene_create(&cfg, &p->side);
+    if (st != RPL_OK) {
+        say(p, "cannot make the side scene", p->side ? side_scene_error(p->side) : rpl_strerror(st));
+        side_scene_destroy(p->side);
+        p->side = NULL;
+        return st;
+    }
+    side_scene_set_splash_hook(p->side, on_splash, p);
+    side_scene_set_autoplay(p->side, 0); /* web_steps sets it a frame at a time */
+    return RPL_OK;
+}
+
+/* web_side_create with the surface given. */
+static int side_create(int w, int h, int seed, int rate, rpl_surface_kind surface, web_t **out)
+{
+    if (!out)
+        return RPL_EINVAL;
+    web_t *p = calloc(1, sizeof *p);
+    *out = p;
+    if (!p)
+        return RPL_ENOMEM;
+    if (w < SIDE_W_MIN || h < SIDE_H_MIN || w > SIDE_DIM_MAX || h > SIDE_DIM_MAX || rate < 8000 ||
+        rate > 192000) {
+        snprintf(p->err, sizeof p->err, "no side view of %dx%d at %d Hz: at least %dx%d, sides "
+                 "at most %d, 8000..192000 Hz", w, h, rate, SIDE_W_MIN, SIDE_H_MIN, SIDE_DIM_MAX);
+        return RPL_EINVAL;
+    }
+    p->w = w;
+    p->h = h;
+    p->seed = (uint64_t)(unsigned)seed;
+    p->autoplay = 1;
+    p->kind = SIDE_KIND_CRATE;
+    size_t n = (size_t)w * (size_t)h;
+    p->fb = malloc(n * 4);
+    p->scene_fb = malloc(n * 4);
+    p->mix = malloc(2 * sizeof *p->mix * MIX_MAX);
+    if (!p->fb || !p->scene_fb || !p->mix) {
+        say(p, "cannot make the side view", "out of memory");
+        return RPL_ENOMEM;
+    }
+    rpl_status st = side_make(p, surface);
+    if (st != RPL_OK)
+        return st;
+    st = rpl_sound_create(rate, p->seed, &p->snd);
+    if (st != RPL_OK) {
+        rpl_sound_destroy(p->snd);
+        p->snd = NULL;
+        say(p, "cannot make the side view's sound", rpl_strerror(st));
+    }
+    return st;
+}
+
+int web_side_create(int w, int h, int seed, int rate, web_t **out)
+{
+    return side_create(w, h, seed, rate, RPL_SURFACE_SPRINGS, out);
 }
 
 void web_destroy(web_t *p)
@@ -127,22 +201,81 @@ void web_destroy(web_t *p)
     if (!p)
         return;
     play_destroy(p->play);
+    side_scene_destroy(p->side);
     rpl_sound_destroy(p->snd);
     free(p->fb);
+    free(p->scene_fb);
+    free(p->sky);
+    free(p->stone);
     free(p->mix);
     free(p);
 }
 
-/* A pool that web_create made whole. */
+/* A pool or side view that its constructor made whole. */
 static int ok(const web_t *p)
 {
-    return p && p->snd;
+    return p && p->snd && (p->play || p->side);
+}
+
+/* The pool's, the side view's. */
+static int pool(const web_t *p)
+{
+    return ok(p) && p->play;
+}
+
+static int side(const web_t *p)
+{
+    return ok(p) && p->side;
 }
 
 void web_reset(web_t *p)
 {
-    if (ok(p))
+    if (pool(p))
         play_reset(p->play);
+    else if (side(p))
+        side_scene_clear(p->side);
+}
+
+/* RGBA bytes as XRGB8888 words into a new block (*out NULL for none);
+ * 0, or -1 with web_error saying why. */
+static int xrgb_of(web_t *p, const char *what, const uint8_t *rgba, int w, int h, uint32_t **out)
+{
+    *out = NULL;
+    if (!rgba)
+        return 0;
+    if (w < 1 || h < 1 || w > 65536 || h > 65536 || (int64_t)w * h > RPL_IMAGE_MAX_PIXELS) {
+        say(p, what, "a size outside 1..65536 or too many pixels");
+        return -1;
+    }
+    size_t n = (size_t)w * (size_t)h;
+    *out = malloc(n * 4);
+    if (!*out) {
+        say(p, what, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        (*out)[i] = 0xFF000000u | (uint32_t)rgba[4 * i] << 16 | (uint32_t)rgba[4 * i + 1] << 8 |
+                    rgba[4 * i + 2];
+    return 0;
+}
+
+int web_side_art(web_t *p, const uint8_t *sky, int sky_w, int sky_h, const uint8_t *stone,
+                 int stone_w, int stone_h)
+{
+    if (!side(p))
+        return -1;
+    uint32_t *a, *b;
+    if (xrgb_of(p, "the sky", sky, sky_w, sky_h, &a) != 0)
+        return -1;
+    if (xrgb_of(p, "the stone", stone, stone_w, stone_h, &b) != 0) {
+        free(a);
+        return -1;
+    }
+    free(p->sky);
+    free(p->stone);
+    p->sky = a, p->sky_w = sky_w, p->sky_h = sky_h;
+    p->stone = b, p->stone_w = stone_w, p->stone_h = stone_h;
+    return side_make(p, side_scene_surface(p->side)) == RPL_OK ? 0 : -1;
 }
 
 const char *web_error(const web_t *p)
@@ -152,7 +285,7 @@ const char *web_error(const web_t *p)
 
 int web_picture(web_t *p, const uint8_t *rgba, int w, int h)
 {
-    if (!ok(p) || !rgba || w < 1 || h < 1 || w > 65536 || h > 65536) {
+    if (!pool(p) || !rgba || w < 1 || h < 1 || w > 65536 || h > 65536) {
         if (p)
             say(p, "bad picture", "no pixels or a size outside 1..65536");
         return -1;
@@ -187,7 +320,7 @@ int web_picture(web_t *p, const uint8_t *rgba, int w, int h)
 
 int web_show(web_t *p, const char *text, const char *name)
 {
-    if (!ok(p))
+    if (!pool(p))
         return -1;
     rpl_show_t *show = NULL;
     if (text && *text) {
@@ -207,14 +340,45 @@ int web_show(web_t *p, const char *text, const char *name)
 
 void web_steps(web_t *p, int steps, int idle)
 {
-    for (int i = 0; ok(p) && i < steps; i++)
+    if (side(p)) {
+        side_scene_set_autoplay(p->side, p->autoplay && idle);
+        for (int i = 0, n = steps * side_scene_bench_steps(); i < n; i++)
+            side_scene_step(p->side);
+        return;
+    }
+    for (int i = 0; pool(p) && i < steps; i++)
         if (play_step(p->play, idle) != RPL_OK)
             say(p, play_error(p->play), NULL);
 }
 
+/* The scene's frame into the page's RGBA bytes where the last render
+ * changed it (the rest is as the last call left it). */
+static void side_present(web_t *p)
+{
+    rpl_rect_t rects[32];
+    int n = side_scene_changed(p->side, rects, 32);
+    for (int k = 0; k < n; k++) {
+        const rpl_rect_t *r = &rects[k];
+        for (int y = r->y; y < r->y + r->h; y++) {
+            const uint32_t *src = p->scene_fb + (size_t)y * (size_t)p->w;
+            uint32_t *dst = (uint32_t *)(void *)p->fb + (size_t)y * (size_t)p->w;
+            for (int x = r->x; x < r->x + r->w; x++) { /* XRGB to R, G, B, A in memory */
+                uint32_t v = src[x];
+                dst[x] = 0xFF000000u | (v & 0xFFu) << 16 | (v & 0xFF00u) | (v >> 16 & 0xFFu);
+            }
+        }
+    }
+}
+
 uint8_t *web_draw(web_t *p)
 {
-    if (!ok(p))
+    if (side(p)) {
+        if (side_scene_render(p->side, p->scene_fb, (ptrdiff_t)p->w * 4) != 0)
+            say(p, "side view", side_scene_error(p->side));
+        side_present(p);
+        return p->fb;
+    }
+    if (!pool(p))
         return NULL;
     int w = rpl_sim_width(play_sim(p->play));
     if (play_draw(p->play, p->fb, (ptrdiff_t)w * 4) != RPL_OK)
@@ -224,18 +388,23 @@ uint8_t *web_draw(web_t *p)
 
 const int16_t *web_heights(const web_t *p)
 {
-    return ok(p) ? rpl_sim_heights(play_sim(p->play)) : NULL;
+    return pool(p) ? rpl_sim_heights(play_sim(p->play)) : NULL;
 }
 
 void web_stone(web_t *p, int x, int y, int big)
 {
-    if (ok(p) && play_stone(p->play, x, y, big) != RPL_OK)
+    if (side(p)) {
+        if (side_scene_drop_kind(p->side, x, y, big ? SIDE_KIND_IRON : p->kind) != 0)
+            say(p, "nothing can be dropped there", NULL);
+        return;
+    }
+    if (pool(p) && play_stone(p->play, x, y, big) != RPL_OK)
         say(p, play_error(p->play), NULL);
 }
 
 void web_trail(web_t *p, int x0, int y0, int x1, int y1)
 {
-    if (ok(p) && play_trail(p->play, x0, y0, x1, y1) != RPL_OK)
+    if (pool(p) && play_trail(p->play, x0, y0, x1, y1) != RPL_OK)
         say(p, play_error(p->play), NULL);
 }
 
@@ -264,9 +433,28 @@ static int play_setting_of(int what)
     }
 }
 
+/* The side view's settings and figures (those it has). */
+static int side_get(const web_t *p, int what)
+{
+    side_stats_t st;
+    side_scene_stats(p->side, &st);
+    switch (what) {
+    case WEB_AMBIENT: return p->sound_on;
+    case WEB_WIDTH: return p->w;
+    case WEB_HEIGHT: return p->h;
+    case WEB_AUTO: return p->autoplay;
+    case WEB_AWAKE: return st.waters ? (st.awake * 100 + st.waters / 2) / st.waters : 0;
+    case WEB_BODIES: return st.bodies;
+    case WEB_SIDE: return 1;
+    default: return -1;
+    }
+}
+
 int web_get(const web_t *p, int what)
 {
-    if (!ok(p))
+    if (side(p))
+        return side_get(p, what);
+    if (!pool(p))
         return -1;
     const rpl_sim_t *sim = play_sim(p->play);
     rpl_stats_t st;
@@ -275,6 +463,7 @@ int web_get(const web_t *p, int what)
     case WEB_WIDTH: return rpl_sim_width(sim);
     case WEB_HEIGHT: return rpl_sim_height(sim);
     case WEB_EDGES: return (int)rpl_sim_edges(sim);
+    case WEB_SIDE: return 0;
     case WEB_AWAKE:
         rpl_sim_stats(sim, &st);
         return st.tiles ? (int)((st.stepped * 100 + st.tiles / 2) / st.tiles) : 0;
@@ -293,6 +482,9 @@ int web_set(web_t *p, int what, int value)
     if (what == WEB_AMBIENT) {
         p->sound_on = value != 0;
         rpl_sound_set_ambient(p->snd, p->sound_on);
+    } else if (side(p)) {
+        if (what == WEB_AUTO)
+            p->autoplay = value != 0;
     } else if (what == WEB_EDGES) {
         if (rpl_sim_set_edges(play_sim(p->play), value ? RPL_EDGES_ABSORB : RPL_EDGES_REFLECT) !=
             RPL_OK)
@@ -307,7 +499,7 @@ int web_set(web_t *p, int what, int value)
 
 int web_drop(web_t *p, int x, int y, int radius, int permille)
 {
-    if (!ok(p))
+    if (!pool(p))
         return -1;
     if (radius < 1 || radius > RPL_DIM_MAX || permille < 1 || permille > 4000) {
         char why[96];
@@ -330,7 +522,7 @@ int web_drop(web_t *p, int x, int y, int radius, int permille)
 
 int web_wave_set(web_t *p, double speed, double viscosity)
 {
-    if (!ok(p))
+    if (!pool(p))
         return -1;
     rpl_wave_params_t w = *play_wave(p->play);
     w.speed = speed;
@@ -354,7 +546,7 @@ int web_wave_set(web_t *p, double speed, double viscosity)
 
 int web_wave(web_t *p, int speed, int viscosity)
 {
-    if (!ok(p))
+    if (!pool(p))
         return -1;
     if (play_wave_step(p->play, speed, viscosity) != RPL_OK) {
         say(p, "refused", play_error(p->play));
@@ -363,9 +555,34 @@ int web_wave(web_t *p, int speed, int viscosity)
     return 0;
 }
 
+/* The side view's keys, as the window has them (app/side.c): K what a
+ * click drops, W springs or waves, C (Backspace) clears. */
+static const char *side_key(web_t *p, int key)
+{
+    switch (key) {
+    case 'k':
+        p->kind = (p->kind + 1) % SIDE_KINDS;
+        snprintf(p->text, sizeof p->text, "a click drops: %s", side_kind_name(p->kind));
+        return p->text;
+    case 'w': {
+        rpl_surface_kind k = side_scene_surface(p->side) == RPL_SURFACE_SPRINGS ? RPL_SURFACE_WAVES
+                                                                                : RPL_SURFACE_SPRINGS;
+        side_scene_set_surface(p->side, k);
+        return k == RPL_SURFACE_WAVES ? "surface: analytic waves" : "surface: springs";
+    }
+    case 'c': case 8:
+        side_scene_clear(p->side);
+        return "bodies cleared, water calmed";
+    default:
+        return "";
+    }
+}
+
 const char *web_key(web_t *p, int key)
 {
-    if (!ok(p))
+    if (side(p))
+        return side_key(p, key);
+    if (!pool(p))
         return "";
     if (!play_key(p->play, key, p->text, sizeof p->text))
         p->text[0] = '\0';
@@ -374,7 +591,18 @@ const char *web_key(web_t *p, int key)
 
 const char *web_text(web_t *p)
 {
-    if (!ok(p))
+    if (side(p)) { /* the window's overlay lines (app/side.c) */
+        side_stats_t st;
+        side_scene_stats(p->side, &st);
+        snprintf(p->text, sizeof p->text,
+                 "side view, %s surface\nwater: %d of %d awake  bodies: %d (%d in water)\n"
+                 "droplets: %d  click drops: %s",
+                 side_scene_surface(p->side) == RPL_SURFACE_WAVES ? "analytic waves" : "springs",
+                 st.awake, st.waters, st.bodies, st.floating, st.droplets,
+                 side_kind_name(p->kind));
+        return p->text;
+    }
+    if (!pool(p))
         return "";
     play_model_text(p->play, p->text, sizeof p->text);
     return p->text;
@@ -382,7 +610,9 @@ const char *web_text(web_t *p)
 
 const char *web_path(const web_t *p)
 {
-    return ok(p) ? rpl_kernels_name(rpl_sim_kernels(play_sim(p->play))) : "";
+    if (side(p)) /* the side renderer's kernels are the best there are */
+        return rpl_kernels_name(rpl_kernels_get(NULL));
+    return pool(p) ? rpl_kernels_name(rpl_sim_kernels(play_sim(p->play))) : "";
 }
 
 const char *web_version(void)
@@ -415,6 +645,8 @@ int web_constant(const char *name)
         { "HEIGHT", WEB_HEIGHT },
         { "AWAKE", WEB_AWAKE },
         { "EDGES", WEB_EDGES },
+        { "BODIES", WEB_BODIES },
+        { "SIDE", WEB_SIDE },
     };
     for (size_t i = 0; name && i < sizeof constants / sizeof constants[0]; i++)
         if (!strcmp(name, constants[i].name))
@@ -422,33 +654,59 @@ int web_constant(const char *name)
     return -1;
 }
 
+/* The page's scenes for a refusal: "busy-2, side-1 ... or busy-1". */
+static void page_scenes(char *buf, size_t len)
+{
+    size_t count = 0, k = 0;
+    const play_bench_scene_t *b;
+    for (size_t i = 0; (b = play_bench_scene_at(i)) != NULL; i++)
+        count += page_plays(b);
+    buf[0] = '\0';
+    for (size_t i = 0; (b = play_bench_scene_at(i)) != NULL; i++)
+        if (page_plays(b)) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, len - n, "%s%s-%d", k == 0 ? "" : k + 1 < count ? ", " : " or ",
+                     b->name, b->version);
+            k++;
+        }
+}
+
 int web_bench_create(const char *scene, web_t **out)
 {
-    const struct bench_scene *b = bench_scene_find(scene && *scene ? scene : "busy");
-    /* no show: the rain and the autopilot */
-    int st = web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out);
+    const char *name = scene && *scene ? scene : "busy";
+    const play_bench_scene_t *b = play_bench_scene_find(name);
+    int st = page_plays(b) && b->scene == PLAY_BENCH_SIDE
+                 ? side_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, b->surface, out)
+                 : web_create(BENCH_W, BENCH_H, BENCH_SEED, 48000, out); /* no show */
     if (st != RPL_OK)
         return st;
-    if (!b) {
-        char names[128] = "";
-        for (size_t i = 0; i < BENCH_SCENES; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s-%d",
-                     i == 0 ? "" : i + 1 < BENCH_SCENES ? ", " : " or ", bench_scenes[i].name,
-                     bench_scenes[i].version);
-        snprintf((*out)->err, sizeof (*out)->err, "no timedemo scene '%s' in the page: %s", scene,
-                 names);
-        rpl_sound_destroy((*out)->snd); /* refused: a pool that plays nothing, as web_create's */
-        (*out)->snd = NULL;
+    web_t *p = *out;
+    if (!page_plays(b)) {
+        char names[160];
+        page_scenes(names, sizeof names);
+        if (b)
+            snprintf(p->err, sizeof p->err, "the timedemo scene '%s' is the window demo's "
+                     "(ripple --benchmark), not the page's: %s", name, names);
+        else
+            snprintf(p->err, sizeof p->err, "no timedemo scene '%s' in the page: %s", name, names);
+        rpl_sound_destroy(p->snd); /* refused: a pool that plays nothing, as web_create's */
+        p->snd = NULL;
         return RPL_EINVAL;
     }
-    (*out)->bench = b;
-    (void)play_set((*out)->play, PLAY_STONES, b->stones);
+    p->bench = b;
+    if (p->play)
+        (void)play_set(p->play, PLAY_STONES, b->stones);
     return RPL_OK;
 }
 
 void web_bench_frame(web_t *p)
 {
-    if (!ok(p))
+    if (side(p)) {
+        side_scene_bench_input(p->side, p->bench_frame++);
+        side_scene_bench_step(p->side);
+        return;
+    }
+    if (!pool(p))
         return;
     if (play_bench_input(p->play) != RPL_OK)
         say(p, play_error(p->play), NULL);
@@ -457,13 +715,22 @@ void web_bench_frame(web_t *p)
 
 int web_bench_restart(web_t *p)
 {
-    if (!ok(p))
+    if (side(p)) {
+        p->bench_frame = 0;
+        return side_make(p, side_scene_surface(p->side)) == RPL_OK ? 0 : -1;
+    }
+    if (!pool(p))
         return -1;
     if (play_bench_restart(p->play) != RPL_OK) {
         say(p, "cannot restart the scene", play_error(p->play));
         return -1;
     }
     return 0;
+}
+
+uint32_t web_bench_crc(web_t *p)
+{
+    return side(p) ? side_scene_bench_crc(p->side) : 0;
 }
 
 const char *web_bench_scene(web_t *p)
@@ -476,5 +743,5 @@ const char *web_bench_scene(web_t *p)
 
 const char *web_bench_about(const web_t *p)
 {
-    return p && p->bench ? p->bench->about : "";
+    return p && p->bench ? p->bench->what : "";
 }

@@ -1,4 +1,4 @@
-/* web/web.h - what the page's WebAssembly module exports: the pool's play (src/play) and its sound, driven from JavaScript (engine.js). */
+/* web/web.h - what the page's WebAssembly module exports: the pool's play (src/play), the side view (src/scene) and their sound, driven from JavaScript (engine.js). */
 #ifndef WEB_WEB_H
 #define WEB_WEB_H
 
@@ -26,8 +26,29 @@ typedef struct web web_t;
  * why, unless memory ran out (NULL); always web_destroy it. */
 int web_create(int w, int h, int seed, int rate, web_t **out);
 void web_destroy(web_t *p);
-/* Calm water again (the walls, the show's place and the settings stay). */
+/* Calm water again (the walls, the show's place and the settings stay);
+ * the side view's bodies taken away. */
 void web_reset(web_t *p);
+
+/*
+ * The side view (the window's Tab, src/scene): a level of w x h pixels
+ * (at least SIDE_W_MIN x SIDE_H_MIN) seen from the side, basins of water,
+ * crates and balls, from seed, its splashes' sound mixed at rate Hz.  It
+ * answers the pool's calls where they mean something: web_steps (steps
+ * of 1/60 s; the scene plays itself, WEB_AUTO, while idle), web_draw,
+ * web_stone (a click: a body of what K chose, big an iron ball),
+ * web_key ('k' what a click drops, 'w' springs or waves, 'c' or 8
+ * clears), web_reset, web_text (the window's overlay lines), web_mix,
+ * web_get (WEB_WIDTH, WEB_HEIGHT, WEB_AUTO, WEB_AWAKE: per cent of the
+ * waters, WEB_BODIES, WEB_SIDE, WEB_AMBIENT) and web_set (WEB_AUTO,
+ * WEB_AMBIENT); the others do nothing or return -1.  As web_create for
+ * the rest. */
+int web_side_create(int w, int h, int seed, int rate, web_t **out);
+/* Its pictures, RGBA bytes of any size (NULL: none): the sky behind and
+ * the stone the basins are built of.  The scene is made again with them
+ * (calm water, no bodies).  0, or -1 with web_error saying why. */
+int web_side_art(web_t *p, const uint8_t *sky, int sky_w, int sky_h, const uint8_t *stone,
+                 int stone_w, int stone_h);
 
 /* The picture the water bends, from w*h*4 RGBA bytes (the browser decodes
  * it), fitted to the pool (cover, centre cropped): sides 1..65536 and at
@@ -85,7 +106,9 @@ enum {
     WEB_WIDTH = 8,    /* read only */
     WEB_HEIGHT = 9,   /* read only */
     WEB_AWAKE = 10,   /* read only: per cent of the tiles stepped last step */
-    WEB_EDGES = 11    /* 0 reflecting, 1 absorbing (ripple/field.h rpl_edges) */
+    WEB_EDGES = 11,   /* 0 reflecting, 1 absorbing (ripple/field.h rpl_edges) */
+    WEB_BODIES = 12,  /* read only: the side view's bodies (-1 for a pool) */
+    WEB_SIDE = 13     /* read only: 1 for the side view, 0 for a pool */
 };
 int web_get(const web_t *p, int what);
 int web_set(web_t *p, int what, int value);
@@ -114,23 +137,29 @@ const char *web_version(void);
  * any other name. */
 int web_constant(const char *name);
 
-/* The timedemo's scenes, as the native --benchmark plays them: a pool of
- * 640x480 from seed 1 without a show, the rain and the autopilot on, each
- * frame one tick of both, one step, one draw; busy-2 lays their stones as
- * smooth bumps, busy-1 as flat discs (PLAY_STONES).  web_bench_create
- * makes such a pool of the scene named ("busy-2", "busy-1"; "busy", ""
- * or NULL: busy-2), its picture still to be given, as web_create does
- * (an unknown name: RPL_EINVAL, web_error lists the names);
- * web_bench_frame plays one frame's input and step (the draw is
- * web_draw); web_bench_restart starts the scene again for the next
- * round, so that every round plays the same bytes (0, or -1 with
- * web_error saying why).  A round is web_constant("BENCH_FRAMES")
- * frames.  web_bench_scene names the scene ("busy-2"; "" for a pool
- * that is not one) until the next call that returns text, and
- * web_bench_about says what it plays. */
+/* The timedemo's scenes, as the native --benchmark plays them (the one
+ * table, play/play.h), those the page has: a pool of 640x480 from seed 1
+ * without a show, the rain and the autopilot on, each frame one tick of
+ * both, one step, one draw, busy-2 laying their stones as smooth bumps,
+ * busy-1 as flat discs (PLAY_STONES); and the side view of 640x480 from
+ * seed 1 dropping the timedemo's bodies (side-1 on springs, side-waves-1
+ * on analytic waves: scene/scene.h side_scene_bench_input).
+ * web_bench_create makes the scene named ("busy-2", "side-1"; "busy",
+ * "" or NULL: busy-2), its pictures still to be given as web_create and
+ * web_side_create do (an unknown name, or one of the window demo's
+ * alone: RPL_EINVAL, web_error lists the page's names); web_bench_frame
+ * plays one frame's input and step (the draw is web_draw);
+ * web_bench_restart starts the scene again for the next round, so that
+ * every round plays the same bytes (0, or -1 with web_error saying why).
+ * A round is web_constant("BENCH_FRAMES") frames.  A pool's CRC is its
+ * heights' (web_heights); web_bench_crc gives the side view's, the
+ * native report's "state crc32" (0 for a pool).  web_bench_scene names
+ * the scene ("busy-2"; "" for one that is not a timedemo's) until the
+ * next call that returns text, and web_bench_about says what it plays. */
 int web_bench_create(const char *scene, web_t **out);
 void web_bench_frame(web_t *p);
 int web_bench_restart(web_t *p);
+uint32_t web_bench_crc(web_t *p);
 const char *web_bench_scene(web_t *p);
 const char *web_bench_about(const web_t *p);
 

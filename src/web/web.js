@@ -8,9 +8,11 @@
 //   stone  {x, y, big}          trail {x0, y0, x1, y1}          (cells of the field)
 //   key    {key, once}          a key the engine handles (lower case; once: not a repeat)
 //   size   {delta}              the wheel: the stone's size (0: only the user's input)
+//   view   {}                   Tab: the side view, or the pool again
 // and hears what the engine says through the component's on(type, message):
 //   started {path, version, width, height[, scene, frames, rounds, seconds]}
-//   stats  {frames, fps, wasm, put, text, awake, state}   about 4 times a second
+//   stats  {frames, fps, wasm, put, text, awake, state, view, bodies}   about 4 times a second
+//   view   {view}               "side" or "pool": the one now shown
 //   say    {text}               fail {text, genuine}        nomodule {text}
 //   progress {round, rounds, done, frames, elapsed, seconds}   report {report, text, frames}
 
@@ -27,6 +29,7 @@
   // What the tests read, kept current.
   const ripple = window.ripple = {
     ready: false, module: null, path: null, stones: 0, error: null,
+    view: 'pool', bodies: -1, // the view shown, and the side view's bodies (-1: not shown yet)
     share: null, copied: null, // the timedemo's line to share; how "copy result" copied it
     get frames() { return bench ? benchFrames : w ? w.frames : 0; },
   };
@@ -172,6 +175,8 @@
   }
 
   function showStats(m) {
+    if (m.view === 'side')
+      ripple.bodies = m.bodies;
     if (overlayOn) {
       const figures = m.fps >= 0
         ? `${m.fps.toFixed(1)} fps  wasm ${m.wasm.toFixed(2)} ms  put ${m.put.toFixed(2)} ms`
@@ -179,7 +184,7 @@
       overlay.textContent = `${figures}\n` +
         `module ${kind}, path ${ripple.path}, ${w && w.inWorker ? 'in a worker' : 'on the main thread'}\n` +
         `${m.text}\n` +
-        `awake ${m.awake}%\n` +
+        `awake ${m.awake}%${m.view === 'side' ? ' of the waters' : ''}\n` +
         `${m.state}  ${soundState()}`;
     }
   }
@@ -199,6 +204,13 @@
       return;
     const scale = water.getBoundingClientRect().width * (window.devicePixelRatio || 1) / fw;
     w.canvas.style.imageRendering = scale >= 2 ? 'pixelated' : 'auto';
+  }
+
+  // The side view or the pool shown: its keys in the help.
+  function showView(view) {
+    ripple.view = view;
+    $('help-pool').hidden = view === 'side';
+    $('help-side').hidden = view !== 'side';
   }
 
   // --- sound (the component plays it; the first click or key starts it) --------
@@ -299,7 +311,7 @@
     case 'm': if (once) toggleSound(); break;
     case 's': if (once) screenshot(); break;
     case 'f': if (once) fullscreen(); break;
-    case 'Tab': say('the side view is not in the page yet'); break;
+    case 'Tab': if (once) send({ type: 'view' }); break;
     default:
       if (!ENGINE_KEYS.has(k))
         return;
@@ -418,6 +430,7 @@
     case 'ready': ripple.ready = true; break;
     case 'stats': showStats(m); break;
     case 'say': say(m.text); break;
+    case 'view': showView(m.view); break;
     case 'started': started(m); break;
     case 'progress': benchProgress(m); break;
     case 'report': benchReport(m); break;

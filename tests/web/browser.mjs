@@ -1,10 +1,12 @@
-// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name), the results panel and its copy button, a click on calm water, the console.
+// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name, the side view's side-1 and side-waves-1), the results panel and its copy button, a click on calm water, Tab to the side view and a click that drops a body, the console.
 //
 // Usage: node --experimental-websocket tests/web/browser.mjs --dir build/web --crc XXXXXXXX
-//            [--crc2 XXXXXXXX] [--frames 2000] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
+//            [--crc2 XXXXXXXX] [--frames 2000] [--side-crc X --side-waves-crc X --side-frames N]
+//            [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
 // --crc is the native busy-1's water after --frames frames, --crc2 busy-2's
 // (without it the page's busy-2 is held to its own rounds and to the other
-// module).
+// module); --side-crc and --side-waves-crc the native side-1's and
+// side-waves-1's state after --side-frames frames (default 1000).
 // (What a frame costs is measured by bench/web.mjs, not asserted here.)
 // Serves DIR on 127.0.0.1 (a free port), drives chromium over the DevTools
 // protocol, prints one line per check ("ok  ..." or "FAIL ...") and a
@@ -17,7 +19,7 @@ import { serve } from '../../src/web/serve.mjs';
 import { launch, sleep, webSocketClass } from './cdp.mjs';
 
 const USAGE =
-  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--crc2 XXXXXXXX] [--frames N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
+  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--crc2 XXXXXXXX] [--frames N] [--side-crc X --side-waves-crc X --side-frames N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
 
 function usage(msg) {
   process.stderr.write(`browser: ${msg}\n${USAGE}\n`);
@@ -25,7 +27,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { frames: 2000, chromium: 'chromium', timeout: 240, verbose: false };
+  const o = { frames: 2000, sideFrames: 1000, chromium: 'chromium', timeout: 240, verbose: false };
   const need = (i, name) => {
     if (i + 1 >= argv.length) usage(`${name} needs a value`);
     return argv[i + 1];
@@ -36,6 +38,9 @@ function parseArgs(argv) {
     else if (a === '--crc') o.crc = need(i++, a);
     else if (a === '--crc2') o.crc2 = need(i++, a);
     else if (a === '--frames') o.frames = need(i++, a);
+    else if (a === '--side-crc') o.sideCrc = need(i++, a).toLowerCase();
+    else if (a === '--side-waves-crc') o.wavesCrc = need(i++, a).toLowerCase();
+    else if (a === '--side-frames') o.sideFrames = need(i++, a);
     else if (a === '--shots') o.shots = need(i++, a);
     else if (a === '--chromium') o.chromium = need(i++, a);
     else if (a === '--timeout') o.timeout = need(i++, a);
@@ -53,6 +58,10 @@ function parseArgs(argv) {
   if (o.crc2) o.crc2 = o.crc2.toLowerCase();
   if (!/^\d+$/.test(String(o.frames)) || +o.frames < 1) usage(`--frames ${o.frames}: expected a positive whole number`);
   o.frames = +o.frames;
+  for (const [k, v] of [['--side-crc', o.sideCrc], ['--side-waves-crc', o.wavesCrc]])
+    if (v !== undefined && !/^[0-9a-f]{8}$/.test(v)) usage(`${k} ${v}: expected 8 hex digits`);
+  if (!/^\d+$/.test(String(o.sideFrames)) || +o.sideFrames < 1) usage(`--side-frames ${o.sideFrames}: expected a positive whole number`);
+  o.sideFrames = +o.sideFrames;
   if (!/^\d+$/.test(String(o.timeout)) || +o.timeout < 1) usage(`--timeout ${o.timeout}: expected seconds`);
   o.timeout = +o.timeout;
   let st;
@@ -221,20 +230,21 @@ async function report(page, what) {
 
 // a. A module's single-round benchmark of a scene named: the checksum, the
 // scene, the module and the path.  Returns the report's CRC.
-async function benchmark(browser, base, mod, scene, want) {
+async function benchmark(browser, base, mod, scene, want, frames = opt.frames) {
   const kernels = { simd: 'sse2', scalar: 'c' }[mod];
   const what = `${mod} ${scene}`;
-  const url = `${base}?benchmark=${opt.frames}&scene=${scene}&module=${mod}`;
+  const url = `${base}?benchmark=${frames}&scene=${scene}&module=${mod}`;
   const t0 = Date.now();
   const page = await open(browser, url, `benchmark ${what}`);
   try {
-    const r = await report(page, `${what}, ${opt.frames} frames`);
+    const r = await report(page, `${what}, ${frames} frames`);
     ok(`${what}: window.rippleReport set ${fmt((Date.now() - t0) / 1000, 1)} s after the load began`);
     const crc = typeof r.crc32 === 'string' ? r.crc32 : String(r.crc32);
     if (!/^[0-9a-f]{8}$/.test(crc)) fail(`${what}: crc32 ${JSON.stringify(r.crc32)} is not 8 hex digits`);
-    else if (want) check(crc === want, `${what}: crc32 ${crc}`, `expected ${want}`);
-    check(r.scene === scene && r.rounds === 1 && r.frames === opt.frames,
-      `${what}: scene ${r.scene}, ${r.rounds} round of ${r.frames} frames`, `expected ${scene}, 1 round of ${opt.frames}`);
+    else if (want) check(crc === want, `${what}: ${r.crc_of} crc32 ${crc}${crc === want ? ", the native demo's" : ''}`,
+      `the native demo's is ${want}`);
+    check(r.scene === scene && r.rounds === 1 && r.frames === frames,
+      `${what}: scene ${r.scene}, ${r.rounds} round of ${r.frames} frames`, `expected ${scene}, 1 round of ${frames}`);
     check(r.module === mod, `${what}: module ${JSON.stringify(r.module)}`, `expected "${mod}"`);
     check(r.path === kernels, `${what}: path ${JSON.stringify(r.path)}`, `expected "${kernels}"`);
     info(`${what}: ${r.frames} frames, ${fmt(r.fps, 1)} fps, ${msPerFrame(r)}`);
@@ -360,7 +370,9 @@ async function rounds(browser, base, mod, want) {
 // c. A scene the page does not play, and a bad count: said in the page
 // (a warning, not a console error), nothing played.
 async function badOptions(browser, base) {
-  for (const [q, want] of [['scene=nosuch', 'busy-2 or busy-1'], ['rounds=0', '?rounds= takes']]) {
+  for (const [q, want] of [['scene=nosuch', 'busy-2, side-1, side-waves-1 or busy-1'],
+    ['scene=side-2', "no timedemo scene 'side-2'"], ['scene=show-1', "the window demo's"],
+    ['rounds=0', '?rounds= takes']]) {
     const page = await open(browser, `${base}?benchmark&${q}`, `benchmark ${q}`);
     try {
       const e = await page.waitFor(PAGE_ERROR, { timeout: 20000, what: `the page's error for ?${q}` });
@@ -457,6 +469,60 @@ async function calm(browser, base) {
   }
 }
 
+// Tab to the side view: the picture becomes the side view's (most pixels change, the
+// sky's blue across the top), and with its autoplay off (A) a click drops one body.
+async function sideView(browser, base) {
+  const page = await open(browser, `${base}?show=0`, 'side view');
+  try {
+    await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : !!(window.ripple && window.ripple.ready && window.ripple.frames > 5)`,
+      { timeout: 30000, what: 'the pool drawing', stop: stopper(page) });
+    await page.evaluate(PROBE);
+    await probe(page, 'keep');
+    const key = async (k, code, vk) => {
+      for (const type of ['keyDown', 'keyUp'])
+        await page.send('Input.dispatchKeyEvent', { type, key: k, code, windowsVirtualKeyCode: vk, text: type === 'keyDown' && k.length === 1 ? k : undefined });
+    };
+    await key('Tab', 'Tab', 9);
+    await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : window.ripple.view === 'side' && window.ripple.bodies >= 0`,
+      { timeout: 20000, what: "window.ripple.view === 'side'", stop: stopper(page) });
+    await waitFrames(page, 5, 'the side view');
+    const p = await probe(page, 'compare');
+    // The top row's mean colour: the side view's sky is blue (the pool's picture is not).
+    const top = await page.evaluate(`(() => { const c = document.querySelector('canvas'); const o = document.createElement('canvas');` +
+      ` o.width = c.width; o.height = 8; const g = o.getContext('2d'); g.drawImage(c, 0, 0);` +
+      ` const d = g.getImageData(0, 0, c.width, 8).data; let r = 0, b = 0; for (let i = 0; i < d.length; i += 4) { r += d[i]; b += d[i + 2]; }` +
+      ` return { r: r / (d.length / 4), b: b / (d.length / 4) }; })()`);
+    check(p.changed > 0.5 && top.b > top.r + 40,
+      `Tab: the side view shown (${pct(p.changed)} of the pixels changed; the top's mean red ${fmt(top.r, 0)}, blue ${fmt(top.b, 0)})`,
+      'want over half the pixels changed and a blue sky at the top');
+    if (opt.shots) {
+      const rect = await page.evaluate(BOX('#water'));
+      fs.mkdirSync(opt.shots, { recursive: true });
+      fs.writeFileSync(path.join(opt.shots, 'side.png'), await screenshot(page, { x: rect.left, y: rect.top, width: rect.width, height: rect.height }));
+      info(`side view: screenshot in ${path.join(opt.shots, 'side.png')}`);
+    }
+    await key('a', 'KeyA', 65); // autoplay off: only the click drops
+    await page.waitFor(`!/\bauto\b/.test(document.getElementById('overlay').textContent)`, { timeout: 5000, what: 'autoplay off' });
+    // the count comes with the figures, 4 times a second: read once it holds still
+    await sleep(600);
+    const b0 = await page.evaluate('window.ripple.bodies');
+    const box = await page.evaluate(BOX('#water'));
+    await click(page, { x: box.left + box.width * 0.7, y: box.top + box.height * 0.1 });
+    const b1 = await page.waitFor(`window.ripple.bodies > ${b0} ? window.ripple.bodies : null`, { timeout: 5000, what: 'a body more' })
+      .catch(() => null);
+    await sleep(600);
+    const b2 = await page.evaluate('window.ripple.bodies');
+    check(b1 === b0 + 1 && b2 === b1, `side view: a click drops a body (bodies ${b0} -> ${b2})`, `want ${b0 + 1}, got ${b1} then ${b2}`);
+    await key('Tab', 'Tab', 9);
+    await page.waitFor(`window.ripple.view === 'pool'`, { timeout: 5000, what: "window.ripple.view === 'pool'" });
+    ok('Tab again: the pool');
+  } catch (e) {
+    fail(`side view: ${e.message}`);
+  } finally {
+    await page.close();
+  }
+}
+
 async function main() {
   const tStart = Date.now();
   // A last resort: the whole run is bounded even if some wait is not.
@@ -487,6 +553,9 @@ async function main() {
       ['busy-2 scalar', () => benchmark(browser, url, 'scalar', 'busy-2', busy2)],
       ['bad options', () => badOptions(browser, url)],
       ['calm water and click', () => calm(browser, url)],
+      ['side-1 scalar', () => benchmark(browser, url, 'scalar', 'side-1', opt.sideCrc, opt.sideFrames)],
+      ['side-waves-1 simd', () => benchmark(browser, url, 'simd', 'side-waves-1', opt.wavesCrc, opt.sideFrames)],
+      ['side view', () => sideView(browser, url)],
     ];
     for (const [name, run] of parts) {
       await timed(name, run);

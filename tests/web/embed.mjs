@@ -2,7 +2,8 @@
 //
 // Usage: node --experimental-websocket tests/web/embed.mjs --dir build/web [--crc X --crc2 X]
 //            [--browsers chromium,firefox] [--shots DIR] [--timeout S] [--verbose]
-// --crc and --crc2 are the native busy-1's and busy-2's water after 2000 frames
+// --crc and --crc2 are the native busy-1's and busy-2's water after 2000 frames;
+// --side-crc the native side-1's state after --side-frames frames
 // (the Firefox timedemo checks are skipped without them).  Prints "ok  ..." or
 // "FAIL ..." a check and the time each part took; exit 0 when all passed.
 
@@ -15,6 +16,7 @@ import { launch, webSocketClass } from './cdp.mjs';
 import { launchFirefox } from './bidi.mjs';
 
 const USAGE = 'usage: node --experimental-websocket tests/web/embed.mjs --dir DIR [--crc X --crc2 X] ' +
+  '[--side-crc X --side-frames N] ' +
   '[--browsers chromium,firefox] [--shots DIR] [--timeout S] [--verbose]';
 const o = { browsers: 'chromium,firefox', timeout: 300, verbose: false };
 const argv = process.argv.slice(2);
@@ -26,6 +28,8 @@ for (let i = 0; i < argv.length; i++) {
   if (a === '--dir') o.dir = v();
   else if (a === '--crc') o.crc = v();
   else if (a === '--crc2') o.crc2 = v();
+  else if (a === '--side-crc') o.sideCrc = v();
+  else if (a === '--side-frames') o.sideFrames = Number(v());
   else if (a === '--browsers') o.browsers = v();
   else if (a === '--shots') o.shots = v();
   else if (a === '--timeout') o.timeout = Number(v());
@@ -166,9 +170,10 @@ async function ratioChange(br, url) {
     `${p2.error ? JSON.stringify(p2) : `${p2.width}x${p2.height}`} once the ratio is 2`);
 }
 
-// The page's timedemo: a scene's water after 2000 frames with one module.
-async function timedemo(br, url, mod, scene, want) {
-  await br.load(`${url}index.html?benchmark=2000&scene=${scene}&module=${mod}`, 1);
+// The page's timedemo: a scene's water (or the side view's state) after frames frames
+// with one module.
+async function timedemo(br, url, mod, scene, want, frames = 2000) {
+  await br.load(`${url}index.html?benchmark=${frames}&scene=${scene}&module=${mod}`, 1);
   const r = await waitFor(br, `window.rippleReport ? { crc: rippleReport.crc32, fps: rippleReport.fps, path: rippleReport.path,` +
     ` worker: rippleReport.in_worker } : (window.ripple && window.ripple.error ? { error: window.ripple.error } : null)`,
   90000, `${scene} ${mod}'s report`);
@@ -215,6 +220,8 @@ async function run(kind, url) {
         for (const mod of ['simd', 'scalar'])
           for (const [scene, want] of [['busy-2', o.crc2], ['busy-1', o.crc]])
             await timedemo(br, url, mod, scene, want);
+        if (o.sideCrc) // the side view: one module, its engine and Chipmunk2D are the same C in both
+          await timedemo(br, url, 'simd', 'side-1', o.sideCrc, o.sideFrames || 1000);
       });
     const errs = br.errors.filter((t) => !/no-such-picture|file:\/\//.test(t));
     (errs.length === 0 ? ok : fail)(`${kind}: no console errors or exceptions but the ones asked for` +

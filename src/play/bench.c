@@ -1,0 +1,56 @@
+/* play/bench.c - the timedemo's scenes, named and versioned: the one table the window demo and the web page both read. */
+#include <stdio.h>
+#include <string.h>
+
+#include "play/play.h"
+
+/* The newest version of a name before its older ones, so that a bare
+ * name's first match is its newest and a list of names reads in that
+ * order.  What changes a scene's play or its CRC gives it a new version
+ * here, never a changed meaning of an old one. */
+static const play_bench_scene_t bench_scenes[] = {
+    { "busy", 2,
+      "the pool, classic water: the autopilot's smooth stones and rain from seed 1 (the default)",
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+    { "wave", 2, "the same stones and rain on the wave model's water (--model wave)",
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+    { "show", 1,
+      "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
+      /* the show lays its own stones; the play's stay as show-1 has always had them */
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC },
+    { "side", 1,
+      "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+    { "side-waves", 1,
+      "the same drops on analytic waves (--scene side --surface waves)",
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH },
+    /* the scenes before smooth stones, kept so that old reports compare */
+    { "busy", 1, "busy with the flat-disc stones of the 1990s, as reports before busy-2 played it",
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
+    { "wave", 1, "wave with the flat-disc stones, as reports before wave-2 played it",
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
+};
+#define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
+
+const play_bench_scene_t *play_bench_scene_at(size_t i)
+{
+    return i < BENCH_SCENES ? &bench_scenes[i] : NULL;
+}
+
+const play_bench_scene_t *play_bench_scene_find(const char *name)
+{
+    const play_bench_scene_t *newest = NULL;
+    for (size_t i = 0; name && i < BENCH_SCENES; i++) {
+        const play_bench_scene_t *b = &bench_scenes[i];
+        size_t n = strlen(b->name);
+        char ver[16];
+        snprintf(ver, sizeof ver, "-%d", b->version);
+        if (strncmp(name, b->name, n) != 0)
+            continue;
+        if (!strcmp(name + n, ver))
+            return b;
+        if (!name[n] && (!newest || b->version > newest->version))
+            newest = b;
+    }
+    return newest;
+}

@@ -1,0 +1,113 @@
+/* scene/play.c - the side scene as every front end plays it: what a click drops, and the timedemo's drops, steps and state CRC. */
+#include <math.h>
+
+#include "scene/internal.h"
+
+/* What a click drops, and how heavy it is against the water. */
+static const struct {
+    const char *name;
+    side_shape shape;
+    double density;
+} kinds[SIDE_KINDS] = {
+    { "crate", SIDE_CRATE, 0.5 },
+    { "ball", SIDE_BALL, 0.35 },
+    { "iron ball", SIDE_BALL, 3.0 },
+};
+
+const char *side_kind_name(int kind)
+{
+    return kind >= 0 && kind < SIDE_KINDS ? kinds[kind].name : "";
+}
+
+int side_scene_drop_kind(side_scene_t *s, double x, double y, int kind)
+{
+    if (kind < 0 || kind >= SIDE_KINDS)
+        return -1;
+    return side_scene_drop(s, x, y, kinds[kind].shape, kinds[kind].density, 1);
+}
+
+int side_scene_bench_steps(void)
+{
+    return (int)(1.0 / (SIDE_BENCH_HZ * SIDE_STEP) + 0.5);
+}
+
+/* The n-th body of the timedemo: over the big pool (three in four) or the
+ * small basin, spread over its width by a fixed stride, let go from 5% to
+ * 20% of the height, crates and balls in turn, light and heavy from a
+ * fixed list; its size comes from the scene's own generator. */
+static void bench_drop(side_scene_t *s, long n)
+{
+    static const double density[] = { 0.45, 0.7, 0.35, 1.3, 0.55, 2.6, 0.9, 0.4 };
+    side_stats_t st;
+    side_scene_stats(s, &st);
+    if (st.waters < 1) /* a failed scene */
+        return;
+    for (int i = st.bodies; i >= SIDE_BENCH_BODIES; i--)
+        side_scene_remove(s, 0);
+    int basin = n % 4 == 3 && st.waters > 1;
+    const rpl_water_params_t *p = rpl_water_params(side_scene_water(s, basin));
+    double across = ((double)((n * 37 + 11) % 64) + 0.5) / 64;
+    double x = p->x0 + (0.08 + 0.84 * across) * (p->x1 - p->x0);
+    double y = s->h * (0.05 + 0.01 * (double)((n * 23) % 16));
+    side_scene_drop(s, x, y, n & 1 ? SIDE_BALL : SIDE_CRATE,
+                    density[n % (long)(sizeof density / sizeof density[0])], 1);
+}
+
+void side_scene_bench_input(side_scene_t *s, long frame)
+{
+    if (frame >= 0 && frame % SIDE_BENCH_DROP_EVERY == 0)
+        bench_drop(s, frame / SIDE_BENCH_DROP_EVERY);
+}
+
+void side_scene_bench_step(side_scene_t *s)
+{
+    for (int i = 0, n = side_scene_bench_steps(); i < n; i++)
+        side_scene_step(s);
+}
+
+/* CRC-32 (the reflected polynomial 0xEDB88320, as zlib's crc32 and PNG
+ * have it) of n more bytes after crc: bit by bit, as the timedemo takes
+ * one a round and a table would be state. */
+static uint32_t crc_bytes(uint32_t crc, const unsigned char *b, size_t n)
+{
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= b[i];
+        for (int k = 0; k < 8; k++)
+            crc = crc & 1 ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return ~crc;
+}
+
+/* v rounded to a whole number of 1/q, as 4 bytes into the CRC.  The
+ * state is doubles: rounded, a last-bit difference between two builds
+ * would not show, yet a body a sixteenth of a pixel elsewhere does. */
+static uint32_t crc_fixed(uint32_t crc, double v, double q)
+{
+    double r = isfinite(v) ? nearbyint(v * q) : 0;
+    uint32_t u = (uint32_t)(int32_t)(r > 2147483647.0 ? 2147483647.0
+                                     : r < -2147483648.0 ? -2147483648.0 : r);
+    unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                           (unsigned char)(u >> 24) };
+    return crc_bytes(crc, b, 4);
+}
+
+uint32_t side_scene_bench_crc(side_scene_t *s)
+{
+    side_stats_t st;
+    side_scene_stats(s, &st);
+    uint32_t crc = crc_fixed(0, st.bodies, 1);
+    for (int k = 0; k < st.waters; k++) {
+        const rpl_water_t *w = side_scene_water(s, k);
+        const rpl_water_params_t *p = rpl_water_params(w);
+        for (double x = ceil(p->x0); x <= p->x1; x += 1)
+            crc = crc_fixed(crc, rpl_water_height(w, x), 16);
+    }
+    double x, y, angle, sub;
+    for (int i = 0; side_scene_body(s, i, &x, &y, &angle, &sub) == 0; i++) {
+        crc = crc_fixed(crc, x, 16);
+        crc = crc_fixed(crc, y, 16);
+        crc = crc_fixed(crc, angle, 1024);
+    }
+    return crc;
+}
