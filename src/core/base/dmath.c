@@ -313,14 +313,14 @@ static double atan2_finite(double a, double al, double b, int x_neg)
         row = 0;
         u = t;
     } else {
-        /* t >= 1/8: scaling by a power of 2 keeps both exact and keeps
-         * d + c n from overflowing, and c d from going subnormal. */
-        if (d > 0x1p1000) {
-            n *= 0x1p-8;
-            d *= 0x1p-8;
-        } else if (d < 0x1p-1000) {
-            n *= 0x1p60;
-            d *= 0x1p60;
+        /* t >= 1/8: scaled by a power of 2 (exact) into the range where
+         * two_prod's split cannot overflow and its low parts are normal. */
+        if (d > 0x1p900) {
+            n *= 0x1p-200;
+            d *= 0x1p-200;
+        } else if (d < 0x1p-900) {
+            n *= 0x1p200;
+            d *= 0x1p200;
         }
         double num, cn;
         if (t < 0.375) {
