@@ -312,6 +312,12 @@ static double atan2_finite(double a, double al, double b, int x_neg)
     if (t < 0.125) {
         row = 0;
         u = t;
+        /* A subnormal quotient is rounded twice on x87 (53 bits, then the
+         * subnormal's fewer when stored): so it is rounded twice here on
+         * every target, to 53 bits as a normal number, then scaled down
+         * (exact on x87 until the store, which rounds once). */
+        if (t < 0x1p-1020)
+            u = ((n * 0x1p200) / d) * 0x1p-200;
     } else {
         /* t >= 1/8: scaled by a power of 2 (exact) into the range where
          * two_prod's split cannot overflow and its low parts are normal. */
