@@ -2,7 +2,7 @@
 
 # ---- running -------------------------------------------------------------------
 
-.PHONY: run bench bench-present bench-instr bench-instr-i386 bench-instr-arm backdrop side-art screenshots
+.PHONY: run bench bench-present bench-instr bench-instr-i386 bench-instr-arm backdrop side-art screenshots dmath-crc
 
 run: all
 	$(RUN_WRAP) $(call cmd,$(DEMO))
@@ -63,3 +63,13 @@ screenshots: deps-run $(DEMO) $(BENCH) $(BUILD)/shot
 $(BUILD)/shot: src/tools/shot.c src/tools/save.c src/tools/save.h $(LIB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SDL_CFLAGS) -O2 -o $@ src/tools/shot.c src/tools/save.c $(LIB) $(SDL_LIBS) $(CORE_LIBS)
+
+# The deterministic maths' results over a million fixed inputs a function,
+# one CRC-32 a line: builds for other platforms (ARCH=...) must print the
+# same lines (src/tools/dmath-crc.c).
+dmath-crc: $(BUILD)/dmath-crc$(EXE)
+	$(RUN_WRAP) $(call cmd,$<)
+
+$(BUILD)/dmath-crc$(EXE): $(BUILD)/src/tools/dmath-crc.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(ZLIB_LIBS) $(CORE_LIBS)
