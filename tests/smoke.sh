@@ -125,7 +125,7 @@ expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-stat
 # each name as a bare name plays its newest version: busy-2 and wave-2 (smooth
 # stones); busy-1 and wave-1 (the flat discs) stay playable by their full names
 BENCH_SCENES="busy wave show side side-waves"
-BENCH_ALL="busy-2 wave-2 show-1 side-1 side-waves-1 busy-1 wave-1"
+BENCH_ALL="busy-2 wave-2 show-1 side-2 side-waves-2 busy-1 wave-1"
 version_of() { for v in $BENCH_ALL; do [ "${v%-*}" = "$1" ] && { echo "$v"; return; }; done; }
 expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
 [ "$(wc -l <"$TMP/out")" = 7 ] && ok || bad "--benchmark --list: want 7 scenes, got: $(cat "$TMP/out")"
@@ -144,7 +144,12 @@ assert all(s["scene"] == "%s-%d" % (s["scene_name"], s["scene_version"]) and s["
 fi
 expect 2 "bad timedemo scene" -- "$RIPPLE" $H --benchmark --bench-scene nosuch
 grep -q "busy, wave, show, side or side-waves" "$TMP/err" && ok || bad "bad timedemo scene: $(cat "$TMP/err")"
-expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-2
+expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-3
+for v in side-1 side-waves-1; do
+    expect 2 "the retired timedemo scene $v" -- "$RIPPLE" $H --benchmark --bench-scene $v
+    grep -q "^ripple: bad --bench-scene '$v': $v .* is retired: ${v%-1}-2 plays" "$TMP/err" && ok ||
+        bad "the retired $v: $(cat "$TMP/err")"
+done
 expect 2 "--list without --benchmark" -- "$RIPPLE" --list
 expect 2 "--bench-scene without --benchmark" -- "$RIPPLE" $H --bench-scene side
 expect 2 "--bench-scene and --model" -- "$RIPPLE" $H --benchmark --bench-scene busy --model wave

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/dmath.h"
 #include "ripple.h"
 #include "util.h"
 
@@ -1128,7 +1129,8 @@ static void model_sum(const waves_model_t *m, double x, double *h, double *dt, d
             if (s > c * age)
                 continue;
             double fade = 1 - age / p->life, env = g->amp * fade * fade;
-            double phase = omega * (age - s / c), sn = sin(phase), cs = cos(phase);
+            /* the engine's own sine and cosine (core/base/dmath.c) */
+            double phase = omega * (age - s / c), sn = rpl_sin(phase), cs = rpl_cos(phase);
             sh += env * sn;
             sdt += g->amp * (-2 / p->life * fade * sn) + env * omega * cs;
             sdx += env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);

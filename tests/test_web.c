@@ -122,15 +122,25 @@ static void test_bench_scenes(void **state)
     assert_non_null(strstr(web_bench_about(p), "flat-disc"));
     web_destroy(p);
     static const char *const unknown[] = { "busy-3", "busy-", "wave-1", "busy-12", "nosuch",
-                                           "side-2", "side-waves-0", "show" };
+                                           "side-3", "side-waves-0", "show" };
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         p = NULL;
         assert_int_equal(web_bench_create(unknown[i], &p), RPL_EINVAL);
         assert_non_null(p);
         assert_non_null(strstr(web_error(p), unknown[i]));
-        assert_non_null(strstr(web_error(p), "busy-2, side-1, side-waves-1 or busy-1"));
+        assert_non_null(strstr(web_error(p), "busy-2, side-2, side-waves-2 or busy-1"));
         assert_null(web_draw(p));
         assert_int_equal(web_bench_restart(p), -1);
+        web_destroy(p);
+    }
+    /* the versions played with each platform's own maths: refused, and why */
+    static const char *const retired[] = { "side-1", "side-waves-1" };
+    for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++) {
+        p = NULL;
+        assert_int_equal(web_bench_create(retired[i], &p), RPL_EINVAL);
+        assert_non_null(strstr(web_error(p), retired[i]));
+        assert_non_null(strstr(web_error(p), "is retired"));
+        assert_null(web_draw(p));
         web_destroy(p);
     }
     /* the window demo's scenes the page lacks are named as such */
@@ -425,8 +435,8 @@ static void test_bench_side(void **state)
     static const struct {
         const char *name;
         rpl_surface_kind surface;
-    } scenes[] = { { "side-1", RPL_SURFACE_SPRINGS }, { "side", RPL_SURFACE_SPRINGS },
-                   { "side-waves-1", RPL_SURFACE_WAVES } };
+    } scenes[] = { { "side-2", RPL_SURFACE_SPRINGS }, { "side", RPL_SURFACE_SPRINGS },
+                   { "side-waves-2", RPL_SURFACE_WAVES } };
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         web_t *p = NULL;
         assert_int_equal(web_bench_create(scenes[i].name, &p), RPL_OK);

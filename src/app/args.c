@@ -144,6 +144,9 @@ int app_print_bench_scenes(FILE *to, int json, char **err)
 static int take_bench_scene(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)name;
+    const char *why = play_bench_scene_retired(val);
+    if (why)
+        return fail(err, "bad --bench-scene '%s': %s", val, why);
     if (!play_bench_scene_find(val)) {
         /* each name once, as the table first has it (its versions follow) */
         char names[128] = "";

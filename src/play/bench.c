@@ -18,10 +18,10 @@ static const play_bench_scene_t bench_scenes[] = {
       "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
       /* the show lays its own stones; the play's stay as show-1 has always had them */
       PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC },
-    { "side", 1,
+    { "side", 2,
       "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
       PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
-    { "side-waves", 1,
+    { "side-waves", 2,
       "the same drops on analytic waves (--scene side --surface waves)",
       PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH },
     /* the scenes before smooth stones, kept so that old reports compare */
@@ -31,6 +31,26 @@ static const play_bench_scene_t bench_scenes[] = {
       PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
 };
 #define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
+
+/* Versions that cannot be played again, and why. */
+static const struct {
+    const char *name, *why;
+} retired[] = {
+    { "side-1", "side-1 moved its bodies with each platform's C library maths (its CRC differed "
+                "from one system to the next) and is retired: side-2 plays the same drops with "
+                "the maths every platform shares" },
+    { "side-waves-1", "side-waves-1 moved its bodies with each platform's C library maths (its CRC "
+                      "differed from one system to the next) and is retired: side-waves-2 plays "
+                      "the same drops with the maths every platform shares" },
+};
+
+const char *play_bench_scene_retired(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof retired / sizeof retired[0]; i++)
+        if (!strcmp(name, retired[i].name))
+            return retired[i].why;
+    return NULL;
+}
 
 const play_bench_scene_t *play_bench_scene_at(size_t i)
 {

@@ -306,6 +306,9 @@ const play_bench_scene_t *play_bench_scene_find(const char *name);
 /* The table's i-th scene, the newest version of a name before its older
  * ones; NULL past the end. */
 const play_bench_scene_t *play_bench_scene_at(size_t i);
+/* Why a scene of that name ("side-1") is no longer played, NULL for a
+ * name that was never retired. */
+const char *play_bench_scene_retired(const char *name);
 
 /* ---- the scripted person --------------------------------------------------- */
 

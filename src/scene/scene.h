@@ -144,7 +144,7 @@ const char *side_kind_name(int kind);
 int side_scene_drop_kind(side_scene_t *s, double x, double y, int kind);
 
 /*
- * The timedemo's side scenes (side-1, side-waves-1: play/play.h's table):
+ * The timedemo's side scenes (side-2, side-waves-2: play/play.h's table):
  * a scene made from the front end's seed and size with autoplay off; at
  * each frame (0 the first of a round) side_scene_bench_input, which drops
  * a body every SIDE_BENCH_DROP_EVERY frames, the oldest taken away first

@@ -654,7 +654,7 @@ int web_constant(const char *name)
     return -1;
 }
 
-/* The page's scenes for a refusal: "busy-2, side-1 ... or busy-1". */
+/* The page's scenes for a refusal: "busy-2, side-2 ... or busy-1". */
 static void page_scenes(char *buf, size_t len)
 {
     size_t count = 0, k = 0;
@@ -684,7 +684,10 @@ int web_bench_create(const char *scene, web_t **out)
     if (!page_plays(b)) {
         char names[160];
         page_scenes(names, sizeof names);
-        if (b)
+        const char *why = play_bench_scene_retired(name);
+        if (why)
+            snprintf(p->err, sizeof p->err, "%s", why);
+        else if (b)
             snprintf(p->err, sizeof p->err, "the timedemo scene '%s' is the window demo's "
                      "(ripple --benchmark), not the page's: %s", name, names);
         else

@@ -142,9 +142,9 @@ int web_constant(const char *name);
  * without a show, the rain and the autopilot on, each frame one tick of
  * both, one step, one draw, busy-2 laying their stones as smooth bumps,
  * busy-1 as flat discs (PLAY_STONES); and the side view of 640x480 from
- * seed 1 dropping the timedemo's bodies (side-1 on springs, side-waves-1
+ * seed 1 dropping the timedemo's bodies (side-2 on springs, side-waves-2
  * on analytic waves: scene/scene.h side_scene_bench_input).
- * web_bench_create makes the scene named ("busy-2", "side-1"; "busy",
+ * web_bench_create makes the scene named ("busy-2", "side-2"; "busy",
  * "" or NULL: busy-2), its pictures still to be given as web_create and
  * web_side_create do (an unknown name, or one of the window demo's
  * alone: RPL_EINVAL, web_error lists the page's names); web_bench_frame
