@@ -525,10 +525,11 @@ static void autoplay(side_scene_t *s)
     side_scene_drop(s, x, y, kind, density, 1);
 }
 
-void side_scene_step(side_scene_t *s)
+/* One step, called under rpl_double_precision: Chipmunk2D's and the
+ * water's arithmetic give the same bits on the x87 as elsewhere. */
+static void step_fn(void *arg)
 {
-    if (!usable(s))
-        return;
+    side_scene_t *s = arg;
     water_forces(s);
     cpSpaceStep(s->space, SIDE_STEP);
     /* nothing comes up through the water faster than rise_max, so a body
@@ -551,6 +552,12 @@ void side_scene_step(side_scene_t *s)
     }
     s->steps++;
     autoplay(s);
+}
+
+void side_scene_step(side_scene_t *s)
+{
+    if (usable(s))
+        rpl_double_precision(step_fn, s);
 }
 
 int side_scene_advance(side_scene_t *s, double seconds)
@@ -596,18 +603,40 @@ static int make_room(side_scene_t *s, int recycle)
     return 0;
 }
 
+/* A drop's work, under rpl_double_precision as the step's. */
+struct drop_call {
+    side_scene_t *s;
+    double x, y, density;
+    side_shape shape;
+    int recycle, result;
+};
+
+static void drop_fn(void *arg)
+{
+    struct drop_call *c = arg;
+    side_scene_t *s = c->s;
+    double u = s->u, x = c->x, y = c->y, density = c->density;
+    c->result = -1;
+    if (make_room(s, c->recycle) != 0)
+        return;
+    if (c->shape == SIDE_BALL) {
+        c->result = body_add(s, x, y, c->shape, u * side_uniform(&s->rng, 7, 15), 0, density);
+        return;
+    }
+    double side = u * side_uniform(&s->rng, 9, 17);
+    double hw = side * side_uniform(&s->rng, 0.8, 1.5), hh = side * side_uniform(&s->rng, 0.7, 1.1);
+    c->result = body_add(s, x, y, c->shape, hw, hh, density);
+}
+
 int side_scene_drop(side_scene_t *s, double x, double y, side_shape shape, double density,
                     int recycle)
 {
     if (!usable(s) || !place_ok(s, x, y) || (shape != SIDE_CRATE && shape != SIDE_BALL) ||
-        !(density >= 0.1 && density <= 5) || make_room(s, recycle) != 0)
+        !(density >= 0.1 && density <= 5))
         return -1;
-    double u = s->u;
-    if (shape == SIDE_BALL)
-        return body_add(s, x, y, shape, u * side_uniform(&s->rng, 7, 15), 0, density);
-    double side = u * side_uniform(&s->rng, 9, 17);
-    double hw = side * side_uniform(&s->rng, 0.8, 1.5), hh = side * side_uniform(&s->rng, 0.7, 1.1);
-    return body_add(s, x, y, shape, hw, hh, density);
+    struct drop_call c = { s, x, y, density, shape, recycle, -1 };
+    rpl_double_precision(drop_fn, &c);
+    return c.result;
 }
 
 int side_scene_drop_box(side_scene_t *s, double x, double y, double w, double h, double density)

@@ -704,3 +704,14 @@ void rpl_sincos(double x, double *s, double *c)
     sincos_call(x, s, c);
 #endif
 }
+
+void rpl_double_precision(void (*fn)(void *), void *arg)
+{
+#ifdef DMATH_X87
+    unsigned short cw = x87_enter();
+    fn(arg);
+    x87_leave(cw);
+#else
+    fn(arg);
+#endif
+}

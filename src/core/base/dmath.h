@@ -20,4 +20,13 @@ double rpl_exp(double x);
 double rpl_pow(double x, double y);
 double rpl_hypot(double x, double y);
 
+/* Calls fn(arg) with the FPU rounding every operation to double
+ * precision, as SSE2, ARM and WebAssembly do, and puts the caller's
+ * setting back.  Only the x87 (32-bit x86 without SSE2) needs it: it rounds
+ * to 64 bits of mantissa (Linux, mingw-w64), so a chain of operations
+ * such as Chipmunk2D's step drifts from the others' in the last bits.
+ * Under it the x87's + - * / and sqrt give the others' bits as long as no
+ * value leaves double's exponent range.  Elsewhere it is the plain call. */
+void rpl_double_precision(void (*fn)(void *), void *arg);
+
 #endif
