@@ -32,6 +32,7 @@ static const char help_text[] =
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
     "M          sound on/off\n"
+    "U          music on/off\n"
     "Esc Q      quit";
 
 /* The timedemo's side scenes: a body every SIDE_DROP_EVERY frames, the
