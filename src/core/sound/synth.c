@@ -11,8 +11,10 @@
  * that silence in gives exactly silence out after a while instead of a
  * tail stuck at -1. */
 
-enum { ST_FREE, ST_ATTACK, ST_DECAY, ST_RELEASE };
+enum { ST_FREE, ST_ATTACK, ST_DECAY, ST_RELEASE, ST_FADE };
 enum { COMBS = 4, ALLPASSES = 2 };
+enum { FADES = 8 };          /* voices fading out after a new note took their place */
+#define ENV_END 64           /* Q22: an envelope this low (-96 dB) has ended */
 #define STATE_MAX (1 << 24) /* the filter's states are held within this */
 #define TWO_PI_Q16 411775   /* 2 pi in Q16 */
 
@@ -66,7 +68,8 @@ struct synth {
     int track_inst[RPL_MUSIC_TRACKS_MAX];
     int turn[RPL_MUSIC_TRACKS_MAX];
     inst_t inst[RPL_MUSIC_INSTRUMENTS_MAX];
-    voice_t v[2 * RPL_MUSIC_TRACKS_MAX];
+    voice_t v[2 * RPL_MUSIC_TRACKS_MAX + FADES];
+    uint32_t fade;           /* Q16 a frame: 2 ms */
     /* the echo: a ping-pong between the channels */
     int32_t *echo[2];
     int32_t echo_n, echo_i;
@@ -236,12 +239,23 @@ static void start_note(synth_t *s, int k)
      * free one, or the quieter */
     voice_t *v = a->state == ST_FREE ? a : b->state == ST_FREE ? b : a->env <= b->env ? a : b;
     const inst_t *in = &s->inst[s->track_inst[tr]];
-    if (v->state == ST_FREE) {
-        memset(v, 0, sizeof *v);
-        /* the noise of a note depends on the note alone, so each loop is
-         * the same as the one before */
-        v->noise = (uint32_t)rpl_seed_mix(0x4D55534943ull + (uint64_t)k) | 1u;
+    if (v->state != ST_FREE) {
+        /* still sounding: it fades out in a slot of its own (or, with
+         * every such slot busy, stops) */
+        voice_t *f = &s->v[2 * RPL_MUSIC_TRACKS_MAX];
+        for (int i = 0; i < FADES; i++, f++)
+            if (f->state == ST_FREE) {
+                *f = *v;
+                f->state = ST_FADE;
+                f->gate = 0;
+                break;
+            }
     }
+    /* every note starts afresh, its noise from the note alone: what a
+     * note sounds depends on nothing before it, so each loop is the one
+     * before again */
+    memset(v, 0, sizeof *v);
+    v->noise = (uint32_t)rpl_seed_mix(0x4D55534943ull + (uint64_t)k) | 1u;
     v->in = in;
     v->state = ST_ATTACK;
     v->gate = s->gate[k];
@@ -267,13 +281,16 @@ static void voice_frame(synth_t *s, voice_t *v, int32_t *l, int32_t *r, int32_t 
     case ST_DECAY:
         v->env = follow(v->env >> 8, in->sus >> 8, in->dec) << 8; /* Q22 steps reach the level */
         break;
-    default:
+    case ST_RELEASE:
         v->env = follow(v->env >> 8, 0, in->rel) << 8;
+        break;
+    default:
+        v->env = follow(v->env >> 8, 0, s->fade) << 8;
         break;
     }
     if (v->gate > 0 && --v->gate == 0)
         v->state = ST_RELEASE;
-    if (v->env == 0 && (v->state == ST_RELEASE || (v->state == ST_DECAY && in->sus == 0))) {
+    if ((v->env >> 8) < ENV_END && (v->state >= ST_RELEASE || (v->state == ST_DECAY && in->sus < (ENV_END << 8)))) {
         v->state = ST_FREE;
         return;
     }
@@ -335,6 +352,9 @@ void synth_frame(synth_t *s, int32_t *l, int32_t *r)
     }
     int32_t dl = 0, dr = 0, el = 0, er = 0, room = 0;
     for (int i = 0; i < 2 * s->ntracks; i++)
+        if (s->v[i].state != ST_FREE)
+            voice_frame(s, &s->v[i], &dl, &dr, &el, &er, &room);
+    for (int i = 2 * RPL_MUSIC_TRACKS_MAX; i < 2 * RPL_MUSIC_TRACKS_MAX + FADES; i++)
         if (s->v[i].state != ST_FREE)
             voice_frame(s, &s->v[i], &dl, &dr, &el, &er, &room);
     dl = clamp(dl, STATE_MAX);
@@ -425,8 +445,9 @@ synth_t *synth_create(const rpl_music_t *m, int rate)
         s->track_inst[i] = m->track_inst[i];
     for (int i = 0; i < m->ninst; i++)
         make_inst(&s->inst[i], &m->inst[i], m->master, rate);
-    for (int i = 0; i < 2 * RPL_MUSIC_TRACKS_MAX; i++)
+    for (int i = 0; i < 2 * RPL_MUSIC_TRACKS_MAX + FADES; i++)
         s->v[i].in = &s->inst[0];
+    s->fade = dsp_per_tau(rate, 2000);
     if (m->echo_steps) {
         uint64_t d = mus_step_frame(m, (uint64_t)m->echo_steps, rate);
         uint64_t most = 2 * (uint64_t)rate; /* two seconds at most */
