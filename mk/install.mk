@@ -94,7 +94,7 @@ INSTALLED = ./bin/ripple ./include/ripple.h $(sort $(PUBLIC_SUBHDR:src/%=./inclu
             ./lib/libripple.a ./lib/libripple.so \
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
             ./share/man/man6/ripple.6 ./share/ripple/background.png \
-            ./share/ripple/shows/default.show ./share/ripple/music/default.score \
+            ./share/ripple/music/default.score ./share/ripple/shows/default.show \
             ./share/ripple/side-sky.png \
             ./share/ripple/side-stone.png
 INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
