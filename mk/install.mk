@@ -22,10 +22,12 @@ install -m 644 $(BUILD)/ripple.pc $(DESTDIR)$(LIBDIR)/pkgconfig/ripple.pc
 endef
 # The demo: the program, its picture, show and side art, the man page.
 define install-demo-files
-install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/ripple/shows $(DESTDIR)$(MAN6DIR)
+install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/ripple/shows $(DESTDIR)$(DATADIR)/ripple/music \
+    $(DESTDIR)$(MAN6DIR)
 install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
 install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
 install -m 644 assets/shows/default.show $(DESTDIR)$(DATADIR)/ripple/shows/default.show
+install -m 644 assets/music/default.score $(DESTDIR)$(DATADIR)/ripple/music/default.score
 install -m 644 assets/side-sky.png $(DESTDIR)$(DATADIR)/ripple/side-sky.png
 install -m 644 assets/side-stone.png $(DESTDIR)$(DATADIR)/ripple/side-stone.png
 install -m 644 $(MANPAGE) $(DESTDIR)$(MAN6DIR)/ripple.6
@@ -49,8 +51,8 @@ LIB_FILES  = $(LIBDIR)/libripple.a $(LIBDIR)/libripple.so.$(VERSION) $(LIBDIR)/$
              $(LIBDIR)/libripple.so $(INCLUDEDIR)/ripple.h $(PUBLIC_SUBHDR:src/%=$(INCLUDEDIR)/%) \
              $(LIBDIR)/pkgconfig/ripple.pc
 DEMO_FILES = $(BINDIR)/ripple $(DATADIR)/ripple/background.png $(MAN6DIR)/ripple.6 \
-             $(DATADIR)/ripple/shows/default.show $(DATADIR)/ripple/side-sky.png \
-             $(DATADIR)/ripple/side-stone.png
+             $(DATADIR)/ripple/shows/default.show $(DATADIR)/ripple/music/default.score \
+             $(DATADIR)/ripple/side-sky.png $(DATADIR)/ripple/side-stone.png
 uninstall-lib:
 	rm -f $(LIB_FILES:%=$(DESTDIR)%)
 	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/ripple 2>/dev/null || true
@@ -59,6 +61,7 @@ uninstall-lib:
 uninstall:
 	rm -f $(LIB_FILES:%=$(DESTDIR)%) $(DEMO_FILES:%=$(DESTDIR)%)
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple/shows 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple/music 2>/dev/null || true
 	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/ripple 2>/dev/null || true
 	$(Q)rmdir $(DESTDIR)$(DATADIR)/ripple 2>/dev/null || true
 	$(ldconfig-run)
@@ -91,7 +94,8 @@ INSTALLED = ./bin/ripple ./include/ripple.h $(sort $(PUBLIC_SUBHDR:src/%=./inclu
             ./lib/libripple.a ./lib/libripple.so \
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
             ./share/man/man6/ripple.6 ./share/ripple/background.png \
-            ./share/ripple/shows/default.show ./share/ripple/side-sky.png \
+            ./share/ripple/music/default.score ./share/ripple/shows/default.show \
+            ./share/ripple/side-sky.png \
             ./share/ripple/side-stone.png
 INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
 LIB_INSTALLED = $(filter-out ./bin/% ./share/%,$(INSTALLED))

@@ -12,14 +12,14 @@
 FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 20000
 FUZZ_SECONDS ?= 300
-FUZZ_NAMES   = snapshot parse show
+FUZZ_NAMES   = snapshot parse show music
 FUZZ_DIR     = $(BUILD)/fuzz
 FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 # the scalar core: the fuzzers test parsing, not the SIMD kernels
 # (the Windows twins, *_win.c, are for mingw-w64 builds only)
 FUZZ_CORE    = $(filter-out %_win.c,$(wildcard src/core/*/*.c) $(wildcard src/kernels/*.c)) \
                src/kernels/x86/cpu.c
-# The core is compiled once for the three targets, with libFuzzer's
+# The core is compiled once for all the targets, with libFuzzer's
 # coverage hooks (fuzzer-no-link); each target links it with its harness.
 FUZZ_SAN     = address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  = -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -Isrc -g -O1
@@ -52,7 +52,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz_%.c $(FUZZ_OBJ) | fuzz-deps
 
 -include $(FUZZ_OBJ:.o=.d)
 
-# The three targets side by side.
+# The targets side by side.
 fuzz-smoke: $(FUZZ_NAMES:%=fuzz-smoke-%)
 
 fuzz-smoke-%: $(FUZZ_DIR)/fuzz_%

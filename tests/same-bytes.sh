@@ -4,7 +4,8 @@
 #
 # Each build writes, headless: a snapshot of the classic water and one of
 # the wave model after a few hundred steps of the default show, a BMP of
-# the side scene, and the sound of the pool and of the side scene as WAV.
+# the side scene, and the sound of the pool and of the side scene as WAV
+# (the music's whole loop among them).
 # Every file must be byte for byte the same from both, and not trivial.
 # Every timedemo scene (--benchmark) must end with the same CRCs in both.
 set -u
@@ -47,6 +48,8 @@ run side.bmp --size 320x240 --frames 240 --scene side --screenshot
 run side-waves.bmp --size 320x240 --frames 240 --scene side --surface waves --screenshot
 run pool.wav --size 160x120 --frames 300 --audio-out
 run side.wav --size 320x240 --frames 300 --scene side --audio-out
+# a whole loop of the music (60 s) with the show's drips
+run loop.wav --size 160x120 --frames 3600 --audio-out
 
 # timedemo NAME: both builds play the timedemo's scene NAME headless; the
 # CRC lines of their reports (the final state's, and the show's sound's)

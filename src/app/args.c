@@ -186,6 +186,15 @@ static int take_mute(app_opts_t *o, const char *name, const char *val, char **er
     return 0;
 }
 
+static int take_music(app_opts_t *o, const char *name, const char *val, char **err)
+{
+    (void)name;
+    if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+        return fail(err, "bad --music '%s': want on or off", val, "");
+    o->music_off = !strcmp(val, "off");
+    return 0;
+}
+
 static int take_vsync(app_opts_t *o, const char *name, const char *val, char **err)
 {
     (void)val, (void)err;
@@ -577,6 +586,9 @@ static const flag_t flags[] = {
     { "--no-overlay", NULL, 0, take_no_overlay,
       "start with the overlay (figures, hints) hidden; O shows it" },
     { "--mute", NULL, 0, take_mute, "start with the speakers off (M turns them on)" },
+    { "--music", "on|off", 0, take_music,
+      "the music (assets/music/default.score) with the drips\n"
+      "(default on); off: the drips alone (U turns it on)" },
     { "--audio-out", "FILE", FLAG_FILE, take_file,
       "the sound into a WAV file (16-bit stereo, 48 kHz, 1/60 s\n"
       "a step) instead of the speakers; works with --headless" },
@@ -611,7 +623,7 @@ void app_print_usage(FILE *to)
     fputs("\n"
           "Keys: F1/H help, Space pause, N step, C reset, R rain, A show, L light,\n"
           "+/- refraction, [/] or wheel stone size, F fullscreen, S screenshot, M sound,\n"
-          "W classic/wave, Z/X wave speed, V/B viscosity, D smooth/classic stones,\n"
+          "U music, W classic/wave, Z/X wave speed, V/B viscosity, D smooth/classic stones,\n"
           "Tab scene, O overlay, Esc quit.\n"
           "Side scene: click drops a body, K crate/ball/iron ball, W springs/waves,\n"
           "C clears, A autoplay.\n",

@@ -45,6 +45,7 @@ typedef struct app_opts {
     int share;         /* --share: the report as one line to paste elsewhere */
     int no_results;    /* --no-results: a window's run ends without the results screen */
     int mute;          /* --mute: start with the sound off */
+    int music_off;     /* --music off: the drips without the music */
     const char *audio_out; /* --audio-out: the sound into this WAV file */
     const char *record;    /* --record: a picture per step into this directory */
     const char *record_format; /* --record-format: "png" (default) or "bmp" */

@@ -1,4 +1,4 @@
-/* app/audio.c - the drips' sound: to the audio device in a window, or into a WAV file (--audio-out), one step's worth per simulation step. */
+/* app/audio.c - the drips' sound and the music (assets/music/default.score): to the audio device in a window, or into a WAV file (--audio-out), one step's worth per simulation step. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "app/audio.h"
+#include "app/files.h"
 #include "app/sys.h"
 #include "ripple_support.h"
 
@@ -29,6 +30,8 @@ struct app_audio {
     SDL_AudioDeviceID dev;
     int subsystem;     /* SDL's audio was started here */
     int muted;
+    int music_off;     /* --music off, or U */
+    int has_music;     /* the score was read */
     /* --audio-out */
     rpl_file_t *wav;
     uint64_t wav_frames;  /* written so far */
@@ -68,6 +71,31 @@ uint64_t app_audio_max_steps(void)
     return (0xFFFFFFFFu - 36u) / 4 / PER_STEP;
 }
 
+/* The default score, silent from the start with --music off (U brings it
+ * in, in time with the loop).  A score that cannot be read is told, and
+ * the drips play alone. */
+static void start_music(app_t *a, app_audio_t *au)
+{
+    char buf[4096];
+    const char *path = app_find_asset("music/default.score", buf, sizeof buf);
+    au->music_off = a->o.music_off;
+    if (!path) {
+        app_note(a, "no music: assets/music/default.score not found");
+        return;
+    }
+    rpl_music_t *m = NULL;
+    rpl_status st = rpl_music_read(path, &m);
+    if (st != RPL_OK) {
+        app_note(a, m ? rpl_music_error(m) : "no music: out of memory");
+    } else if (rpl_sound_set_music_volume(au->snd, au->music_off ? 0 : RPL_SOUND_VOLUME_ONE) != RPL_OK ||
+               rpl_sound_set_music(au->snd, m) != RPL_OK) {
+        app_note(a, rpl_sound_error(au->snd));
+    } else {
+        au->has_music = 1;
+    }
+    rpl_music_destroy(m);
+}
+
 int app_audio_open(app_t *a, char **err)
 {
     int want_device = !a->o.headless && !a->o.audio_out && !a->o.benchmark;
@@ -86,6 +114,7 @@ int app_audio_open(app_t *a, char **err)
     }
     a->audio = au;
     rpl_sound_set_ambient(au->snd, 1);
+    start_music(a, au);
     rpl_sim_set_drop_hook(play_sim(a->play), on_drop, a);
     if (a->o.audio_out) {
         st = rpl_file_open(a->o.audio_out, 0, &au->wav);
@@ -193,6 +222,23 @@ void app_audio_toggle(app_t *a)
     if (rpl_sound_set_volume(au->snd, au->muted ? 0 : RPL_SOUND_VOLUME_ONE) != RPL_OK)
         au->muted = !au->muted; /* refused: as it was, and the note says so */
     app_note(a, au->muted ? "sound off" : "sound on");
+}
+
+void app_audio_music_toggle(app_t *a)
+{
+    app_audio_t *au = a->audio;
+    if (!au || !au->dev) {
+        app_note(a, a->o.audio_out ? "sound goes to the --audio-out file" : "no sound device");
+        return;
+    }
+    if (!au->has_music) {
+        app_note(a, "no music");
+        return;
+    }
+    au->music_off = !au->music_off;
+    if (rpl_sound_set_music_volume(au->snd, au->music_off ? 0 : RPL_SOUND_VOLUME_ONE) != RPL_OK)
+        au->music_off = !au->music_off;
+    app_note(a, au->music_off ? "music off" : au->muted ? "music on (the sound is off: M)" : "music on");
 }
 
 void app_audio_close(app_t *a)

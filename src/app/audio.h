@@ -1,4 +1,4 @@
-/* app/audio.h - the drips' sound: to the audio device in a window, or into a WAV file (--audio-out). */
+/* app/audio.h - the drips' sound and the music: to the audio device in a window, or into a WAV file (--audio-out). */
 #ifndef APP_AUDIO_H
 #define APP_AUDIO_H
 
@@ -12,7 +12,8 @@
  * *err); app_audio_device opens the sound device in a
  * window, quietly going without when there is none; app_audio_step mixes
  * a step's sound after each step; app_audio_frame keeps the device fed
- * between steps (pause, a slow frame); the M key toggles it;
+ * between steps (pause, a slow frame); the M key toggles it (U the
+ * music alone);
  * app_audio_close closes the device (before SDL quits); app_audio_finish
  * puts the WAV file in place (0, or EXIT_FAILURE with *err); app_audio_free
  * abandons what is left. */
@@ -21,6 +22,8 @@ void app_audio_device(app_t *a);
 void app_audio_step(app_t *a);
 void app_audio_frame(app_t *a);
 void app_audio_toggle(app_t *a);
+/* The music alone on or off (the U key); M and --mute are over it. */
+void app_audio_music_toggle(app_t *a);
 /* A drip for something other than the pool's stones (the side scene's splashes). */
 void app_audio_drip(app_t *a, int x, int y, int radius, int weight);
 void app_audio_close(app_t *a);

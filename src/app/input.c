@@ -121,6 +121,9 @@ static int key(app_t *a, const SDL_Event *e)
     case SDLK_m:
         app_audio_toggle(a);
         break;
+    case SDLK_u:
+        app_audio_music_toggle(a);
+        break;
     case SDLK_w: case SDLK_z: case SDLK_x: case SDLK_v: case SDLK_b: case SDLK_d:
         app_model_key(a, (int)k->sym); /* SDL's keycodes of letters are their ASCII */
         break;

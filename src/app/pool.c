@@ -29,6 +29,7 @@ static const char help_text[] =
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
     "M          sound on/off\n"
+    "U          music on/off\n"
     "W          classic / wave water\n"
     "Z X        wave speed down / up\n"
     "V B        viscosity down / up\n"

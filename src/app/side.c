@@ -30,6 +30,7 @@ static const char help_text[] =
     "F F11      fullscreen\n"
     "S F12      screenshot\n"
     "M          sound on/off\n"
+    "U          music on/off\n"
     "Esc Q      quit";
 
 /* The side view: the scene, made the first time it is shown, and what a

@@ -1,7 +1,8 @@
-/* ripple/sound.h - libripple: the drip mixer (part of ripple.h). */
+/* ripple/sound.h - libripple: the drip mixer and its synthesizer of music (part of ripple.h). */
 #ifndef RIPPLE_SOUND_H
 #define RIPPLE_SOUND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base.h"
@@ -90,6 +91,63 @@ int rpl_sound_pending(const rpl_sound_t *snd);
 uint64_t rpl_sound_frames(const rpl_sound_t *snd);
 /* Detail of the last failure ("" if none). */
 const char *rpl_sound_error(const rpl_sound_t *snd);
+
+/* ---- music ------------------------------------------------------------ */
+
+/*
+ * A score (opaque): a loop of music for the mixer's synthesizer, read from
+ * text.  The format ("ripple-music 1", docs/sound.md): a tempo, a few
+ * instruments (an oscillator, an envelope, a filter, volume, pan and the
+ * sends to the echo and the room), patterns of notes and drum hits on a
+ * grid of steps, and the order in which they play; the whole plays as a
+ * loop.  Limits: RPL_MUSIC_BYTES_MAX bytes of text, lines of
+ * RPL_MUSIC_LINE_MAX bytes, RPL_MUSIC_INSTRUMENTS_MAX instruments,
+ * RPL_MUSIC_PATTERNS_MAX patterns, RPL_MUSIC_TRACKS_MAX voices at once,
+ * RPL_MUSIC_NOTES_MAX notes, a loop of at most RPL_MUSIC_SECONDS_MAX.
+ * A failure is RPL_EFORMAT with "NAME:LINE:COLUMN: why" in
+ * rpl_music_error, and the score holds nothing.
+ */
+typedef struct rpl_music rpl_music_t;
+
+#define RPL_MUSIC_VERSION 1
+#define RPL_MUSIC_BYTES_MAX (1L << 18)
+#define RPL_MUSIC_LINE_MAX 1024
+#define RPL_MUSIC_NAME_MAX 16
+#define RPL_MUSIC_INSTRUMENTS_MAX 16
+#define RPL_MUSIC_PATTERNS_MAX 64
+#define RPL_MUSIC_TRACKS_MAX 24
+#define RPL_MUSIC_NOTES_MAX 16384
+#define RPL_MUSIC_SECONDS_MAX 600
+
+/* Parses len bytes of text (name is for messages) into *out (the
+ * constructor rule of ripple/base.h); reads the file at path. */
+RPL_NODISCARD rpl_status rpl_music_parse(const char *text, size_t len, const char *name,
+                                         rpl_music_t **out);
+RPL_NODISCARD rpl_status rpl_music_read(const char *path, rpl_music_t **out);
+void rpl_music_destroy(rpl_music_t *music); /* NULL is fine */
+/* Detail of the failure ("" if none). */
+const char *rpl_music_error(const rpl_music_t *music);
+/* The loop's length in frames at sample_rate (the steps' starts rounded
+ * down to whole frames); 0 for a failed score or a rate out of range. */
+uint64_t rpl_music_frames(const rpl_music_t *music, int sample_rate);
+/* Beats a minute, steps a beat, beats a bar, and steps in the loop, into
+ * whichever pointers are not NULL; RPL_EINVAL for a failed score. */
+RPL_NODISCARD rpl_status rpl_music_tempo(const rpl_music_t *music, int *bpm, int *steps_per_beat,
+                                         int *beats_per_bar, int *steps);
+/* Notes and hits in the loop; 0 for a failed score. */
+int rpl_music_notes(const rpl_music_t *music);
+
+/* The mixer plays music (a copy of it: the score may be destroyed after)
+ * from its start, in a loop, mixed with the drips under the one limiter,
+ * at the music volume last set (no glide: set it first to start silent);
+ * NULL stops it.  RPL_EINVAL for a failed score, RPL_ENOMEM. */
+RPL_NODISCARD rpl_status rpl_sound_set_music(rpl_sound_t *snd, const rpl_music_t *music);
+/* The music's own volume 0..RPL_SOUND_VOLUME_ONE (0 silences the music,
+ * the drips go on), reached over 20 ms; RPL_EINVAL out of range.  The
+ * master volume (rpl_sound_set_volume) is over both. */
+RPL_NODISCARD rpl_status rpl_sound_set_music_volume(rpl_sound_t *snd, int volume);
+/* Frames into the music's loop (0 when there is none). */
+uint64_t rpl_sound_music_position(const rpl_sound_t *snd);
 
 #ifdef __cplusplus
 }

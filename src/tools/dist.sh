@@ -30,9 +30,10 @@ trap 'rm -rf "$TMP"' EXIT INT TERM HUP
 
 # the assets the demo looks for beside itself
 copy_assets() {
-    mkdir -p "$1/assets/shows"
+    mkdir -p "$1/assets/shows" "$1/assets/music"
     for f in assets/*.png; do cp "$f" "$1/assets/"; done
     cp assets/shows/*.show "$1/assets/shows/"
+    cp assets/music/*.score "$1/assets/music/"
 }
 
 if [ "$KIND" = win32 ]; then

@@ -5,19 +5,10 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "core/sound/dsp.h"
+#include "core/sound/music.h"
 #include "ripple/sound.h"
 #include "ripple_support.h"
-
-/*
- * Fixed point, used throughout (no floating point anywhere, so the samples
- * are the same on every machine and compiler):
- *   Q30 envelopes (1 << 30 is full level), Q16 filter and ramp
- *   coefficients (65536 is 1), Q15 sines and pan gains (32768 is 1),
- *   phases as uint32 turns (2^32 is a whole turn).
- * >> on a negative value is an arithmetic shift, as everywhere in ripple.
- */
-#define ENV_ONE (1 << 30)
-#define Q16 65536
 
 enum {
     SLOTS = 2 * RPL_SOUND_VOICES, /* sounding voices and those fading after a steal */
@@ -81,33 +72,11 @@ struct rpl_sound {
     uint32_t bed_noise[2];
     int32_t bed_a[2], bed_b[2]; /* two low-passes per channel */
 
+    synth_t *music;          /* the music, NULL if none */
+    int32_t mvol, mvol_to;   /* Q16 music volume and where it goes */
+
     rpl_err_t err;
 };
-
-/* Q16 share per frame of a one-pole follower with time constant tau_us
- * microseconds (1/N for N frames, the first-order 1 - e^(-1/N)), in
- * [1, 65536]. */
-static uint32_t per_tau(int rate, uint32_t tau_us)
-{
-    uint64_t n = (uint64_t)tau_us * (uint64_t)rate; /* frames * 10^6 */
-    uint64_t c = n ? ((uint64_t)Q16 * 1000000u + n / 2) / n : Q16;
-    return c < 1 ? 1 : c > Q16 ? Q16 : (uint32_t)c;
-}
-
-/* Q16 coefficient of a one-pole low-pass at fc Hz: 2 pi fc / rate, at
- * most 0.9 (stable and still a low-pass near Nyquist). */
-static uint32_t lowpass(int rate, uint32_t fc)
-{
-    uint64_t c = (uint64_t)fc * 411775u / (uint64_t)rate; /* 411775 = 2 pi * 65536 */
-    return c > 58982 ? 58982 : (uint32_t)c;
-}
-
-/* Frames in ms milliseconds (at least 1). */
-static int32_t frames_in(int rate, int32_t ms)
-{
-    int64_t n = (int64_t)rate * ms / 1000;
-    return n < 1 ? 1 : (int32_t)n;
-}
 
 static uint32_t isqrt(uint32_t v)
 {
@@ -121,30 +90,6 @@ static uint32_t isqrt(uint32_t v)
         }
     }
     return r;
-}
-
-/* White noise in [-32768, 32767]. */
-static int32_t white(uint32_t *s)
-{
-    return (int32_t)(rpl_xorshift32(s) >> 16) - 32768;
-}
-
-/*
- * sin(2 pi phase / 2^32) in Q15, [-32768, 32768]: on each quarter turn an
- * odd polynomial in x = the position in the quarter, 0..1,
- *   sin(pi x / 2) ~ a x - b x^3 + c x^5,  a + c - b = 1 (exact at the peak)
- * fitted by least squares: error at most 1.1e-4 (harmonics near -80 dB).
- * Every intermediate is positive and below 2^31.
- */
-static int32_t sine(uint32_t phase)
-{
-    int32_t f = (int32_t)((phase >> 15) & 0x7FFF); /* Q15 within the quarter */
-    int32_t x = (phase & 0x40000000u) ? 32768 - f : f;
-    int32_t x2 = (x * x) >> 15;
-    int32_t t = 21041 - ((x2 * 2352) >> 15);
-    t = 51457 - ((x2 * t) >> 15);
-    int32_t y = (x * t) >> 15;
-    return (phase & 0x80000000u) ? -y : y;
 }
 
 /* Two draws, the first the high half: in two statements, since C leaves
@@ -171,17 +116,18 @@ rpl_status rpl_sound_create(int sample_rate, uint64_t seed, rpl_sound_t **out)
     s->rng = rpl_seed_mix(seed ^ 0x50554E44534F554Eull); /* not the field's sequence */
     s->next_start = UINT64_MAX;
     s->burst_at = UINT64_MAX;
-    s->att_step = ENV_ONE / frames_in(r, 1) * 2 / 3; /* 1.5 ms: two thirds of a ms's step */
-    s->fade = per_tau(r, 1500);
-    s->splash_lp = lowpass(r, 6000);
-    s->lim_att = per_tau(r, 300);
-    s->lim_rel = per_tau(r, 150000);
-    s->bed_lp = lowpass(r, 400);
-    s->bed_mod = per_tau(r, 500000);
-    s->bed_step = Q16 / frames_in(r, 500) + 1;
-    s->vol_step = Q16 / frames_in(r, 20) + 1;
-    s->bed_period = frames_in(r, 350);
+    s->att_step = ENV_ONE / dsp_frames_in(r, 1) * 2 / 3; /* 1.5 ms: two thirds of a ms's step */
+    s->fade = dsp_per_tau(r, 1500);
+    s->splash_lp = dsp_lowpass(r, 6000);
+    s->lim_att = dsp_per_tau(r, 300);
+    s->lim_rel = dsp_per_tau(r, 150000);
+    s->bed_lp = dsp_lowpass(r, 400);
+    s->bed_mod = dsp_per_tau(r, 500000);
+    s->bed_step = Q16 / dsp_frames_in(r, 500) + 1;
+    s->vol_step = Q16 / dsp_frames_in(r, 20) + 1;
+    s->bed_period = dsp_frames_in(r, 350);
     s->vol = s->vol_to = Q16;
+    s->mvol = s->mvol_to = Q16;
     s->swell = s->swell_to = Q16 * 3 / 4;
     for (int c = 0; c < 2; c++)
         s->bed_noise[c] = (uint32_t)next_u64(s) | 1u; /* xorshift must not start at 0 */
@@ -197,6 +143,8 @@ static int usable(const rpl_sound_t *snd)
 
 void rpl_sound_destroy(rpl_sound_t *snd)
 {
+    if (snd)
+        synth_destroy(snd->music);
     free(snd);
 }
 
@@ -244,7 +192,7 @@ static void make_voice(rpl_sound_t *s, voice_t *v, int x, int radius, int weight
     v->inc_end = (uint32_t)(end > inc_top ? inc_top : end);
     v->inc = (uint32_t)(inc > v->inc_end ? v->inc_end : inc);
     int32_t glide_ms = 6 + radius / 2;
-    v->glide = per_tau(r, (uint32_t)(glide_ms > 24 ? 24 : glide_ms) * 1000u);
+    v->glide = dsp_per_tau(r, (uint32_t)(glide_ms > 24 ? 24 : glide_ms) * 1000u);
     /* level: the square root of the weight */
     uint32_t w = (uint32_t)(weight < 0 ? -(int64_t)weight : weight);
     w = w > WEIGHT_MAX ? WEIGHT_MAX : w;
@@ -255,9 +203,9 @@ static void make_voice(rpl_sound_t *s, voice_t *v, int x, int radius, int weight
      * radius (at most 140 ms), the splash 3 ms + 0.25 ms per cell (10 ms) */
     v->att = s->att_step;
     int32_t tau = 20 + 2 * radius;
-    v->decay = per_tau(r, (uint32_t)(tau > 140 ? 140 : tau) * 1000u);
+    v->decay = dsp_per_tau(r, (uint32_t)(tau > 140 ? 140 : tau) * 1000u);
     int32_t stau = 3000 + 250 * radius;
-    v->sdecay = per_tau(r, (uint32_t)(stau > 10000 ? 10000 : stau));
+    v->sdecay = dsp_per_tau(r, (uint32_t)(stau > 10000 ? 10000 : stau));
     v->noise = rpl_rng_next(&s->rng) | 1u;
     /* pan: at most 30% to a side */
     int64_t xc = x < 0 ? 0 : x >= field_w ? field_w - 1 : x;
@@ -322,7 +270,7 @@ rpl_status rpl_sound_drip(rpl_sound_t *snd, int x, int y, int radius, int weight
      * moment are spread over 1/60 s: a trail patters */
     if (snd->burst_at == snd->now) {
         snd->burst++;
-        p.start = snd->now + rpl_rng_next(&snd->rng) % (uint32_t)frames_in(snd->rate, 16);
+        p.start = snd->now + rpl_rng_next(&snd->rng) % (uint32_t)dsp_frames_in(snd->rate, 16);
     } else {
         snd->burst_at = snd->now;
         snd->burst = 0;
@@ -391,13 +339,13 @@ static void voice_frame(rpl_sound_t *s, voice_t *v, int32_t *l, int32_t *r)
         v->state = V_FREE;
         return;
     }
-    int32_t x = (sine(v->phase) * tone) >> 15;
+    int32_t x = (dsp_sine(v->phase) * tone) >> 15;
     v->phase += v->inc;
     if (v->inc < v->inc_end) {
         uint32_t d = (uint32_t)(((uint64_t)(v->inc_end - v->inc) * v->glide) >> 16);
         v->inc += d ? d : 1;
     }
-    v->lp += (int32_t)(((int64_t)(white(&v->noise) - v->lp) * s->splash_lp) >> 16);
+    v->lp += (int32_t)(((int64_t)(dsp_white(&v->noise) - v->lp) * s->splash_lp) >> 16);
     x += (v->lp * spl) >> 15;
     *l += (x * v->gl) >> 15;
     *r += (x * v->gr) >> 15;
@@ -420,7 +368,7 @@ static void bed_frame(rpl_sound_t *s, int32_t *l, int32_t *r)
     int32_t g = (int32_t)(((int64_t)s->bed * s->swell) >> 16); /* Q16 */
     int32_t out[2];
     for (int c = 0; c < 2; c++) {
-        int32_t w = white(&s->bed_noise[c]);
+        int32_t w = dsp_white(&s->bed_noise[c]);
         s->bed_a[c] += (int32_t)(((int64_t)(w - s->bed_a[c]) * s->bed_lp) >> 16);
         s->bed_b[c] += (int32_t)(((int64_t)(s->bed_a[c] - s->bed_b[c]) * s->bed_lp) >> 16);
         /* about -45 dBFS at full swell */
@@ -458,6 +406,17 @@ rpl_status rpl_sound_mix(rpl_sound_t *snd, int16_t *out, int frames)
             if (snd->v[i].state != V_FREE)
                 voice_frame(snd, &snd->v[i], &l, &r);
         bed_frame(snd, &l, &r);
+        if (snd->music) {
+            /* the music keeps time while silenced, so it comes back in step */
+            int32_t ml = 0, mr = 0;
+            synth_frame(snd->music, &ml, &mr);
+            if (snd->mvol != snd->mvol_to) {
+                int32_t dv = snd->mvol_to - snd->mvol;
+                snd->mvol += dv > snd->vol_step ? snd->vol_step : dv < -snd->vol_step ? -snd->vol_step : dv;
+            }
+            l += (int32_t)(((int64_t)ml * snd->mvol) >> 16);
+            r += (int32_t)(((int64_t)mr * snd->mvol) >> 16);
+        }
         /* the limiter: a level that rises in 0.3 ms and falls in 150 ms,
          * and a gain that holds it to LIMIT_AT */
         int32_t p = l < 0 ? -l : l, pr = r < 0 ? -r : r;
@@ -491,6 +450,37 @@ rpl_status rpl_sound_set_volume(rpl_sound_t *snd, int volume)
                           RPL_SOUND_VOLUME_ONE);
     snd->vol_to = (int32_t)((int64_t)volume * Q16 / RPL_SOUND_VOLUME_ONE);
     return RPL_OK;
+}
+
+rpl_status rpl_sound_set_music(rpl_sound_t *snd, const rpl_music_t *music)
+{
+    if (!usable(snd))
+        return RPL_EINVAL;
+    if (music && !music->ok)
+        return rpl_err_set(&snd->err, RPL_EINVAL, "music: a score that failed to read");
+    synth_t *sy = NULL;
+    if (music && !(sy = synth_create(music, snd->rate)))
+        return rpl_err_set(&snd->err, RPL_ENOMEM, "music: out of memory");
+    synth_destroy(snd->music);
+    snd->music = sy;
+    snd->mvol = snd->mvol_to; /* a new piece starts at its volume, without a glide */
+    return RPL_OK;
+}
+
+rpl_status rpl_sound_set_music_volume(rpl_sound_t *snd, int volume)
+{
+    if (!usable(snd))
+        return RPL_EINVAL;
+    if (volume < 0 || volume > RPL_SOUND_VOLUME_ONE)
+        return rpl_err_set(&snd->err, RPL_EINVAL, "music volume %d out of range 0..%d", volume,
+                          RPL_SOUND_VOLUME_ONE);
+    snd->mvol_to = (int32_t)((int64_t)volume * Q16 / RPL_SOUND_VOLUME_ONE);
+    return RPL_OK;
+}
+
+uint64_t rpl_sound_music_position(const rpl_sound_t *snd)
+{
+    return usable(snd) ? synth_position(snd->music) : 0;
 }
 
 static void put32(unsigned char *p, uint32_t v)
