@@ -9,8 +9,8 @@
 # ripple-VERSION-win32 inside the zip.
 # i386: the 32-bit demo as ripple.bin, a launcher `ripple` that puts lib/
 # first on LD_LIBRARY_PATH, lib/ with the libraries the demo needs that a
-# 32-bit Linux does not bring by itself (SDL2, SDL2_image, cJSON,
-# Chipmunk2D: the first LIBDIR that has each; the rest, the C library and
+# 32-bit Linux does not bring by itself (SDL2, SDL2_image, cJSON: the
+# first LIBDIR that has each; Chipmunk2D is linked in; the rest, the C library and
 # what Debian's SDL2 would load, come from the system), assets/ and a
 # README.txt, in a folder ripple-VERSION-i386-linux.
 # The archive is made in a temporary name beside OUT and renamed onto it:
@@ -68,8 +68,8 @@ cp "$DEMO" "$d/ripple.bin"
 copy_assets "$d"
 
 # The libraries to ship: the demo's own (and theirs, in turn) among
-# SDL2, SDL2_image, cJSON and Chipmunk2D, each from the first LIBDIR that
-# has it.
+# SDL2, SDL2_image and cJSON (and Chipmunk2D, were it ever linked
+# shared: it is linked in), each from the first LIBDIR that has it.
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 todo=$(needed "$DEMO")
 shipped=""
