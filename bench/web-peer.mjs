@@ -86,6 +86,9 @@ const COLUMNS = [
   { key: 'ripple', name: "ripple's component", query: 'lib=ripple' },
   { key: 'jquery', name: 'jquery.ripples (default)', query: 'lib=jquery' },
   { key: 'jquery512', name: 'jquery.ripples (resolution 512)', query: 'lib=jquery&resolution=512' },
+  // What any page pays for a frame: the same element with a 2x2 px corner
+  // that changes colour each frame, nothing else.  Ripple cannot go below it.
+  { key: 'floor', name: 'a 2 px box changing colour (the floor)', query: 'lib=floor' },
 ];
 
 // The measured page: our own, not the peer's demo.  Both waters get the
@@ -170,8 +173,18 @@ const PAGE = `<!doctype html>
       peer.renderer = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
       peer.frames = () => peer.raf;
       start((x, y) => $(el).ripples('drop', x, y, 20, 0.04));
+    } else if (lib === 'floor') {
+      const box = document.createElement('div');
+      box.style.cssText = 'width:2px;height:2px';
+      el.append(box);
+      (function paint() {
+        box.style.background = 'rgb(' + (peer.raf & 255) + ',0,0)';
+        requestAnimationFrame(paint);
+      })();
+      peer.frames = () => peer.raf;
+      start(() => {});
     } else {
-      throw new Error('lib=ripple or lib=jquery, got ' + lib);
+      throw new Error('lib=ripple, lib=jquery or lib=floor, got ' + lib);
     }
     peer.ready = true;
   } catch (e) {
@@ -231,6 +244,38 @@ function treeTicks(rootPid) {
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
     procs.set(+d, { ppid: +f[1], pgrp: +f[2], ticks: +f[11] + +f[12] });
   }
+  // Which kind of process (--type= in its command line), and the ticks of
+  // its threads named DedicatedWorker (ripple's engine runs in one).
+  const kind = (pid) => {
+    let cmd = '';
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return 'gone';
+    }
+    const m = cmd.match(/--type=([\w-]+)/);
+    return m ? m[1] : 'browser';
+  };
+  const workerTicks = (pid) => {
+    let t = 0;
+    let tids = [];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return 0;
+    }
+    for (const tid of tids) {
+      try {
+        const s = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        if (s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')) !== 'DedicatedWorker') continue;
+        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+        t += +f[11] + +f[12];
+      } catch {
+        /* a thread that ended */
+      }
+    }
+    return t;
+  };
   const inTree = (pid) => {
     for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
       if (p === rootPid) return true;
@@ -242,7 +287,11 @@ function treeTicks(rootPid) {
     return false;
   };
   const out = new Map();
-  for (const [pid, p] of procs) if (inTree(pid)) out.set(pid, p.ticks);
+  for (const [pid, p] of procs) {
+    if (!inTree(pid)) continue;
+    const type = kind(pid);
+    out.set(pid, { ticks: p.ticks, type, worker: type === 'renderer' ? workerTicks(pid) : 0 });
+  }
   return out;
 }
 
@@ -250,8 +299,26 @@ function treeTicks(rootPid) {
 // from nothing; one that ended is lost (none should, in a steady page).
 function cpuMs(a, b) {
   let t = 0;
-  for (const [pid, ticks] of b) t += ticks - (a.get(pid) || 0);
+  for (const [pid, p] of b) t += p.ticks - (a.get(pid)?.ticks || 0);
   return t * TICK_MS;
+}
+
+// The same by kind: the GPU process, the renderers (their workers apart) and
+// the rest (browser, network, utilities).
+function cpuSplitMs(a, b) {
+  const o = { gpu: 0, renderer: 0, worker: 0, rest: 0 };
+  for (const [pid, p] of b) {
+    const was = a.get(pid);
+    const all = p.ticks - (was?.ticks || 0);
+    const w = p.worker - (was?.worker || 0);
+    if (p.type === 'gpu-process') o.gpu += all;
+    else if (p.type === 'renderer') {
+      o.renderer += all - w;
+      o.worker += w;
+    } else o.rest += all;
+  }
+  for (const k of Object.keys(o)) o[k] *= TICK_MS;
+  return o;
 }
 
 async function measure(config, column, url, shot) {
@@ -285,6 +352,7 @@ async function measure(config, column, url, shot) {
     return {
       browser: version.product,
       ms: cpuMs(a.cpu, b.cpu) / frames,
+      split: Object.fromEntries(Object.entries(cpuSplitMs(a.cpu, b.cpu)).map(([k, v]) => [k, v / frames])),
       fps: frames / secs,
       rafFps: (b.raf - a.raf) / secs,
       drops: b.drops - a.drops,
@@ -348,6 +416,16 @@ function table(res, env) {
   for (const c of res)
     for (const k of COLUMNS)
       if (c.cells[k.key]?.error) errs.push(`${k.name} with ${c.config.key}: ${c.cells[k.key].error}`);
+  // Where the CPU goes, by process: the medians of each part apart (so they
+  // need not add up to the cell's median exactly).
+  const f = (v) => v.toFixed(v < 10 ? 2 : 1);
+  const parts = (r) => `GPU process ${f(r.split.gpu)}, renderer ${f(r.split.renderer)}` +
+    `${r.split.worker >= 0.005 ? ` + its worker ${f(r.split.worker)}` : ''}, the rest ${f(r.split.rest)}`;
+  lines.push('', 'Where it goes, ms a frame by process (medians):');
+  for (const c of res)
+    for (const k of COLUMNS.filter((k) => k.key !== 'jquery512'))
+      if (c.cells[k.key] && !c.cells[k.key].error)
+        lines.push(`- ${c.config.key === 'swiftshader' ? 'SwiftShader' : 'software compositing'}, ${k.name}: ${parts(c.cells[k.key])}`);
   if (env.renderers.length) lines.push('', `jquery.ripples' WebGL renderer: ${env.renderers.map((r) => `\`${r}\``).join(', ')}.`);
   if (errs.length) lines.push('', `Failed: ${errs.join('; ')}.`);
   return lines.join('\n');
@@ -385,7 +463,8 @@ async function main() {
           if (!opt.json)
             console.log(`run ${run}, ${config.key}, ${column.key}: ` + (r.error ? `fails: ${r.error}` :
               `${r.ms.toFixed(2)} ms cpu/frame, ${r.fps.toFixed(1)} fps (rAF ${r.rafFps.toFixed(1)}), ` +
-              `${r.drops} drops, ${r.processes} processes` +
+              `${r.drops} drops, ${r.processes} processes (ms/frame: GPU ${r.split.gpu.toFixed(2)}, ` +
+              `renderer ${r.split.renderer.toFixed(2)}, worker ${r.split.worker.toFixed(2)}, rest ${r.split.rest.toFixed(2)})` +
               (r.inWorker !== undefined ? `, ${r.inWorker ? 'worker' : 'main thread'}, pool ${r.pool?.width}x${r.pool?.height}` : '') +
               (r.renderer ? `, ${r.renderer}` : '')));
         }
@@ -403,6 +482,7 @@ async function main() {
       const bad = rs.find((r) => r.error);
       cells[column.key] = bad ? { error: bad.error } : {
         ms: median(rs.map((r) => r.ms)),
+        split: Object.fromEntries(['gpu', 'renderer', 'worker', 'rest'].map((k) => [k, median(rs.map((r) => r.split[k]))])),
         fps: median(rs.map((r) => r.fps)),
         inWorker: rs.every((r) => r.inWorker !== false),
       };
