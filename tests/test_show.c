@@ -255,6 +255,97 @@ static void test_times(void **state)
     rpl_show_destroy(s);
 }
 
+/* Times in beats and bars after `tempo`: at 96 beats a minute a beat is
+ * 3600 / 96 = 37.5 steps, a 4/4 bar 150; bar:beat counts both from 1. */
+static uint64_t steps_at(const char *body)
+{
+    char text[512];
+    snprintf(text, sizeof text, H "%s", body);
+    rpl_show_t *s = parse_ok(text);
+    uint64_t n = rpl_show_length(s);
+    rpl_show_destroy(s);
+    return n;
+}
+
+static void test_beats(void **state)
+{
+    (void)state;
+    assert_int_equal(steps_at("tempo 96 4\n@1:1 light on\n+1 end\n"), 1);   /* bar 1 is step 0 */
+    assert_int_equal(steps_at("tempo 96 4\n@5:1 end\n"), 600);            /* 4 bars */
+    assert_int_equal(steps_at("tempo 96 4\n@5:3 end\n"), 675);            /* + 2 beats */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 end\n"), 38);             /* 37.5, halves up */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2.5 end\n"), 56);           /* 56.25 */
+    assert_int_equal(steps_at("tempo 96 4\n@1:4.999 end\n"), 150);        /* 149.9625 */
+    assert_int_equal(steps_at("tempo 96 3\n@2:1 end\n"), 113);            /* a 3/4 bar: 112.5 */
+    assert_int_equal(steps_at("tempo 120\n@3:1 end\n"), 240);             /* 4 by default */
+    assert_int_equal(steps_at("tempo 96 4\n@16b end\n"), 600);
+    assert_int_equal(steps_at("tempo 96 4\n@0.5bar end\n"), 75);
+    assert_int_equal(steps_at("tempo 96 4\n@25:1 end\n"), 3600);          /* the music's loop */
+    /* + adds exactly: three beats after a half-step are 112.5 on from 37.5,
+     * not three rounded beats (38 + 38 + 38 = 114) */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\n+1b light on\n+1b light on\n"
+                              "+1b end\n"), 150);
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\nwait 3b\n@2:1 end\n"), 150);
+    /* steps and seconds still mean steps, before and after the tempo */
+    assert_int_equal(steps_at("@10 light on\ntempo 96 4\n+1b end\n"), 48);  /* 47.5 */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\n+1s end\n"), 98);  /* 37.5 + 60 */
+    /* every= in beats: whole steps only; over= rounds */
+    rpl_show_t *s = parse_ok(H "tempo 96 4\n@1:1 ring 0.5 0.5 0.1 0.01 100 every=2b "
+                               "times=3 over=1b\n");
+    assert_int_equal(rpl_show_length(s), 75 + 75 + 38);
+    rpl_show_destroy(s);
+    s = parse_ok(H "tempo 96 4\n@1:1 drop 0.5 0.5 0.01 100 every=1bar times=24\n");
+    assert_int_equal(rpl_show_length(s), 23 * 150 + 1);
+    rpl_show_destroy(s);
+
+    /* the errors */
+    bad(H "@5:3 drop 0.5 0.5 0.01 300\n",
+        "t:2:1: time '@5:3' is in beats: write the tempo first ('tempo 96 4': beats a minute "
+        "and a bar)");
+    bad(H "wait 2b\n", "t:2:6: TIME '2b' is in beats: write the tempo first ('tempo 96 4': "
+                       "beats a minute and a bar)");
+    bad(H "tempo 96 4\n@5:5 end\n",
+        "t:3:1: bad time '@5:5': a bar has beats 1 to 4.999 (tempo 96 4, line 2)");
+    bad(H "tempo 96 4\n@5:0.5 end\n",
+        "t:3:1: bad time '@5:0.5': a bar has beats 1 to 4.999 (tempo 96 4, line 2)");
+    bad(H "tempo 96 4\n@0:1 end\n",
+        "t:3:1: bad time '@0:1': want steps, seconds or beats after '@' or '+' (@120, @2s, +30, "
+        "+0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@1.5:1 end\n",
+        "t:3:1: bad time '@1.5:1': want steps, seconds or beats after '@' or '+' (@120, @2s, "
+        "+30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@1:1.0001 end\n",
+        "t:3:1: bad time '@1:1.0001': want steps, seconds or beats after '@' or '+' (@120, "
+        "@2s, +30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n+5:1 end\n",
+        "t:3:1: bad time '+5:1': want steps, seconds or beats after '@' or '+' (@120, @2s, +30, "
+        "+0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@5:1 light on\n@4:4 end\n",
+        "t:4:1: @4:4 goes back in time: the line before is at step 600");
+    bad(H "tempo 300 16\n@999999999:1 end\n",
+        "t:3:1: time '@999999999:1' is past step 100000000, the longest a show may last");
+    bad(H "tempo 20 1\n@555556b end\n",
+        "t:3:1: time '@555556b' is past step 100000000, the longest a show may last");
+    bad(H "tempo 20 1\n@99999999 cut\n+1b end\n",
+        "t:4:1: +1b is past step 100000000, the longest a show may last");
+    bad(H "tempo 96 4\ndrop 0.5 0.5 0.01 100 every=1b\n",
+        "t:3:29: every=1b is not a whole number of steps at tempo 96 (a beat is 3600/96 steps): "
+        "a repeat must be");
+    bad(H "tempo 96 4\ndrop 0.5 0.5 0.01 100 every=0b\n",
+        "t:3:29: bad every '0b': want steps, seconds or beats above 0 (30, 0.5s, 2b)");
+    bad(H "tempo 96 4\nring 0.5 0.5 0.1 0.01 100 over=xb\n",
+        "t:3:32: bad over 'xb': want steps, seconds or beats (30, 0.5s, 1b)");
+    bad(H "tempo 96\ntempo 96\n", "t:3:1: the tempo is set once a show (line 2)");
+    bad(H "@5 tempo 96\n", "t:2:1: 'tempo' takes no time: it says what beats are from its line "
+                           "on");
+    bad(H "tempo\n", "t:2:1: 'tempo' wants BPM [BEATS-A-BAR] (tempo 96 4), got 0 arguments");
+    bad(H "tempo 96 4 4\n",
+        "t:2:12: 'tempo' wants BPM [BEATS-A-BAR] (tempo 96 4), got 3 arguments");
+    bad(H "tempo 19\n", "t:2:7: bad BPM '19': want whole beats a minute, 20..300");
+    bad(H "tempo 96.5\n", "t:2:7: bad BPM '96.5': want whole beats a minute, 20..300");
+    bad(H "tempo 96 17\n", "t:2:10: bad BEATS-A-BAR '17': want a whole number 1..16");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -273,15 +364,19 @@ static void test_errors(void **state)
 
     /* times */
     bad(H "@x drop 0.5 0.5 0.01 300\n",
-        "t:2:1: bad time '@x': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@x': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@-5 cut\n",
-        "t:2:1: bad time '@-5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@-5': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "  +1.5 cut\n",
-        "t:2:3: bad time '+1.5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:3: bad time '+1.5': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@0x10 cut\n",
-        "t:2:1: bad time '@0x10': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
-    bad(H "@100000001 cut\n", "t:2:1: bad time '@100000001': want steps or seconds after '@' "
-                              "or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@0x10': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "@100000001 cut\n", "t:2:1: bad time '@100000001': want steps, seconds or beats after "
+                              "'@' or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@10 cut\n@5 cut\n", "t:3:1: @5 goes back in time: the line before is at step 10");
     bad(H "@1s cut\n@59 cut\n", "t:3:1: @59 goes back in time: the line before is at step 60");
     bad(H "+99999999 cut\n+2 cut\n",
@@ -377,7 +472,8 @@ static void test_errors(void **state)
     bad(H "picture a b\n", "t:2:11: 'picture' takes 1 argument (NAME): 'b' is one too many");
     bad(H "cut 1\n", "t:2:5: 'cut' takes 0 arguments (none): '1' is one too many");
     bad(H "wait\n", "t:2:1: 'wait' needs 1 argument (TIME), got 0");
-    bad(H "wait soon\n", "t:2:6: bad TIME 'soon': want steps or seconds (120, 2s, 0.5s)");
+    bad(H "wait soon\n", "t:2:6: bad TIME 'soon': want steps, seconds or beats (120, 2s, "
+                            "0.5s, 2b, 1bar)");
     bad(H "loop\n", "t:2:1: 'loop' at step 0: a show lasts at least one step");
     bad(H "end\n", "t:2:1: 'end' at step 0: a show lasts at least one step");
     bad(H "@10 loop\n@20 cut\n", "t:3:1: nothing may follow 'loop' (line 2)");
@@ -394,7 +490,7 @@ static void test_errors(void **state)
         "t:2:40: over= is longer than every=: the repeats would overlap");
     bad(H "drop 0.5 0.5 0.01 300 every=\n", "t:2:29: option 'every' needs a value");
     bad(H "drop 0.5 0.5 0.01 300 every=0\n",
-        "t:2:29: bad every '0': want steps or seconds (30, 0.5s), above 0");
+        "t:2:29: bad every '0': want steps, seconds or beats above 0 (30, 0.5s, 2b)");
     bad(H "drop 0.5 0.5 0.01 300 every=5 times=0\n",
         "t:2:37: bad times '0': want a whole number 1..1000000");
     bad(H "drop 0.5 0.5 0.01 300 =5\n",
@@ -1507,6 +1603,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_command_parses),
         cmocka_unit_test(test_times),
+        cmocka_unit_test(test_beats),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_no_overread),
