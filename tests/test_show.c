@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1314,6 +1315,70 @@ static void test_default_show(void **state)
     free(text);
 }
 
+/* The default show keeps time with the music: its tempo is the score's,
+ * and each of its moments written at a bar and beat (@BAR:BEAT) with
+ * stones lays them within a frame of that beat of the music, worked out
+ * here from the score's tempo: all its stones, or with over= the first
+ * (the pen's start).  Each such line is played alone behind the show's
+ * tempo line, the field never stepped, so any change is a stone. */
+static void test_default_show_on_the_beat(void **state)
+{
+    (void)state;
+    rpl_music_t *m = NULL;
+    assert_int_equal(rpl_music_read("assets/music/default.score", &m), RPL_OK);
+    int bpm = 0, spb = 0, bpb = 0, steps = 0;
+    assert_int_equal(rpl_music_tempo(m, &bpm, &spb, &bpb, &steps), RPL_OK);
+    rpl_music_destroy(m);
+    size_t len;
+    char *text = slurp("assets/shows/default.show", &len);
+    text[len] = '\0';
+    char tempo[128] = "";
+    int marked = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        int sb = 0, sbar = 0;
+        if (sscanf(line, "tempo %d %d", &sb, &sbar) == 2) {
+            assert_int_equal(sb, bpm);
+            assert_int_equal(sbar, bpb);
+            snprintf(tempo, sizeof tempo, "%s\n", line);
+            continue;
+        }
+        int bar;
+        double beat;
+        char cmd[16];
+        if (sscanf(line, "@%d:%lf %15s", &bar, &beat, cmd) != 3 ||
+            (strcmp(cmd, "drop") && strcmp(cmd, "ring") && strcmp(cmd, "trail") &&
+             strcmp(cmd, "text")))
+            continue;
+        assert_true(tempo[0]);
+        double want = ((bar - 1) * bpb + (beat - 1)) * 60.0 / bpm * 60.0; /* in frames */
+        int over = strstr(line, "over=") != NULL;
+        char one[4096 + 256];
+        snprintf(one, sizeof one, H "%s%s\n", tempo, line);
+        rpl_show_t *s = parse_ok(one);
+        rpl_sim_t *sim = new_sim(160, 120, 1);
+        rpl_show_player_t *p = player_of(s, 1);
+        long first = -1, last = -1;
+        for (long t = 0; t < (long)want + 12; t++)
+            if (tick_diff(p, sim)->n > 0) {
+                if (first < 0)
+                    first = t;
+                last = t;
+            }
+        if (first < 0 || fabs((double)first - want) > 1.0 ||
+            (!over && fabs((double)last - want) > 1.0))
+            fail_msg("'%s': stones from frame %ld to %ld, its beat is at frame %.2f", line,
+                     first, last, want);
+        marked++;
+        rpl_show_player_destroy(p);
+        rpl_sim_destroy(sim);
+        rpl_show_destroy(s);
+    }
+    /* the opening's drops, the ring as the beat comes in, the finale's */
+    assert_true(marked >= 12);
+    print_message("%d moments of the default show on the beat\n", marked);
+    free(text);
+}
+
 /* ---- the work budget ---------------------------------------------------- */
 
 #define WB RPL_SHOW_WORK_MAX
@@ -1621,6 +1686,7 @@ int main(void)
         cmocka_unit_test(test_cut_walls_edges),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
+        cmocka_unit_test(test_default_show_on_the_beat),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_budget_worst),
         cmocka_unit_test(test_budget_long_name),
