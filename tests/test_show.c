@@ -18,6 +18,7 @@
 #include "util.h"
 
 #define H "ripple-show 1\n"
+#define WC0 RPL_SHOW_WORK_COMMAND
 
 /* Parses text (a C string) named "t"; fails the test unless it is valid. */
 static rpl_show_t *parse_ok(const char *text)
@@ -1173,6 +1174,78 @@ static void test_weights(void **state)
 
 /* cut flattens the water (rpl_sim_reset with the player's seed); walls
  * and edges reach the field. */
+/* calm T: the water settles over T steps, 1 - smoothstep of the time
+ * gone (worked out here in doubles), and is flat at the end; a stone laid
+ * in the calm's step comes after the settling; the budget counts the
+ * field each step; the player forgets it at a loop. */
+static void test_calm(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "drop 50px 40px 20px 4000\n@1 calm 4\n@10 end\n");
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    size_t c = 40 * 100 + 50;
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    int h0 = cur_of(sim)[c];
+    assert_int_equal(h0, -4000);
+    for (int k = 1; k <= 4; k++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        double x = k / 4.0, left = 1 - x * x * (3 - 2 * x);
+        int h = cur_of(sim)[c];
+        if (fabs(h - h0 * left) > 2)
+            fail_msg("calm step %d: the centre at %d, want %.1f", k, h, h0 * left);
+        if (k < 4)
+            assert_true(rpl_sim_energy(sim) > 0);
+    }
+    assert_int_equal(rpl_sim_energy(sim), 0); /* flat, both buffers */
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    /* the water keeps moving while it settles: with the field stepped it
+     * is calm by the end too, and not at once as after a cut */
+    s = parse_ok(H "ring 50px 40px 16px 4px 3000\n@30 calm 1s\n@200 end\n");
+    rpl_sim_reset(sim, 1);
+    p = player_of(s, 1);
+    for (int t = 0; t < 90; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        if (t == 31 || t == 50)
+            if (rpl_sim_energy(sim) == 0)
+                fail_msg("calm: the water flat at step %d", t);
+        rpl_sim_step(sim);
+    }
+    assert_int_equal(rpl_sim_energy(sim), 0);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    /* a loop stops a calm that has not ended */
+    s = parse_ok(H "@5 drop 0.5 0.5 0.1 300\n@9 calm 100\n@10 loop\n");
+    rpl_sim_reset(sim, 1);
+    p = player_of(s, 1);
+    for (int t = 0; t < 16; t++)
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    /* step 5 of the second pass: its drop (-50 at the centre) on the first
+     * one calmed for one step of a hundred and no more (truncated: -49) */
+    double x = 0.01, left = 1 - x * x * (3 - 2 * x);
+    assert_int_equal(cur_of(sim)[c], (int)(-50 * left) - 50);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+
+    /* the budget: the field a step, while it runs */
+    s = parse_ok(H "calm 10\n@20 end\n");
+    uint64_t at = 99;
+    assert_int_equal(rpl_show_work(s, &at), WC0 + 960 * 540);
+    assert_int_equal(at, 0);
+    assert_int_equal(rpl_show_length(s), 20);
+    rpl_show_destroy(s);
+    s = parse_ok(H "calm 10\n");
+    assert_int_equal(rpl_show_length(s), 10);
+    rpl_show_destroy(s);
+
+    bad(H "calm 0\n", "t:2:6: 'calm' over no time: write 'cut' to flatten the water at once");
+    bad(H "calm\n", "t:2:1: 'calm' needs 1 argument (TIME), got 0");
+    bad(H "calm soon\n", "t:2:6: bad TIME 'soon': want steps, seconds or beats (120, 2s, "
+                         "0.5s, 2b, 1bar)");
+}
+
 static void test_cut_walls_edges(void **state)
 {
     (void)state;
@@ -1684,6 +1757,7 @@ int main(void)
         cmocka_unit_test(test_rain),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_cut_walls_edges),
+        cmocka_unit_test(test_calm),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
         cmocka_unit_test(test_default_show_on_the_beat),

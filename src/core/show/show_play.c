@@ -5,6 +5,7 @@
 
 #include "core/base/base.h"
 #include "ripple_support.h"
+#include "core/field/field.h"
 #include "core/show/show.h"
 
 #define TAU 6.283185307179586
@@ -31,6 +32,7 @@ struct rpl_show_player {
     rpl_show_view_t view;
     active_t act[RPL_SHOW_ACTIVE_MAX];
     int nact;
+    uint64_t calm_at, calm_len; /* a `calm` from step calm_at; 0: none */
 };
 
 static void initial_view(rpl_show_player_t *p)
@@ -91,6 +93,7 @@ void rpl_show_player_rewind(rpl_show_player_t *p)
     p->done = 0;
     p->changed = 0;
     p->nact = 0;
+    p->calm_len = 0;
     initial_view(p);
 }
 
@@ -208,6 +211,16 @@ static rpl_status lay(const rpl_show_player_t *p, const ev_t *e, const path_t *p
     }
     }
     return st;
+}
+
+/* What is left of the water i steps into a calm of n, in 1/65536: 1 -
+ * smoothstep(i / n), so the water settles gently and ends flat. */
+static int32_t calm_left(uint64_t i, uint64_t n)
+{
+    if (i >= n)
+        return 0;
+    int64_t x = (int64_t)((i << 16) / n); /* i / n in 1/65536, i < 2^27 */
+    return (int32_t)(65536 - ((x * x * (3 * 65536 - 2 * x)) >> 32));
 }
 
 /* One step of a running command; 1 when it is finished. */
@@ -329,6 +342,10 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
         rpl_sim_reset(sim, p->seed);
         p->changed |= RPL_SHOW_CUT;
         return RPL_OK;
+    case C_CALM:
+        p->calm_at = p->t;
+        p->calm_len = e->over;
+        return RPL_OK;
     default:
         return RPL_OK;
     }
@@ -354,6 +371,7 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             p->t = 0;
             p->next = 0;
             p->nact = 0;
+            p->calm_len = 0;
             p->loops++;
             p->changed |= RPL_SHOW_LOOPED;
             if (restarted++) /* never: a loop is past step 0 */
@@ -367,6 +385,14 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             if (st == RPL_OK)
                 st = d;
         }
+    }
+    if (!p->done && p->calm_len) {
+        /* the water settles before this step's stones */
+        uint64_t i = p->t - p->calm_at;
+        int32_t from = calm_left(i, p->calm_len), to = calm_left(i + 1, p->calm_len);
+        rpl_sim_scale(sim, to, from);
+        if (i + 1 >= p->calm_len)
+            p->calm_len = 0;
     }
     if (!p->done) {
         int k = 0;

@@ -362,6 +362,7 @@ static const struct cmd {
     { "edges", NULL, C_EDGES, "e", "reflect|absorb", 0 },
     { "picture", NULL, C_PICTURE, "n", "NAME", 0 },
     { "cut", NULL, C_CUT, "", "", 0 },
+    { "calm", NULL, C_CALM, "t", "TIME", 0 },
     { "wait", NULL, C_WAIT, "t", "TIME", 0 },
     { "loop", NULL, C_LOOP, "", "", 0 },
     { "end", NULL, C_END, "", "", 0 },
@@ -934,11 +935,14 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
             ps->last = ps->clock;
         return RPL_OK;
     }
+    if (c->cmd == C_CALM && e.over == 0)
+        return perr(ps, args[0]->col, "'calm' over no time: write 'cut' to flatten the water at "
+                                      "once");
     if ((c->cmd == C_LOOP || c->cmd == C_END) && at == 0)
         return perr(ps, ct->col, "'%s' at step 0: a show lasts at least one step", c->name);
     if (s->n >= RPL_SHOW_EVENTS_MAX)
         return perr(ps, ct->col, "more than %d commands in one show", RPL_SHOW_EVENTS_MAX);
-    if (is_action(c->cmd)) {
+    if (is_action(c->cmd) || c->cmd == C_CALM) { /* a calm runs for its time too */
         st = schedule(ps, &e, ct->col);
         if (st != RPL_OK)
             return st;
@@ -1377,7 +1381,7 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
         const ev_t *e = &s->ev[i];
         if (e->at != b->step)
             next_step(b, e->at);
-        if (is_action(e->cmd)) {
+        if (is_action(e->cmd) || e->cmd == C_CALM) {
             uint64_t span = e->over > 1 ? e->over : 1, end;
             if (!e->every)
                 end = e->at + span;
@@ -1387,7 +1391,8 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
                 end = e->at + (e->times - 1) * e->every + span;
             if (b->nact < RPL_SHOW_ACTIVE_MAX) { /* always: the parser counted them */
                 b->end[b->nact] = end;
-                b->cost[b->nact++] = action_cost(s, e);
+                b->cost[b->nact++] = e->cmd == C_CALM ? UNIT + (uint64_t)BW * BH
+                                                      : action_cost(s, e);
                 b->act += b->cost[b->nact - 1];
             }
             b->acts_now++;
