@@ -1246,6 +1246,62 @@ static void test_calm(void **state)
                          "0.5s, 2b, 1bar)");
 }
 
+/* fade T COLOUR: the view's fade goes to 256 at the middle and back to 0
+ * at the end, eased (smoothstep, worked out here in doubles), the colour
+ * with it; the budget counts the field each step. */
+static void test_fade(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@2 fade 20 0x204060\n@30 fade 2 white\n@40 end\n");
+    rpl_sim_t *sim = new_sim(40, 30, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int t = 0; t < 40; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        const rpl_show_view_t *v = rpl_show_player_view(p);
+        unsigned ch = rpl_show_player_changed(p);
+        if (t < 2 || (t >= 22 && t < 30) || t >= 32) {
+            assert_int_equal(v->fade, 0);
+            assert_false(ch & RPL_SHOW_FADE);
+            continue;
+        }
+        assert_true(ch & RPL_SHOW_FADE);
+        int n = t < 30 ? 20 : 2, i = t - (t < 30 ? 2 : 30);
+        double k = 2.0 * (i + 1), x = (k <= n ? k : 2 * n - k) / n;
+        double want = i + 1 >= n ? 0 : 256 * x * x * (3 - 2 * x);
+        if (fabs(v->fade - want) > 1)
+            fail_msg("fade at step %d: %d, want %.2f", t, v->fade, want);
+        assert_int_equal(v->fade_colour, t < 30 ? 0x204060u : 0xFFFFFFu);
+        if (t == 11)
+            assert_int_equal(v->fade, 256); /* the middle: all the colour */
+    }
+    /* a loop clears a fade cut short */
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    s = parse_ok(H "@5 fade 1s black\n@10 loop\n");
+    p = player_of(s, 1);
+    for (int t = 0; t < 10; t++)
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_true(rpl_show_player_view(p)->fade > 0);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_int_equal(rpl_show_player_view(p)->fade, 0);
+    assert_true(rpl_show_player_changed(p) & RPL_SHOW_FADE);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+
+    s = parse_ok(H "fade 10 black\n@20 end\n");
+    assert_int_equal(rpl_show_work(s, NULL), WC0 + 960 * 540);
+    rpl_show_destroy(s);
+    bad(H "fade 1 black\n", "t:2:6: a fade lasts 2 steps at least: to the colour and back");
+    bad(H "fade 1s\n", "t:2:6: 'fade' needs 2 arguments (TIME COLOUR), got 1");
+    bad(H "fade 1s red\n", "t:2:9: bad COLOUR 'red': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s 0x12345g\n",
+        "t:2:9: bad COLOUR '0x12345g': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s 0x1234567\n",
+        "t:2:9: bad COLOUR '0x1234567': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s #102030\n", "t:2:6: 'fade' needs 2 arguments (TIME COLOUR), got 1");
+}
+
 static void test_cut_walls_edges(void **state)
 {
     (void)state;
@@ -1758,6 +1814,7 @@ int main(void)
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_cut_walls_edges),
         cmocka_unit_test(test_calm),
+        cmocka_unit_test(test_fade),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
         cmocka_unit_test(test_default_show_on_the_beat),

@@ -204,6 +204,9 @@ typedef struct rpl_show_view {
     const char *picture; /* a name for the front end to resolve; "default": its own */
     rpl_stones stones;   /* how the front end's own stones (the user's, an
                           * autopilot's) meet the water; the show's are bumps */
+    int fade;            /* since 1.1.0: how far the picture is faded to
+                          * fade_colour, 0 (not) .. 256 (all the colour) */
+    uint32_t fade_colour; /* 0xRRGGBB */
 } rpl_show_view_t;
 
 /* What the last tick changed (rpl_show_player_changed): the view's fields,
@@ -218,6 +221,7 @@ typedef struct rpl_show_view {
 #define RPL_SHOW_LOOPED   0x40u
 #define RPL_SHOW_ENDED    0x80u
 #define RPL_SHOW_STONES   0x100u /* since 1.1.0 */
+#define RPL_SHOW_FADE     0x200u /* since 1.1.0 */
 
 /* A player at step 0 of a valid show into *out (see the constructor rule
  * in ripple/base.h): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */

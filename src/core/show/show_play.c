@@ -33,6 +33,7 @@ struct rpl_show_player {
     active_t act[RPL_SHOW_ACTIVE_MAX];
     int nact;
     uint64_t calm_at, calm_len; /* a `calm` from step calm_at; 0: none */
+    uint64_t fade_at, fade_len; /* a `fade` likewise */
 };
 
 static void initial_view(rpl_show_player_t *p)
@@ -44,6 +45,9 @@ static void initial_view(rpl_show_player_t *p)
     memset(&p->view.rain, 0, sizeof p->view.rain);
     p->view.picture = "";
     p->view.stones = RPL_STONES_BUMPS;
+    p->view.fade = 0;
+    p->view.fade_colour = 0;
+    p->fade_len = 0;
     p->rain = NULL;
     p->wf[0] = p->wf[1] = 1000;
 }
@@ -223,6 +227,18 @@ static int32_t calm_left(uint64_t i, uint64_t n)
     return (int32_t)(65536 - ((x * x * (3 * 65536 - 2 * x)) >> 32));
 }
 
+/* How far a fade of n steps has gone to its colour at its step i, 0..256:
+ * there and back, eased at both ends (smoothstep), all the colour at the
+ * middle, none after its last step. */
+static int fade_level(uint64_t i, uint64_t n)
+{
+    uint64_t k = 2 * (i + 1);
+    if (i + 1 >= n)
+        return 0;
+    int64_t x = (int64_t)(((k <= n ? k : 2 * n - k) << 16) / n); /* 0..65536 */
+    return (int)((x * x * (3 * 65536 - 2 * x) >> 32) * 256 >> 16);
+}
+
 /* One step of a running command; 1 when it is finished. */
 static int run_action(rpl_show_player_t *p, active_t *a, rpl_sim_t *sim, rpl_status *st)
 {
@@ -346,6 +362,11 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
         p->calm_at = p->t;
         p->calm_len = e->over;
         return RPL_OK;
+    case C_FADE:
+        p->fade_at = p->t;
+        p->fade_len = e->over;
+        p->view.fade_colour = (uint32_t)e->w0;
+        return RPL_OK;
     default:
         return RPL_OK;
     }
@@ -372,6 +393,11 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             p->next = 0;
             p->nact = 0;
             p->calm_len = 0;
+            if (p->fade_len) { /* a fade cut short clears */
+                p->fade_len = 0;
+                p->view.fade = 0;
+                p->changed |= RPL_SHOW_FADE;
+            }
             p->loops++;
             p->changed |= RPL_SHOW_LOOPED;
             if (restarted++) /* never: a loop is past step 0 */
@@ -393,6 +419,13 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
         rpl_sim_scale(sim, to, from);
         if (i + 1 >= p->calm_len)
             p->calm_len = 0;
+    }
+    if (!p->done && p->fade_len) {
+        uint64_t i = p->t - p->fade_at;
+        p->view.fade = fade_level(i, p->fade_len);
+        p->changed |= RPL_SHOW_FADE;
+        if (i + 1 >= p->fade_len)
+            p->fade_len = 0;
     }
     if (!p->done) {
         int k = 0;

@@ -322,7 +322,8 @@ static rpl_status time_err(parser_t *ps, const tok_t *t, int col, int why, const
 enum {
     K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
     K_FACTOR = 'g',
-    K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
+    K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't',
+    K_COLOUR = 'c'
 };
 
 /* Options. */
@@ -363,6 +364,7 @@ static const struct cmd {
     { "picture", NULL, C_PICTURE, "n", "NAME", 0 },
     { "cut", NULL, C_CUT, "", "", 0 },
     { "calm", NULL, C_CALM, "t", "TIME", 0 },
+    { "fade", NULL, C_FADE, "tc", "TIME COLOUR", 0 },
     { "wait", NULL, C_WAIT, "t", "TIME", 0 },
     { "loop", NULL, C_LOOP, "", "", 0 },
     { "end", NULL, C_END, "", "", 0 },
@@ -619,6 +621,30 @@ static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmd
         case K_NAME:
             st = picture_name(ps, t, e);
             break;
+        case K_COLOUR: {
+            unsigned v = 0;
+            int ok = tok_is(t, "black") || tok_is(t, "white");
+            if (tok_is(t, "white"))
+                v = 0xFFFFFFu;
+            /* '#' starts a comment: hexadecimal as in C */
+            if (!ok && !t->quoted && t->n == 8 && t->p[0] == '0' &&
+                (t->p[1] == 'x' || t->p[1] == 'X')) {
+                ok = 1;
+                for (size_t j = 2; j < 8; j++) {
+                    char d = t->p[j];
+                    int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10
+                          : d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
+                    if (x < 0)
+                        ok = 0;
+                    v = v << 4 | (unsigned)(x & 15);
+                }
+            }
+            if (!ok)
+                return perr(ps, t->col, "bad COLOUR '%s': want black, white or 0xRRGGBB "
+                                        "(0x102030)", shown(t, q));
+            e->w0 = (int)v;
+            break;
+        }
         case K_TIME: {
             int why = parse_time(ps, t, 0, 0, &ps->wait_ticks);
             if (why != T_OK)
@@ -938,11 +964,13 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
     if (c->cmd == C_CALM && e.over == 0)
         return perr(ps, args[0]->col, "'calm' over no time: write 'cut' to flatten the water at "
                                       "once");
+    if (c->cmd == C_FADE && e.over < 2)
+        return perr(ps, args[0]->col, "a fade lasts 2 steps at least: to the colour and back");
     if ((c->cmd == C_LOOP || c->cmd == C_END) && at == 0)
         return perr(ps, ct->col, "'%s' at step 0: a show lasts at least one step", c->name);
     if (s->n >= RPL_SHOW_EVENTS_MAX)
         return perr(ps, ct->col, "more than %d commands in one show", RPL_SHOW_EVENTS_MAX);
-    if (is_action(c->cmd) || c->cmd == C_CALM) { /* a calm runs for its time too */
+    if (is_action(c->cmd) || c->cmd == C_CALM || c->cmd == C_FADE) { /* these run too */
         st = schedule(ps, &e, ct->col);
         if (st != RPL_OK)
             return st;
@@ -1381,7 +1409,7 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
         const ev_t *e = &s->ev[i];
         if (e->at != b->step)
             next_step(b, e->at);
-        if (is_action(e->cmd) || e->cmd == C_CALM) {
+        if (is_action(e->cmd) || e->cmd == C_CALM || e->cmd == C_FADE) {
             uint64_t span = e->over > 1 ? e->over : 1, end;
             if (!e->every)
                 end = e->at + span;
@@ -1391,8 +1419,9 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
                 end = e->at + (e->times - 1) * e->every + span;
             if (b->nact < RPL_SHOW_ACTIVE_MAX) { /* always: the parser counted them */
                 b->end[b->nact] = end;
-                b->cost[b->nact++] = e->cmd == C_CALM ? UNIT + (uint64_t)BW * BH
-                                                      : action_cost(s, e);
+                /* a calm scales the field, a fade paints the picture again */
+                b->cost[b->nact++] = e->cmd == C_CALM || e->cmd == C_FADE
+                                         ? UNIT + (uint64_t)BW * BH : action_cost(s, e);
                 b->act += b->cost[b->nact - 1];
             }
             b->acts_now++;
