@@ -104,8 +104,10 @@ static const struct scene {
     { "RIPPLE written", 450, 600, 1 },
     { "ring", 600, 713, 1 },
     { "shapes", 713, 1200, 1 },
-    { "rain", 1200, 1725, 1 },
-    { "two slits", 1725, 2400, 1 },
+    { "rain", 1200, 1650, 1 },
+    { "fade, calm", 1650, 1725, 0 }, /* the water settling in the dark */
+    { "two slits", 1725, 2325, 1 },
+    { "fade, calm again", 2325, 2400, 0 },
     { "finale rings, drops", 2400, 2850, 1 },
     { "finale text, shower", 2850, 3150, 1 },
     { "finale end", 3150, 3600, 0 },
