@@ -665,6 +665,46 @@ static void test_fade(void **state)
     }
 }
 
+/* A show's card: drawn into the backdrop while it shows (a darker band
+ * across the middle, the text's ink in it), the bare picture after. */
+static void test_card(void **state)
+{
+    (void)state;
+    int w = 320, h = 200;
+    play_t *p = new_play(w, h, 1, 0);
+    uint32_t *pic = xmalloc((size_t)w * h * 4);
+    for (int i = 0; i < w * h; i++)
+        pic[i] = 0xFF808080u;
+    assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+    static const char text[] = "ripple-show 1\n@2 card 40 \"RIPPLE\\nwater, stones and light\"\n"
+                               "@60 end\n";
+    rpl_show_t *show = NULL;
+    assert_int_equal(rpl_show_parse(text, strlen(text), "card", &show), RPL_OK);
+    assert_int_equal(play_set_show(p, show), RPL_OK);
+    for (int t = 0; t < 50; t++) {
+        assert_int_equal(play_step(p, 1), RPL_OK);
+        const uint32_t *got = rpl_backdrop_pixels(play_backdrop(p));
+        long dark = 0, ink = 0, other = 0;
+        for (int i = 0; i < w * h; i++) {
+            uint32_t v = got[i] & 0xFFFFFFu;
+            dark += (v & 0xFF) < 0x40;
+            ink += (v & 0xFF) > 0xC0;
+            other += v != 0x808080u;
+        }
+        if (t == 22) { /* in full: the band and the letters */
+            assert_true(dark > (long)w * h / 5);
+            assert_true(ink > 500);
+            /* the band is across the middle, the picture's top row bare */
+            assert_int_equal(got[0] & 0xFFFFFFu, 0x808080u);
+            assert_true((got[(size_t)(h / 2) * w + 2] & 0xFF) < 0x40);
+        }
+        if (t < 2 || t >= 41)
+            assert_int_equal(other, 0);
+    }
+    free(pic);
+    play_destroy(p);
+}
+
 /* show-1: the show before the music (its text kept), and after 2000
  * frames its CRC, as it always was. */
 static void test_bench_show(void **state)
@@ -702,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_bench_busy_and_wave),
         cmocka_unit_test(test_bench_show),
         cmocka_unit_test(test_fade),
+        cmocka_unit_test(test_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

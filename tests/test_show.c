@@ -1302,6 +1302,40 @@ static void test_fade(void **state)
     bad(H "fade 1s #102030\n", "t:2:6: 'fade' needs 2 arguments (TIME COLOUR), got 1");
 }
 
+/* card T "TEXT": the view's card for T steps, coming in and going out
+ * over a quarter of T (30 steps at most), then none; errors. */
+static void test_card(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@3 card 20 \"TITLE\\nsub\"\n@30 card 200 \"B\"\n@300 end\n");
+    rpl_sim_t *sim = new_sim(40, 30, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int t = 0; t < 240; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        const rpl_show_view_t *v = rpl_show_player_view(p);
+        int on = (t >= 3 && t < 22) || (t >= 30 && t < 229);
+        int n = t < 30 ? 20 : 200, i = t - (t < 30 ? 3 : 30), r = n / 4 < 30 ? n / 4 : 30;
+        int in = i + 1 < r ? i + 1 : r, out = n - 1 - i < r ? n - 1 - i : r;
+        if (!on) {
+            assert_string_equal(v->card, "");
+            assert_int_equal(v->card_level, 0);
+            continue;
+        }
+        assert_true(rpl_show_player_changed(p) & RPL_SHOW_CARD);
+        assert_string_equal(v->card, t < 30 ? "TITLE\nsub" : "B");
+        assert_int_equal(v->card_level, (in < out ? in : out) * 256 / r);
+        if (t == 3 + 10 || t == 30 + 100)
+            assert_int_equal(v->card_level, 256);
+    }
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+    bad(H "card 1 \"A\"\n", "t:2:6: a card shows for 2 steps at least");
+    bad(H "card 1s A\n", "t:2:9: the card's text must be in double quotes (\"RIPPLE\")");
+    bad(H "card 1s \"\"\n", "t:2:9: a card holds 1 to 256 bytes of text");
+    bad(H "card 1s\n", "t:2:6: 'card' needs 2 arguments (TIME \"TEXT\"), got 1");
+}
+
 static void test_cut_walls_edges(void **state)
 {
     (void)state;
@@ -1816,6 +1850,7 @@ int main(void)
         cmocka_unit_test(test_cut_walls_edges),
         cmocka_unit_test(test_calm),
         cmocka_unit_test(test_fade),
+        cmocka_unit_test(test_card),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
         cmocka_unit_test(test_default_show_on_the_beat),

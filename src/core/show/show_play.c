@@ -34,6 +34,7 @@ struct rpl_show_player {
     int nact;
     uint64_t calm_at, calm_len; /* a `calm` from step calm_at; 0: none */
     uint64_t fade_at, fade_len; /* a `fade` likewise */
+    uint64_t card_at, card_len; /* a `card` likewise */
 };
 
 static void initial_view(rpl_show_player_t *p)
@@ -48,6 +49,9 @@ static void initial_view(rpl_show_player_t *p)
     p->view.fade = 0;
     p->view.fade_colour = 0;
     p->fade_len = 0;
+    p->view.card = "";
+    p->view.card_level = 0;
+    p->card_len = 0;
     p->rain = NULL;
     p->wf[0] = p->wf[1] = 1000;
 }
@@ -362,6 +366,11 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
         p->calm_at = p->t;
         p->calm_len = e->over;
         return RPL_OK;
+    case C_CARD:
+        p->card_at = p->t;
+        p->card_len = e->over;
+        p->view.card = s->strs + e->first;
+        return RPL_OK;
     case C_FADE:
         p->fade_at = p->t;
         p->fade_len = e->over;
@@ -393,6 +402,12 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             p->next = 0;
             p->nact = 0;
             p->calm_len = 0;
+            if (p->card_len) { /* so does a card */
+                p->card_len = 0;
+                p->view.card = "";
+                p->view.card_level = 0;
+                p->changed |= RPL_SHOW_CARD;
+            }
             if (p->fade_len) { /* a fade cut short clears */
                 p->fade_len = 0;
                 p->view.fade = 0;
@@ -419,6 +434,18 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
         rpl_sim_scale(sim, to, from);
         if (i + 1 >= p->calm_len)
             p->calm_len = 0;
+    }
+    if (!p->done && p->card_len) {
+        /* in and out over a quarter of its time, half a second at most */
+        uint64_t i = p->t - p->card_at, n = p->card_len, r = n / 4 < 30 ? n / 4 : 30;
+        r = r < 1 ? 1 : r;
+        uint64_t in = i + 1 < r ? i + 1 : r, out = n - 1 - i < r ? n - 1 - i : r;
+        p->view.card_level = (int)((in < out ? in : out) * 256 / r);
+        p->changed |= RPL_SHOW_CARD;
+        if (i + 1 >= n) {
+            p->card_len = 0;
+            p->view.card = "";
+        }
     }
     if (!p->done && p->fade_len) {
         uint64_t i = p->t - p->fade_at;

@@ -323,7 +323,7 @@ enum {
     K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
     K_FACTOR = 'g',
     K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't',
-    K_COLOUR = 'c'
+    K_COLOUR = 'c', K_CARD = 'q'
 };
 
 /* Options. */
@@ -365,6 +365,7 @@ static const struct cmd {
     { "cut", NULL, C_CUT, "", "", 0 },
     { "calm", NULL, C_CALM, "t", "TIME", 0 },
     { "fade", NULL, C_FADE, "tc", "TIME COLOUR", 0 },
+    { "card", NULL, C_CARD, "tq", "TIME \"TEXT\"", 0 },
     { "wait", NULL, C_WAIT, "t", "TIME", 0 },
     { "loop", NULL, C_LOOP, "", "", 0 },
     { "end", NULL, C_END, "", "", 0 },
@@ -523,6 +524,29 @@ static rpl_status text_dots(parser_t *ps, const tok_t *t, ev_t *e)
     return RPL_OK;
 }
 
+/* A card's text: printable ASCII and new lines, kept with the names. */
+static rpl_status card_text(parser_t *ps, const tok_t *t, ev_t *e)
+{
+    rpl_show_t *s = ps->s;
+    if (!t->quoted)
+        return perr(ps, t->col, "the card's text must be in double quotes (\"RIPPLE\")");
+    if (t->n == 0 || t->n > RPL_SHOW_CARD_MAX)
+        return perr(ps, t->col, "a card holds 1 to %d bytes of text", RPL_SHOW_CARD_MAX);
+    for (size_t i = 0; i < t->n; i++) {
+        unsigned char c = (unsigned char)t->p[i];
+        if ((c < 32 || c > 126) && c != '\n')
+            return perr(ps, t->col, "the card holds byte 0x%02X: only printable ASCII and \\n",
+                        c);
+    }
+    if (grow((void **)&s->strs, &s->cap_strs, s->nstrs + t->n + 1, 1))
+        return RPL_ENOMEM;
+    e->first = s->nstrs;
+    memcpy(s->strs + s->nstrs, t->p, t->n);
+    s->strs[s->nstrs + t->n] = '\0';
+    s->nstrs += t->n + 1;
+    return RPL_OK;
+}
+
 static rpl_status picture_name(parser_t *ps, const tok_t *t, ev_t *e)
 {
     rpl_show_t *s = ps->s;
@@ -620,6 +644,9 @@ static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmd
             break;
         case K_NAME:
             st = picture_name(ps, t, e);
+            break;
+        case K_CARD:
+            st = card_text(ps, t, e);
             break;
         case K_COLOUR: {
             unsigned v = 0;
@@ -964,13 +991,16 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
     if (c->cmd == C_CALM && e.over == 0)
         return perr(ps, args[0]->col, "'calm' over no time: write 'cut' to flatten the water at "
                                       "once");
+    if (c->cmd == C_CARD && e.over < 2)
+        return perr(ps, args[0]->col, "a card shows for 2 steps at least");
     if (c->cmd == C_FADE && e.over < 2)
         return perr(ps, args[0]->col, "a fade lasts 2 steps at least: to the colour and back");
     if ((c->cmd == C_LOOP || c->cmd == C_END) && at == 0)
         return perr(ps, ct->col, "'%s' at step 0: a show lasts at least one step", c->name);
     if (s->n >= RPL_SHOW_EVENTS_MAX)
         return perr(ps, ct->col, "more than %d commands in one show", RPL_SHOW_EVENTS_MAX);
-    if (is_action(c->cmd) || c->cmd == C_CALM || c->cmd == C_FADE) { /* these run too */
+    if (is_action(c->cmd) || c->cmd == C_CALM || c->cmd == C_FADE || c->cmd == C_CARD) {
+        /* these run for their time too */
         st = schedule(ps, &e, ct->col);
         if (st != RPL_OK)
             return st;
@@ -1409,7 +1439,7 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
         const ev_t *e = &s->ev[i];
         if (e->at != b->step)
             next_step(b, e->at);
-        if (is_action(e->cmd) || e->cmd == C_CALM || e->cmd == C_FADE) {
+        if (is_action(e->cmd) || e->cmd == C_CALM || e->cmd == C_FADE || e->cmd == C_CARD) {
             uint64_t span = e->over > 1 ? e->over : 1, end;
             if (!e->every)
                 end = e->at + span;
@@ -1420,8 +1450,8 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
             if (b->nact < RPL_SHOW_ACTIVE_MAX) { /* always: the parser counted them */
                 b->end[b->nact] = end;
                 /* a calm scales the field, a fade paints the picture again */
-                b->cost[b->nact++] = e->cmd == C_CALM || e->cmd == C_FADE
-                                         ? UNIT + (uint64_t)BW * BH : action_cost(s, e);
+                b->cost[b->nact++] = is_action(e->cmd) ? action_cost(s, e)
+                                                       : UNIT + (uint64_t)BW * BH;
                 b->act += b->cost[b->nact - 1];
             }
             b->acts_now++;
