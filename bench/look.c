@@ -8,7 +8,7 @@
 #include "play/play.h"
 #include "ripple_support.h"
 
-#define LOOK_SHOW_FILE "shows/default.show"
+#define LOOK_SHOW_FILE "default.show"
 #ifndef RIPPLE_DATADIR
 #define RIPPLE_DATADIR "/usr/local/share/ripple"
 #endif
@@ -18,7 +18,7 @@
  * above it (bench/ripple-bench, build/i386/ripple-bench), then under the
  * working directory, then where `make install` puts it.  NULL when none
  * is there. */
-static const char *look_default_show(char *buf, size_t len)
+static const char *look_default_show(const char *file, char *buf, size_t len)
 {
     char exe[PATH_MAX];
     if (rpl_exe_path(exe, sizeof exe) == 0) {
@@ -27,15 +27,15 @@ static const char *look_default_show(char *buf, size_t len)
             if (!slash)
                 break;
             *slash = '\0';
-            snprintf(buf, len, "%s/assets/%s", exe, LOOK_SHOW_FILE);
+            snprintf(buf, len, "%s/assets/shows/%s", exe, file);
             if (rpl_path_readable(buf))
                 return buf;
         }
     }
-    snprintf(buf, len, "assets/%s", LOOK_SHOW_FILE);
+    snprintf(buf, len, "assets/shows/%s", file);
     if (rpl_path_readable(buf))
         return buf;
-    snprintf(buf, len, "%s/%s", RIPPLE_DATADIR, LOOK_SHOW_FILE);
+    snprintf(buf, len, "%s/shows/%s", RIPPLE_DATADIR, file);
     return rpl_path_readable(buf) ? buf : NULL;
 }
 
@@ -59,10 +59,12 @@ static long look_steps(const opts_t *o, const rpl_show_t *show)
 /* The timedemo's pool scenes, as the demo plays them. */
 static const struct look_bench_scene {
     const char *name;
-    int wave, classic, show; /* the wave water, the classic discs, the default show */
+    int wave, classic, show; /* the wave water, the classic discs, a show of the demo's */
+    const char *show_file;   /* that show in assets/shows */
 } bench_scenes[] = {
-    { "busy-1", 0, 1, 0 }, { "wave-1", 1, 1, 0 }, { "busy-2", 0, 0, 0 },
-    { "wave-2", 1, 0, 0 }, { "show-1", 0, 0, 1 },
+    { "busy-1", 0, 1, 0, NULL }, { "wave-1", 1, 1, 0, NULL }, { "busy-2", 0, 0, 0, NULL },
+    { "wave-2", 1, 0, 0, NULL }, { "show-1", 0, 0, 1, "show-1.show" },
+    { "show-2", 0, 0, 1, "default.show" },
 };
 
 const char *look_bench_scene_check(const char *name)
@@ -70,7 +72,7 @@ const char *look_bench_scene_check(const char *name)
     for (size_t i = 0; i < sizeof bench_scenes / sizeof bench_scenes[0]; i++)
         if (!strcmp(name, bench_scenes[i].name))
             return NULL;
-    return "busy-1, busy-2, wave-1, wave-2 or show-1";
+    return "busy-1, busy-2, wave-1, wave-2, show-1 or show-2";
 }
 
 static const struct look_bench_scene *bench_scene(const char *name)
@@ -149,13 +151,13 @@ static int look_every(const opts_t *o, long steps, const char *what, int *every)
 }
 
 /* The default show read (into *show), for the scenes that play it. */
-static int read_show(const opts_t *o, rpl_show_t **show, const char **path)
+static int read_show(const opts_t *o, const char *file, rpl_show_t **show, const char **path)
 {
     static char found[PATH_MAX + 64];
-    *path = o->show ? o->show : look_default_show(found, sizeof found);
+    *path = o->show ? o->show : look_default_show(file, found, sizeof found);
     if (!*path) {
-        fprintf(stderr, "ripple-bench: --look: no default show (assets/%s beside the program, "
-                        "here or in %s); give one with --show\n", LOOK_SHOW_FILE, RIPPLE_DATADIR);
+        fprintf(stderr, "ripple-bench: --look: no default show (assets/shows/%s beside the "
+                        "program, here or in %s); give one with --show\n", file, RIPPLE_DATADIR);
         return EXIT_USAGE;
     }
     rpl_status st = rpl_show_read(*path, show);
@@ -184,7 +186,7 @@ static int look_play(const opts_t *o, int w, int h, int every)
     rpl_show_t *show = NULL;
     const char *path = NULL;
     if (b && b->show) {
-        int rc = read_show(o, &show, &path);
+        int rc = read_show(o, b->show_file, &show, &path);
         if (rc)
             return rc;
     }
@@ -253,7 +255,7 @@ int look_bench(const opts_t *o)
         return look_play(o, w, h, every);
     rpl_show_t *show = NULL;
     const char *path = NULL;
-    int rc = read_show(o, &show, &path);
+    int rc = read_show(o, LOOK_SHOW_FILE, &show, &path);
     if (rc)
         return rc;
     long steps = look_steps(o, show);

@@ -64,7 +64,8 @@ static void usage(FILE *f)
             "                  (default) or classic, each at its own refraction strength\n"
             "  --bench-scene S with --look: a timedemo scene as it plays (busy-1, wave-1:\n"
             "                  the autopilot and the rain with the classic discs; busy-2,\n"
-            "                  wave-2: with the smooth stones; show-1: the default show),\n"
+            "                  wave-2: with the smooth stones; show-2: the default show,\n"
+            "                  show-1: the show before it kept time with the music),\n"
             "                  default 2000 frames\n"
             "  --help          show this help\n"
             "  --version       show the version\n",

@@ -27,6 +27,7 @@ install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/ripple/shows $(DESTDIR)$(DAT
 install -m 755 $(DEMO) $(DESTDIR)$(BINDIR)/ripple
 install -m 644 assets/background.png $(DESTDIR)$(DATADIR)/ripple/background.png
 install -m 644 assets/shows/default.show $(DESTDIR)$(DATADIR)/ripple/shows/default.show
+install -m 644 assets/shows/show-1.show $(DESTDIR)$(DATADIR)/ripple/shows/show-1.show
 install -m 644 assets/music/default.score $(DESTDIR)$(DATADIR)/ripple/music/default.score
 install -m 644 assets/side-sky.png $(DESTDIR)$(DATADIR)/ripple/side-sky.png
 install -m 644 assets/side-stone.png $(DESTDIR)$(DATADIR)/ripple/side-stone.png
@@ -51,8 +52,8 @@ LIB_FILES  = $(LIBDIR)/libripple.a $(LIBDIR)/libripple.so.$(VERSION) $(LIBDIR)/$
              $(LIBDIR)/libripple.so $(INCLUDEDIR)/ripple.h $(PUBLIC_SUBHDR:src/%=$(INCLUDEDIR)/%) \
              $(LIBDIR)/pkgconfig/ripple.pc
 DEMO_FILES = $(BINDIR)/ripple $(DATADIR)/ripple/background.png $(MAN6DIR)/ripple.6 \
-             $(DATADIR)/ripple/shows/default.show $(DATADIR)/ripple/music/default.score \
-             $(DATADIR)/ripple/side-sky.png $(DATADIR)/ripple/side-stone.png
+             $(DATADIR)/ripple/shows/default.show $(DATADIR)/ripple/shows/show-1.show \
+             $(DATADIR)/ripple/music/default.score $(DATADIR)/ripple/side-sky.png $(DATADIR)/ripple/side-stone.png
 uninstall-lib:
 	rm -f $(LIB_FILES:%=$(DESTDIR)%)
 	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/ripple 2>/dev/null || true
@@ -95,7 +96,7 @@ INSTALLED = ./bin/ripple ./include/ripple.h $(sort $(PUBLIC_SUBHDR:src/%=./inclu
             ./lib/$(SONAME) ./lib/libripple.so.$(VERSION) ./lib/pkgconfig/ripple.pc \
             ./share/man/man6/ripple.6 ./share/ripple/background.png \
             ./share/ripple/music/default.score ./share/ripple/shows/default.show \
-            ./share/ripple/side-sky.png \
+            ./share/ripple/shows/show-1.show ./share/ripple/side-sky.png \
             ./share/ripple/side-stone.png
 INST_VARS = BUILD=$(INST) DEMO=$(INST)/ripple BENCH=$(INST)/ripple-bench PREFIX=$(STAGE) LDCONFIG=:
 LIB_INSTALLED = $(filter-out ./bin/% ./share/%,$(INSTALLED))

@@ -154,7 +154,7 @@ fi
 # emulated round of 2000 frames takes 25 to 60 s), or with ALL=1 every
 # scene on both.
 for scene in "busy-2 +" "busy-1 -mmx --bench-scene busy-1" "wave-2 p2 --model wave" \
-    "show-1 p2 --bench-scene show"; do
+    "show-1 p2 --bench-scene show-1"; do
     # shellcheck disable=SC2086 # the words are the scene's name, CPU and flags
     set -- $scene
     name=$1 on=$2

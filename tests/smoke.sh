@@ -124,11 +124,12 @@ expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-stat
 # --- the timedemo's scenes: listed; a bad name or a clash is a usage error ----
 # each name as a bare name plays its newest version: busy-2 and wave-2 (smooth
 # stones); busy-1 and wave-1 (the flat discs) stay playable by their full names
-BENCH_SCENES="busy wave show side side-waves"
-BENCH_ALL="busy-2 wave-2 show-1 side-2 side-waves-2 busy-1 wave-1"
-version_of() { for v in $BENCH_ALL; do [ "${v%-*}" = "$1" ] && { echo "$v"; return; }; done; }
+# (show-2 keeps time with the music; show-1, the show before, by its full name)
+BENCH_SCENES="busy wave show side side-waves show-1"
+BENCH_ALL="busy-2 wave-2 show-2 side-2 side-waves-2 busy-1 wave-1 show-1"
+version_of() { for v in $BENCH_ALL; do [ "${v%-*}" = "$1" ] || [ "$v" = "$1" ] && { echo "$v"; return; }; done; }
 expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
-[ "$(wc -l <"$TMP/out")" = 7 ] && ok || bad "--benchmark --list: want 7 scenes, got: $(cat "$TMP/out")"
+[ "$(wc -l <"$TMP/out")" = 8 ] && ok || bad "--benchmark --list: want 8 scenes, got: $(cat "$TMP/out")"
 for v in $BENCH_ALL; do
     grep -q "^${v%-*}  *${v##*-}  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $v: $(cat "$TMP/out")"
 done
@@ -918,6 +919,7 @@ bench_flags() {
     case $1 in
         wave) echo "--model wave";;
         show) echo "--bench-scene show";;
+        show-1) echo "--bench-scene show-1";;
         side) echo "--scene side";;
         side-waves) echo "--scene side --surface waves";;
     esac
@@ -934,7 +936,7 @@ for s in $BENCH_SCENES; do
     cp "$TMP/out" "$TMP/bm-$s.txt"
     crcs_of "$TMP/bm-$s.txt" >"$TMP/crc-$s"
     grep -q "^ripple .* benchmark, scene $(version_of "$s")$" "$TMP/out" && ok || bad "timedemo $s: report names another scene: $(head -n 1 "$TMP/out")"
-    case $s in side*) want="state [0-9a-f]\{8\} $";; show) want="sound [0-9a-f]\{8\} water [0-9a-f]\{8\} $";;
+    case $s in side*) want="state [0-9a-f]\{8\} $";; show*) want="sound [0-9a-f]\{8\} water [0-9a-f]\{8\} $";;
         *) want="water [0-9a-f]\{8\} $";; esac
     grep -q "^$want" "$TMP/crc-$s" && ok || bad "timedemo $s: want CRC lines '$want', got '$(cat "$TMP/crc-$s")'"
     tail -n 1 "$TMP/out" | grep -q -e "^water *crc32 " -e "^state *crc32 " && ok || bad "timedemo $s: the report does not end with the state's CRC"
@@ -955,7 +957,7 @@ assert d["frames"] == 80 and d["fps"] > 0 and d["fps_1pct_low"] > 0 and d["round
 assert c["process"] > 0 and c["main_thread"] > 0 and d["cpu_seconds"] > 0 and d["ms_per_frame"]["total"] > 0
 print(("sound %s " % d["sound_crc32"] if "sound_crc32" in d else "") +
       ("state" if sys.argv[2].startswith("side") else "water") + " " + d["crc32"] + " ", end="")' \
-                "$TMP/out" "$s" "$(version_of "$s")" >"$TMP/jcrc" 2>&1 &&
+                "$TMP/out" "${s%-[0-9]}" "$(version_of "$s")" >"$TMP/jcrc" 2>&1 &&
                 [ "$(cat "$TMP/jcrc")" = "$(cat "$TMP/crc-$s")" ] && ok || bad "timedemo $s: JSON invalid or its CRCs differ: $(cat "$TMP/jcrc")"
         else
             [ "$(crcs_of "$TMP/out")" = "$(cat "$TMP/crc-$s")" ] && ok ||
@@ -965,7 +967,7 @@ print(("sound %s " % d["sound_crc32"] if "sound_crc32" in d else "") +
 done
 # the scenes differ from one another, and the classic one from its own CRC
 # at another size: the CRC sees the state
-[ "$(sort -u "$TMP"/crc-* | wc -l)" = 5 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
+[ "$(sort -u "$TMP"/crc-* | wc -l)" = 6 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
 [ "$(crc_of "$TMP/bm-busy.txt")" != "$BM_CRC" ] && ok || bad "80 and 200 frames of busy-2 end in the same water"
 
 # busy-1 keeps the CRC it has always had (tests/test_play.c pins it too), and
@@ -1163,7 +1165,9 @@ EOS
         grep -q "^ *60 .* $s/16$" "$TMP/out" && ok || bad "bench --look --bench-scene $name: $(head -c 300 "$TMP/out")"
 done
 expect 0 "bench --look --bench-scene show-1" -- "$BENCH" --look --bench-scene show-1 --size 64x48 --frames 60
-grep -q "^# ripple-bench --look: show-1 .*default.show" "$TMP/out" && ok || bad "bench --look show-1: $(head -c 300 "$TMP/out")"
+grep -q "^# ripple-bench --look: show-1 .*/show-1.show" "$TMP/out" && ok || bad "bench --look show-1: $(head -c 300 "$TMP/out")"
+expect 0 "bench --look --bench-scene show-2" -- "$BENCH" --look --bench-scene show-2 --size 64x48 --frames 60
+grep -q "^# ripple-bench --look: show-2 .*/default.show" "$TMP/out" && ok || bad "bench --look show-2: $(head -c 300 "$TMP/out")"
 expect 2 "bench --look, unknown scene" -- "$BENCH" --look --bench-scene busy-9
 expect 2 "bench --look, --no-show and --person" -- "$BENCH" --look --no-show --person
 expect 2 "bench --no-show without --look" -- "$BENCH" --no-show

@@ -100,13 +100,15 @@ static const struct scene {
     long from, to; /* samples at steps in (from, to] */
     int busy;
 } scenes[] = {
-    { "opening", 0, 420, 0 },
-    { "RIPPLE written", 420, 600, 1 },
-    { "ring", 600, 720, 1 },
-    { "shapes", 720, 1230, 1 },
-    { "rain", 1230, 1710, 1 },
-    { "two slits", 1710, 2460, 1 },
-    { "finale rings, drops", 2460, 2850, 1 },
+    { "opening", 0, 450, 0 },
+    { "RIPPLE written", 450, 600, 1 },
+    { "ring", 600, 713, 1 },
+    { "shapes", 713, 1200, 1 },
+    { "rain", 1200, 1650, 1 },
+    { "fade, calm", 1650, 1725, 0 }, /* the water settling in the dark */
+    { "two slits", 1725, 2325, 1 },
+    { "fade, calm again", 2325, 2400, 0 },
+    { "finale rings, drops", 2400, 2850, 1 },
     { "finale text, shower", 2850, 3150, 1 },
     { "finale end", 3150, 3600, 0 },
 };

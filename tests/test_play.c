@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -616,13 +617,102 @@ static void test_bench_busy_and_wave(void **state)
     }
 }
 
-/* show-1: the default show's ticks, and after 2000 frames its CRC. */
+/* A show's fade: the backdrop is the picture blended towards the colour
+ * by the view's level (worked out here per channel), all the colour at
+ * the middle, the bare picture again after; the frame follows. */
+static void test_fade(void **state)
+{
+    (void)state;
+    for (int swap = 0; swap <= 1; swap++) {
+        int w = 48, h = 32;
+        play_t *p = new_play(w, h, 1, swap ? PLAY_SWAP_RB : 0);
+        uint32_t *pic = random_bg(w, h, 7);
+        for (int i = 0; i < w * h; i++)
+            pic[i] |= 0xFF000000u;
+        assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+        static const char text[] = "ripple-show 1\nlight off\n@2 fade 20 0x4080C0\n@40 end\n";
+        rpl_show_t *show = NULL;
+        assert_int_equal(rpl_show_parse(text, strlen(text), "fade", &show), RPL_OK);
+        assert_int_equal(play_set_show(p, show), RPL_OK);
+        uint32_t c = swap ? 0xC08040u : 0x4080C0u;
+        uint32_t *fb = xmalloc((size_t)w * h * 4);
+        for (int t = 0; t < 24; t++) {
+            assert_int_equal(play_step(p, 1), RPL_OK);
+            int n = 20, i = t - 2;
+            double k = 2.0 * (i + 1), x = (k <= n ? k : 2 * n - k) / n;
+            double f = t < 2 || i + 1 >= n ? 0 : x * x * (3 - 2 * x);
+            const uint32_t *got = rpl_backdrop_pixels(play_backdrop(p));
+            for (int j = 0; j < w * h; j++) {
+                uint32_t v = pic[j];
+                if (swap)
+                    v = (v & 0xFF00u) | (v & 0xFFu) << 16 | (v >> 16 & 0xFFu);
+                for (int sh = 0; sh <= 16; sh += 8) {
+                    double want = (v >> sh & 0xFF) * (1 - f) + (c >> sh & 0xFF) * f;
+                    if (fabs((double)(got[j] >> sh & 0xFF) - want) > 2)
+                        fail_msg("fade, step %d, pixel %d: %06x, want about %.1f in bits %d",
+                                 t, j, got[j] & 0xFFFFFFu, want, sh);
+                }
+            }
+            if (t == 11) { /* the middle: the frame is the colour */
+                assert_int_equal(play_draw(p, fb, (ptrdiff_t)w * 4), RPL_OK);
+                for (int j = 0; j < w * h; j++)
+                    assert_int_equal(fb[j] & 0xFFFFFFu, c);
+            }
+        }
+        free(fb);
+        free(pic);
+        play_destroy(p);
+    }
+}
+
+/* A show's card: drawn into the backdrop while it shows (a darker band
+ * across the middle, the text's ink in it), the bare picture after. */
+static void test_card(void **state)
+{
+    (void)state;
+    int w = 320, h = 200;
+    play_t *p = new_play(w, h, 1, 0);
+    uint32_t *pic = xmalloc((size_t)w * h * 4);
+    for (int i = 0; i < w * h; i++)
+        pic[i] = 0xFF808080u;
+    assert_int_equal(play_set_picture(p, pic, w, h, (ptrdiff_t)w * 4), RPL_OK);
+    static const char text[] = "ripple-show 1\n@2 card 40 \"RIPPLE\\nwater, stones and light\"\n"
+                               "@60 end\n";
+    rpl_show_t *show = NULL;
+    assert_int_equal(rpl_show_parse(text, strlen(text), "card", &show), RPL_OK);
+    assert_int_equal(play_set_show(p, show), RPL_OK);
+    for (int t = 0; t < 50; t++) {
+        assert_int_equal(play_step(p, 1), RPL_OK);
+        const uint32_t *got = rpl_backdrop_pixels(play_backdrop(p));
+        long dark = 0, ink = 0, other = 0;
+        for (int i = 0; i < w * h; i++) {
+            uint32_t v = got[i] & 0xFFFFFFu;
+            dark += (v & 0xFF) < 0x40;
+            ink += (v & 0xFF) > 0xC0;
+            other += v != 0x808080u;
+        }
+        if (t == 22) { /* in full: the band and the letters */
+            assert_true(dark > (long)w * h / 5);
+            assert_true(ink > 500);
+            /* the band is across the middle, the picture's top row bare */
+            assert_int_equal(got[0] & 0xFFFFFFu, 0x808080u);
+            assert_true((got[(size_t)(h / 2) * w + 2] & 0xFF) < 0x40);
+        }
+        if (t < 2 || t >= 41)
+            assert_int_equal(other, 0);
+    }
+    free(pic);
+    play_destroy(p);
+}
+
+/* show-1: the show before the music (its text kept), and after 2000
+ * frames its CRC, as it always was. */
 static void test_bench_show(void **state)
 {
     (void)state;
     rpl_show_t *show = NULL;
-    if (rpl_show_read("assets/shows/default.show", &show) != RPL_OK)
-        fail_msg("cannot read assets/shows/default.show (run the tests from the top of the "
+    if (rpl_show_read("assets/shows/show-1.show", &show) != RPL_OK)
+        fail_msg("cannot read assets/shows/show-1.show (run the tests from the top of the "
                  "tree)");
     play_t *p = new_play(640, 480, 1, 0);
     assert_int_equal(play_set_show(p, show), RPL_OK);
@@ -631,7 +721,7 @@ static void test_bench_show(void **state)
         assert_int_equal(play_bench_input(p), RPL_OK);
         play_bench_step(p);
     }
-    if (frames == 2000) /* ripple --benchmark --bench-scene show --headless */
+    if (frames == 2000) /* ripple --benchmark --bench-scene show-1 --headless */
         assert_int_equal(water_crc(p), 0xbb2db675u);
     play_destroy(p);
 }
@@ -651,6 +741,8 @@ int main(void)
         cmocka_unit_test(test_walls_changed),
         cmocka_unit_test(test_bench_busy_and_wave),
         cmocka_unit_test(test_bench_show),
+        cmocka_unit_test(test_fade),
+        cmocka_unit_test(test_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "util.h"
 
 #define H "ripple-show 1\n"
+#define WC0 RPL_SHOW_WORK_COMMAND
 
 /* Parses text (a C string) named "t"; fails the test unless it is valid. */
 static rpl_show_t *parse_ok(const char *text)
@@ -255,6 +257,97 @@ static void test_times(void **state)
     rpl_show_destroy(s);
 }
 
+/* Times in beats and bars after `tempo`: at 96 beats a minute a beat is
+ * 3600 / 96 = 37.5 steps, a 4/4 bar 150; bar:beat counts both from 1. */
+static uint64_t steps_at(const char *body)
+{
+    char text[512];
+    snprintf(text, sizeof text, H "%s", body);
+    rpl_show_t *s = parse_ok(text);
+    uint64_t n = rpl_show_length(s);
+    rpl_show_destroy(s);
+    return n;
+}
+
+static void test_beats(void **state)
+{
+    (void)state;
+    assert_int_equal(steps_at("tempo 96 4\n@1:1 light on\n+1 end\n"), 1);   /* bar 1 is step 0 */
+    assert_int_equal(steps_at("tempo 96 4\n@5:1 end\n"), 600);            /* 4 bars */
+    assert_int_equal(steps_at("tempo 96 4\n@5:3 end\n"), 675);            /* + 2 beats */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 end\n"), 38);             /* 37.5, halves up */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2.5 end\n"), 56);           /* 56.25 */
+    assert_int_equal(steps_at("tempo 96 4\n@1:4.999 end\n"), 150);        /* 149.9625 */
+    assert_int_equal(steps_at("tempo 96 3\n@2:1 end\n"), 113);            /* a 3/4 bar: 112.5 */
+    assert_int_equal(steps_at("tempo 120\n@3:1 end\n"), 240);             /* 4 by default */
+    assert_int_equal(steps_at("tempo 96 4\n@16b end\n"), 600);
+    assert_int_equal(steps_at("tempo 96 4\n@0.5bar end\n"), 75);
+    assert_int_equal(steps_at("tempo 96 4\n@25:1 end\n"), 3600);          /* the music's loop */
+    /* + adds exactly: three beats after a half-step are 112.5 on from 37.5,
+     * not three rounded beats (38 + 38 + 38 = 114) */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\n+1b light on\n+1b light on\n"
+                              "+1b end\n"), 150);
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\nwait 3b\n@2:1 end\n"), 150);
+    /* steps and seconds still mean steps, before and after the tempo */
+    assert_int_equal(steps_at("@10 light on\ntempo 96 4\n+1b end\n"), 48);  /* 47.5 */
+    assert_int_equal(steps_at("tempo 96 4\n@1:2 light on\n+1s end\n"), 98);  /* 37.5 + 60 */
+    /* every= in beats: whole steps only; over= rounds */
+    rpl_show_t *s = parse_ok(H "tempo 96 4\n@1:1 ring 0.5 0.5 0.1 0.01 100 every=2b "
+                               "times=3 over=1b\n");
+    assert_int_equal(rpl_show_length(s), 75 + 75 + 38);
+    rpl_show_destroy(s);
+    s = parse_ok(H "tempo 96 4\n@1:1 drop 0.5 0.5 0.01 100 every=1bar times=24\n");
+    assert_int_equal(rpl_show_length(s), 23 * 150 + 1);
+    rpl_show_destroy(s);
+
+    /* the errors */
+    bad(H "@5:3 drop 0.5 0.5 0.01 300\n",
+        "t:2:1: time '@5:3' is in beats: write the tempo first ('tempo 96 4': beats a minute "
+        "and a bar)");
+    bad(H "wait 2b\n", "t:2:6: TIME '2b' is in beats: write the tempo first ('tempo 96 4': "
+                       "beats a minute and a bar)");
+    bad(H "tempo 96 4\n@5:5 end\n",
+        "t:3:1: bad time '@5:5': a bar has beats 1 to 4.999 (tempo 96 4, line 2)");
+    bad(H "tempo 96 4\n@5:0.5 end\n",
+        "t:3:1: bad time '@5:0.5': a bar has beats 1 to 4.999 (tempo 96 4, line 2)");
+    bad(H "tempo 96 4\n@0:1 end\n",
+        "t:3:1: bad time '@0:1': want steps, seconds or beats after '@' or '+' (@120, @2s, +30, "
+        "+0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@1.5:1 end\n",
+        "t:3:1: bad time '@1.5:1': want steps, seconds or beats after '@' or '+' (@120, @2s, "
+        "+30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@1:1.0001 end\n",
+        "t:3:1: bad time '@1:1.0001': want steps, seconds or beats after '@' or '+' (@120, "
+        "@2s, +30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n+5:1 end\n",
+        "t:3:1: bad time '+5:1': want steps, seconds or beats after '@' or '+' (@120, @2s, +30, "
+        "+0.5s, @5:3, +2b, +1bar)");
+    bad(H "tempo 96 4\n@5:1 light on\n@4:4 end\n",
+        "t:4:1: @4:4 goes back in time: the line before is at step 600");
+    bad(H "tempo 300 16\n@999999999:1 end\n",
+        "t:3:1: time '@999999999:1' is past step 100000000, the longest a show may last");
+    bad(H "tempo 20 1\n@555556b end\n",
+        "t:3:1: time '@555556b' is past step 100000000, the longest a show may last");
+    bad(H "tempo 20 1\n@99999999 cut\n+1b end\n",
+        "t:4:1: +1b is past step 100000000, the longest a show may last");
+    bad(H "tempo 96 4\ndrop 0.5 0.5 0.01 100 every=1b\n",
+        "t:3:29: every=1b is not a whole number of steps at tempo 96 (a beat is 3600/96 steps): "
+        "a repeat must be");
+    bad(H "tempo 96 4\ndrop 0.5 0.5 0.01 100 every=0b\n",
+        "t:3:29: bad every '0b': want steps, seconds or beats above 0 (30, 0.5s, 2b)");
+    bad(H "tempo 96 4\nring 0.5 0.5 0.1 0.01 100 over=xb\n",
+        "t:3:32: bad over 'xb': want steps, seconds or beats (30, 0.5s, 1b)");
+    bad(H "tempo 96\ntempo 96\n", "t:3:1: the tempo is set once a show (line 2)");
+    bad(H "@5 tempo 96\n", "t:2:1: 'tempo' takes no time: it says what beats are from its line "
+                           "on");
+    bad(H "tempo\n", "t:2:1: 'tempo' wants BPM [BEATS-A-BAR] (tempo 96 4), got 0 arguments");
+    bad(H "tempo 96 4 4\n",
+        "t:2:12: 'tempo' wants BPM [BEATS-A-BAR] (tempo 96 4), got 3 arguments");
+    bad(H "tempo 19\n", "t:2:7: bad BPM '19': want whole beats a minute, 20..300");
+    bad(H "tempo 96.5\n", "t:2:7: bad BPM '96.5': want whole beats a minute, 20..300");
+    bad(H "tempo 96 17\n", "t:2:10: bad BEATS-A-BAR '17': want a whole number 1..16");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -273,15 +366,19 @@ static void test_errors(void **state)
 
     /* times */
     bad(H "@x drop 0.5 0.5 0.01 300\n",
-        "t:2:1: bad time '@x': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@x': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@-5 cut\n",
-        "t:2:1: bad time '@-5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@-5': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "  +1.5 cut\n",
-        "t:2:3: bad time '+1.5': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:3: bad time '+1.5': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@0x10 cut\n",
-        "t:2:1: bad time '@0x10': want steps or seconds after '@' or '+' (@120, @2s, +30, +0.5s)");
-    bad(H "@100000001 cut\n", "t:2:1: bad time '@100000001': want steps or seconds after '@' "
-                              "or '+' (@120, @2s, +30, +0.5s)");
+        "t:2:1: bad time '@0x10': want steps, seconds or beats after '@' "
+        "or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
+    bad(H "@100000001 cut\n", "t:2:1: bad time '@100000001': want steps, seconds or beats after "
+                              "'@' or '+' (@120, @2s, +30, +0.5s, @5:3, +2b, +1bar)");
     bad(H "@10 cut\n@5 cut\n", "t:3:1: @5 goes back in time: the line before is at step 10");
     bad(H "@1s cut\n@59 cut\n", "t:3:1: @59 goes back in time: the line before is at step 60");
     bad(H "+99999999 cut\n+2 cut\n",
@@ -377,7 +474,8 @@ static void test_errors(void **state)
     bad(H "picture a b\n", "t:2:11: 'picture' takes 1 argument (NAME): 'b' is one too many");
     bad(H "cut 1\n", "t:2:5: 'cut' takes 0 arguments (none): '1' is one too many");
     bad(H "wait\n", "t:2:1: 'wait' needs 1 argument (TIME), got 0");
-    bad(H "wait soon\n", "t:2:6: bad TIME 'soon': want steps or seconds (120, 2s, 0.5s)");
+    bad(H "wait soon\n", "t:2:6: bad TIME 'soon': want steps, seconds or beats (120, 2s, "
+                            "0.5s, 2b, 1bar)");
     bad(H "loop\n", "t:2:1: 'loop' at step 0: a show lasts at least one step");
     bad(H "end\n", "t:2:1: 'end' at step 0: a show lasts at least one step");
     bad(H "@10 loop\n@20 cut\n", "t:3:1: nothing may follow 'loop' (line 2)");
@@ -394,7 +492,7 @@ static void test_errors(void **state)
         "t:2:40: over= is longer than every=: the repeats would overlap");
     bad(H "drop 0.5 0.5 0.01 300 every=\n", "t:2:29: option 'every' needs a value");
     bad(H "drop 0.5 0.5 0.01 300 every=0\n",
-        "t:2:29: bad every '0': want steps or seconds (30, 0.5s), above 0");
+        "t:2:29: bad every '0': want steps, seconds or beats above 0 (30, 0.5s, 2b)");
     bad(H "drop 0.5 0.5 0.01 300 every=5 times=0\n",
         "t:2:37: bad times '0': want a whole number 1..1000000");
     bad(H "drop 0.5 0.5 0.01 300 =5\n",
@@ -1076,6 +1174,168 @@ static void test_weights(void **state)
 
 /* cut flattens the water (rpl_sim_reset with the player's seed); walls
  * and edges reach the field. */
+/* calm T: the water settles over T steps, 1 - smoothstep of the time
+ * gone (worked out here in doubles), and is flat at the end; a stone laid
+ * in the calm's step comes after the settling; the budget counts the
+ * field each step; the player forgets it at a loop. */
+static void test_calm(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "drop 50px 40px 20px 4000\n@1 calm 4\n@10 end\n");
+    rpl_sim_t *sim = new_sim(100, 80, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    size_t c = 40 * 100 + 50;
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    int h0 = cur_of(sim)[c];
+    assert_int_equal(h0, -4000);
+    for (int k = 1; k <= 4; k++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        double x = k / 4.0, left = 1 - x * x * (3 - 2 * x);
+        int h = cur_of(sim)[c];
+        if (fabs(h - h0 * left) > 2)
+            fail_msg("calm step %d: the centre at %d, want %.1f", k, h, h0 * left);
+        if (k < 4)
+            assert_true(rpl_sim_energy(sim) > 0);
+    }
+    assert_int_equal(rpl_sim_energy(sim), 0); /* flat, both buffers */
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    /* the water keeps moving while it settles: with the field stepped it
+     * is calm by the end too, and not at once as after a cut */
+    s = parse_ok(H "ring 50px 40px 16px 4px 3000\n@30 calm 1s\n@200 end\n");
+    rpl_sim_reset(sim, 1);
+    p = player_of(s, 1);
+    for (int t = 0; t < 90; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        if (t == 31 || t == 50)
+            if (rpl_sim_energy(sim) == 0)
+                fail_msg("calm: the water flat at step %d", t);
+        rpl_sim_step(sim);
+    }
+    assert_int_equal(rpl_sim_energy(sim), 0);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    /* a loop stops a calm that has not ended */
+    s = parse_ok(H "@5 drop 0.5 0.5 0.1 300\n@9 calm 100\n@10 loop\n");
+    rpl_sim_reset(sim, 1);
+    p = player_of(s, 1);
+    for (int t = 0; t < 16; t++)
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    /* step 5 of the second pass: its drop (-50 at the centre) on the first
+     * one calmed for one step of a hundred and no more (truncated: -49) */
+    double x = 0.01, left = 1 - x * x * (3 - 2 * x);
+    assert_int_equal(cur_of(sim)[c], (int)(-50 * left) - 50);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+
+    /* the budget: the field a step, while it runs */
+    s = parse_ok(H "calm 10\n@20 end\n");
+    uint64_t at = 99;
+    assert_int_equal(rpl_show_work(s, &at), WC0 + 960 * 540);
+    assert_int_equal(at, 0);
+    assert_int_equal(rpl_show_length(s), 20);
+    rpl_show_destroy(s);
+    s = parse_ok(H "calm 10\n");
+    assert_int_equal(rpl_show_length(s), 10);
+    rpl_show_destroy(s);
+
+    bad(H "calm 0\n", "t:2:6: 'calm' over no time: write 'cut' to flatten the water at once");
+    bad(H "calm\n", "t:2:1: 'calm' needs 1 argument (TIME), got 0");
+    bad(H "calm soon\n", "t:2:6: bad TIME 'soon': want steps, seconds or beats (120, 2s, "
+                         "0.5s, 2b, 1bar)");
+}
+
+/* fade T COLOUR: the view's fade goes to 256 at the middle and back to 0
+ * at the end, eased (smoothstep, worked out here in doubles), the colour
+ * with it; the budget counts the field each step. */
+static void test_fade(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@2 fade 20 0x204060\n@30 fade 2 white\n@40 end\n");
+    rpl_sim_t *sim = new_sim(40, 30, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int t = 0; t < 40; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        const rpl_show_view_t *v = rpl_show_player_view(p);
+        unsigned ch = rpl_show_player_changed(p);
+        if (t < 2 || (t >= 22 && t < 30) || t >= 32) {
+            assert_int_equal(v->fade, 0);
+            assert_false(ch & RPL_SHOW_FADE);
+            continue;
+        }
+        assert_true(ch & RPL_SHOW_FADE);
+        int n = t < 30 ? 20 : 2, i = t - (t < 30 ? 2 : 30);
+        double k = 2.0 * (i + 1), x = (k <= n ? k : 2 * n - k) / n;
+        double want = i + 1 >= n ? 0 : 256 * x * x * (3 - 2 * x);
+        if (fabs(v->fade - want) > 1)
+            fail_msg("fade at step %d: %d, want %.2f", t, v->fade, want);
+        assert_int_equal(v->fade_colour, t < 30 ? 0x204060u : 0xFFFFFFu);
+        if (t == 11)
+            assert_int_equal(v->fade, 256); /* the middle: all the colour */
+    }
+    /* a loop clears a fade cut short */
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    s = parse_ok(H "@5 fade 1s black\n@10 loop\n");
+    p = player_of(s, 1);
+    for (int t = 0; t < 10; t++)
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_true(rpl_show_player_view(p)->fade > 0);
+    assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+    assert_int_equal(rpl_show_player_view(p)->fade, 0);
+    assert_true(rpl_show_player_changed(p) & RPL_SHOW_FADE);
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+
+    s = parse_ok(H "fade 10 black\n@20 end\n");
+    assert_int_equal(rpl_show_work(s, NULL), WC0 + 960 * 540);
+    rpl_show_destroy(s);
+    bad(H "fade 1 black\n", "t:2:6: a fade lasts 2 steps at least: to the colour and back");
+    bad(H "fade 1s\n", "t:2:6: 'fade' needs 2 arguments (TIME COLOUR), got 1");
+    bad(H "fade 1s red\n", "t:2:9: bad COLOUR 'red': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s 0x12345g\n",
+        "t:2:9: bad COLOUR '0x12345g': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s 0x1234567\n",
+        "t:2:9: bad COLOUR '0x1234567': want black, white or 0xRRGGBB (0x102030)");
+    bad(H "fade 1s #102030\n", "t:2:6: 'fade' needs 2 arguments (TIME COLOUR), got 1");
+}
+
+/* card T "TEXT": the view's card for T steps, coming in and going out
+ * over a quarter of T (30 steps at most), then none; errors. */
+static void test_card(void **state)
+{
+    (void)state;
+    rpl_show_t *s = parse_ok(H "@3 card 20 \"TITLE\\nsub\"\n@30 card 200 \"B\"\n@300 end\n");
+    rpl_sim_t *sim = new_sim(40, 30, 1);
+    rpl_show_player_t *p = player_of(s, 1);
+    for (int t = 0; t < 240; t++) {
+        assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
+        const rpl_show_view_t *v = rpl_show_player_view(p);
+        int on = (t >= 3 && t < 22) || (t >= 30 && t < 229);
+        int n = t < 30 ? 20 : 200, i = t - (t < 30 ? 3 : 30), r = n / 4 < 30 ? n / 4 : 30;
+        int in = i + 1 < r ? i + 1 : r, out = n - 1 - i < r ? n - 1 - i : r;
+        if (!on) {
+            assert_string_equal(v->card, "");
+            assert_int_equal(v->card_level, 0);
+            continue;
+        }
+        assert_true(rpl_show_player_changed(p) & RPL_SHOW_CARD);
+        assert_string_equal(v->card, t < 30 ? "TITLE\nsub" : "B");
+        assert_int_equal(v->card_level, (in < out ? in : out) * 256 / r);
+        if (t == 3 + 10 || t == 30 + 100)
+            assert_int_equal(v->card_level, 256);
+    }
+    rpl_show_player_destroy(p);
+    rpl_show_destroy(s);
+    rpl_sim_destroy(sim);
+    bad(H "card 1 \"A\"\n", "t:2:6: a card shows for 2 steps at least");
+    bad(H "card 1s A\n", "t:2:9: the card's text must be in double quotes (\"RIPPLE\")");
+    bad(H "card 1s \"\"\n", "t:2:9: a card holds 1 to 256 bytes of text");
+    bad(H "card 1s\n", "t:2:6: 'card' needs 2 arguments (TIME \"TEXT\"), got 1");
+}
+
 static void test_cut_walls_edges(void **state)
 {
     (void)state;
@@ -1215,6 +1475,70 @@ static void test_default_show(void **state)
     /* ... and part of it on the demo's, where the threads take tiles */
     uint32_t big = play_crc(text, len, 1, 1, 1, 1500, 640, 480);
     assert_int_equal(play_crc(text, len, 1, 4, 1, 1500, 640, 480), big);
+    free(text);
+}
+
+/* The default show keeps time with the music: its tempo is the score's,
+ * and each of its moments written at a bar and beat (@BAR:BEAT) with
+ * stones lays them within a frame of that beat of the music, worked out
+ * here from the score's tempo: all its stones, or with over= the first
+ * (the pen's start).  Each such line is played alone behind the show's
+ * tempo line, the field never stepped, so any change is a stone. */
+static void test_default_show_on_the_beat(void **state)
+{
+    (void)state;
+    rpl_music_t *m = NULL;
+    assert_int_equal(rpl_music_read("assets/music/default.score", &m), RPL_OK);
+    int bpm = 0, spb = 0, bpb = 0, steps = 0;
+    assert_int_equal(rpl_music_tempo(m, &bpm, &spb, &bpb, &steps), RPL_OK);
+    rpl_music_destroy(m);
+    size_t len;
+    char *text = slurp("assets/shows/default.show", &len);
+    text[len] = '\0';
+    char tempo[128] = "";
+    int marked = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        int sb = 0, sbar = 0;
+        if (sscanf(line, "tempo %d %d", &sb, &sbar) == 2) {
+            assert_int_equal(sb, bpm);
+            assert_int_equal(sbar, bpb);
+            snprintf(tempo, sizeof tempo, "%s\n", line);
+            continue;
+        }
+        int bar;
+        double beat;
+        char cmd[16];
+        if (sscanf(line, "@%d:%lf %15s", &bar, &beat, cmd) != 3 ||
+            (strcmp(cmd, "drop") && strcmp(cmd, "ring") && strcmp(cmd, "trail") &&
+             strcmp(cmd, "text")))
+            continue;
+        assert_true(tempo[0]);
+        double want = ((bar - 1) * bpb + (beat - 1)) * 60.0 / bpm * 60.0; /* in frames */
+        int over = strstr(line, "over=") != NULL;
+        char one[4096 + 256];
+        snprintf(one, sizeof one, H "%s%s\n", tempo, line);
+        rpl_show_t *s = parse_ok(one);
+        rpl_sim_t *sim = new_sim(160, 120, 1);
+        rpl_show_player_t *p = player_of(s, 1);
+        long first = -1, last = -1;
+        for (long t = 0; t < (long)want + 12; t++)
+            if (tick_diff(p, sim)->n > 0) {
+                if (first < 0)
+                    first = t;
+                last = t;
+            }
+        if (first < 0 || fabs((double)first - want) > 1.0 ||
+            (!over && fabs((double)last - want) > 1.0))
+            fail_msg("'%s': stones from frame %ld to %ld, its beat is at frame %.2f", line,
+                     first, last, want);
+        marked++;
+        rpl_show_player_destroy(p);
+        rpl_sim_destroy(sim);
+        rpl_show_destroy(s);
+    }
+    /* the opening's drops, the ring as the beat comes in, the finale's */
+    assert_true(marked >= 12);
+    print_message("%d moments of the default show on the beat\n", marked);
     free(text);
 }
 
@@ -1408,11 +1732,12 @@ static void test_budget(void **state)
     s = parse_ok(H "rain on\n@5 end\n");
     assert_int_equal(rpl_show_work(s, NULL), WC + 81 + WS);
     rpl_show_destroy(s);
-    /* the default show is well within it */
+    /* the default show is well within it (its heaviest step a fade and a
+     * calm together, each the field, with the slits' stones) */
     rpl_show_t *d = NULL;
     assert_int_equal(rpl_show_read("assets/shows/default.show", &d), RPL_OK);
     assert_true(rpl_show_work(d, NULL) > 0);
-    assert_true(rpl_show_work(d, NULL) < (uint64_t)WB / 2);
+    assert_true(rpl_show_work(d, NULL) < (uint64_t)WB * 3 / 5);
     rpl_show_destroy(d);
     assert_int_equal(rpl_show_work(NULL, NULL), 0);
 }
@@ -1507,6 +1832,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_command_parses),
         cmocka_unit_test(test_times),
+        cmocka_unit_test(test_beats),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_no_overread),
@@ -1522,8 +1848,12 @@ int main(void)
         cmocka_unit_test(test_rain),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_cut_walls_edges),
+        cmocka_unit_test(test_calm),
+        cmocka_unit_test(test_fade),
+        cmocka_unit_test(test_card),
         cmocka_unit_test(test_optional),
         cmocka_unit_test(test_default_show),
+        cmocka_unit_test(test_default_show_on_the_beat),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_budget_worst),
         cmocka_unit_test(test_budget_long_name),

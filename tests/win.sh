@@ -19,7 +19,7 @@
 #     path itself, and must list the native paths;
 #   - the bench's paths agree, and its frames are the native bench's;
 #   - with ripple.exe: the timedemo (--benchmark --headless, 2000 frames)
-#     of busy-1, busy-2, wave-2 and show-1 on every path the CPU has gives
+#     of busy-1, busy-2, wave-2, show-1 and show-2 on every path the CPU has gives
 #     the native demo's CRCs (water, and show-1's sound) and says its path;
 #     side-2 and side-waves-2 (500 frames at 320x240) the native state CRC; a window's screenshot at 32, 16 and 8 bits a
 #     pixel is the native demo's, byte for byte, and so is the side view's;
@@ -243,7 +243,7 @@ else bad "ripple.exe --version: $(head -c 200 "$LOGS/version.out")"; fi
 # (the native stages hold every native path to the same bytes), under
 # Wine on each path
 sound_of() { sed -n 's/^sound *crc32 \([0-9a-f]*\) .*/\1/p' "$LOGS/$1.out"; }
-for scene in busy-1 busy-2 wave-2 show-1; do
+for scene in busy-1 busy-2 wave-2 show-1 show-2; do
     n=bm-$scene
     ( cd "$LOGS" && "$RIPPLE" --benchmark --headless --frames 2000 --bench-scene "$scene" >"$n.nat.out" 2>"$n.nat.err"
       echo $? >"$n.nat.rc" )

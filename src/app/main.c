@@ -214,8 +214,9 @@ static int check_inputs(app_t *a, rpl_snapshot_t **snap, const rpl_kernels_t **k
     if ((status = app_show_open(a, show, &err)) != 0)
         return die(status, err);
     if (a->o.benchmark && a->o.bench->show && !*show)
-        return die(EXIT_USAGE, app_format("the %s-%d timedemo plays assets/shows/default.show: "
-                                          "not found", a->o.bench->name, a->o.bench->version));
+        return die(EXIT_USAGE, app_format("the %s-%d timedemo plays assets/shows/%s: not found",
+                                          a->o.bench->name, a->o.bench->version,
+                                          a->o.bench->show_file));
     if (a->o.audio_out && a->o.headless && (uint64_t)a->o.frames > app_audio_max_steps())
         return die(EXIT_USAGE, app_format("--audio-out: %ld frames of sound do not fit in a WAV "
                                           "file (at most %llu)", a->o.frames,

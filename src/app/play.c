@@ -10,20 +10,22 @@
 #define RIPPLE_DATADIR "/usr/local/share/ripple"
 #endif
 
-/* The default show: beside the binary, in the working directory, or where
- * `make install` puts it; NULL if none is there. */
-static const char *default_show(char *buf, size_t len)
+/* A show of the demo's own (default.show, or a timedemo's): beside the
+ * binary, in the working directory, or where `make install` puts it; NULL
+ * if none is there. */
+static const char *default_show(const char *file, char *buf, size_t len)
 {
     char *base = SDL_GetBasePath();
     if (base) {
-        snprintf(buf, len, "%sassets/shows/default.show", base);
+        snprintf(buf, len, "%sassets/shows/%s", base, file);
         SDL_free(base);
         if (rpl_path_readable(buf))
             return buf;
     }
-    if (rpl_path_readable("assets/shows/default.show"))
-        return "assets/shows/default.show";
-    snprintf(buf, len, "%s/shows/default.show", RIPPLE_DATADIR);
+    snprintf(buf, len, "assets/shows/%s", file);
+    if (rpl_path_readable(buf))
+        return buf;
+    snprintf(buf, len, "%s/shows/%s", RIPPLE_DATADIR, file);
     return rpl_path_readable(buf) ? buf : NULL;
 }
 
@@ -33,7 +35,9 @@ int app_show_open(app_t *a, rpl_show_t **show, char **err)
     if (a->o.no_show) /* the timedemo's scenes but show-1 have it set */
         return 0;
     char buf[4096];
-    const char *path = a->o.show ? a->o.show : default_show(buf, sizeof buf);
+    const char *file = a->o.benchmark && a->o.bench && a->o.bench->show_file
+                           ? a->o.bench->show_file : "default.show";
+    const char *path = a->o.show ? a->o.show : default_show(file, buf, sizeof buf);
     if (!path)
         return 0; /* no default show installed: the autopilot plays */
     rpl_status st = rpl_show_read(path, show);

@@ -11,24 +11,31 @@
 static const play_bench_scene_t bench_scenes[] = {
     { "busy", 2,
       "the pool, classic water: the autopilot's smooth stones and rain from seed 1 (the default)",
-      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
     { "wave", 2, "the same stones and rain on the wave model's water (--model wave)",
-      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
-    { "show", 1,
-      "the pool playing the default show (assets/shows/default.show), its sound mixed, not played",
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
+    { "show", 2,
+      "the pool playing the default show in time with the music (assets/shows/default.show), "
+      "its sound mixed, not played",
       /* the show lays its own stones; the play's stay as show-1 has always had them */
-      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC },
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC,
+      "default.show" },
     { "side", 2,
       "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
-      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH },
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
     { "side-waves", 2,
       "the same drops on analytic waves (--scene side --surface waves)",
-      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH },
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH, NULL },
     /* the scenes before smooth stones, kept so that old reports compare */
     { "busy", 1, "busy with the flat-disc stones of the 1990s, as reports before busy-2 played it",
-      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL },
     { "wave", 1, "wave with the flat-disc stones, as reports before wave-2 played it",
-      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC },
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL },
+    /* the show before it kept time with the music, its text kept apart */
+    { "show", 1, "the default show before the music (assets/shows/show-1.show), as reports "
+                 "before show-2 played it",
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC,
+      "show-1.show" },
 };
 #define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "play/play.h"
+#include "ripple_support.h"
 
 struct play {
     play_config_t cfg;
@@ -33,11 +34,17 @@ struct play {
     uint64_t repainted;      /* pixels of the backdrop made again for the walls */
     uint64_t walls_serial;   /* rpl_sim_walls_serial when bd was made */
     int walls_drawn;         /* bd has walls drawn in */
+    int fade;                /* the show's fade of the picture, 0..256, in bd */
+    uint32_t fade_colour;    /* to this colour, 0xRRGGBB */
+    char card[RPL_SHOW_CARD_MAX + 1]; /* the show's card over the picture, in bd */
+    int card_level;          /* how far it has come in, 0..256 (0: none) */
     int ready;               /* play_create made it whole */
     char err[512];
 };
 
 static void set_stones(play_t *p, int stones);
+static void set_fade(play_t *p, int fade, uint32_t colour);
+static void remake(play_t *p);
 
 static void say(play_t *p, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -171,6 +178,71 @@ static void paint(const play_t *p, const uint32_t *pic, uint32_t *work, int x0, 
     }
 }
 
+/* The pixels faded towards the show's colour by p->fade / 256 (in the
+ * order of the painted pixels: red and blue swapped with them). */
+static void fade_pixels(const play_t *p, uint32_t *px, size_t n)
+{
+    uint32_t c = p->fade_colour, f = (uint32_t)p->fade, k = 256 - f;
+    if (p->cfg.flags & PLAY_SWAP_RB)
+        c = (c & 0xFF00u) | (c & 0xFFu) << 16 | (c >> 16 & 0xFFu);
+    uint32_t cr = c >> 16 & 0xFF, cg = c >> 8 & 0xFF, cb = c & 0xFF;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = px[i];
+        uint32_t r = ((v >> 16 & 0xFF) * k + cr * f + 128) >> 8;
+        uint32_t g = ((v >> 8 & 0xFF) * k + cg * f + 128) >> 8;
+        uint32_t b = ((v & 0xFF) * k + cb * f + 128) >> 8;
+        px[i] = 0xFF000000u | r << 16 | g << 8 | b;
+    }
+}
+
+/* The show's card over the pixels: a dark band across the picture and the
+ * text on it in the demo's font, its heading (the first line) twice the
+ * size of the rest where it fits, the largest whole scale that keeps the
+ * text within the picture (lines of 24 characters are twice the font's
+ * size at 320x200), coming in by p->card_level. */
+static void card_pixels(const play_t *p, uint32_t *px)
+{
+    int w = p->cfg.w, h = p->cfg.h, lvl = p->card_level;
+    const char *head = p->card, *nl = strchr(head, '\n');
+    char first[RPL_SHOW_CARD_MAX + 1];
+    size_t hn = nl ? (size_t)(nl - head) : strlen(head);
+    memcpy(first, head, hn);
+    first[hn] = '\0';
+    const char *rest = nl ? nl + 1 : "";
+    int lines = rpl_font_text_height(rest, 1) / RPL_FONT_CELL_H;
+    int s = 1;
+    while (rpl_font_text_width(rest, s + 1) <= w * 9 / 10 &&
+           (2 * (s + 1) + (s + 1) * lines) * RPL_FONT_CELL_H <= h * 4 / 5 &&
+           (s + 1) * RPL_FONT_CELL_H <= h / 8)
+        s++;
+    int hs = rpl_font_text_width(first, 2 * s) <= w * 9 / 10 ? 2 * s : s;
+    int th = hs * RPL_FONT_CELL_H + (lines ? s * RPL_FONT_CELL_H / 2 : 0) +
+             s * RPL_FONT_CELL_H * lines;
+    int y = (h - th) / 2, pad = s * RPL_FONT_CELL_H;
+    rpl_font_panel(px, (ptrdiff_t)w * 4, w, h, 0, y - pad, w, th + 2 * pad, 256 - lvl * 13 / 16);
+    uint32_t ink = (uint32_t)(0xF0 * lvl / 256), c = ink << 16 | ink << 8 | ink;
+    uint32_t hk = (uint32_t)(0xFF * lvl / 256), gold = hk << 16 | (hk * 0xD8 / 0xFF) << 8 |
+                                                       (hk * 0x70 / 0xFF);
+    if (p->cfg.flags & PLAY_SWAP_RB)
+        gold = (gold & 0xFF00u) | (gold & 0xFFu) << 16 | (gold >> 16 & 0xFFu);
+    rpl_font_draw(px, (ptrdiff_t)w * 4, w, h, (w - rpl_font_text_width(first, hs)) / 2, y, first,
+                  gold, hs);
+    y += hs * RPL_FONT_CELL_H + s * RPL_FONT_CELL_H / 2;
+    for (const char *l = rest; lines > 0 && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        char line[RPL_SHOW_CARD_MAX + 1];
+        memcpy(line, l, n);
+        line[n] = '\0';
+        rpl_font_draw(px, (ptrdiff_t)w * 4, w, h, (w - rpl_font_text_width(line, s)) / 2, y,
+                      line, c, s);
+        y += s * RPL_FONT_CELL_H;
+        if (!e)
+            break;
+        l = e + 1;
+    }
+}
+
 /* The backdrop of the fitted picture pic with the walls drawn in (red and
  * blue swapped if asked), in the frame's format, into *out; what it was
  * made from, when not pic, into *work (NULL: freed). */
@@ -182,11 +254,15 @@ static rpl_status make_backdrop(const play_t *p, const uint32_t *pic, rpl_backdr
     *out = NULL;
     if (work)
         *work = NULL;
-    if (rpl_sim_walls(p->sim) || (p->cfg.flags & PLAY_SWAP_RB)) {
+    if (rpl_sim_walls(p->sim) || (p->cfg.flags & PLAY_SWAP_RB) || p->fade || p->card_level) {
         made = malloc((size_t)w * (size_t)h * 4);
         if (!made)
             return RPL_ENOMEM;
         paint(p, pic, made, 0, 0, w, h);
+        if (p->fade)
+            fade_pixels(p, made, (size_t)w * (size_t)h);
+        if (p->card_level && p->card[0])
+            card_pixels(p, made);
         pic = made;
     }
     rpl_status st = rpl_backdrop_create(pic, w, h, p->cfg.format, out);
@@ -278,7 +354,7 @@ void play_update(play_t *p)
     if (!mask && !p->walls_drawn)
         return;
     int w = p->cfg.w, h = p->cfg.h;
-    if (p->work && box[2] > 0) {
+    if (p->work && box[2] > 0 && !p->fade && !p->card_level) { /* else made whole */
         int x0 = box[0] > 0 ? box[0] - 1 : 0, y0 = box[1] > 0 ? box[1] - 1 : 0;
         int x1 = box[0] + box[2] < w ? box[0] + box[2] + 1 : w;
         int y1 = box[1] + box[3] < h ? box[1] + box[3] + 1 : h;
@@ -353,6 +429,11 @@ rpl_status play_set_show(play_t *p, rpl_show_t *show)
     p->show_failed = 0;
     snprintf(p->picture, sizeof p->picture, "default");
     p->rain_on = player ? 0 : p->cfg.rain != 0; /* a show decides */
+    if (p->fade || p->card_level) { /* a new show starts on the picture as it is */
+        p->card_level = 0;
+        p->card[0] = '\0';
+        set_fade(p, 0, 0);
+    }
     return RPL_OK;
 }
 
@@ -368,6 +449,36 @@ static void show_picture(play_t *p, const char *name)
         return;
     if (p->cfg.picture(p->cfg.user, name) == 0)
         snprintf(p->picture, sizeof p->picture, "%s", name);
+}
+
+/* The picture faded so far to that colour: its backdrop made again (the
+ * renderer, seeing a new one, draws the whole frame). */
+static void set_fade(play_t *p, int fade, uint32_t colour)
+{
+    p->fade = fade;
+    p->fade_colour = colour;
+    remake(p);
+}
+
+/* The backdrop made again whole, for a fade or a card. */
+static void remake(play_t *p)
+{
+    if (!p->pic)
+        return;
+    rpl_backdrop_t *bd = NULL;
+    uint32_t *work = NULL;
+    rpl_status st = make_backdrop(p, p->pic, &bd, &work);
+    if (st != RPL_OK) {
+        say(p, "cannot fade the picture: %s", rpl_strerror(st));
+        note(p);
+        return;
+    }
+    rpl_backdrop_destroy(p->bd);
+    free(p->work);
+    p->bd = bd;
+    p->work = work;
+    p->walls_serial = rpl_sim_walls_serial(p->sim);
+    p->walls_drawn = rpl_sim_walls(p->sim) != NULL;
 }
 
 /* A tick of the show, and what it changed of the view handed on. */
@@ -398,6 +509,13 @@ static void show_tick(play_t *p)
     }
     if (ch & RPL_SHOW_PICTURE)
         show_picture(p, v->picture);
+    if ((ch & RPL_SHOW_FADE) && (v->fade != p->fade || v->fade_colour != p->fade_colour))
+        set_fade(p, v->fade, v->fade_colour);
+    if ((ch & RPL_SHOW_CARD) && (v->card_level != p->card_level || strcmp(v->card, p->card))) {
+        snprintf(p->card, sizeof p->card, "%s", v->card);
+        p->card_level = v->card[0] ? v->card_level : 0;
+        remake(p);
+    }
 }
 
 /* ---- a step --------------------------------------------------------------- */

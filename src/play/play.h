@@ -298,6 +298,7 @@ typedef struct play_bench_scene {
     rpl_surface_kind surface; /* the side view's water */
     int show;                 /* the pool plays the default show, its sound mixed */
     int stones;               /* the pool's own stones: PLAY_STONES_SMOOTH or _CLASSIC */
+    const char *show_file;    /* with show: the show's file in assets/shows */
 } play_bench_scene_t;
 
 /* The scene of that name ("busy-1", or "busy" for its newest version),

@@ -126,6 +126,7 @@ rpl_stones rpl_autopilot_stones(const rpl_autopilot_t *ap);
 #define RPL_SHOW_STEPS_MAX 100000000L
 /* Most stones one command lays in one repetition (more are spread out). */
 #define RPL_SHOW_STONES_MAX 4096
+#define RPL_SHOW_CARD_MAX 256
 /* The work budget (above): units a step, a command's own cost, and the
  * field on which fractions are counted. */
 #define RPL_SHOW_WORK_MAX 2073600L
@@ -204,6 +205,13 @@ typedef struct rpl_show_view {
     const char *picture; /* a name for the front end to resolve; "default": its own */
     rpl_stones stones;   /* how the front end's own stones (the user's, an
                           * autopilot's) meet the water; the show's are bumps */
+    int fade;            /* since 1.1.0: how far the picture is faded to
+                          * fade_colour, 0 (not) .. 256 (all the colour) */
+    uint32_t fade_colour; /* 0xRRGGBB */
+    const char *card;    /* since 1.1.0: a card of text over the picture
+                          * ("": none; lines split by '\n', the first a
+                          * heading) */
+    int card_level;      /* how far it has come in, 0..256 */
 } rpl_show_view_t;
 
 /* What the last tick changed (rpl_show_player_changed): the view's fields,
@@ -218,6 +226,8 @@ typedef struct rpl_show_view {
 #define RPL_SHOW_LOOPED   0x40u
 #define RPL_SHOW_ENDED    0x80u
 #define RPL_SHOW_STONES   0x100u /* since 1.1.0 */
+#define RPL_SHOW_FADE     0x200u /* since 1.1.0 */
+#define RPL_SHOW_CARD     0x400u /* since 1.1.0 */
 
 /* A player at step 0 of a valid show into *out (see the constructor rule
  * in ripple/base.h): RPL_EINVAL for a NULL or failed show, RPL_ENOMEM. */

@@ -30,11 +30,11 @@ SEED=1
 WINDOW_AT=${WINDOW_AT:-11}
 
 # The busy scenes of the default show, as NAME FROM TO (seconds) WHAT.
-SCENES="text 6.5 10 the word written in stones
-shapes 10 20.5 the big ring and the shapes drawn stone by stone
-rain 20.5 28.5 the rain
-slits 28.5 41 the two slits
-finale 41 60 the finale: rings, the word again, a shower"
+SCENES="text 7.5 10 the word written in stones
+shapes 10 20 the big ring and the shapes drawn stone by stone
+rain 20 27.5 the rain
+slits 28.75 38.75 the two slits
+finale 40 52.5 the finale: rings, the word again, a shower"
 # the busy moments shown on the wave model as well
 WAVE_SCENES="text rain"
 
@@ -166,6 +166,14 @@ if [ $# = 3 ]; then
         "$SHOT" half "$TMP/g.png" "$OUT/large-1920x1080.png" >/dev/null || exit 1
     say "large-1920x1080.png" "the word at 1920x1080, classic water: step $2, the middle 1440x810 at half size"
 fi
+
+# ---- the title card and the credits, at 640x480 and 320x200 -------------------
+frame 150 640x480 classic "$OUT/title.png"
+say "title.png" "the title card over the opening's drops: step 150 (2.5 s), 640x480"
+frame 150 320x200 classic "$OUT/title-320x200.png"
+say "title-320x200.png" "the title card at 320x200: step 150"
+frame 3500 640x480 classic "$OUT/credits.png"
+say "credits.png" "the closing credits: step 3500 (58.3 s), 640x480"
 
 # ---- the side view ------------------------------------------------------------
 "$RIPPLE" --headless --scene side --seed $SEED --frames 882 --mute --screenshot "$OUT/side.png" \

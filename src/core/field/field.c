@@ -571,6 +571,25 @@ rpl_status rpl_sim_set_state(rpl_sim_t *sim, const int16_t *cur, const int16_t *
     return RPL_OK;
 }
 
+void rpl_sim_scale(rpl_sim_t *sim, int32_t num, int32_t den)
+{
+    if (!rpl_sim_usable(sim) || den <= 0 || num < 0 || num >= den) {
+        if (rpl_sim_usable(sim) && num == 0) { /* nothing left */
+            size_t n = (size_t)sim->w * (size_t)sim->h;
+            memset(sim->cur, 0, n * sizeof *sim->cur);
+            memset(sim->prev, 0, n * sizeof *sim->prev);
+            rpl_sim_rescan(sim);
+        }
+        return;
+    }
+    size_t n = (size_t)sim->w * (size_t)sim->h;
+    for (size_t i = 0; i < n; i++) {
+        sim->cur[i] = (int16_t)((int64_t)sim->cur[i] * num / den);
+        sim->prev[i] = (int16_t)((int64_t)sim->prev[i] * num / den);
+    }
+    rpl_sim_rescan(sim); /* tiles may have come to rest */
+}
+
 /* ---- the renderer's view (core/field/tiles.h) ------------------------------ */
 
 int rpl_field_view(const rpl_sim_t *sim, rpl_field_view_t *v)

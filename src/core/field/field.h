@@ -99,6 +99,9 @@ uint8_t rpl_tile_edges(const rpl_sim_t *sim, const int16_t *b, int tx, int ty);
 
 /* Rebuilds the tiles' activity bits after the buffers changed wholesale. */
 void rpl_sim_rescan(rpl_sim_t *sim);
+/* Both buffers times num/den (0 <= num <= den), towards 0, in integers:
+ * the same on every machine (a show's `calm`). */
+void rpl_sim_scale(rpl_sim_t *sim, int32_t num, int32_t den);
 
 /* Checks a w*h buffer against the height contract. */
 rpl_status rpl_check_buffer(rpl_sim_t *sim, const int16_t *b, int w, int h,

@@ -16,7 +16,7 @@ enum {
     C_DROP, C_RING, C_TRAIL, C_TEXT,
     C_RAIN_ON, C_RAIN_OFF, C_RAIN_SET, C_LIGHT, C_STRENGTH, C_STONE, C_WEIGHTS,
     C_WALL_RECT, C_WALL_OPEN, C_WALL_LINE, C_WALL_CLEAR, C_EDGES, C_PICTURE, C_CUT,
-    C_WAIT, C_LOOP, C_END, C_STONES
+    C_WAIT, C_LOOP, C_END, C_STONES, C_CALM, C_FADE, C_CARD
 };
 
 static inline int is_action(int cmd)
@@ -40,7 +40,7 @@ typedef struct ev {
     uint64_t times;       /* repetitions (0 with every: until loop or end) */
     int count;            /* ring: stones; light, edges: the value; strength:
                              sixteenths; rain: per_kilostep */
-    int w0, w1;           /* weight; rain: weights */
+    int w0, w1;           /* weight; rain: weights; fade: the colour, 0xRRGGBB */
     int wf[2];            /* weights: the factors in thousandths, on the
                              classic water and on the wave model */
     coord_t c[5];         /* positions and lengths, in the order written */

@@ -5,6 +5,7 @@
 
 #include "core/base/base.h"
 #include "ripple_support.h"
+#include "core/field/field.h"
 #include "core/show/show.h"
 
 #define TAU 6.283185307179586
@@ -31,6 +32,9 @@ struct rpl_show_player {
     rpl_show_view_t view;
     active_t act[RPL_SHOW_ACTIVE_MAX];
     int nact;
+    uint64_t calm_at, calm_len; /* a `calm` from step calm_at; 0: none */
+    uint64_t fade_at, fade_len; /* a `fade` likewise */
+    uint64_t card_at, card_len; /* a `card` likewise */
 };
 
 static void initial_view(rpl_show_player_t *p)
@@ -42,6 +46,12 @@ static void initial_view(rpl_show_player_t *p)
     memset(&p->view.rain, 0, sizeof p->view.rain);
     p->view.picture = "";
     p->view.stones = RPL_STONES_BUMPS;
+    p->view.fade = 0;
+    p->view.fade_colour = 0;
+    p->fade_len = 0;
+    p->view.card = "";
+    p->view.card_level = 0;
+    p->card_len = 0;
     p->rain = NULL;
     p->wf[0] = p->wf[1] = 1000;
 }
@@ -91,6 +101,7 @@ void rpl_show_player_rewind(rpl_show_player_t *p)
     p->done = 0;
     p->changed = 0;
     p->nact = 0;
+    p->calm_len = 0;
     initial_view(p);
 }
 
@@ -208,6 +219,28 @@ static rpl_status lay(const rpl_show_player_t *p, const ev_t *e, const path_t *p
     }
     }
     return st;
+}
+
+/* What is left of the water i steps into a calm of n, in 1/65536: 1 -
+ * smoothstep(i / n), so the water settles gently and ends flat. */
+static int32_t calm_left(uint64_t i, uint64_t n)
+{
+    if (i >= n)
+        return 0;
+    int64_t x = (int64_t)((i << 16) / n); /* i / n in 1/65536, i < 2^27 */
+    return (int32_t)(65536 - ((x * x * (3 * 65536 - 2 * x)) >> 32));
+}
+
+/* How far a fade of n steps has gone to its colour at its step i, 0..256:
+ * there and back, eased at both ends (smoothstep), all the colour at the
+ * middle, none after its last step. */
+static int fade_level(uint64_t i, uint64_t n)
+{
+    uint64_t k = 2 * (i + 1);
+    if (i + 1 >= n)
+        return 0;
+    int64_t x = (int64_t)(((k <= n ? k : 2 * n - k) << 16) / n); /* 0..65536 */
+    return (int)((x * x * (3 * 65536 - 2 * x) >> 32) * 256 >> 16);
 }
 
 /* One step of a running command; 1 when it is finished. */
@@ -329,6 +362,20 @@ static rpl_status apply(rpl_show_player_t *p, const ev_t *e, rpl_sim_t *sim)
         rpl_sim_reset(sim, p->seed);
         p->changed |= RPL_SHOW_CUT;
         return RPL_OK;
+    case C_CALM:
+        p->calm_at = p->t;
+        p->calm_len = e->over;
+        return RPL_OK;
+    case C_CARD:
+        p->card_at = p->t;
+        p->card_len = e->over;
+        p->view.card = s->strs + e->first;
+        return RPL_OK;
+    case C_FADE:
+        p->fade_at = p->t;
+        p->fade_len = e->over;
+        p->view.fade_colour = (uint32_t)e->w0;
+        return RPL_OK;
     default:
         return RPL_OK;
     }
@@ -354,6 +401,18 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             p->t = 0;
             p->next = 0;
             p->nact = 0;
+            p->calm_len = 0;
+            if (p->card_len) { /* so does a card */
+                p->card_len = 0;
+                p->view.card = "";
+                p->view.card_level = 0;
+                p->changed |= RPL_SHOW_CARD;
+            }
+            if (p->fade_len) { /* a fade cut short clears */
+                p->fade_len = 0;
+                p->view.fade = 0;
+                p->changed |= RPL_SHOW_FADE;
+            }
             p->loops++;
             p->changed |= RPL_SHOW_LOOPED;
             if (restarted++) /* never: a loop is past step 0 */
@@ -367,6 +426,33 @@ rpl_status rpl_show_player_tick(rpl_show_player_t *p, rpl_sim_t *sim)
             if (st == RPL_OK)
                 st = d;
         }
+    }
+    if (!p->done && p->calm_len) {
+        /* the water settles before this step's stones */
+        uint64_t i = p->t - p->calm_at;
+        int32_t from = calm_left(i, p->calm_len), to = calm_left(i + 1, p->calm_len);
+        rpl_sim_scale(sim, to, from);
+        if (i + 1 >= p->calm_len)
+            p->calm_len = 0;
+    }
+    if (!p->done && p->card_len) {
+        /* in and out over a quarter of its time, half a second at most */
+        uint64_t i = p->t - p->card_at, n = p->card_len, r = n / 4 < 30 ? n / 4 : 30;
+        r = r < 1 ? 1 : r;
+        uint64_t in = i + 1 < r ? i + 1 : r, out = n - 1 - i < r ? n - 1 - i : r;
+        p->view.card_level = (int)((in < out ? in : out) * 256 / r);
+        p->changed |= RPL_SHOW_CARD;
+        if (i + 1 >= n) {
+            p->card_len = 0;
+            p->view.card = "";
+        }
+    }
+    if (!p->done && p->fade_len) {
+        uint64_t i = p->t - p->fade_at;
+        p->view.fade = fade_level(i, p->fade_len);
+        p->changed |= RPL_SHOW_FADE;
+        if (i + 1 >= p->fade_len)
+            p->fade_len = 0;
     }
     if (!p->done) {
         int k = 0;

@@ -45,6 +45,12 @@ typedef struct parser {
     const char *name;
     int line;
     uint64_t clock;       /* the step of the line before */
+    uint64_t tick;        /* the same exactly, in ticks (below) */
+    uint64_t tps;         /* ticks a step: 1, or 10 x BPM after `tempo` (so
+                             that a thousandth of a beat is 36 ticks) */
+    int bpm, bpb;         /* the tempo: beats a minute and a bar (0: none) */
+    int tempo_line;
+    uint64_t wait_ticks;  /* wait: its time in ticks */
     int header;           /* "ripple-show 1" seen */
     int closed_line;      /* line of the loop or end, 0 if none yet */
     const char *closed_by;
@@ -193,32 +199,131 @@ static rpl_status tokenize(parser_t *ps, const char *line, size_t len)
     return RPL_OK;
 }
 
-/* A time: whole steps ("120") or seconds ("2.5s", to the nearest step). */
-static int parse_time(const tok_t *t, size_t skip, uint64_t *out)
+/* Times in beats: a thousandth of a beat is TICKS_MB ticks, a step
+ * 10 x BPM, so that beats, bars and steps add up exactly, in integers. */
+#define TICKS_MB 36
+#define BPM_MIN 20
+#define BPM_MAX 300
+#define BPB_MAX 16
+
+/* A decimal of at most 9 digits and 3 places ("2.5") in thousandths; -1
+ * if it is not one. */
+static int milli(const char *p, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+    int digits = 0, places = 0;
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+        if (++digits > 9)
+            return -1;
+        v = v * 10 + (uint64_t)(p[i] - '0');
+    }
+    v *= 1000;
+    if (i < n && p[i] == '.') {
+        uint64_t f = 100;
+        for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++, f /= 10) {
+            if (++places > 3)
+                return -1;
+            v += (uint64_t)(p[i] - '0') * f;
+        }
+        if (!places)
+            return -1;
+    }
+    if (!digits || i != n)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Why a time was refused. */
+enum { T_OK = 0, T_BAD = -1, T_NO_TEMPO = -2, T_BEAT = -3, T_FAR = -4 };
+
+/* A time in ticks: whole steps ("120"), seconds ("2.5s", to the nearest
+ * step), and after `tempo` beats ("2b", "0.5b"), bars ("1bar") and, with
+ * bar_beat, a place in the music ("5:3", bar 5 beat 3, both from 1). */
+static int parse_time(const parser_t *ps, const tok_t *t, size_t skip, int bar_beat,
+                      uint64_t *out)
 {
     char b[64];
-    if (t->quoted)
-        return -1;
+    if (t->quoted || t->n <= skip)
+        return T_BAD;
+    const char *p = t->p + skip;
+    size_t n = t->n - skip;
+    const char *colon = bar_beat ? memchr(p, ':', n) : NULL;
+    uint64_t mb; /* thousandths of a beat */
+    if (colon || ends_with(t, "b") || ends_with(t, "bar")) {
+        if (colon) {
+            uint64_t bar, beat;
+            if (milli(p, (size_t)(colon - p), &bar) != 0 || bar % 1000 || bar == 0 ||
+                milli(colon + 1, n - (size_t)(colon - p) - 1, &beat) != 0)
+                return T_BAD;
+            if (!ps->bpm)
+                return T_NO_TEMPO;
+            if (beat < 1000 || beat >= (uint64_t)(ps->bpb + 1) * 1000)
+                return T_BEAT;
+            mb = (bar / 1000 - 1) * (uint64_t)ps->bpb * 1000 + beat - 1000;
+        } else {
+            int bars = ends_with(t, "bar");
+            if (milli(p, n - (bars ? 3 : 1), &mb) != 0)
+                return T_BAD;
+            if (!ps->bpm)
+                return T_NO_TEMPO;
+            if (bars)
+                mb *= (uint64_t)ps->bpb;
+        }
+        *out = mb * TICKS_MB;
+        if (*out / ps->tps > (uint64_t)RPL_SHOW_STEPS_MAX)
+            return T_FAR;
+        return T_OK;
+    }
     if (ends_with(t, "s")) {
         double v;
         if (rpl_parse_real(cstr(t, skip, 1, b), 0, (double)RPL_SHOW_STEPS_MAX / 60.0, &v) !=
             RPL_OK)
-            return -1;
-        *out = (uint64_t)llround(v * 60.0);
-        return 0;
+            return T_BAD;
+        *out = (uint64_t)llround(v * 60.0) * ps->tps;
+        return T_OK;
     }
     long long v;
     if (rpl_parse_int(cstr(t, skip, 0, b), 0, RPL_SHOW_STEPS_MAX, &v) != RPL_OK)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
+        return T_BAD;
+    *out = (uint64_t)v * ps->tps;
+    return T_OK;
+}
+
+/* Ticks to the nearest step, halves up. */
+static uint64_t steps_of(const parser_t *ps, uint64_t ticks)
+{
+    return (ticks + ps->tps / 2) / ps->tps;
+}
+
+/* The message for a time parse_time refused; what: its kind ("time",
+ * "over"), want: what a good one looks like. */
+static rpl_status time_err(parser_t *ps, const tok_t *t, int col, int why, const char *what,
+                           const char *want)
+{
+    char q[QUOTE_MAX + 4];
+    switch (why) {
+    case T_NO_TEMPO:
+        return perr(ps, col, "%s '%s' is in beats: write the tempo first ('tempo 96 4': beats "
+                             "a minute and a bar)", what, shown(t, q));
+    case T_BEAT:
+        return perr(ps, col, "bad %s '%s': a bar has beats 1 to %d.999 (tempo %d %d, line %d)",
+                    what, shown(t, q), ps->bpb, ps->bpm, ps->bpb, ps->tempo_line);
+    case T_FAR:
+        return perr(ps, col, "%s '%s' is past step %ld, the longest a show may last", what,
+                    shown(t, q), RPL_SHOW_STEPS_MAX);
+    default:
+        return perr(ps, col, "bad %s '%s': want %s", what, shown(t, q), want);
+    }
 }
 
 /* Argument kinds (one letter each in a command's signature). */
 enum {
     K_X = 'x', K_Y = 'y', K_LEN = 'l', K_WEIGHT = 'w', K_RATE = 'r', K_STRENGTH = 'f',
     K_FACTOR = 'g',
-    K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't'
+    K_ONOFF = 'b', K_EDGES = 'e', K_STONES = 'k', K_TEXT = 's', K_NAME = 'n', K_TIME = 't',
+    K_COLOUR = 'c', K_CARD = 'q'
 };
 
 /* Options. */
@@ -258,6 +363,9 @@ static const struct cmd {
     { "edges", NULL, C_EDGES, "e", "reflect|absorb", 0 },
     { "picture", NULL, C_PICTURE, "n", "NAME", 0 },
     { "cut", NULL, C_CUT, "", "", 0 },
+    { "calm", NULL, C_CALM, "t", "TIME", 0 },
+    { "fade", NULL, C_FADE, "tc", "TIME COLOUR", 0 },
+    { "card", NULL, C_CARD, "tq", "TIME \"TEXT\"", 0 },
     { "wait", NULL, C_WAIT, "t", "TIME", 0 },
     { "loop", NULL, C_LOOP, "", "", 0 },
     { "end", NULL, C_END, "", "", 0 },
@@ -416,6 +524,29 @@ static rpl_status text_dots(parser_t *ps, const tok_t *t, ev_t *e)
     return RPL_OK;
 }
 
+/* A card's text: printable ASCII and new lines, kept with the names. */
+static rpl_status card_text(parser_t *ps, const tok_t *t, ev_t *e)
+{
+    rpl_show_t *s = ps->s;
+    if (!t->quoted)
+        return perr(ps, t->col, "the card's text must be in double quotes (\"RIPPLE\")");
+    if (t->n == 0 || t->n > RPL_SHOW_CARD_MAX)
+        return perr(ps, t->col, "a card holds 1 to %d bytes of text", RPL_SHOW_CARD_MAX);
+    for (size_t i = 0; i < t->n; i++) {
+        unsigned char c = (unsigned char)t->p[i];
+        if ((c < 32 || c > 126) && c != '\n')
+            return perr(ps, t->col, "the card holds byte 0x%02X: only printable ASCII and \\n",
+                        c);
+    }
+    if (grow((void **)&s->strs, &s->cap_strs, s->nstrs + t->n + 1, 1))
+        return RPL_ENOMEM;
+    e->first = s->nstrs;
+    memcpy(s->strs + s->nstrs, t->p, t->n);
+    s->strs[s->nstrs + t->n] = '\0';
+    s->nstrs += t->n + 1;
+    return RPL_OK;
+}
+
 static rpl_status picture_name(parser_t *ps, const tok_t *t, ev_t *e)
 {
     rpl_show_t *s = ps->s;
@@ -514,11 +645,41 @@ static rpl_status parse_args(parser_t *ps, const struct cmd *c, const tok_t *cmd
         case K_NAME:
             st = picture_name(ps, t, e);
             break;
-        case K_TIME:
-            if (parse_time(t, 0, &e->over) != 0)
-                return perr(ps, t->col, "bad TIME '%s': want steps or seconds (120, 2s, 0.5s)",
-                            shown(t, q));
+        case K_CARD:
+            st = card_text(ps, t, e);
             break;
+        case K_COLOUR: {
+            unsigned v = 0;
+            int ok = tok_is(t, "black") || tok_is(t, "white");
+            if (tok_is(t, "white"))
+                v = 0xFFFFFFu;
+            /* '#' starts a comment: hexadecimal as in C */
+            if (!ok && !t->quoted && t->n == 8 && t->p[0] == '0' &&
+                (t->p[1] == 'x' || t->p[1] == 'X')) {
+                ok = 1;
+                for (size_t j = 2; j < 8; j++) {
+                    char d = t->p[j];
+                    int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10
+                          : d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
+                    if (x < 0)
+                        ok = 0;
+                    v = v << 4 | (unsigned)(x & 15);
+                }
+            }
+            if (!ok)
+                return perr(ps, t->col, "bad COLOUR '%s': want black, white or 0xRRGGBB "
+                                        "(0x102030)", shown(t, q));
+            e->w0 = (int)v;
+            break;
+        }
+        case K_TIME: {
+            int why = parse_time(ps, t, 0, 0, &ps->wait_ticks);
+            if (why != T_OK)
+                return time_err(ps, t, t->col, why, "TIME", "steps, seconds or beats (120, 2s, "
+                                                            "0.5s, 2b, 1bar)");
+            e->over = steps_of(ps, ps->wait_ticks);
+            break;
+        }
         }
         if (st != RPL_OK)
             return st;
@@ -586,9 +747,20 @@ static rpl_status parse_opts(parser_t *ps, const struct cmd *c, tok_t **o, int n
         case O_OVER:
         case O_EVERY: {
             uint64_t v;
-            if (parse_time(&val, 0, &v) != 0 || (op->bit == O_EVERY && v == 0))
-                return perr(ps, val.col, "bad %s '%s': want steps or seconds (30, 0.5s)%s",
-                            op->name, shown(&val, q), op->bit == O_EVERY ? ", above 0" : "");
+            int why = parse_time(ps, &val, 0, 0, &v);
+            if (why == T_OK && op->bit == O_EVERY && v == 0)
+                why = T_BAD;
+            if (why != T_OK)
+                return time_err(ps, &val, val.col, why, op->name,
+                                op->bit == O_EVERY ? "steps, seconds or beats above 0 (30, "
+                                                     "0.5s, 2b)"
+                                                   : "steps, seconds or beats (30, 0.5s, 1b)");
+            /* a repeat keeps time only in whole steps: 1b at 96 is 37.5 */
+            if (op->bit == O_EVERY && v % ps->tps)
+                return perr(ps, val.col, "every=%s is not a whole number of steps at tempo "
+                                         "%d (a beat is %d/%d steps): a repeat must be",
+                            shown(&val, q), ps->bpm, 3600, ps->bpm);
+            v = steps_of(ps, v);
             if (op->bit == O_OVER)
                 e->over = v, over_col = val.col;
             else
@@ -680,6 +852,40 @@ static rpl_status header(parser_t *ps)
     return RPL_OK;
 }
 
+/* `tempo BPM [BEATS]`: what beats and bars are from here on (once a
+ * show, before any time in beats; the music's own, to keep time with it). */
+static rpl_status tempo(parser_t *ps, int k)
+{
+    char q[QUOTE_MAX + 4], b[64];
+    const tok_t *c = &ps->tok[k];
+    if (k)
+        return perr(ps, ps->tok[0].col, "'tempo' takes no time: it says what beats are from "
+                                        "its line on");
+    if (ps->tempo_line)
+        return perr(ps, c->col, "the tempo is set once a show (line %d)", ps->tempo_line);
+    if (ps->ntok < 2 || ps->ntok > 3)
+        return perr(ps, ps->ntok < 2 ? c->col : ps->tok[3].col,
+                    "'tempo' wants BPM [BEATS-A-BAR] (tempo 96 4), got %d argument%s",
+                    ps->ntok - 1, ps->ntok == 2 ? "" : "s");
+    long long bpm, bpb = 4;
+    const tok_t *t = &ps->tok[1];
+    if (t->quoted || rpl_parse_int(cstr(t, 0, 0, b), BPM_MIN, BPM_MAX, &bpm) != RPL_OK)
+        return perr(ps, t->col, "bad BPM '%s': want whole beats a minute, %d..%d", shown(t, q),
+                    BPM_MIN, BPM_MAX);
+    t = &ps->tok[2];
+    if (ps->ntok == 3 &&
+        (t->quoted || rpl_parse_int(cstr(t, 0, 0, b), 1, BPB_MAX, &bpb) != RPL_OK))
+        return perr(ps, t->col, "bad BEATS-A-BAR '%s': want a whole number 1..%d", shown(t, q),
+                    BPB_MAX);
+    ps->bpm = (int)bpm;
+    ps->bpb = (int)bpb;
+    ps->tempo_line = ps->line;
+    /* no time before was in beats: the clock is whole steps */
+    ps->tps = 10 * (uint64_t)bpm;
+    ps->tick = ps->clock * ps->tps;
+    return RPL_OK;
+}
+
 static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
 {
     rpl_show_t *s = ps->s;
@@ -692,17 +898,20 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
 
     /* the time */
     int k = 0;
-    uint64_t at = ps->clock;
+    uint64_t at = ps->clock, tick = ps->tick;
     const tok_t *t = &ps->tok[0];
     if (!t->quoted && t->n > 0 && (t->p[0] == '@' || t->p[0] == '+')) {
         uint64_t v;
-        if (parse_time(t, 1, &v) != 0)
-            return perr(ps, t->col, "bad time '%s': want steps or seconds after '@' or '+' "
-                                    "(@120, @2s, +30, +0.5s)", shown(t, q));
-        if (t->p[0] == '@' && v < ps->clock)
+        int why = parse_time(ps, t, 1, t->p[0] == '@', &v);
+        if (why != T_OK)
+            return time_err(ps, t, t->col, why, "time",
+                            "steps, seconds or beats after '@' or '+' (@120, @2s, +30, +0.5s, "
+                            "@5:3, +2b, +1bar)");
+        if (t->p[0] == '@' && v < ps->tick)
             return perr(ps, t->col, "%s goes back in time: the line before is at step %llu",
                         shown(t, q), (unsigned long long)ps->clock);
-        at = t->p[0] == '@' ? v : ps->clock + v;
+        tick = t->p[0] == '@' ? v : ps->tick + v;
+        at = steps_of(ps, tick);
         if (at > (uint64_t)RPL_SHOW_STEPS_MAX)
             return perr(ps, t->col, "%s is past step %ld, the longest a show may last",
                         shown(t, q), RPL_SHOW_STEPS_MAX);
@@ -714,6 +923,9 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
         return perr(ps, ps->tok[0].col, "nothing may follow '%s' (line %d)", ps->closed_by,
                     ps->closed_line);
     ps->clock = at;
+    ps->tick = tick;
+    if (tok_is(&ps->tok[k], "tempo"))
+        return tempo(ps, k);
 
     /* the command */
     const tok_t *ct = &ps->tok[k];
@@ -770,16 +982,25 @@ static rpl_status parse_line(parser_t *ps, const char *line, size_t len)
         if (e.over > (uint64_t)RPL_SHOW_STEPS_MAX - at)
             return perr(ps, ct->col, "the wait goes past step %ld, the longest a show may last",
                         RPL_SHOW_STEPS_MAX);
-        ps->clock = at + e.over;
+        ps->tick += ps->wait_ticks;
+        ps->clock = steps_of(ps, ps->tick);
         if (ps->clock > ps->last)
             ps->last = ps->clock;
         return RPL_OK;
     }
+    if (c->cmd == C_CALM && e.over == 0)
+        return perr(ps, args[0]->col, "'calm' over no time: write 'cut' to flatten the water at "
+                                      "once");
+    if (c->cmd == C_CARD && e.over < 2)
+        return perr(ps, args[0]->col, "a card shows for 2 steps at least");
+    if (c->cmd == C_FADE && e.over < 2)
+        return perr(ps, args[0]->col, "a fade lasts 2 steps at least: to the colour and back");
     if ((c->cmd == C_LOOP || c->cmd == C_END) && at == 0)
         return perr(ps, ct->col, "'%s' at step 0: a show lasts at least one step", c->name);
     if (s->n >= RPL_SHOW_EVENTS_MAX)
         return perr(ps, ct->col, "more than %d commands in one show", RPL_SHOW_EVENTS_MAX);
-    if (is_action(c->cmd)) {
+    if (is_action(c->cmd) || c->cmd == C_CALM || c->cmd == C_FADE || c->cmd == C_CARD) {
+        /* these run for their time too */
         st = schedule(ps, &e, ct->col);
         if (st != RPL_OK)
             return st;
@@ -848,6 +1069,7 @@ rpl_status rpl_show_parse(const char *text, size_t len, const char *name, rpl_sh
         return rpl_err_set(&s->err, RPL_ENOMEM, "out of memory");
     ps->s = s;
     ps->name = name ? name : "show";
+    ps->tps = 1;
     rpl_status st;
     if (len > (size_t)RPL_SHOW_BYTES_MAX) {
         ps->line = 1;
@@ -1217,7 +1439,7 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
         const ev_t *e = &s->ev[i];
         if (e->at != b->step)
             next_step(b, e->at);
-        if (is_action(e->cmd)) {
+        if (is_action(e->cmd) || e->cmd == C_CALM || e->cmd == C_FADE || e->cmd == C_CARD) {
             uint64_t span = e->over > 1 ? e->over : 1, end;
             if (!e->every)
                 end = e->at + span;
@@ -1227,7 +1449,9 @@ static rpl_status budget_pass(parser_t *ps, budget_t *b, int again, uint64_t *ca
                 end = e->at + (e->times - 1) * e->every + span;
             if (b->nact < RPL_SHOW_ACTIVE_MAX) { /* always: the parser counted them */
                 b->end[b->nact] = end;
-                b->cost[b->nact++] = action_cost(s, e);
+                /* a calm scales the field, a fade paints the picture again */
+                b->cost[b->nact++] = is_action(e->cmd) ? action_cost(s, e)
+                                                       : UNIT + (uint64_t)BW * BH;
                 b->act += b->cost[b->nact - 1];
             }
             b->acts_now++;
