@@ -45,11 +45,13 @@ endif
 
 .PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web web-package bench-web-peer
 
-web: deps-web
+# Chipmunk2D's source is fetched here, once, before the two modules'
+# builds run side by side.
+web: deps-web $(CHIPMUNK_SRC_STAMP)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
 web-files: $(WEB_FILES)
 	@:
-web-simd web-scalar: web-%:
+web-simd web-scalar: web-%: $(CHIPMUNK_SRC_STAMP)
 	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=$(BUILD)/wasm/$* \
 	    WEB_DIR=$(WEB_DIR) web-module
 define web-copy

@@ -25,7 +25,7 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 if [ "$ZIP" != - ]; then
     top=ripple-$VERSION-win32
     want=$( { printf '%s\n' ripple.exe ripple-bench.exe libripple.dll SDL2.dll SDL2_image.dll README.txt
-              for f in assets/*.png assets/shows/*.show; do echo "$f"; done; } | sed "s|^|$top/|" | sort)
+              for f in assets/*.png assets/shows/*.show assets/music/*.score; do echo "$f"; done; } | sed "s|^|$top/|" | sort)
     got=$(python3 -c 'import sys, zipfile
 for n in zipfile.ZipFile(sys.argv[1]).namelist():
     if not n.endswith("/"): print(n)' "$ZIP" | sort)
@@ -42,7 +42,7 @@ fi
 top=ripple-$VERSION-i386-linux
 mkdir "$TMP/x"
 if tar -xzf "$TGZ" -C "$TMP/x"; then ok; else bad "cannot unpack $TGZ"; fi
-for f in ripple ripple.bin README.txt lib/libSDL2-2.0.so.0 assets/background.png assets/shows/default.show; do
+for f in ripple ripple.bin README.txt lib/libSDL2-2.0.so.0 assets/background.png assets/shows/default.show assets/music/default.score; do
     if [ -e "$TMP/x/$top/$f" ]; then ok; else bad "the tarball has no $top/$f"; fi
 done
 if [ -x "$TMP/x/$top/ripple" ]; then ok; else bad "the launcher is not executable"; fi

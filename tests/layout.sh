@@ -28,7 +28,9 @@
 #                  and side rooms also
 #                  kernels/kernels.h, render also kernels/scalar.h and
 #                  core/field/tiles.h (the field's face to the renderer:
-#                  its size, heights and tiles, never struct rpl_sim).
+#                  its size, heights and tiles, never struct rpl_sim);
+#                  show also core/field/field.h (a show's `calm` scales
+#                  the field's buffers: rpl_sim_scale).
 #                  No other room's header: the field and the side
 #                  engine never include each other.
 #   src/kernels    ripple.h and src/kernels/** (nothing from core/ or app/)
@@ -112,7 +114,7 @@ allowed() {
         core/*:src/ripple_support.h|core/*:src/core/base/*) return 0;;
         core/field:src/kernels/kernels.h|core/side:src/kernels/kernels.h) return 0;;
         core/render:src/kernels/kernels.h|core/render:src/kernels/scalar.h) return 0;;
-        core/render:src/core/field/tiles.h) return 0;;
+        core/render:src/core/field/tiles.h|core/show:src/core/field/field.h) return 0;;
         kernels:src/kernels/*) return 0;;
         app:src/app/*|examples:src/examples/*|tools:src/tools/*|web:src/web/*) return 0;;
         scene:src/scene/*|scene:src/core/base/dmath.h) return 0;;

@@ -17,6 +17,12 @@ pkg=$1; ver=$2
 mkdir -p "$3" "$4"
 # absolute: apt reads its own paths from its configuration
 SRC=$(cd "$3" && pwd); APTDIR=$(cd "$4" && pwd)
+# one run at a time on these folders (two builds side by side would
+# otherwise empty each other's lists)
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$APTDIR.lock"
+    flock 9
+fi
 # The archive the machine's apt reads Debian's main component from, and
 # the release: the deb-src line of this script's own apt.
 . /etc/os-release
