@@ -47,3 +47,30 @@ const char *rpl_err_text(const rpl_err_t *e)
 {
     return e ? e->text : "";
 }
+
+rpl_status rpl_err_at(rpl_err_t *e, const char *name, int line, int col, const char *msg)
+{
+    char place[48];
+    int pl = snprintf(place, sizeof place, ":%d:%d: ", line, col);
+    size_t room = sizeof(rpl_err_t) - 1, used = (size_t)(pl > 0 ? pl : 0) + strlen(msg);
+    size_t nl = strlen(name);
+    const char *dots = "";
+    if (nl + used > room && used + 3 < room && nl > room - used - 3) {
+        name += nl - (room - used - 3);
+        dots = "...";
+    }
+    return rpl_err_set(e, RPL_EFORMAT, "%s%s%s%s", dots, name, place, msg);
+}
+
+const char *rpl_err_quote(const char *p, size_t n, size_t max, char *out)
+{
+    size_t k = n < max ? n : max;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)p[i];
+        out[i] = c >= 32 && c < 127 ? (char)c : '?';
+    }
+    if (n > max)
+        memcpy(out + k, "...", 3), k += 3;
+    out[k] = '\0';
+    return out;
+}

@@ -75,33 +75,13 @@ static rpl_status perr(parser_t *ps, int col, const char *fmt, ...)
     if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
         msg[0] = '\0';
     va_end(ap);
-    /* a long file name gives way first, from its start, so the reason
-     * and its figures stay whole */
-    char place[48];
-    int pl = snprintf(place, sizeof place, ":%d:%d: ", ps->line, col);
-    size_t room = sizeof(rpl_err_t) - 1, used = (size_t)(pl > 0 ? pl : 0) + strlen(msg);
-    size_t nl = strlen(ps->name);
-    const char *name = ps->name, *dots = "";
-    if (nl + used > room && used + 3 < room && nl > room - used - 3) {
-        name = ps->name + nl - (room - used - 3);
-        dots = "...";
-    }
-    return rpl_err_set(&ps->m->err, RPL_EFORMAT, "%s%s%s%s", dots, name, place, msg);
+    return rpl_err_at(&ps->m->err, ps->name, ps->line, col, msg);
 }
 
-/* A token for a message: at most QUOTE_MAX bytes, anything but printable
- * ASCII as '?', "..." when cut. */
+/* A token as text for a message (rpl_err_quote). */
 static const char *shown(const tok_t *t, char out[QUOTE_MAX + 4])
 {
-    size_t n = t->n < QUOTE_MAX ? t->n : QUOTE_MAX;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t->p[i];
-        out[i] = c >= 32 && c < 127 ? (char)c : '?';
-    }
-    if (t->n > QUOTE_MAX)
-        memcpy(out + n, "...", 3), n += 3;
-    out[n] = '\0';
-    return out;
+    return rpl_err_quote(t->p, t->n, QUOTE_MAX, out);
 }
 
 static int tok_is(const tok_t *t, const char *word)
