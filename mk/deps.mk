@@ -17,10 +17,11 @@ NEEDS_CHECK = $(NEEDS_RUN) pc:cmocka:libcmocka-dev cmd:xvfb-run:xvfb cmd:xauth:x
 # --no-install-recommends install leaves out; clang also builds the
 # sanitizer stage and the build whose bytes must be gcc's; gdb holds the
 # suites that run once to their rule; /usr/bin/time measures --present
-# auto's resident memory against the surface's in the smoke test.
+# auto's resident memory against the surface's in the smoke test; ffmpeg
+# measures the sound's loudness (tests/levels.sh).
 NEEDS_TEST  = $(NEEDS_CHECK) $(NEEDS_I386) $(NEEDS_ARM) $(NEEDS_WEB_TEST) $(NEEDS_WIN_TEST) cmd:clang:clang cmd:gdb:gdb \
               cmd:xdotool:xdotool cmd:python3:python3 cmd:qemu-i386:qemu-user \
-              file:/usr/bin/time:time \
+              file:/usr/bin/time:time cmd:ffmpeg:ffmpeg \
               'file:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev'
 
 # The Windows builds and their tests: both win32-thread mingw-w64
@@ -149,7 +150,7 @@ endif
 
 # ---- installing what is missing ------------------------------------------------
 
-.PHONY: deps-run deps-check deps-test deps-i386 deps-i386-demo deps-i386-debian deps-arm deps-web
+.PHONY: deps-run deps-check deps-test deps-shots deps-i386 deps-i386-demo deps-i386-debian deps-arm deps-web
 
 deps-run:
 	$(call require,$(NEEDS_RUN))
@@ -202,6 +203,11 @@ deps-arm:
 
 deps-test:
 	$(call require,$(NEEDS_TEST))
+
+# make screenshots: the window under Xvfb, and sox draws the sound.
+NEEDS_SHOTS = $(NEEDS_RUN) cmd:xvfb-run:xvfb cmd:xauth:xauth cmd:xdotool:xdotool cmd:xwininfo:x11-utils cmd:sox:sox
+deps-shots:
+	$(call require,$(NEEDS_SHOTS))
 
 deps-web:
 	$(call require,$(NEEDS_WEB))

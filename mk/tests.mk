@@ -409,9 +409,11 @@ san-smoke:
 	$(Q)$(SAN_ENV) sh tests/smoke.sh --headless-only $(SAN)/ripple $(SAN)/ripple-bench
 
 # The demo built by clang at -O2 writes gcc's bytes: states of both water
-# models, a side-view screenshot and a WAV (tests/same-bytes.sh).
+# models, a side-view screenshot and a WAV (tests/same-bytes.sh).  Then
+# ffmpeg measures one loop's sound: its loudness and peak (tests/levels.sh).
 CLANG = $(BUILD)/clang
 test-clang: $(DEMO)
 	$(Q)$(MAKE) $(SUB) CC=clang BUILD=$(CLANG) DEMO=$(CLANG)/ripple BENCH=$(CLANG)/ripple-bench $(CLANG)/ripple
 	$(Q)sh tests/same-bytes.sh $(call cmd,$(DEMO)) $(CLANG)/ripple
+	$(Q)sh tests/levels.sh $(call cmd,$(DEMO))
 

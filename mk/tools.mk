@@ -56,9 +56,10 @@ side-art: deps-run $(LIB)
 # The pictures of the README and docs/look.md, remade from this build and
 # the default show (src/tools/screenshots.sh says how): the window is
 # grabbed under Xvfb, everything else is headless and gives the same bytes
-# on every run.
-screenshots: deps-run $(DEMO) $(BENCH) $(BUILD)/shot
+# on every run; and the spectrogram of one loop's sound (docs/sound.md).
+screenshots: deps-shots $(DEMO) $(BENCH) $(BUILD)/shot
 	RIPPLE=./$(DEMO) BENCH=$(BENCH) SHOT=$(BUILD)/shot sh src/tools/screenshots.sh docs/img
+	RIPPLE=./$(DEMO) sh src/tools/spectrogram.sh docs/img
 
 $(BUILD)/shot: src/tools/shot.c src/tools/save.c src/tools/save.h $(LIB)
 	$(Q)mkdir -p $(BUILD)
