@@ -31,8 +31,7 @@
  */
 enum { PIC_NONE, PIC_PRODUCT, PIC_SEED };
 
-/* A fast 64-bit fold of a byte range (not cryptographic, just a witness). */
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;
     while (n >= 8) {

@@ -52,6 +52,13 @@
 #define INSTR_W 640
 #define INSTR_H 480
 #define INSTR_FRAMES 4
+/* --instr-run --bench-scene side-2: the timedemo's frames played before
+ * the counted ones (its 24th body is let go at frame 345; from frame 360
+ * on, every 15 frames, the oldest makes way for a new one, so the level
+ * holds 24 from then on, one of them falling), and the frames counted by
+ * default: two of those swaps. */
+#define SIDE_INSTR_WARMUP 360
+#define SIDE_INSTR_FRAMES 30
 
 /* ST_WAVE: the sim stage with the wave model (the demo's default water,
  * BENCH_WAVE), beside the classic rule's ST_SIM. */
@@ -92,7 +99,9 @@ typedef struct opts {
     const char *show;  /* --show: --look's show; NULL the default one */
     int look_scene;    /* --look's scene: LOOK_SHOW (default), LOOK_AUTOPILOT (--no-show),
                         * LOOK_PERSON (--person), LOOK_BENCH (--bench-scene) */
-    const char *bench_scene; /* --bench-scene: busy-1, busy-2, wave-1, wave-2, show-1 */
+    const char *bench_scene; /* --bench-scene: busy-1, busy-2, wave-1, wave-2, show-1;
+                              * with --instr-run side-2 or side-waves-2 */
+    const struct play_bench_scene *side_scene; /* that side scene (--instr-run) */
     int stones;        /* --stones: PLAY_STONES_SMOOTH (0, default) or PLAY_STONES_CLASSIC */
 } opts_t;
 
@@ -208,6 +217,8 @@ double load_average(void);
 double memcpy_gbps(uint64_t *sink);
 
 /* bed.c */
+/* A fast 64-bit fold of n bytes into h (a witness, not cryptographic). */
+uint64_t hash_bytes(uint64_t h, const void *data, size_t n);
 int bed_init(bed_t *b, int w, int h, uint64_t seed, const rpl_kernels_t *k, int flags,
              int warmup);
 void bed_free(bed_t *b);
@@ -238,8 +249,10 @@ void print_rows(const run_t *r, int from);
 void print_calm(const run_t *r);
 void print_summary(const run_t *r, double total_s);
 
-/* side.c: ripple-bench --side; the exit status */
+/* side.c: ripple-bench --side, and --instr-run with a side scene; the
+ * exit status */
 int side_bench(const opts_t *o);
+int side_instr_run(const opts_t *o);
 
 /* look.c: ripple-bench --look; the exit status */
 int look_bench(const opts_t *o);

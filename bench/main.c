@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "play/play.h"
 #include "ripple_support.h"
+#include "scene/scene.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -19,6 +20,8 @@ static void usage(FILE *f)
             "                    [--seed N] [--json]\n"
             "       ripple-bench --instr-run PATH|seed [--size WxH] [--frames N] [--bpp N]\n"
             "                    [--model wave] [--part step]\n"
+            "       ripple-bench --instr-run PATH --bench-scene side-2|side-waves-2\n"
+            "                    [--size WxH] [--frames N] [--bpp N] [--part step]\n"
             "       ripple-bench --side [--size WxH] [--frames N] [--seed N]\n"
             "       ripple-bench --look [--show FILE | --no-show | --person | --bench-scene S]\n"
             "                    [--stones K] [--size WxH] [--model M] [--seed N]\n"
@@ -46,7 +49,7 @@ static void usage(FILE *f)
             "                  model (timed runs measure both: the wave rows)\n"
             "  --part P        with --instr-run: whole frames (frame, default) or their step\n"
             "                  alone, stones included (step); a frame less its step is the\n"
-            "                  refraction\n"
+            "                  refraction (for the side view: the drawing)\n"
             "  --side          instead: the side scene's cost per frame (bodies, water,\n"
             "                  drawing) at 640x480 and 1920x1080 (or --size), with 0, 10\n"
             "                  and 100 bodies, springs and analytic waves\n"
@@ -66,11 +69,16 @@ static void usage(FILE *f)
             "                  the autopilot and the rain with the classic discs; busy-2,\n"
             "                  wave-2: with the smooth stones; show-2: the default show,\n"
             "                  show-1: the show before it kept time with the music),\n"
-            "                  default 2000 frames\n"
+            "                  default 2000 frames; with --instr-run: the side view's\n"
+            "                  timedemo scene (side-2 springs, side-waves-2 analytic waves;\n"
+            "                  side, side-waves: the newest) after %d warm-up frames, then\n"
+            "                  --frames N (default %d) frames of its drops, steps and\n"
+            "                  drawing on path PATH, one thread (default size %dx%d)\n"
             "  --help          show this help\n"
             "  --version       show the version\n",
             RPL_DIM_MIN, RPL_DIM_MAX, FRAMES_MAX, MIN_RUN_NS / 1e9, CALM_FRAMES, RPL_THREADS_MAX,
-            INSTR_FRAMES, INSTR_W, INSTR_H);
+            INSTR_FRAMES, INSTR_W, INSTR_H, SIDE_INSTR_WARMUP, SIDE_INSTR_FRAMES, INSTR_W,
+            INSTR_H);
 }
 
 /* One line on stderr; returns the usage exit status for the caller to
@@ -87,6 +95,28 @@ static int usage_error(const char *fmt, ...)
     fprintf(stderr, " (try --help)\n");
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* --bench-scene NAME with --instr-run: one of the timedemo's side scenes
+ * into o->side_scene; 0, or the usage error's exit status. */
+static int check_side_scene(opts_t *o)
+{
+    const char *name = o->bench_scene, *retired = play_bench_scene_retired(name);
+    const play_bench_scene_t *b = play_bench_scene_find(name);
+    if (retired)
+        return usage_error("--bench-scene '%s': %s", name, retired);
+    if (!b || b->scene != PLAY_BENCH_SIDE) {
+        char names[96] = "";
+        size_t n = 0;
+        for (size_t i = 0; (b = play_bench_scene_at(i)) != NULL && n < sizeof names; i++)
+            if (b->scene == PLAY_BENCH_SIDE)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s-%d", n ? ", " : "",
+                                      b->name, b->version);
+        return usage_error("--bench-scene '%s' with --instr-run is not a side scene (%s); the "
+                           "pool's count is --instr-run alone", name, names);
+    }
+    o->side_scene = b;
+    return 0;
 }
 
 /* A kernel path by name; 0, or the usage error's exit status. */
@@ -204,10 +234,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         } else if (strcmp(name, "--show") == 0) {
             o->show = val;
         } else if (strcmp(name, "--bench-scene") == 0) {
-            const char *names = look_bench_scene_check(val);
-            if (names)
-                return usage_error("--bench-scene '%s' is not %s", val, names);
-            o->bench_scene = val;
+            o->bench_scene = val; /* checked once --look or --instr-run is known */
         } else if (strcmp(name, "--stones") == 0) {
             if (strcmp(val, "smooth") != 0 && strcmp(val, "classic") != 0)
                 return usage_error("--stones '%s' is not smooth or classic", val);
@@ -244,13 +271,34 @@ static int parse_args(int argc, char **argv, opts_t *o)
     const char *look_only = o->every ? "--every" : o->show ? "--show"
                           : o->look_scene == LOOK_AUTOPILOT ? "--no-show"
                           : o->look_scene == LOOK_PERSON ? "--person"
-                          : o->bench_scene ? "--bench-scene" : stones_set ? "--stones" : NULL;
+                          : stones_set ? "--stones" : NULL;
     if (!o->look && look_only)
         return usage_error("%s goes with --look", look_only);
+    if (o->bench_scene && !o->look && !o->instr)
+        return usage_error("--bench-scene goes with --look or --instr-run");
+    if (o->bench_scene && o->look) {
+        const char *names = look_bench_scene_check(o->bench_scene);
+        if (names)
+            return usage_error("--bench-scene '%s' is not %s", o->bench_scene, names);
+    }
+    if (o->bench_scene && o->instr) {
+        int rc = check_side_scene(o);
+        if (rc)
+            return rc;
+        if (strcmp(o->instr, "seed") == 0)
+            return usage_error("the seed has no side view: --bench-scene goes with a path");
+        if (model_set || o->threads)
+            return usage_error("%s does not go with --bench-scene: the side scene %s",
+                               model_set ? "--model" : "--threads",
+                               model_set ? "has its own water" : "draws on one thread");
+        if (o->w > 0 && (o->w < SIDE_W_MIN || o->h < SIDE_H_MIN))
+            return usage_error("--bench-scene needs a size of at least %dx%d", SIDE_W_MIN,
+                               SIDE_H_MIN);
+    }
     if (o->bench_scene && o->look_scene)
         return usage_error("--bench-scene and %s do not go together",
                            o->look_scene == LOOK_PERSON ? "--person" : "--no-show");
-    if (o->bench_scene)
+    if (o->bench_scene && o->look)
         o->look_scene = LOOK_BENCH;
     if (o->look_scene == LOOK_BENCH && (model_set || stones_set))
         return usage_error("%s does not go with --bench-scene: the scene sets it",
@@ -357,7 +405,10 @@ int main(int argc, char **argv)
     }
     int rc = parse_args(argc, argv, &r->o);
     if (rc < 0)
-        rc = r->o.look ? look_bench(&r->o) : r->o.side ? side_bench(&r->o) : r->o.instr ? instr_run(&r->o) : bench(r);
+        rc = r->o.look ? look_bench(&r->o)
+           : r->o.side ? side_bench(&r->o)
+           : r->o.side_scene ? side_instr_run(&r->o)
+           : r->o.instr ? instr_run(&r->o) : bench(r);
     free(r);
     return rc;
 }

@@ -1,10 +1,11 @@
-/* side.c - ripple-bench --side: what the side scene costs a frame (rigid bodies, water, splashes, drawing) at two sizes, with 0, 10 and 100 bodies, on springs and on analytic waves. */
+/* side.c - ripple-bench --side: what the side scene costs a frame (rigid bodies, water, splashes, drawing) at two sizes, with 0, 10 and 100 bodies, on springs and on analytic waves; and --instr-run's side workload, the timedemo's side scene, for the instruction counts. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "play/play.h"
 #include "ripple_support.h"
 #include "scene/scene.h"
 
@@ -196,4 +197,69 @@ int side_bench(const opts_t *o)
     free(fb);
     free(copy);
     return rc;
+}
+
+/* --instr-run PATH --bench-scene side-2: a fixed workload for callgrind and
+ * the qemu plugin (bench/instr.sh, bench/instr-qemu.sh), untimed.  The
+ * timedemo's scene as it plays (its drops, its 1/60 s of steps a frame,
+ * scene/play.c) at the size asked, from the same seed: SIDE_INSTR_WARMUP
+ * frames of drops and steps without drawing, one frame drawn whole, then
+ * the counted frames, each its drops, steps and (unless --part step) the
+ * frame drawn over the last one, as in the window.  A picture first drawn
+ * after the warm-up is the one drawn every frame all along (test_scene's
+ * test_redraw_equals_fresh), so the warm-up need not draw.  A run of 0
+ * frames holds the start-up, the warm-up and the whole frame: what the
+ * scripts subtract.  The scene is made without the window's sky and stone
+ * pictures (the bench reads no PNG): they are what the art looks like, not
+ * work a frame.  The kernels printed are read back from the scene. */
+int side_instr_run(const opts_t *o)
+{
+    const play_bench_scene_t *b = o->side_scene;
+    const rpl_kernels_t *k = rpl_kernels_get(o->instr);
+    const int w = o->w ? o->w : INSTR_W, h = o->h ? o->h : INSTR_H;
+    const long frames = o->frames >= 0 ? o->frames : SIDE_INSTR_FRAMES;
+    const rpl_format format = o->bpp == 32 ? RPL_XRGB8888 : o->bpp == 16 ? RPL_RGB565
+                                                                          : RPL_INDEX8;
+    const ptrdiff_t pitch = (ptrdiff_t)w * (o->bpp / 8);
+    side_config_t cfg = { .w = w, .h = h, .format = format, .surface = b->surface,
+                          .seed = o->seed };
+    side_scene_t *s = NULL;
+    rpl_status st = side_scene_create(&cfg, &s);
+    if (st == RPL_OK)
+        st = side_scene_set_kernels(s, k);
+    void *fb = st == RPL_OK ? calloc((size_t)h, (size_t)pitch) : NULL;
+    if (st != RPL_OK || !fb) {
+        fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h,
+                st != RPL_OK ? side_scene_error(s) : "out of memory");
+        side_scene_destroy(s);
+        return 1;
+    }
+    side_scene_set_autoplay(s, 0); /* the timedemo drops the bodies */
+    long f = 0;
+    for (; f < SIDE_INSTR_WARMUP; f++) {
+        side_scene_bench_input(s, f);
+        side_scene_bench_step(s);
+    }
+    int bad = side_scene_render(s, fb, pitch) != 0;
+    for (long i = 0; i < frames; i++, f++) {
+        side_scene_bench_input(s, f);
+        side_scene_bench_step(s);
+        if (!o->step_only)
+            bad |= side_scene_render(s, fb, pitch) != 0;
+    }
+    side_stats_t ss;
+    side_scene_stats(s, &ss);
+    printf("instr-run: path %s (kernels %s), scene %s-%d (%s), %dx%d, %d bpp, %d warm-up "
+           "frames + %ld %s, one thread; at the end %d bodies (%d in water), %d droplets; "
+           "state crc32 %08" PRIx32 " (frame %ld), checksum %016" PRIx64 "\n",
+           o->instr, rpl_kernels_name(side_scene_kernels(s)), b->name, b->version,
+           b->surface == RPL_SURFACE_WAVES ? "analytic waves" : "springs", w, h, o->bpp,
+           SIDE_INSTR_WARMUP, frames, o->step_only ? "frames' steps, not drawn" : "frames",
+           ss.bodies, ss.floating, ss.droplets, side_scene_bench_crc(s), f,
+           hash_bytes(0, fb, (size_t)h * (size_t)pitch));
+    if (bad)
+        fprintf(stderr, "ripple-bench: side scene %dx%d: %s\n", w, h, side_scene_error(s));
+    free(fb);
+    side_scene_destroy(s);
+    return bad ? 1 : 0;
 }

@@ -18,7 +18,9 @@ bench-present: $(DEMO)
 	bash bench/vs-ripples.sh $(call cmd,$(DEMO)) $(BUILD)/shmcount.so
 
 # Instructions per pixel per frame of every path and of the seed, counted
-# by callgrind (needs valgrind); repeatable, unlike timings.
+# by callgrind (needs valgrind); repeatable, unlike timings.  Then the side
+# view's timedemo scenes on every path, simulation and drawing apart,
+# beside the pool's frame; the targets below print the same.
 bench-instr: $(BENCH)
 	sh bench/instr.sh $(call cmd,$(BENCH))
 

@@ -1128,6 +1128,34 @@ expect 0 "bench json" -- "$BENCH" --size 64x48 --frames 2 --json
 grep -q '"speedup_vs_seed"' "$TMP/out" && ok || bad "bench JSON has no speedup_vs_seed"
 expect 2 "bench bad flag" -- "$BENCH" --bogus
 expect 2 "bench bad size" -- "$BENCH" --size 0x0
+# --instr-run on a side scene plays the timedemo's scene: after its 360
+# warm-up frames and 40 more, the state the demo's timedemo ends in after
+# 400 frames, drawn or not, on every path (each read back from the scene),
+# the frames drawn the same bytes on every path
+instr_state() { sed -n 's/^instr-run: path \([a-z0-9]*\) (kernels \1), .* state crc32 \([0-9a-f]*\) (frame 400), checksum \([0-9a-f]*\)$/\2 \3/p' "$TMP/out"; }
+for sc in side-2 side-waves-2; do
+    expect 0 "timedemo $sc, 400 frames" -- "$RIPPLE" $H --benchmark --bench-scene $sc --size 160x120 --frames 400
+    tdstate=$(sed -n 's/^state *crc32 \([0-9a-f]*\)$/\1/p' "$TMP/out")
+    sums=
+    for p in $("$BENCH" --list-paths); do
+        for part in frame step; do
+            expect 0 "bench --instr-run $p --bench-scene $sc --part $part" -- \
+                "$BENCH" --instr-run $p --bench-scene $sc --size 160x120 --frames 40 --part $part
+            got=$(instr_state)
+            [ -n "$tdstate" ] && [ "${got% *}" = "$tdstate" ] && ok ||
+                bad "bench --instr-run $p --bench-scene $sc --part $part: '$got', not the timedemo's state $tdstate: $(cat "$TMP/out")"
+            [ $part = frame ] && sums="$sums ${got#* }"
+        done
+    done
+    [ "$(echo $sums | tr ' ' '\n' | sort -u | wc -l)" = 1 ] && ok || bad "bench --instr-run --bench-scene $sc: the paths drew other frames:$sums"
+done
+expect 2 "bench --instr-run seed on a side scene" -- "$BENCH" --instr-run seed --bench-scene side-2
+expect 2 "bench --instr-run on a pool scene" -- "$BENCH" --instr-run c --bench-scene busy-2
+expect 2 "bench --instr-run on a retired side scene" -- "$BENCH" --instr-run c --bench-scene side-1
+expect 2 "bench --instr-run, a side scene and --model" -- "$BENCH" --instr-run c --bench-scene side-2 --model wave
+expect 2 "bench --instr-run, a side scene and --threads" -- "$BENCH" --instr-run c --bench-scene side-2 --threads 2
+expect 2 "bench --instr-run, a side scene too small" -- "$BENCH" --instr-run c --bench-scene side-2 --size 64x48
+expect 2 "bench --bench-scene alone" -- "$BENCH" --bench-scene side-2
 # --look finds the default show from any working directory, as the demo
 # finds its data; it measures at least one step, or refuses
 BENCH_ABS=$(cd "$(dirname "$BENCH")" && pwd)/$(basename "$BENCH")

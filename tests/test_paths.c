@@ -1647,6 +1647,82 @@ static void test_side_shallow_cases(void **state)
     side_cases(shallow_check_case, "shallow");
 }
 
+/* ---- the side renderer's path ------------------------------------------- */
+
+/* Calls of the spy table's side kernels (the scalar ones, counting). */
+static long spy_deep, spy_shallow;
+
+static void spy_side_deep(const rpl_side_deep_job_t *job, int x0, int x1)
+{
+    spy_deep++;
+    ref_k->side_deep(job, x0, x1);
+}
+
+static void spy_side_shallow(const rpl_side_shallow_job_t *job, int x0, int x1)
+{
+    spy_shallow++;
+    ref_k->side_shallow(job, x0, x1);
+}
+
+/* A side renderer starts on the path rpl_kernels_get(NULL) names (auto,
+ * or RIPPLE_SIMD's) and then draws its water with the table it is given,
+ * none other, and says so: a table of the scalar kernels that count their
+ * calls draws the bytes of the renderer's own choice, and once the
+ * renderer is back on its own table is not called again.  NULL is refused
+ * and changes nothing. */
+static void test_side_renderer_kernels(void **state)
+{
+    (void)state;
+    enum { SW = 128, SH = 96 };
+    uint32_t *scene = random_bg(SW, SH, 77);
+    uint32_t *a = calloc((size_t)SW * SH, 4), *b = calloc((size_t)SW * SH, 4);
+    float surf[SW];
+    assert_non_null(scene);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int x = 0; x < SW; x++) /* a slope and a crest: foam, steep and deep water */
+        surf[x] = 30.0f + (float)(x % 40) * 0.4f - (x > 60 && x < 70 ? 6.0f : 0.0f);
+    const rpl_side_water_t water = { 4, SW - 4, surf + 4, 90.0f, 1 };
+    rpl_side_renderer_t *r = NULL;
+    assert_int_equal(rpl_side_renderer_create(NULL, SW, SH, RPL_XRGB8888, &r), RPL_OK);
+    const rpl_kernels_t *own = rpl_side_renderer_kernels(r);
+    assert_non_null(own);
+    assert_ptr_equal(own, rpl_kernels_get(NULL));
+    assert_int_equal(rpl_side_render(r, scene, SW * 4, &water, 1, NULL, 0, 0.75, a, SW * 4),
+                     RPL_OK);
+
+    rpl_kernels_t spy = *ref_k;
+    spy.side_deep = spy_side_deep;
+    spy.side_shallow = spy_side_shallow;
+    assert_int_equal(rpl_side_renderer_set_kernels(r, &spy), RPL_OK);
+    assert_ptr_equal(rpl_side_renderer_kernels(r), &spy);
+    spy_deep = spy_shallow = 0;
+    assert_int_equal(rpl_side_render(r, scene, SW * 4, &water, 1, NULL, 0, 0.75, b, SW * 4),
+                     RPL_OK);
+    assert_true(spy_deep > 0);
+    assert_true(spy_shallow > 0);
+    assert_memory_equal(a, b, (size_t)SW * SH * 4);
+
+    assert_int_equal(rpl_side_renderer_set_kernels(r, NULL), RPL_EINVAL);
+    assert_true(strlen(rpl_side_renderer_error(r)) > 0);
+    assert_ptr_equal(rpl_side_renderer_kernels(r), &spy);
+
+    assert_int_equal(rpl_side_renderer_set_kernels(r, own), RPL_OK);
+    spy_deep = spy_shallow = 0;
+    memset(b, 0, (size_t)SW * SH * 4);
+    assert_int_equal(rpl_side_render(r, scene, SW * 4, &water, 1, NULL, 0, 0.75, b, SW * 4),
+                     RPL_OK);
+    assert_true(spy_deep == 0 && spy_shallow == 0);
+    assert_memory_equal(a, b, (size_t)SW * SH * 4);
+
+    assert_int_equal(rpl_side_renderer_set_kernels(NULL, own), RPL_EINVAL);
+    assert_null(rpl_side_renderer_kernels(NULL));
+    rpl_side_renderer_destroy(r);
+    free(scene);
+    free(a);
+    free(b);
+}
+
 /* ---- the harness itself ----------------------------------------------- */
 
 /* Touching one byte past a guarded buffer, or one before, must kill the
@@ -2072,6 +2148,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sim_agreement_wave),
         cmocka_unit_test(test_side_deep_cases),
         cmocka_unit_test(test_side_shallow_cases),
+        cmocka_unit_test(test_side_renderer_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

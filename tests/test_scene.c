@@ -565,6 +565,8 @@ static void test_bad_config_and_calls(void **state)
     side_scene_set_autoplay(NULL, 1);
     assert_int_equal(side_scene_render(NULL, px, 4), -1);
     assert_null(side_scene_palette(NULL));
+    assert_int_equal(side_scene_set_kernels(NULL, rpl_kernels_get("c")), RPL_EINVAL);
+    assert_null(side_scene_kernels(NULL));
     assert_null(side_scene_water(NULL, 0));
     assert_int_equal(side_scene_body(NULL, 0, NULL, NULL, NULL, NULL), -1);
     assert_int_equal(side_scene_body_velocity(NULL, 0, NULL, NULL), -1);
@@ -678,6 +680,40 @@ static void test_redraw_equals_fresh(void **state)
     side_scene_destroy(b[1]);
 }
 
+/* The scene draws on the path it starts on (auto, or RIPPLE_SIMD's) until
+ * told another, says which, keeps it when given NULL (and says why), and
+ * every path draws the same frame. */
+static void test_kernels(void **state)
+{
+    (void)state;
+    side_scene_t *s = new_scene(W, H, RPL_XRGB8888, 5, 1);
+    const rpl_kernels_t *own = side_scene_kernels(s), *c = rpl_kernels_get("c");
+    assert_non_null(c);
+    assert_ptr_equal(own, rpl_kernels_get(NULL));
+    assert_int_equal(side_scene_set_kernels(s, NULL), RPL_EINVAL);
+    assert_true(strlen(side_scene_error(s)) > 0);
+    assert_ptr_equal(side_scene_kernels(s), own);
+    steps(s, 240);
+    size_t len = (size_t)W * H * 4;
+    uint32_t *fa = malloc(len), *fb = malloc(len);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    assert_int_equal(side_scene_render(s, fa, W * 4), 0);
+    for (int i = 0; rpl_kernels_known(i); i++) {
+        const rpl_kernels_t *k = rpl_kernels_get(rpl_kernels_known(i));
+        if (!k)
+            continue;
+        assert_int_equal(side_scene_set_kernels(s, k), RPL_OK);
+        assert_ptr_equal(side_scene_kernels(s), k);
+        side_scene_invalidate(s);
+        assert_int_equal(side_scene_render(s, fb, W * 4), 0);
+        assert_memory_equal(fa, fb, len);
+    }
+    free(fa);
+    free(fb);
+    side_scene_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -692,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_bad_config_and_calls),
         cmocka_unit_test(test_changed_rectangles),
         cmocka_unit_test(test_redraw_equals_fresh),
+        cmocka_unit_test(test_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

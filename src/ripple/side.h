@@ -357,6 +357,13 @@ void rpl_side_renderer_destroy(rpl_side_renderer_t *r); /* NULL is fine */
 const char *rpl_side_renderer_error(const rpl_side_renderer_t *r);
 /* INDEX8: the 256 palette entries (NULL for other formats). */
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r);
+/* The kernel path the water is drawn with: "auto" (RIPPLE_SIMD's, if set)
+ * from creation; another table (rpl_kernels_get), whose kernels draw the
+ * same bytes, for a count or a comparison of one path (NULL: RPL_EINVAL).
+ * The reader gives NULL for NULL or a failed renderer. */
+RPL_NODISCARD rpl_status rpl_side_renderer_set_kernels(rpl_side_renderer_t *r,
+                                                       const rpl_kernels_t *k);
+const rpl_kernels_t *rpl_side_renderer_kernels(const rpl_side_renderer_t *r);
 /* Draws one frame: scene is w x h XRGB8888 (rows spitch bytes apart), fb
  * w x h of the renderer's format (rows pitch bytes apart, not overlapping
  * the scene); time in seconds animates the caustics.  Columns of a body

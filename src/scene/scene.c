@@ -929,6 +929,21 @@ const uint32_t *side_scene_palette(const side_scene_t *s)
     return usable(s) ? rpl_side_renderer_palette(s->rend) : NULL;
 }
 
+rpl_status side_scene_set_kernels(side_scene_t *s, const rpl_kernels_t *k)
+{
+    if (!usable(s))
+        return RPL_EINVAL;
+    rpl_status st = rpl_side_renderer_set_kernels(s->rend, k);
+    if (st != RPL_OK)
+        snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
+    return st;
+}
+
+const rpl_kernels_t *side_scene_kernels(const side_scene_t *s)
+{
+    return usable(s) ? rpl_side_renderer_kernels(s->rend) : NULL;
+}
+
 const char *side_scene_error(const side_scene_t *s)
 {
     return s ? s->err : "no scene";

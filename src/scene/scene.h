@@ -94,6 +94,11 @@ void side_scene_invalidate(side_scene_t *s);
 
 /* INDEX8: the frame's palette (256 XRGB8888 entries); NULL otherwise. */
 const uint32_t *side_scene_palette(const side_scene_t *s);
+/* The kernel path the water is drawn with (rpl_side_renderer_set_kernels:
+ * "auto" from creation, every path the same bytes): what the bench counts
+ * path by path.  RPL_EINVAL for NULL; the reader NULL for a failed scene. */
+RPL_NODISCARD rpl_status side_scene_set_kernels(side_scene_t *s, const rpl_kernels_t *k);
+const rpl_kernels_t *side_scene_kernels(const side_scene_t *s);
 /* Why the making, the last render or a refused step of the water failed
  * ("" if none; a message for NULL). */
 const char *side_scene_error(const side_scene_t *s);
