@@ -1,4 +1,4 @@
-/* look.c - ripple-bench --look: plays a scene headless as the demo does (a show, the autopilot and rain, the scripted person, a timedemo scene) and prints, every N steps, how well the water reads (speckle share, mean offset over awake tiles) at the refraction strength in use. */
+/* look.c - ripple-bench --look: plays a scene headless as the demo does (a show, the autopilot and rain, the scripted person, a timedemo scene) and prints, every N steps, how well the water reads (speckle share, mean offset and light over awake tiles) at the refraction strength in use. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +94,11 @@ static void sample_head(const sampler_t *sa)
 {
     printf("# speckle: share of pixels whose offset (x or y) differs from its right or lower\n"
            "# neighbour's by more than %d px; offset: mean |offset| (px) over awake tiles;\n"
-           "# strength: the refraction strength in use, in sixteenths\n", RPL_LOOK_SPECKLE_PX);
-    printf("%6s %7s %8s %8s %7s %8s\n", "step", "time", "speckle", "offset", "awake", "strength");
+           "# light: the light's mean change there (0..%d a channel, whatever the strength);\n"
+           "# strength: the refraction strength in use, in sixteenths\n", RPL_LOOK_SPECKLE_PX,
+           RPL_SHADE_MAX);
+    printf("%6s %7s %8s %8s %7s %6s %8s\n", "step", "time", "speckle", "offset", "awake", "light",
+           "strength");
     (void)sa;
 }
 
@@ -110,8 +113,8 @@ static int sample(sampler_t *sa, long i, const int16_t *h, int s)
         fprintf(stderr, "ripple-bench: --look: %s\n", rpl_strerror(st));
         return 1;
     }
-    printf("%6ld %6.2fs %7.2f%% %8.2f %6.0f%% %5d/16\n", i, (double)i / 60, 100 * look.speckle,
-           look.offset, 100 * look.awake, s);
+    printf("%6ld %6.2fs %7.2f%% %8.2f %6.0f%% %6.2f %5d/16\n", i, (double)i / 60,
+           100 * look.speckle, look.offset, 100 * look.awake, look.light, s);
     if (sa->samples == 0 || look.speckle > sa->worst)
         sa->worst = look.speckle, sa->worst_at = i;
     if (look.awake > 0 && (sa->least < 0 || look.offset < sa->least))

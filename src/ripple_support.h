@@ -256,13 +256,19 @@ void rpl_kernels_names(char *buf, size_t n);
  *   offset   the mean length of the offset (sqrt(dx^2 + dy^2)) over the
  *            pixels of the awake tiles: the RPL_TILE_W x RPL_TILE_H tiles
  *            with a pixel whose height or height differences are not 0;
- *   awake    the share of the tiles that are awake.
+ *   awake    the share of the tiles that are awake;
+ *   light    the mean size of the light's change, |d| of the renderer's
+ *            shading (ripple/render.h: what the light on adds to or takes
+ *            from each channel, 0..RPL_SHADE_MAX), over the same pixels:
+ *            how far the slopes show when the light draws them, whatever
+ *            the strength (at strength 0 the picture is not bent at all
+ *            and only the light shows the water).
  * RPL_EINVAL for a NULL argument, a size out of range or a strength
  * outside 0..RPL_STRENGTH_MAX.
  */
 #define RPL_LOOK_SPECKLE_PX 3
 typedef struct rpl_look {
-    double speckle, offset, awake;
+    double speckle, offset, awake, light;
 } rpl_look_t;
 RPL_NODISCARD rpl_status rpl_look_measure(const int16_t *h, int w, int hgt, int strength,
                                           rpl_look_t *out);

@@ -1,4 +1,4 @@
-/* test_play.c - the pool's play (src/play): its start for a size, stones by size, the wave keys' refusals, the show's view handed on, the backdrop made again only when the walls or the picture change, and the timedemo's pool scenes against their pinned CRCs (cmocka). */
+/* test_play.c - the pool's play (src/play): its start for a size, stones by size, the wave keys' refusals, the show's view handed on, the backdrop made again only when the walls or the picture change, and the timedemo's pool scenes and shows against their pinned CRCs (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -706,24 +706,32 @@ static void test_card(void **state)
 }
 
 /* show-1: the show before the music (its text kept), and after 2000
- * frames its CRC, as it always was. */
+ * frames its CRC, as it always was; show-2: the default show, its CRC as
+ * the timedemo prints it (the same on every kernel path, thread count and
+ * compiler: tests/same-bytes.sh, tests/smoke.sh). */
 static void test_bench_show(void **state)
 {
     (void)state;
-    rpl_show_t *show = NULL;
-    if (rpl_show_read("assets/shows/show-1.show", &show) != RPL_OK)
-        fail_msg("cannot read assets/shows/show-1.show (run the tests from the top of the "
-                 "tree)");
-    play_t *p = new_play(640, 480, 1, 0);
-    assert_int_equal(play_set_show(p, show), RPL_OK);
-    int frames = test_quick() ? 300 : 2000;
-    for (int f = 0; f < frames; f++) {
-        assert_int_equal(play_bench_input(p), RPL_OK);
-        play_bench_step(p);
+    static const struct {
+        const char *path;
+        uint32_t crc; /* ripple --benchmark --bench-scene NAME --headless */
+    } shows[] = { { "assets/shows/show-1.show", 0xbb2db675u },
+                  { "assets/shows/default.show", 0x943e0889u } };
+    for (size_t i = 0; i < sizeof shows / sizeof shows[0]; i++) {
+        rpl_show_t *show = NULL;
+        if (rpl_show_read(shows[i].path, &show) != RPL_OK)
+            fail_msg("cannot read %s (run the tests from the top of the tree)", shows[i].path);
+        play_t *p = new_play(640, 480, 1, 0);
+        assert_int_equal(play_set_show(p, show), RPL_OK);
+        int frames = test_quick() ? 300 : 2000;
+        for (int f = 0; f < frames; f++) {
+            assert_int_equal(play_bench_input(p), RPL_OK);
+            play_bench_step(p);
+        }
+        if (frames == 2000)
+            assert_int_equal(water_crc(p), shows[i].crc);
+        play_destroy(p);
     }
-    if (frames == 2000) /* ripple --benchmark --bench-scene show-1 --headless */
-        assert_int_equal(water_crc(p), 0xbb2db675u);
-    play_destroy(p);
 }
 
 int main(void)

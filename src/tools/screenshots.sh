@@ -11,7 +11,9 @@
 # written down: ripple-bench --look plays the show and, within each scene's
 # span of time (SCENES below), the step with the most speckle is taken, so
 # the pictures show each scene where its water looks worst, whatever the
-# show is tuned to.
+# show is tuned to; in the scenes the light draws (the refraction off: the
+# written word, the two slits) the step with the most light, where its
+# drawing is strongest.
 #
 # The window (window.png, what a viewer sees, with the overlay) is grabbed
 # from Xvfb's screen file while the demo plays the show live; its water is
@@ -29,14 +31,19 @@ SHOW=${SHOW:-assets/shows/default.show}
 SEED=1
 WINDOW_AT=${WINDOW_AT:-11}
 
-# The busy scenes of the default show, as NAME FROM TO (seconds) WHAT.
-SCENES="text 7.5 10 the word written in stones
-shapes 10 20 the big ring and the shapes drawn stone by stone
-rain 20 27.5 the rain
-slits 28.75 38.75 the two slits
-finale 40 52.5 the finale: rings, the word again, a shower"
+# The busy scenes of the default show, as NAME FROM TO (seconds) BY WHAT:
+# the step of the most speckle or of the most light in the span.
+SCENES="text 7.5 10 light the word written in stones above the plaque
+shapes 10 20 speckle the big ring and the shapes drawn stone by stone
+rain 20 27.5 speckle the rain
+slits 34 38.75 light the two slits, the fan of arcs standing above the wall
+finale 40 47.5 speckle the finale's rings and drops
+text2 47.5 50 light the word again, below the plaque
+shower 50 52.5 speckle the finale's shower"
 # the busy moments shown on the wave model as well
-WAVE_SCENES="text rain"
+WAVE_SCENES="text slits rain"
+# and at 320x200 (the whole pool) and 1920x1080 (the whole frame at half size)
+SIZE_SCENES="text slits"
 
 for f in "$RIPPLE" "$BENCH" "$SHOT"; do
     [ -x "$f" ] || { echo "screenshots: $f is not built (make screenshots builds it)" >&2; exit 2; }
@@ -64,7 +71,8 @@ index() {
         echo "comes out the same on every run. A busy moment is the step of the most"
         echo "speckle (\`ripple-bench --look --every 10\`) in its scene's span of time;"
         echo "the busy-* and wave-* pictures are the middle 400x300 of the 640x480 pool"
-        echo "at 1:1."
+        echo "at 1:1, but for the scenes the light draws (the refraction off: the written"
+        echo "word, the two slits), chosen by their most light and shown whole."
         echo
         echo "| picture | what |"
         echo "|---|---|"
@@ -73,7 +81,7 @@ index() {
 }
 
 # the scene's words; a step as seconds
-what() { echo "$SCENES" | awk -v n="$1" '$1 == n { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }'; }
+what() { echo "$SCENES" | awk -v n="$1" '$1 == n { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }'; }
 secs() { awk -v n="$1" 'BEGIN { printf "%.2f s", n / 60 }'; }
 
 # ripple --headless at the show's step N, the frame saved: frame N WxH MODEL FILE
@@ -83,22 +91,40 @@ frame() {
         { echo "screenshots: ripple failed at step $1 ($2, $3)" >&2; exit 1; }
 }
 
-# The step of the most speckle in each scene: busiest WxH MODEL -> lines NAME STEP SPECKLE
+# The step of the most speckle (or light) in each scene: busiest WxH MODEL
+# -> lines NAME STEP SPECKLE LIGHT
 busiest() {
     "$BENCH" --look --show "$SHOW" --seed $SEED --size "$1" --model "$2" --every 10 >"$TMP/look" ||
         { echo "screenshots: ripple-bench --look failed ($1, $2)" >&2; exit 1; }
-    echo "$SCENES" | while read -r name from to what; do
-        awk -v from="$from" -v to="$to" -v name="$name" '
+    echo "$SCENES" | while read -r name from to by what; do
+        awk -v from="$from" -v to="$to" -v name="$name" -v by="$by" '
             /^ *[0-9]/ { t = $2; sub(/s$/, "", t); sp = $3; sub(/%$/, "", sp)
-                         if (t + 0 > from + 0 && t + 0 <= to + 0 && (best == "" || sp + 0 > best + 0)) {
-                             best = sp; at = $1 } }
-            END { if (at != "") print name, at, best }' "$TMP/look"
+                         v = by == "light" ? $6 : sp
+                         if (t + 0 > from + 0 && t + 0 <= to + 0 && (best == "" || v + 0 > best + 0)) {
+                             best = v; at = $1; asp = sp; alt = $6 } }
+            END { if (at != "") print name, at, asp, alt }' "$TMP/look"
     done
+}
+# how a scene's moment was found, for the index: moment NAME SPECKLE LIGHT
+moment() {
+    case $(echo "$SCENES" | awk -v n="$1" '$1 == n { print $4 }') in
+    light) echo "its most light, $3 a channel" ;;
+    *) echo "$2% speckle" ;;
+    esac
 }
 
 # A 400x300 piece of the middle of a 640x480 frame, at 1:1: the pool's
-# pixels as they are, small enough for the page.
+# pixels as they are, small enough for the page; of a scene the light
+# draws, whose drawing spans the pool (a word from border to border), the
+# whole frame: piece NAME IN OUT
 middle() { "$SHOT" crop "$1" "$2" 120 90 400 300 >/dev/null || exit 1; }
+piece() {
+    if [ "$(echo "$SCENES" | awk -v n="$1" '$1 == n { print $4 }')" = light ]; then
+        cp "$2" "$3" || exit 1
+    else
+        middle "$2" "$3"
+    fi
+}
 
 echo "screenshots: into $OUT/ (show $SHOW, seed $SEED)"
 
@@ -107,17 +133,17 @@ busiest 640x480 classic >"$TMP/classic"
 cp "$TMP/look" "$TMP/classic.look"
 busiest 640x480 wave >"$TMP/wave"
 cp "$TMP/look" "$TMP/wave.look"
-while read -r name step sp; do
+while read -r name step sp lt; do
     frame "$step" 640x480 classic "$TMP/f.png"
-    middle "$TMP/f.png" "$OUT/busy-$name.png"
-    say "busy-$name.png" "$(what $name), classic water: step $step ($(secs $step)), $sp% speckle"
+    piece $name "$TMP/f.png" "$OUT/busy-$name.png"
+    say "busy-$name.png" "$(what $name), classic water: step $step ($(secs $step)), $(moment $name $sp $lt)"
 done <"$TMP/classic"
 for name in $WAVE_SCENES; do
     set -- $(grep "^$name " "$TMP/wave")
-    [ $# = 3 ] || continue
+    [ $# = 4 ] || continue
     frame "$2" 640x480 wave "$TMP/f.png"
-    middle "$TMP/f.png" "$OUT/wave-$name.png"
-    say "wave-$name.png" "$(what $name), wave water: step $2 ($(secs $2)), $3% speckle"
+    piece $name "$TMP/f.png" "$OUT/wave-$name.png"
+    say "wave-$name.png" "$(what $name), wave water: step $2 ($(secs $2)), $(moment $name $3 $4)"
 done
 
 # ---- the pool's own stones: a person's play and the autopilot, before and after ----
@@ -156,16 +182,20 @@ else
     fail=1
 fi
 
-# ---- the word at 320x200 and at 1920x1080, at the step of busy-text ----------
-set -- $(grep '^text ' "$TMP/classic")
-if [ $# = 3 ]; then
-    frame "$2" 320x200 classic "$OUT/small-320x200.png"
-    say "small-320x200.png" "the word at 320x200, classic water: step $2, the whole pool"
-    frame "$2" 1920x1080 classic "$TMP/f.png"
-    "$SHOT" crop "$TMP/f.png" "$TMP/g.png" 240 135 1440 810 >/dev/null &&
-        "$SHOT" half "$TMP/g.png" "$OUT/large-1920x1080.png" >/dev/null || exit 1
-    say "large-1920x1080.png" "the word at 1920x1080, classic water: step $2, the middle 1440x810 at half size"
-fi
+# ---- the word and the slits at 320x200 and at 1920x1080, at their busy steps --
+for model in classic wave; do
+    sfx=
+    [ $model = wave ] && sfx=-wave
+    for name in $SIZE_SCENES; do
+        set -- $(grep "^$name " "$TMP/$model")
+        [ $# = 4 ] || continue
+        frame "$2" 320x200 $model "$OUT/$name-320x200$sfx.png"
+        say "$name-320x200$sfx.png" "$(what $name) at 320x200, $model water: step $2, the whole pool"
+        frame "$2" 1920x1080 $model "$TMP/f.png"
+        "$SHOT" half "$TMP/f.png" "$OUT/$name-1920x1080$sfx.png" >/dev/null || exit 1
+        say "$name-1920x1080$sfx.png" "$(what $name) at 1920x1080, $model water: step $2, the whole frame at half size"
+    done
+done
 
 # ---- the title card and the credits, at 640x480 and 320x200 -------------------
 frame 150 640x480 classic "$OUT/title.png"
