@@ -380,6 +380,11 @@ static int text_clear_of_plaque(const char *show, int w, int h)
             continue;
         char one[4096 + 64];
         snprintf(one, sizeof one, "ripple-show 1\n%s\n", cmd);
+        /* a silent press lays its stones where a loud one would, but tells
+         * no drop hook: heard here, it is seen */
+        char *quiet = strstr(one, " sound=off");
+        if (quiet)
+            memmove(quiet, quiet + 10, strlen(quiet + 10) + 1);
         rpl_show_t *sh = NULL;
         if (rpl_show_parse(one, strlen(one), "text", &sh) != RPL_OK)
             fail_msg("%s: '%s' does not parse alone: %s", show, cmd, rpl_show_error(sh));

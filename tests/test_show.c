@@ -1804,6 +1804,56 @@ static void test_budget_worst(void **state)
     rpl_show_destroy(s);
 }
 
+/* sound=off: the command's stones land as they would, but the field's drop
+ * hook (the drips) is not told of them; the hook stays for the others, and
+ * for the stones after.  Played side by side, a show and its copy with
+ * some commands silent leave the same water and tell the hook only of the
+ * loud commands' stones. */
+static void test_sound_off(void **state)
+{
+    (void)state;
+    static const char *const loud = H "drop 0.3 0.3 4px 300\n"
+                                      "ring 0.5 0.5 0.2 3px 200 count=6 every=2 times=3\n"
+                                      "trail 3px 150 10px 0.1 0.8 0.9 0.8 over=4\n"
+                                      "text \"AB\" 0.5 0.4 6px 250 radius=2px every=3 times=2\n"
+                                      "@8 drop 0.7 0.7 4px 300\n";
+    static const char *const quiet = H "drop 0.3 0.3 4px 300\n"
+                                       "ring 0.5 0.5 0.2 3px 200 count=6 every=2 times=3 sound=off\n"
+                                       "trail 3px 150 10px 0.1 0.8 0.9 0.8 over=4 sound=off\n"
+                                       "text \"AB\" 0.5 0.4 6px 250 radius=2px every=3 times=2 sound=off\n"
+                                       "@8 drop 0.7 0.7 4px 300 sound=on\n";
+    rpl_show_t *a = parse_ok(loud), *b = parse_ok(quiet);
+    rpl_sim_t *sa, *sb;
+    assert_int_equal(rpl_sim_create(200, 150, 1, &sa), RPL_OK);
+    assert_int_equal(rpl_sim_create(200, 150, 1, &sb), RPL_OK);
+    tally_t ta = { 0, 0 }, tb = { 0, 0 };
+    rpl_sim_set_drop_hook(sa, tally_drop, &ta);
+    rpl_sim_set_drop_hook(sb, tally_drop, &tb);
+    rpl_show_player_t *pa = player_of(a, 1), *pb = player_of(b, 1);
+    for (int i = 0; i < 12; i++) {
+        assert_int_equal(rpl_show_player_tick(pa, sa), RPL_OK);
+        assert_int_equal(rpl_show_player_tick(pb, sb), RPL_OK);
+        if (i == 0) /* the first drop is heard in both */
+            assert_int_equal(tb.stones, 1);
+        rpl_sim_step(sa);
+        rpl_sim_step(sb);
+    }
+    assert_memory_equal(rpl_sim_heights(sa), rpl_sim_heights(sb), sizeof(int16_t) * 200 * 150);
+    assert_true(ta.stones > 20); /* the ring's, the trail's and the letters' */
+    assert_int_equal(tb.stones, 2); /* the two drops alone */
+    rpl_show_player_destroy(pa);
+    rpl_show_player_destroy(pb);
+    rpl_sim_destroy(sa);
+    rpl_sim_destroy(sb);
+    rpl_show_destroy(a);
+    rpl_show_destroy(b);
+
+    bad(H "drop 0.5 0.5 0.01 100 sound=quiet\n", "t:2:29: bad sound 'quiet': want on or off");
+    bad(H "drop 0.5 0.5 0.01 100 sound=\n", "t:2:29: option 'sound' needs a value");
+    bad(H "drop 0.5 0.5 0.01 100 sound=off sound=on\n", "t:2:33: option 'sound' is given twice");
+    bad(H "light on sound=off\n", "t:2:10: 'light' takes no option 'sound'");
+}
+
 /* 8000 pictures of 8000 names: each found at once, in order. */
 static void test_many_pictures(void **state)
 {
@@ -1858,6 +1908,7 @@ int main(void)
         cmocka_unit_test(test_budget_worst),
         cmocka_unit_test(test_budget_long_name),
         cmocka_unit_test(test_many_pictures),
+        cmocka_unit_test(test_sound_off),
     };
     return cmocka_run_group_tests_name("show", tests, NULL, NULL);
 }

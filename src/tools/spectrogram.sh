@@ -1,5 +1,5 @@
 #!/bin/sh
-# spectrogram.sh - docs/img/sound-loop.png: one loop of the default show's sound, the music with the drips over the drips alone, by sox.
+# spectrogram.sh - docs/img/sound-loop.png and sound-music-drips.png: the default show's sound in spectrograms by sox (a loop, the music with the drips over the drips alone; 8 s of the rain).
 # usage: sh src/tools/spectrogram.sh [OUTDIR]   (default docs/img; RIPPLE names the demo, default ./ripple)
 #
 # The demo renders the loop twice headless (seed 1, 320x240, 3600 steps =
@@ -29,4 +29,10 @@ sox -M "$TMP/loop.wav" "$TMP/drips.wav" -n remix 1,2 3,4 rate 8k \
     spectrogram -x 1200 -y 300 -z 80 -t "one loop (60 s): above, the music and the drips; below, the drips alone" \
     -c "ripple, assets/shows/default.show, seed 1" -o "$OUT/sound-loop.png" ||
     { echo "spectrogram: sox failed" >&2; exit 1; }
+# and closer, 8 s of the rain (20 to 28 s) as it plays
+sox "$TMP/loop.wav" -n remix 1,2 trim 20 8 rate 8k \
+    spectrogram -x 800 -y 300 -z 80 -t "20 to 28 s of the loop: the music and the rain's drips" \
+    -c "ripple, assets/shows/default.show, seed 1" -o "$OUT/sound-music-drips.png" ||
+    { echo "spectrogram: sox failed" >&2; exit 1; }
 echo "  sound-loop.png            one loop's sound: the music and the drips, over the drips alone"
+echo "  sound-music-drips.png     20 to 28 s of the loop, the rain's drips over the music"

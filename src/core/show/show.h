@@ -50,6 +50,7 @@ typedef struct ev {
                              (column, row pairs in dots); picture: the
                              offset of its name in strs */
     int tw, th;           /* text: the block's size in dots */
+    int quiet;            /* sound=off: its stones tell no drop hook */
 } ev_t;
 
 struct rpl_show {

@@ -262,7 +262,12 @@ static int run_action(rpl_show_player_t *p, active_t *a, rpl_sim_t *sim, rpl_sta
         uint64_t n = rpl_show_stone_count(e, pp);
         uint64_t lo = (l * n + span - 1) / span, hi = ((l + 1) * n + span - 1) / span;
         if (hi > lo) {
+            /* silent stones: the field's drop hook (the drips) is not told */
+            rpl_drop_fn hook = sim->drop_fn;
+            if (e->quiet)
+                sim->drop_fn = NULL;
             rpl_status d = lay(p, e, pp, sim, (size_t)lo, (size_t)hi);
+            sim->drop_fn = hook;
             if (*st == RPL_OK)
                 *st = d;
         }

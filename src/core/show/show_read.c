@@ -307,15 +307,18 @@ enum {
 };
 
 /* Options. */
-enum { O_OVER = 1, O_EVERY = 2, O_TIMES = 4, O_COUNT = 8, O_RADIUS = 16, O_WAVE = 32 };
+enum { O_OVER = 1, O_EVERY = 2, O_TIMES = 4, O_COUNT = 8, O_RADIUS = 16, O_WAVE = 32, O_SOUND = 64 };
 static const struct opt {
     const char *name;
     unsigned bit;
 } opts[] = {
     { "over", O_OVER }, { "every", O_EVERY }, { "times", O_TIMES },
-    { "count", O_COUNT }, { "radius", O_RADIUS }, { "wave", O_WAVE },
+    { "count", O_COUNT }, { "radius", O_RADIUS }, { "wave", O_WAVE }, { "sound", O_SOUND },
 };
-#define O_REPEAT (O_EVERY | O_TIMES)
+/* Every command that lays stones repeats, and may lay them silently
+ * (sound=off: no drips, for stones that shape the water rather than fall
+ * into it, such as a steady press or a wave maker). */
+#define O_REPEAT (O_EVERY | O_TIMES | O_SOUND)
 
 static const struct cmd {
     const char *name, *sub; /* sub: the first word after the name, or NULL */
@@ -772,6 +775,14 @@ static rpl_status parse_opts(parser_t *ps, const struct cmd *c, tok_t **o, int n
                 return st;
             break;
         }
+        case O_SOUND:
+            if (val.n == 2 && memcmp(val.p, "on", 2) == 0)
+                e->quiet = 0;
+            else if (val.n == 3 && memcmp(val.p, "off", 3) == 0)
+                e->quiet = 1;
+            else
+                return perr(ps, val.col, "bad sound '%s': want on or off", shown(&val, q));
+            break;
         }
     }
     if ((seen & O_TIMES) && !(seen & O_EVERY))
