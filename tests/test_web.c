@@ -546,7 +546,7 @@ static void test_music_with_the_show(void **state)
         assert_int_equal(rpl_sound_mix(snd, buf, STEP_FRAMES), RPL_OK);
         want = crc_plane(want, buf, 2 * STEP_FRAMES);
     }
-    assert_true(d.drips > 10); /* the show's stones are in it */
+    assert_true(d.drips >= (test_quick() ? 3 : 10)); /* the show's stones are in it */
     assert_int_equal(got, want);
     rpl_sound_destroy(snd);
     rpl_music_destroy(m);
