@@ -10,9 +10,9 @@ WEB_DIR  ?= build/web
 WEB_PORT ?= 8000
 WEB_PAGE  = src/web/index.html src/web/web.js src/web/engine.js src/web/ripple-water.js \
             src/web/ripple-water.classic.js src/web/embed.html
-# The page's files, its picture and its show, copied as they are.
+# The page's files, its picture, its show and its music, copied as they are.
 WEB_FILES = $(WEB_PAGE:src/web/%=$(WEB_DIR)/%) $(WEB_DIR)/background.png $(WEB_DIR)/default.show \
-            $(WEB_DIR)/side-sky.png $(WEB_DIR)/side-stone.png
+            $(WEB_DIR)/default.score $(WEB_DIR)/side-sky.png $(WEB_DIR)/side-stone.png
 paren := (
 comma := ,
 WEB_EXPORTS = $(shell sed -n 's/^[a-z].*[ *]\(web_[a-z_]*\)[$(paren)].*/_\1/p' src/web/web.h) _malloc _free
@@ -64,13 +64,16 @@ $(WEB_DIR)/%: assets/%
 	$(web-copy)
 $(WEB_DIR)/%: assets/shows/%
 	$(web-copy)
+$(WEB_DIR)/%: assets/music/%
+	$(web-copy)
 
 # make web-package: the component as an npm package folder (npm pack takes it
 # as it is): its module and classic script, the engine, both modules, the
-# types, a README and the licence, package.json at the project's version.
+# types, the music's default score, a README and the licence, package.json at
+# the project's version.
 WEB_PKG ?= build/web-package
 WEB_PKG_FILES = ripple-water.js ripple-water.classic.js engine.js ripple-simd.js ripple-simd.wasm \
-                ripple-scalar.js ripple-scalar.wasm
+                ripple-scalar.js ripple-scalar.wasm default.score
 web-package: web
 	@rm -rf $(WEB_PKG)
 	@mkdir -p $(WEB_PKG)

@@ -424,6 +424,232 @@ static void test_sound(void **state)
     web_destroy(p);
 }
 
+/* A file of the tree, whole and NUL-terminated; free() it. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (run the tests from the top of the tree)", path);
+    char *b = xmalloc((size_t)RPL_MUSIC_BYTES_MAX + 1);
+    size_t n = fread(b, 1, (size_t)RPL_MUSIC_BYTES_MAX, f);
+    fclose(f);
+    b[n] = '\0';
+    return b;
+}
+
+#define SCORE "assets/music/default.score"
+#define STEP_FRAMES 800 /* 1/60 s at 48 kHz */
+
+/* A quiet pool (no rain, no autopilot) playing the default score, heard. */
+static web_t *music_pool(void)
+{
+    web_t *p = new_pool(64, 64, 1, 48000);
+    web_set(p, WEB_AUTO, 0);
+    web_set(p, WEB_RAIN, 0);
+    assert_int_equal(web_set(p, WEB_HEARD, 1), 1);
+    char *text = slurp(SCORE);
+    assert_int_equal(web_music(p, text, "default.score"), 0);
+    free(text);
+    return p;
+}
+
+/* The largest magnitude of n frames. */
+static int peak_of(const int16_t *s, int frames)
+{
+    int peak = 0;
+    for (int i = 0; i < 2 * frames; i++)
+        peak = abs(s[i]) > peak ? abs(s[i]) : peak;
+    return peak;
+}
+
+/* The page's music is the library's own render of the score, sample for
+ * sample: web_sound_crc over a pool that drops nothing against
+ * rpl_sound_mix on the file read by the library, CRC'd here. */
+static void test_music_is_the_library_s(void **state)
+{
+    (void)state;
+    int steps = test_quick() ? 120 : 300;
+    web_t *p = new_pool(64, 64, 1, 48000);
+    assert_int_equal(web_get(p, WEB_SCORE), 0);
+    assert_int_equal(web_get(p, WEB_MUSIC), 1);
+    assert_int_equal(web_get(p, WEB_HEARD), 0);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 0);
+    web_destroy(p);
+    p = music_pool();
+    assert_int_equal(web_get(p, WEB_SCORE), 1);
+    uint32_t got = web_sound_crc(p, steps);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), steps * STEP_FRAMES);
+
+    rpl_music_t *m = NULL;
+    assert_int_equal(rpl_music_read(SCORE, &m), RPL_OK);
+    rpl_sound_t *snd = NULL;
+    assert_int_equal(rpl_sound_create(48000, 1, &snd), RPL_OK);
+    assert_int_equal(rpl_sound_set_music(snd, m), RPL_OK);
+    int16_t *buf = xmalloc(sizeof *buf * 2 * STEP_FRAMES * (size_t)steps);
+    assert_int_equal(rpl_sound_mix(snd, buf, STEP_FRAMES * steps), RPL_OK);
+    uint32_t want = crc_plane(0, buf, 2 * (size_t)STEP_FRAMES * (size_t)steps);
+    assert_true(peak_of(buf, STEP_FRAMES * steps) > 3000); /* music, not silence */
+    assert_int_equal(got, want);
+    free(buf);
+    rpl_sound_destroy(snd);
+    rpl_music_destroy(m);
+    web_destroy(p);
+}
+
+/* The window's drop hook (app/audio.c), counting. */
+typedef struct drips {
+    rpl_sound_t *snd;
+    int field_w, drips;
+} drips_t;
+
+static void count_drip(void *user, int x, int y, int radius, int weight)
+{
+    drips_t *d = user;
+    d->drips++;
+    assert_int_equal(rpl_sound_drip(d->snd, x, y, radius, weight, d->field_w), RPL_OK);
+}
+
+/* The drips of the default show and the music as the window mixes them:
+ * the pool's sound against a pool of the play and a mixer made here
+ * through the libraries' own calls, a step's sound after each step. */
+static void test_music_with_the_show(void **state)
+{
+    (void)state;
+    int steps = test_quick() ? 120 : 300, w = 160, h = 120;
+    char *show = slurp("assets/shows/default.show"), *score = slurp(SCORE);
+    web_t *p = new_pool(w, h, 1, 48000);
+    web_set(p, WEB_AMBIENT, 1);
+    web_set(p, WEB_HEARD, 1);
+    assert_int_equal(web_show(p, show, "default.show"), 0);
+    assert_int_equal(web_music(p, score, "default.score"), 0);
+    uint32_t got = web_sound_crc(p, steps);
+
+    play_config_t cfg = { .w = w, .h = h, .seed = 1, .format = RPL_XRGB8888, .rain = 1,
+                          .autopilot = 1 };
+    play_t *pl = NULL;
+    assert_int_equal(play_create(&cfg, &pl), RPL_OK);
+    rpl_show_t *sh = NULL;
+    assert_int_equal(rpl_show_read("assets/shows/default.show", &sh), RPL_OK);
+    assert_int_equal(play_set_show(pl, sh), RPL_OK);
+    rpl_music_t *m = NULL;
+    assert_int_equal(rpl_music_read(SCORE, &m), RPL_OK);
+    rpl_sound_t *snd = NULL;
+    assert_int_equal(rpl_sound_create(48000, 1, &snd), RPL_OK);
+    rpl_sound_set_ambient(snd, 1);
+    assert_int_equal(rpl_sound_set_music(snd, m), RPL_OK);
+    drips_t d = { snd, w, 0 };
+    rpl_sim_set_drop_hook(play_sim(pl), count_drip, &d);
+    int16_t buf[2 * STEP_FRAMES];
+    uint32_t want = 0;
+    for (int i = 0; i < steps; i++) {
+        assert_int_equal(play_step(pl, 1), RPL_OK);
+        assert_int_equal(rpl_sound_mix(snd, buf, STEP_FRAMES), RPL_OK);
+        want = crc_plane(want, buf, 2 * STEP_FRAMES);
+    }
+    assert_true(d.drips >= (test_quick() ? 3 : 10)); /* the show's stones are in it */
+    assert_int_equal(got, want);
+    rpl_sound_destroy(snd);
+    rpl_music_destroy(m);
+    play_destroy(pl);
+    web_destroy(p);
+    free(show);
+    free(score);
+}
+
+/* Unheard, each step moves the music on by a step's sound (the window's
+ * clock); heard, the page's mixing does.  Off, it is silent and keeps
+ * time; on again, it is heard. */
+static void test_music_keeps_time(void **state)
+{
+    (void)state;
+    web_t *p = music_pool();
+    web_set(p, WEB_HEARD, 0);
+    web_steps(p, 100, 1);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 100 * STEP_FRAMES);
+    assert_int_equal(peak_of(web_mix(p, 4800), 4800), 0); /* unheard: silenced */
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 100 * STEP_FRAMES + 4800);
+    assert_int_equal(web_set(p, WEB_HEARD, 1), 1);
+    web_steps(p, 10, 1);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 100 * STEP_FRAMES + 4800);
+    assert_true(peak_of(web_mix(p, 4800), 4800) > 1000);
+    assert_int_equal(web_set(p, WEB_MUSIC, 0), 0);
+    const int16_t *s = web_mix(p, 9600);
+    assert_int_equal(peak_of(s + 2 * 4800, 4800), 0); /* silent after its fade */
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 100 * STEP_FRAMES + 4800 * 4);
+    assert_int_equal(web_set(p, WEB_MUSIC, 1), 1);
+    assert_true(peak_of(web_mix(p, 4800), 4800) > 1000);
+    /* a rate that is no multiple of 60: the steps' clock all the same */
+    web_t *q = new_pool(64, 64, 1, 44100 + 7);
+    char *text = slurp(SCORE);
+    assert_int_equal(web_music(q, text, "default.score"), 0);
+    free(text);
+    web_steps(q, 120, 0);
+    assert_int_equal(web_get(q, WEB_MUSIC_AT), 2 * (44100 + 7));
+    web_destroy(q);
+    web_destroy(p);
+}
+
+/* A score refused says where and why, and the music that played plays
+ * on as if nothing had been given; "" stops it. */
+static void test_music_refused(void **state)
+{
+    (void)state;
+    web_t *a = music_pool(), *b = music_pool();
+    web_sound_crc(a, 30);
+    web_sound_crc(b, 30);
+    assert_int_equal(web_music(a, "ripple-music 1\ntempo 96 4 4\nbogus 3\n", "bad.score"), -1);
+    const char *e = web_error(a);
+    assert_non_null(strstr(e, "bad.score:3:1: "));
+    assert_null(strchr(e, '\n'));
+    assert_int_equal(web_get(a, WEB_SCORE), 1);
+    assert_int_equal(web_music(a, "ripple-music 1\ntempo 999 4 4\n", NULL), -1);
+    assert_non_null(strstr(web_error(a), "score:2:"));
+    assert_int_equal(web_sound_crc(a, 60), web_sound_crc(b, 60));
+    assert_int_equal(web_music(a, "", NULL), 0);
+    assert_int_equal(web_get(a, WEB_SCORE), 0);
+    assert_int_equal(web_get(a, WEB_MUSIC_AT), 0);
+    web_t *c = new_pool(64, 64, 1, 48000); /* refused with none loaded: still none */
+    assert_int_equal(web_music(c, "nonsense", "x"), -1);
+    assert_int_equal(web_get(c, WEB_SCORE), 0);
+    web_destroy(c);
+    web_destroy(a);
+    web_destroy(b);
+}
+
+/* The side view plays the pool's sound: the music goes on across the
+ * views, moved on by whichever is stepped; its own again after. */
+static void test_music_shared(void **state)
+{
+    (void)state;
+    web_t *p = music_pool(), *v = NULL;
+    assert_int_equal(web_side_create(320, 240, 1, 48000, &v), RPL_OK);
+    assert_int_equal(web_get(v, WEB_SCORE), 0);
+    assert_int_equal(web_share_sound(v, p), 0);
+    assert_int_equal(web_get(v, WEB_SCORE), 1);
+    assert_int_equal(web_share_sound(p, v), -1); /* v plays another's */
+    web_set(p, WEB_HEARD, 0);
+    web_steps(v, 30, 0);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 30 * STEP_FRAMES);
+    web_set(v, WEB_HEARD, 1);
+    assert_int_equal(web_get(p, WEB_HEARD), 1);
+    assert_true(peak_of(web_mix(v, 4800), 4800) > 1000);
+    assert_int_equal(web_get(p, WEB_MUSIC_AT), 30 * STEP_FRAMES + 4800);
+    /* a body's splash is heard in the pool's mixer, over the bed */
+    assert_int_equal(web_set(v, WEB_MUSIC, 0), 0);
+    assert_int_equal(web_set(v, WEB_AMBIENT, 1), 1);
+    assert_int_equal(web_get(p, WEB_AMBIENT), 1);
+    web_mix(v, 4800); /* the music's fade */
+    int bed = peak_of(web_mix(v, 48000), 48000);
+    web_stone(v, 160, 40, 1);
+    web_steps(v, 60, 0);
+    int splash = peak_of(web_mix(v, 48000), 48000);
+    assert_true(bed < 1500 && splash > 3 * bed);
+    assert_int_equal(web_share_sound(v, NULL), 0);
+    assert_int_equal(web_get(v, WEB_SCORE), 0);
+    web_destroy(v);
+    web_destroy(p);
+}
+
 /* The side timedemo's scenes are the scene's own timedemo (scene/play.c)
  * on a scene made as the window demo makes it (640x480, seed 1, the
  * springs' defaults, autoplay off): the same state CRC frame after frame,
@@ -533,6 +759,11 @@ int main(void)
         cmocka_unit_test(test_huge_picture_refused),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_sound),
+        cmocka_unit_test(test_music_is_the_library_s),
+        cmocka_unit_test(test_music_with_the_show),
+        cmocka_unit_test(test_music_keeps_time),
+        cmocka_unit_test(test_music_refused),
+        cmocka_unit_test(test_music_shared),
         cmocka_unit_test(test_drop),
         cmocka_unit_test(test_wave_set_and_edges),
         cmocka_unit_test(test_bench_side),

@@ -28,7 +28,7 @@ function RippleEngine(post, loadScript) {
   // refraction's ranges.
   let STEP_HZ, MAX_STEPS, IDLE_MS, STONE_MIN, STONE_MAX, STRENGTH_MAX, BENCH_FRAMES;
   let RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL;
-  let BODIES, SIDE;
+  let BODIES, SIDE, MUSIC, HEARD, SCORE, MUSIC_AT;
 
   // The sound: chunks of CHUNK frames, mixed so that what was sent stays LEAD_MS ahead
   // of the engine's clock; the page reports how far ahead of its audio output it is,
@@ -90,9 +90,9 @@ function RippleEngine(post, loadScript) {
       ['STEP_HZ', 'MAX_STEPS', 'IDLE_MS', 'STONE_MIN', 'STONE_MAX', 'STRENGTH_MAX',
         'BENCH_FRAMES'].map(c);
     [RAIN, AUTO, LIGHT, STRENGTH, STONE, AMBIENT, SHOW, WIDTH, HEIGHT, AWAKE, EDGES, MODEL,
-      BODIES, SIDE] =
+      BODIES, SIDE, MUSIC, HEARD, SCORE, MUSIC_AT] =
       ['RAIN', 'AUTO', 'LIGHT', 'STRENGTH', 'STONE', 'AMBIENT', 'SHOW', 'WIDTH', 'HEIGHT',
-        'AWAKE', 'EDGES', 'MODEL', 'BODIES', 'SIDE'].map(c);
+        'AWAKE', 'EDGES', 'MODEL', 'BODIES', 'SIDE', 'MUSIC', 'HEARD', 'SCORE', 'MUSIC_AT'].map(c);
   }
 
   // A pool from web_create or web_bench_create (create(slot) fills the slot): the
@@ -226,6 +226,13 @@ function RippleEngine(post, loadScript) {
 
   function giveShow(q, text, name) {
     const r = withString(text, (t) => withString(name, (n) => M._web_show(q, t, n)));
+    return r === 0 ? null : cstr(M._web_error(q));
+  }
+
+  // The score into pool q ('' none), to play from its beginning: null, or why it was
+  // refused (the music that played plays on).
+  function giveMusic(q, text, name) {
+    const r = withString(text, (t) => withString(name, (n) => M._web_music(q, t, n)));
     return r === 0 ? null : cstr(M._web_error(q));
   }
 
@@ -483,7 +490,7 @@ function RippleEngine(post, loadScript) {
   let p = 0;                 // the pool
   // The side view (the window's Tab), made the first time it is shown, and which of the
   // two is shown: the frames, the input and the sound are the shown one's.
-  let side = 0, sideShown = false, sideComing = null;
+  let side = 0, sideShown = false, sideComing = null, sideShares = false;
   const cur = () => (sideShown ? side : p);
   let seed = 1, withShow = true;
   let paused = false, stepOnce = false, dirty = true;
@@ -503,6 +510,12 @@ function RippleEngine(post, loadScript) {
   // no frames at all).
   let source = null, fit = 'cover', fill = '#000', settings = null, halted = false;
   let picture = null, showText = '', showName = 'default.show', rafId = 0, stopped = false;
+  // The music: its score ('' none) and name, given again to every pool with the show, so
+  // that both start at 0 together; whether it is wanted.  The sound: the drips queued
+  // (the audio exists), and the page playing what is mixed (the audio runs).
+  let musicText = '', musicName = 'default.score', musicOn = true;
+  let ambient = false, heard = false;
+  let poolSteps = 0; // the pool's steps since it was made, for the figures
 
   // A component setting on pool q: null, or why it was refused.
   function apply(q, name, v) {
@@ -511,7 +524,6 @@ function RippleEngine(post, loadScript) {
     case 'rain': M._web_set(q, RAIN, v ? 1 : 0); break;
     case 'autopilot': M._web_set(q, AUTO, v ? 1 : 0); break;
     case 'light': M._web_set(q, LIGHT, v ? 1 : 0); break;
-    case 'sound': M._web_set(q, AMBIENT, v ? 1 : 0); break;
     case 'strength': M._web_set(q, STRENGTH, Math.round(v * 16)); break;
     case 'edges': M._web_set(q, EDGES, v === 'absorb' ? 1 : 0); break;
     case 'speed': case 'viscosity':
@@ -532,7 +544,7 @@ function RippleEngine(post, loadScript) {
 
   // Every setting, in an order where each holds (the wave's figures before the model).
   function applyAll(q) {
-    for (const k of ['edges', 'light', 'strength', 'speed', 'model', 'rain', 'autopilot', 'sound'])
+    for (const k of ['edges', 'light', 'strength', 'speed', 'model', 'rain', 'autopilot'])
       if (settings[k] !== undefined) {
         const why = apply(q, k, settings[k]);
         if (why)
@@ -564,9 +576,23 @@ function RippleEngine(post, loadScript) {
     }
     if (settings)
       applyAll(q);
+    soundTo(q);
+    if (musicText) { // after the settings: the music starts at the volume they give
+      const why = giveMusic(q, musicText, musicName);
+      if (why)
+        fail(`the music did not load: ${why}`, false);
+    }
+    poolSteps = 0;
     fw = M._web_get(q, WIDTH);
     fh = M._web_get(q, HEIGHT);
     return q;
+  }
+
+  // The sound's settings as the page has them, to pool q.
+  function soundTo(q) {
+    M._web_set(q, AMBIENT, ambient ? 1 : 0);
+    M._web_set(q, MUSIC, musicOn ? 1 : 0);
+    M._web_set(q, HEARD, heard ? 1 : 0);
   }
 
   // Figures over the last quarter second, for the page's overlay.
@@ -606,6 +632,8 @@ function RippleEngine(post, loadScript) {
       const t0 = performance.now();
       if (steps > 0)
         M._web_steps(q, steps, !touched || now - lastInput > IDLE_MS ? 1 : 0);
+      if (q === p)
+        poolSteps += steps;
       const ptr = M._web_draw(q);
       const t1 = performance.now();
       present(ptr);
@@ -660,6 +688,10 @@ function RippleEngine(post, loadScript) {
       state: stateLine(),
       view: sideShown ? 'side' : 'pool',
       bodies: sideShown ? M._web_get(side, BODIES) : -1,
+      // the music: 'none', 'on' or 'off'; frames into its loop, and the pool's steps
+      music: !M._web_get(cur(), SCORE) ? 'none' : M._web_get(cur(), MUSIC) ? 'on' : 'off',
+      musicAt: M._web_get(cur(), MUSIC_AT),
+      steps: poolSteps,
     });
     statSince = now;
     statFrames = 0;
@@ -761,7 +793,10 @@ function RippleEngine(post, loadScript) {
         const why = await giveSideArt(q).catch((e) => e.message);
         if (why)
           fail(`the side view's pictures: ${why}`, false);
-        M._web_set(q, AMBIENT, M._web_get(p, AMBIENT));
+        // the pool's sound, as the window's one mixer: the music goes on across the views
+        sideShares = Boolean(p) && M._web_share_sound(q, p) === 0;
+        if (!sideShares)
+          soundTo(q);
         return q;
       })();
       try {
@@ -855,6 +890,9 @@ function RippleEngine(post, loadScript) {
       settings = { ...m.settings };
       halted = Boolean(m.halted);
       showName = m.showName || 'show';
+      musicText = m.musicText || '';
+      musicName = m.musicName || 'score';
+      musicOn = settings.music !== false;
     }
     withShow = own ? Boolean(m.showText) : m.show;
     const picturing = own ? Promise.resolve(null) : fetchPicture('background.png').catch((e) => e);
@@ -923,6 +961,12 @@ function RippleEngine(post, loadScript) {
       fail(e.message, true);
       return;
     }
+    if (side && sideShares && M._web_share_sound(side, p) !== 0) { // before the old pool goes
+      fail(`the side view's sound: ${cstr(M._web_error(side))}`, false);
+      M._web_share_sound(side, 0);
+      sideShares = false;
+      soundTo(side);
+    }
     M._web_destroy(old);
     sizeCanvas();
     dirty = true;
@@ -934,12 +978,12 @@ function RippleEngine(post, loadScript) {
     if (rafId)
       cancelAnimationFrame(rafId);
     rafId = 0;
+    if (side) // first: it plays the pool's sound
+      M._web_destroy(side);
+    side = 0;
     if (p)
       M._web_destroy(p);
     p = 0;
-    if (side)
-      M._web_destroy(side);
-    side = 0;
     sideShown = false;
     if (source)
       source.close();
@@ -995,12 +1039,28 @@ function RippleEngine(post, loadScript) {
       takeOver();
       break;
     case 'sound':
-      M._web_set(p, AMBIENT, m.ambient ? 1 : 0);
-      if (side)
-        M._web_set(side, AMBIENT, m.ambient ? 1 : 0);
+      ambient = Boolean(m.ambient);
+      heard = Boolean(m.playing);
+      soundTo(p);
+      if (side && !sideShares)
+        soundTo(side);
       if (m.playing && !playing)
         soundAt = 0; // from now on the next frame
       playing = Boolean(m.playing);
+      break;
+    case 'music': // on or off, and a new score to play from its beginning
+      musicOn = Boolean(m.on);
+      M._web_set(p, MUSIC, musicOn ? 1 : 0);
+      if (typeof m.text === 'string') {
+        const why = giveMusic(p, m.text, m.name || 'score');
+        if (why)
+          fail(`the music did not load: ${why}`, false);
+        else {
+          musicText = m.text;
+          musicName = m.name || 'score';
+        }
+      }
+      post({ type: 'music', on: musicOn, score: M._web_get(p, SCORE) === 1 });
       break;
     case 'ahead': soundAhead(m.ms); break;
     case 'shot': screenshot(); break;

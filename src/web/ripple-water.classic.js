@@ -52,6 +52,8 @@
     show: [null, false, "null, a show's text or its URL", (v) => v === null || typeof v === 'string'],
     light: [undefined, true, 'true or false', isBool],
     sound: [false, true, 'true or false', isBool],
+    music: [null, true, "null (the bundled default.score, with the sound), 'off', a score's text or its URL",
+      (v) => v === null || typeof v === 'string'],
     image: [null, true, 'null (the element\'s CSS background), a URL, an <img>, a <canvas> or a <video>', isImage],
     fit: [null, true, "null (the element's background-size), 'cover' or 'contain'",
       (v) => v === null || v === 'cover' || v === 'contain'],
@@ -232,7 +234,7 @@
       this.destroyed = false;
       this.why = { user: false, offscreen: false, hidden: typeof document !== 'undefined' && document.hidden };
       this.running = true;
-      this.waits = { run: [], shot: [], resized: [], set: [] };
+      this.waits = { run: [], shot: [], resized: [], set: [], music: [], started: [] };
       this.offs = []; // what undoes each listener and observer
       this.send = () => {};
       this.video = null;
@@ -354,19 +356,57 @@
       const s = this.o.show;
       if (!s)
         return '';
+      const got = await this.textOf(s, 'show');
+      this.showName = got.name;
+      return got.text;
+    }
+
+    // A show's or a score's text: given as it is, or fetched from its URL (a line
+    // starting with the file's name in what the engine says of it).  {text, name};
+    // text '' when the fetch failed (said).
+    async textOf(s, what) {
       if (/\n/.test(s) || !/^[\w./:%?&=~-]+$/.test(s))
-        return s; // a show's text
+        return { text: s, name: what === 'show' ? 'show' : 'score' }; // the text itself
       const url = new URL(s, document.baseURI).href;
-      this.showName = url.replace(/[?#].*/, '').split('/').pop() || 'show';
+      const name = url.replace(/[?#].*/, '').split('/').pop() || what;
       try {
         const r = await fetch(url);
         if (!r.ok)
           throw new Error(`HTTP ${r.status}`);
-        return await r.text();
+        return { text: await r.text(), name };
       } catch (e) {
-        this.error(`the show ${JSON.stringify(s)} did not load (${e.message})`);
-        return '';
+        this.error(`the ${what} ${JSON.stringify(s)} did not load (${e.message})`);
+        return { text: '', name };
       }
+    }
+
+    // The music's score to give the engine with the sound: the music option's, or the
+    // bundled default.score beside the modules; none when the music or the sound is off
+    // (or for the timedemo, which is silent).  {text, name} or null.
+    async musicText() {
+      const m = this.o.music;
+      if (m === 'off' || !this.o.sound || this.o.benchmark)
+        return null;
+      const got = await this.textOf(m === null ? new URL('default.score', this.base).href : m, 'music');
+      this.musicKey = m;
+      return got.text ? got : null;
+    }
+
+    // The music as the options now have it, to the engine: off, or on with the score
+    // fetched once for each source (a new one plays from its beginning).
+    async giveMusic() {
+      const m = this.o.music;
+      let msg = { type: 'music', on: m !== 'off' };
+      if (m !== 'off' && this.o.sound && this.musicKey !== m) {
+        const got = await this.musicText();
+        if (got)
+          msg = { ...msg, text: got.text, name: got.name };
+      }
+      if (this.destroyed)
+        return undefined;
+      const r = this.wait('music');
+      this.send(msg);
+      return r;
     }
 
     async start() {
@@ -378,14 +418,17 @@
       if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function')
         throw new Error(`${TAG}: this browser has no WebAssembly: the water cannot run here`);
       this.module = o.module || chooseModule();
+      this.base = base;
+      this.musicKey = undefined; // no score given yet
       this.place();
-      const [bitmap, showText] = await Promise.all([this.picture(), this.showText()]);
+      const [bitmap, showText, music] = await Promise.all([this.picture(), this.showText(), this.musicText()]);
       if (this.destroyed)
         return;
       const size = this.measure();
       const start = {
         type: 'start', kind: this.module, base: base.href, seed: o.seed, width: size.width, height: size.height,
         bitmap, fit: this.fit, fill: this.fill, showText, showName: this.showName, benchmark: o.benchmark, framesEvery: 1,
+        musicText: music ? music.text : '', musicName: music ? music.name : '',
         halted: !this.running, settings: this.settings(),
       };
       const worker = o.worker ? await startWorker(new URL('engine.js', base).href) : null;
@@ -420,11 +463,11 @@
     }
 
     settings() {
-      const s = {};
+      const s = {}, o = this.o;
       for (const k of ['strength', 'model', 'speed', 'viscosity', 'edges', 'rain', 'autopilot', 'light'])
         if (this.o[k] !== undefined)
           s[k] = this.o[k];
-      s.sound = false; // until the audio runs
+      s.music = o.music !== 'off';
       return s;
     }
 
@@ -518,6 +561,7 @@
       switch (m.type) {
       case 'started':
         this.pool = { width: m.width, height: m.height };
+        this.settle('started');
         this.path = m.path;
         this.version = m.version;
         if (this.o.benchmark) // the timedemo draws no frames of the pool's own
@@ -545,6 +589,7 @@
         this.settle('resized', this.pool);
         break;
       case 'set': this.settle('set'); break;
+      case 'music': this.settle('music', { on: m.on, score: m.score }); break;
       case 'shot': this.settle('shot', m.blob); break;
       case 'pictured': this.pictureBusy = false; break;
       case 'sound': this.playSound(m.pcm); break;
@@ -780,10 +825,13 @@
         this.interacting = this.interacting || value;
         return Promise.resolve();
       case 'dropRadius': return Promise.resolve();
+      case 'music': return this.giveMusic();
       case 'sound':
         if (value) {
           this.soundOn();
           this.startSound();
+          if (this.o.music !== 'off' && this.musicKey !== this.o.music) // the score comes with the sound
+            return this.giveMusic();
         } else {
           this.tellSound();
           if (this.audio)
@@ -806,6 +854,14 @@
     resize() {
       if (this.destroyed)
         return Promise.resolve(this.pool);
+      // Before the engine has started (its ResizeObserver fires early) a resize would be
+      // dropped, its answer never come, and every later one's taken by it: asked again
+      // once the engine has its pool.
+      if (!this.pool.width) {
+        if (!this.started)
+          this.started = this.wait('started');
+        return this.started.then(() => this.resize());
+      }
       const s = this.measure();
       if (s.width === this.pool.width && s.height === this.pool.height)
         return Promise.resolve(this.pool);

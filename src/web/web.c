@@ -1,4 +1,4 @@
-/* web/web.c - the page's water: a thin layer exporting the pool's play (src/play), the side view (src/scene) and their sound to engine.js, with the timedemo's scenes and the play's constants. */
+/* web/web.c - the page's water: a thin layer exporting the pool's play (src/play), the side view (src/scene) and their sound and music to engine.js, with the timedemo's scenes and the play's constants. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +21,13 @@ struct web {
     play_t *play;           /* the pool (NULL: the side view) */
     side_scene_t *side;     /* the side view (NULL: the pool) */
     rpl_sound_t *snd;
+    web_t *sound_of;        /* whose sound this one plays (web_share_sound); NULL: its own */
     uint8_t *fb;            /* the frame: RGBA bytes */
     int16_t *mix;           /* web_mix's frames */
-    int sound_on;
+    /* the sound's settings, the owner's (sound()) count: the drips queued
+     * and the bed; the music wanted; the page playing what it mixes; a
+     * score loaded; the sound's frames owed to a step beyond whole ones */
+    int sound_on, music_on, heard, score, step_rest;
     int w, h;
     /* the side view's: its frame as the scene draws it (XRGB8888), its
      * pictures (XRGB8888, NULL: none) kept for a scene made again, its
@@ -52,13 +56,24 @@ static void say(web_t *p, const char *what, const char *why)
     snprintf(p->err, sizeof p->err, "%s%s%s", what, why && *why ? ": " : "", why ? why : "");
 }
 
+/* The one whose sound p plays: p, or the pool it shares with. */
+static web_t *sound(web_t *p)
+{
+    return p->sound_of ? p->sound_of : p;
+}
+
+static const web_t *sound_c(const web_t *p)
+{
+    return p->sound_of ? p->sound_of : p;
+}
+
 /* The drips of the stones, to the sound while it is on. */
 static void on_drop(void *user, int x, int y, int radius, int weight)
 {
-    web_t *p = user;
-    if (p->sound_on &&
-        rpl_sound_drip(p->snd, x, y, radius, weight, rpl_sim_width(play_sim(p->play))) != RPL_OK)
-        say(p, "drip refused", rpl_sound_error(p->snd));
+    web_t *p = user, *s = sound(p);
+    if (s->sound_on &&
+        rpl_sound_drip(s->snd, x, y, radius, weight, rpl_sim_width(play_sim(p->play))) != RPL_OK)
+        say(p, "drip refused", rpl_sound_error(s->snd));
 }
 
 /* What went wrong in play, for web_error. */
@@ -75,6 +90,7 @@ int web_create(int w, int h, int seed, int rate, web_t **out)
     *out = p;
     if (!p)
         return RPL_ENOMEM;
+    p->music_on = 1; /* as the window's --music on */
     if (w < RPL_DIM_MIN || h < RPL_DIM_MIN || w > RPL_DIM_MAX || h > RPL_DIM_MAX ||
         (size_t)w * (size_t)h > ((size_t)1 << 26) || rate < 8000 || rate > 192000) {
         snprintf(p->err, sizeof p->err, "no pool of %dx%d at %d Hz: sides %d..%d, at most 2^26 "
@@ -117,14 +133,14 @@ int web_create(int w, int h, int seed, int rate, web_t **out)
  * (app/side.c): bigger and louder the faster the body went in. */
 static void on_splash(void *user, double x, double y, double speed)
 {
-    web_t *p = user;
-    if (!p->sound_on)
+    web_t *p = user, *s = sound(p);
+    if (!s->sound_on)
         return;
     double f = speed / 900.0 * (480.0 / p->h);
     f = f > 1 ? 1 : f;
-    if (rpl_sound_drip(p->snd, (int)x, (int)y, 2 + (int)(10 * f), 120 + (int)(900 * f), p->w) !=
+    if (rpl_sound_drip(s->snd, (int)x, (int)y, 2 + (int)(10 * f), 120 + (int)(900 * f), p->w) !=
         RPL_OK)
-        say(p, "drip refused", rpl_sound_error(p->snd));
+        say(p, "drip refused", rpl_sound_error(s->snd));
 }
 
 /* The side scene made (again) from the view's size, seed, pictures and
@@ -160,6 +176,7 @@ static int side_create(int w, int h, int seed, int rate, rpl_surface_kind surfac
     *out = p;
     if (!p)
         return RPL_ENOMEM;
+    p->music_on = 1; /* as the window's --music on */
     if (w < SIDE_W_MIN || h < SIDE_H_MIN || w > SIDE_DIM_MAX || h > SIDE_DIM_MAX || rate < 8000 ||
         rate > 192000) {
         snprintf(p->err, sizeof p->err, "no side view of %dx%d at %d Hz: at least %dx%d, sides "
@@ -338,17 +355,42 @@ int web_show(web_t *p, const char *text, const char *name)
     return 0;
 }
 
-void web_steps(web_t *p, int steps, int idle)
+/* One step of 1/60 s of the pool or the side view (whose own steps are
+ * finer). */
+static void step(web_t *p, int idle)
 {
     if (side(p)) {
         side_scene_set_autoplay(p->side, p->autoplay && idle);
-        for (int i = 0, n = steps * side_scene_bench_steps(); i < n; i++)
+        for (int i = 0, n = side_scene_bench_steps(); i < n; i++)
             side_scene_step(p->side);
-        return;
+    } else if (play_step(p->play, idle) != RPL_OK) {
+        say(p, play_error(p->play), NULL);
     }
-    for (int i = 0; pool(p) && i < steps; i++)
-        if (play_step(p->play, idle) != RPL_OK)
-            say(p, play_error(p->play), NULL);
+}
+
+/* The frames of sound a step is worth at s's rate: rate / PLAY_STEP_HZ,
+ * the remainder carried to the next, so that the music's clock is the
+ * steps' at any rate (800 at 48 kHz, as the window mixes them). */
+static int step_frames(web_t *s)
+{
+    int rate = rpl_sound_rate(s->snd);
+    int n = (s->step_rest + rate) / PLAY_STEP_HZ;
+    s->step_rest = (s->step_rest + rate) % PLAY_STEP_HZ;
+    return n;
+}
+
+void web_steps(web_t *p, int steps, int idle)
+{
+    for (int i = 0; ok(p) && i < steps; i++) {
+        step(p, idle);
+        /* Unheard, the step's sound is mixed and let go, as the window
+         * mixes a step's after each step whether it is heard or not: the
+         * music then keeps the water's time, and is where the show is
+         * when the page begins to play it. */
+        web_t *s = sound(p);
+        if (s->score && !s->heard && rpl_sound_mix(s->snd, p->mix, step_frames(s)) != RPL_OK)
+            say(p, "sound", rpl_sound_error(s->snd));
+    }
 }
 
 /* The scene's frame into the page's RGBA bytes where the last render
@@ -413,9 +455,83 @@ const int16_t *web_mix(web_t *p, int frames)
     if (!ok(p))
         return NULL;
     frames = frames < 0 ? 0 : frames > MIX_MAX ? MIX_MAX : frames;
-    if (rpl_sound_mix(p->snd, p->mix, frames) != RPL_OK)
+    if (rpl_sound_mix(sound(p)->snd, p->mix, frames) != RPL_OK)
         memset(p->mix, 0, (size_t)frames * 2 * sizeof *p->mix); /* silence */
     return p->mix;
+}
+
+/* The music's volume as the settings want it: full when it is wanted and
+ * the page plays the sound; silenced (it keeps time) otherwise. */
+static void music_volume(web_t *p, web_t *s)
+{
+    if (rpl_sound_set_music_volume(s->snd, s->music_on && s->heard ? RPL_SOUND_VOLUME_ONE : 0) !=
+        RPL_OK)
+        say(p, "music", rpl_sound_error(s->snd));
+}
+
+int web_music(web_t *p, const char *text, const char *name)
+{
+    if (!ok(p))
+        return -1;
+    web_t *s = sound(p);
+    rpl_music_t *m = NULL;
+    if (text && *text) {
+        rpl_status st = rpl_music_parse(text, strlen(text), name && *name ? name : "score", &m);
+        if (st != RPL_OK) { /* the music that played plays on */
+            say(p, m ? rpl_music_error(m) : rpl_strerror(st), NULL);
+            rpl_music_destroy(m);
+            return -1;
+        }
+    }
+    music_volume(p, s); /* before: a new piece starts at it, without a glide */
+    rpl_status st = rpl_sound_set_music(s->snd, m);
+    rpl_music_destroy(m);
+    if (st != RPL_OK) {
+        say(p, "music", rpl_sound_error(s->snd));
+        return -1;
+    }
+    s->score = text && *text;
+    return 0;
+}
+
+int web_share_sound(web_t *p, web_t *with)
+{
+    if (!ok(p) || (with && (!ok(with) || with->sound_of))) {
+        if (p)
+            say(p, "no sound to share", "a pool not made, or one that plays another's");
+        return -1;
+    }
+    p->sound_of = with == p ? NULL : with;
+    return 0;
+}
+
+uint32_t web_sound_crc(web_t *p, int steps)
+{
+    if (!ok(p))
+        return 0;
+    /* zlib's CRC-32 (the reflected polynomial 0xEDB88320), its table here:
+     * one call a check, and no state kept */
+    uint32_t table[256];
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[n] = c;
+    }
+    uint32_t crc = 0xFFFFFFFFu;
+    web_t *s = sound(p);
+    for (int i = 0; i < steps; i++) {
+        step(p, 1);
+        int n = step_frames(s);
+        if (rpl_sound_mix(s->snd, p->mix, n) != RPL_OK)
+            say(p, "sound", rpl_sound_error(s->snd));
+        for (int k = 0; k < 2 * n; k++) { /* little-endian, as a WAV file holds them */
+            uint16_t u = (uint16_t)p->mix[k];
+            crc = table[(crc ^ u) & 0xFFu] ^ crc >> 8;
+            crc = table[(crc ^ u >> 8) & 0xFFu] ^ crc >> 8;
+        }
+    }
+    return ~crc;
 }
 
 /* The play's settings under the page's numbers. */
@@ -433,13 +549,27 @@ static int play_setting_of(int what)
     }
 }
 
+/* The sound's settings and figures, the owner's: 1 with *v set, or 0 for
+ * another setting. */
+static int sound_get(const web_t *p, int what, int *v)
+{
+    const web_t *s = sound_c(p);
+    switch (what) {
+    case WEB_AMBIENT: *v = s->sound_on; return 1;
+    case WEB_MUSIC: *v = s->music_on; return 1;
+    case WEB_HEARD: *v = s->heard; return 1;
+    case WEB_SCORE: *v = s->score; return 1;
+    case WEB_MUSIC_AT: *v = (int)rpl_sound_music_position(s->snd); return 1;
+    default: return 0;
+    }
+}
+
 /* The side view's settings and figures (those it has). */
 static int side_get(const web_t *p, int what)
 {
     side_stats_t st;
     side_scene_stats(p->side, &st);
     switch (what) {
-    case WEB_AMBIENT: return p->sound_on;
     case WEB_WIDTH: return p->w;
     case WEB_HEIGHT: return p->h;
     case WEB_AUTO: return p->autoplay;
@@ -452,6 +582,9 @@ static int side_get(const web_t *p, int what)
 
 int web_get(const web_t *p, int what)
 {
+    int v;
+    if (ok(p) && sound_get(p, what, &v))
+        return v;
     if (side(p))
         return side_get(p, what);
     if (!pool(p))
@@ -459,7 +592,6 @@ int web_get(const web_t *p, int what)
     const rpl_sim_t *sim = play_sim(p->play);
     rpl_stats_t st;
     switch (what) {
-    case WEB_AMBIENT: return p->sound_on;
     case WEB_WIDTH: return rpl_sim_width(sim);
     case WEB_HEIGHT: return rpl_sim_height(sim);
     case WEB_EDGES: return (int)rpl_sim_edges(sim);
@@ -478,10 +610,14 @@ int web_set(web_t *p, int what, int value)
 {
     if (!ok(p))
         return -1;
-    int s = play_setting_of(what);
+    int setting = play_setting_of(what);
+    web_t *s = sound(p);
     if (what == WEB_AMBIENT) {
-        p->sound_on = value != 0;
-        rpl_sound_set_ambient(p->snd, p->sound_on);
+        s->sound_on = value != 0;
+        rpl_sound_set_ambient(s->snd, s->sound_on);
+    } else if (what == WEB_MUSIC || what == WEB_HEARD) {
+        *(what == WEB_MUSIC ? &s->music_on : &s->heard) = value != 0;
+        music_volume(p, s);
     } else if (side(p)) {
         if (what == WEB_AUTO)
             p->autoplay = value != 0;
@@ -489,8 +625,8 @@ int web_set(web_t *p, int what, int value)
         if (rpl_sim_set_edges(play_sim(p->play), value ? RPL_EDGES_ABSORB : RPL_EDGES_REFLECT) !=
             RPL_OK)
             say(p, "edges refused", rpl_sim_error(play_sim(p->play)));
-    } else if (s >= 0 && s != PLAY_SHOW) {
-        int now = play_set(p->play, (play_setting)s, value);
+    } else if (setting >= 0 && setting != PLAY_SHOW) {
+        int now = play_set(p->play, (play_setting)setting, value);
         if (what == WEB_MODEL && now != (value != 0))
             say(p, "wave water refused", play_error(p->play));
     }
@@ -647,6 +783,10 @@ int web_constant(const char *name)
         { "EDGES", WEB_EDGES },
         { "BODIES", WEB_BODIES },
         { "SIDE", WEB_SIDE },
+        { "MUSIC", WEB_MUSIC },
+        { "HEARD", WEB_HEARD },
+        { "SCORE", WEB_SCORE },
+        { "MUSIC_AT", WEB_MUSIC_AT },
     };
     for (size_t i = 0; name && i < sizeof constants / sizeof constants[0]; i++)
         if (!strcmp(name, constants[i].name))

@@ -39,10 +39,10 @@ void web_reset(web_t *p);
  * web_stone (a click: a body of what K chose, big an iron ball),
  * web_key ('k' what a click drops, 'w' springs or waves, 'c' or 8
  * clears), web_reset, web_text (the window's overlay lines), web_mix,
- * web_get (WEB_WIDTH, WEB_HEIGHT, WEB_AUTO, WEB_AWAKE: per cent of the
- * waters, WEB_BODIES, WEB_SIDE, WEB_AMBIENT) and web_set (WEB_AUTO,
- * WEB_AMBIENT); the others do nothing or return -1.  As web_create for
- * the rest. */
+ * the music's calls, web_get (WEB_WIDTH, WEB_HEIGHT, WEB_AUTO, WEB_AWAKE:
+ * per cent of the waters, WEB_BODIES, WEB_SIDE and the sound's) and
+ * web_set (WEB_AUTO and the sound's); the others do nothing or return
+ * -1.  As web_create for the rest. */
 int web_side_create(int w, int h, int seed, int rate, web_t **out);
 /* Its pictures, RGBA bytes of any size (NULL: none): the sky behind and
  * the stone the basins are built of.  The scene is made again with them
@@ -92,8 +92,45 @@ void web_trail(web_t *p, int x0, int y0, int x1, int y1);
 /* frames of sound (stereo int16, left then right): returns them. */
 const int16_t *web_mix(web_t *p, int frames);
 
+/*
+ * The music (ripple/sound.h's synthesizer), as the window plays
+ * assets/music/default.score: mixed with the drips under the one limiter.
+ * Its clock is the water's: while the page does not play the sound
+ * (WEB_HEARD 0: before the first gesture, or with the sound off) each of
+ * web_steps's steps mixes its 1/60 s (rate / 60 frames) and lets it go,
+ * as the window mixes a step's sound after each step whether it is heard
+ * or not; so a score given with the show starts with it, at 0, and is
+ * where the show is when the page begins to play it.  While the page
+ * plays (WEB_HEARD 1) web_mix moves it on, at the page's audio clock.
+ *
+ * web_music gives the score's text ("" or NULL: no music): it starts at
+ * its beginning, now, at the volume the settings give (WEB_MUSIC on and
+ * WEB_HEARD: full; else silenced, keeping time).  0, or -1 with the
+ * reason in web_error ("NAME:LINE:COL: why" for a score refused; the
+ * music that played plays on, the rest of the sound untouched). */
+int web_music(web_t *p, const char *text, const char *name);
+
+/* p (the side view) plays with's sound from now on: its drips go to
+ * with's mixer, web_mix(p) mixes it and the sound's settings are with's,
+ * so that the music goes on across the two views as in the window, where
+ * one mixer serves both.  with must outlive the sharing (share with
+ * another, or with NULL for p's own again, before destroying it).  0, or
+ * -1 (web_error says why) for a pool not made or a with that shares
+ * another's. */
+int web_share_sound(web_t *p, web_t *with);
+
+/* The sound's exactness, for the tests: steps steps played as web_steps
+ * plays them idle, each followed by its 1/60 s of sound (rate / 60
+ * frames) mixed, as the window mixes them after each step and
+ * --audio-out writes them; returns the CRC-32 (zlib's) of those samples
+ * as a WAV file's data holds them (16-bit little-endian, left then
+ * right).  It goes on from where the pool is, and leaves it there. */
+uint32_t web_sound_crc(web_t *p, int steps);
+
 /* Settings, read and written by number (enum below).  web_set returns the
- * new value (what was refused keeps the old one; web_error says why). */
+ * new value (what was refused keeps the old one; web_error says why).
+ * The sound's (WEB_AMBIENT, WEB_MUSIC, WEB_HEARD, WEB_SCORE,
+ * WEB_MUSIC_AT) are those of the sound played (web_share_sound). */
 enum {
     WEB_RAIN = 0,     /* 0/1 */
     WEB_AUTO = 1,     /* 0/1: the show or the autopilot plays when idle */
@@ -108,7 +145,11 @@ enum {
     WEB_AWAKE = 10,   /* read only: per cent of the tiles stepped last step */
     WEB_EDGES = 11,   /* 0 reflecting, 1 absorbing (ripple/field.h rpl_edges) */
     WEB_BODIES = 12,  /* read only: the side view's bodies (-1 for a pool) */
-    WEB_SIDE = 13     /* read only: 1 for the side view, 0 for a pool */
+    WEB_SIDE = 13,    /* read only: 1 for the side view, 0 for a pool */
+    WEB_MUSIC = 14,   /* 0/1: the music wanted (1 at first, the window's --music on) */
+    WEB_HEARD = 15,   /* 0/1: the page plays the sound it mixes (0 at first) */
+    WEB_SCORE = 16,   /* read only: 1 when a score is loaded */
+    WEB_MUSIC_AT = 17 /* read only: frames into the music's loop (0 without) */
 };
 int web_get(const web_t *p, int what);
 int web_set(web_t *p, int what, int value);

@@ -11,7 +11,9 @@
 //   view   {}                   Tab: the side view, or the pool again
 // and hears what the engine says through the component's on(type, message):
 //   started {path, version, width, height[, scene, frames, rounds, seconds]}
-//   stats  {frames, fps, wasm, put, text, awake, state, view, bodies}   about 4 times a second
+//   stats  {frames, fps, wasm, put, text, awake, state, view, bodies, music, musicAt, steps}
+//                               about 4 times a second (music: 'none', 'on' or 'off'; musicAt:
+//                               frames into its loop; steps: the pool's since it was made)
 //   view   {view}               "side" or "pool": the one now shown
 //   say    {text}               fail {text, genuine}        nomodule {text}
 //   progress {round, rounds, done, frames, elapsed, seconds}   report {report, text, frames}
@@ -30,6 +32,7 @@
   const ripple = window.ripple = {
     ready: false, module: null, path: null, stones: 0, error: null,
     view: 'pool', bodies: -1, // the view shown, and the side view's bodies (-1: not shown yet)
+    music: 'none', musicAt: 0, steps: 0, // the music ('none', 'on', 'off'), where it is, the pool's steps
     share: null, copied: null, // the timedemo's line to share; how "copy result" copied it
     get frames() { return bench ? benchFrames : w ? w.frames : 0; },
   };
@@ -177,6 +180,9 @@
   function showStats(m) {
     if (m.view === 'side')
       ripple.bodies = m.bodies;
+    ripple.music = m.music;
+    ripple.musicAt = m.musicAt;
+    ripple.steps = m.steps;
     if (overlayOn) {
       const figures = m.fps >= 0
         ? `${m.fps.toFixed(1)} fps  wasm ${m.wasm.toFixed(2)} ms  put ${m.put.toFixed(2)} ms`
@@ -185,13 +191,24 @@
         `module ${kind}, path ${ripple.path}, ${w && w.inWorker ? 'in a worker' : 'on the main thread'}\n` +
         `${m.text}\n` +
         `awake ${m.awake}%${m.view === 'side' ? ' of the waters' : ''}\n` +
-        `${m.state}  ${soundState()}`;
+        `${m.state}  ${soundState()}${m.music === 'none' ? '' : m.music === 'on' ? '  music' : '  music off'}`;
+      if (note.classList.contains('on'))
+        placeNote();
     }
+  }
+
+  // The note under the overlay where it is shown, not over its lines (which change in
+  // number with the view).
+  function placeNote() {
+    const top = overlayOn && overlay.textContent ? `${overlay.offsetTop + overlay.offsetHeight + 6}px` : '';
+    if (note.style.top !== top)
+      note.style.top = top;
   }
 
   let noteTimer = 0;
   function say(text) {
     note.textContent = text;
+    placeNote();
     note.classList.add('on');
     clearTimeout(noteTimer);
     noteTimer = setTimeout(() => note.classList.remove('on'), 1800);
@@ -221,6 +238,22 @@
     soundOn = !soundOn;
     w.set('sound', soundOn);
     say(`sound ${soundOn ? 'on' : 'off'}`);
+  }
+
+  // U: the music alone, on or off (in time all the same), as the window's U.
+  let musicOn = true;
+  function toggleMusic() {
+    if (ripple.music === 'none' && musicOn) {
+      say('no music');
+      return;
+    }
+    musicOn = !musicOn;
+    w.set('music', musicOn ? null : 'off').then((r) => {
+      if (r && !r.score)
+        say('no music');
+      else
+        say(!musicOn ? 'music off' : soundOn ? 'music on' : 'music on (the sound is off: M)');
+    });
   }
 
   // --- the hint, help ------------------------------------------------------
@@ -306,9 +339,11 @@
       if (once) {
         overlayOn = !overlayOn;
         overlay.hidden = !overlayOn;
+        placeNote();
       }
       break;
     case 'm': if (once) toggleSound(); break;
+    case 'u': if (once) toggleMusic(); break;
     case 's': if (once) screenshot(); break;
     case 'f': if (once) fullscreen(); break;
     case 'Tab': if (once) send({ type: 'view' }); break;

@@ -1,12 +1,14 @@
-// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name, the side view's side-2 and side-waves-2), the results panel and its copy button, a click on calm water, Tab to the side view and a click that drops a body, the console.
+// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name, the side view's side-2 and side-waves-2), the results panel and its copy button, both modules' sound with the music against the native demo's, the page's music in step with the water and U, a click on calm water, Tab to the side view (its hint clear of the overlay, the music going on) and a click that drops a body, the console.
 //
 // Usage: node --experimental-websocket tests/web/browser.mjs --dir build/web --crc XXXXXXXX
 //            [--crc2 XXXXXXXX] [--frames 2000] [--side-crc X --side-waves-crc X --side-frames N]
-//            [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
+//            [--music-crc X --music-steps N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
 // --crc is the native busy-1's water after --frames frames, --crc2 busy-2's
 // (without it the page's busy-2 is held to its own rounds and to the other
 // module); --side-crc and --side-waves-crc the native side-2's and
-// side-waves-2's state after --side-frames frames (default 1000).
+// side-waves-2's state after --side-frames frames (default 1000); --music-crc the
+// native demo's sound of --music-steps steps of the default show and score at
+// 160x120 (tests/web/music-crc.js plays the same with each module).
 // (What a frame costs is measured by bench/web.mjs, not asserted here.)
 // Serves DIR on 127.0.0.1 (a free port), drives chromium over the DevTools
 // protocol, prints one line per check ("ok  ..." or "FAIL ...") and a
@@ -17,9 +19,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../src/web/serve.mjs';
 import { launch, sleep, webSocketClass } from './cdp.mjs';
+import { musicExpr } from './music-page.mjs';
 
 const USAGE =
-  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--crc2 XXXXXXXX] [--frames N] [--side-crc X --side-waves-crc X --side-frames N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
+  'usage: node --experimental-websocket tests/web/browser.mjs --dir DIR --crc XXXXXXXX [--crc2 XXXXXXXX] [--frames N] [--side-crc X --side-waves-crc X --side-frames N] [--music-crc X --music-steps N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]';
 
 function usage(msg) {
   process.stderr.write(`browser: ${msg}\n${USAGE}\n`);
@@ -41,6 +44,8 @@ function parseArgs(argv) {
     else if (a === '--side-crc') o.sideCrc = need(i++, a).toLowerCase();
     else if (a === '--side-waves-crc') o.wavesCrc = need(i++, a).toLowerCase();
     else if (a === '--side-frames') o.sideFrames = need(i++, a);
+    else if (a === '--music-crc') o.musicCrc = need(i++, a).toLowerCase();
+    else if (a === '--music-steps') o.musicSteps = Number(need(i++, a));
     else if (a === '--shots') o.shots = need(i++, a);
     else if (a === '--chromium') o.chromium = need(i++, a);
     else if (a === '--timeout') o.timeout = need(i++, a);
@@ -61,6 +66,8 @@ function parseArgs(argv) {
   for (const [k, v] of [['--side-crc', o.sideCrc], ['--side-waves-crc', o.wavesCrc]])
     if (v !== undefined && !/^[0-9a-f]{8}$/.test(v)) usage(`${k} ${v}: expected 8 hex digits`);
   if (!/^\d+$/.test(String(o.sideFrames)) || +o.sideFrames < 1) usage(`--side-frames ${o.sideFrames}: expected a positive whole number`);
+  if (o.musicCrc !== undefined && (!/^[0-9a-f]{8}$/.test(o.musicCrc) || !(Number.isInteger(o.musicSteps) && o.musicSteps > 0)))
+    usage('--music-crc wants 8 hex digits and --music-steps a positive whole number');
   o.sideFrames = +o.sideFrames;
   if (!/^\d+$/.test(String(o.timeout)) || +o.timeout < 1) usage(`--timeout ${o.timeout}: expected seconds`);
   o.timeout = +o.timeout;
@@ -470,19 +477,18 @@ async function calm(browser, base) {
   }
 }
 
-// Tab to the side view: the picture becomes the side view's (most pixels change, the
-// sky's blue across the top), and with its autoplay off (A) a click drops one body.
+// The page's music (pageMusic), then Tab to the side view: the picture becomes the side
+// view's (most pixels change, the sky's blue across the top), its line clear of the
+// overlay, the music going on, and with its autoplay off (A) a click drops one body.
 async function sideView(browser, base) {
   const page = await open(browser, `${base}?show=0`, 'side view');
   try {
     await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : !!(window.ripple && window.ripple.ready && window.ripple.frames > 5)`,
       { timeout: 30000, what: 'the pool drawing', stop: stopper(page) });
+    await pageMusic(page);
     await page.evaluate(PROBE);
     await probe(page, 'keep');
-    const key = async (k, code, vk) => {
-      for (const type of ['keyDown', 'keyUp'])
-        await page.send('Input.dispatchKeyEvent', { type, key: k, code, windowsVirtualKeyCode: vk, text: type === 'keyDown' && k.length === 1 ? k : undefined });
-    };
+    const key = (k, code, vk) => pressKey(page, k, code, vk);
     await key('Tab', 'Tab', 9);
     await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : window.ripple.view === 'side' && window.ripple.bodies >= 0`,
       { timeout: 20000, what: "window.ripple.view === 'side'", stop: stopper(page) });
@@ -496,12 +502,20 @@ async function sideView(browser, base) {
     check(p.changed > 0.5 && top.b > top.r + 40,
       `Tab: the side view shown (${pct(p.changed)} of the pixels changed; the top's mean red ${fmt(top.r, 0)}, blue ${fmt(top.b, 0)})`,
       'want over half the pixels changed and a blue sky at the top');
+    // its line at the top, clear of the overlay's lines (the side view's, once they come)
+    await page.waitFor(`/side view, /.test(document.getElementById('overlay').textContent)`, { timeout: 5000, what: "the overlay's side view lines" });
+    const note = await page.evaluate(BOX('#note')), over = await page.evaluate(BOX('#overlay'));
+    const noteText = await page.evaluate(`document.getElementById('note').textContent`);
+    check(/^side view/.test(noteText) && note.shown && over.shown && (note.top >= over.top + over.height || note.left >= over.left + over.width),
+      `Tab: "${noteText}" clear of the overlay (the note at y ${fmt(note.top, 0)}, the overlay's last line above ${fmt(over.top + over.height, 0)})`,
+      JSON.stringify({ note, over }));
     if (opt.shots) {
       const rect = await page.evaluate(BOX('#water'));
       fs.mkdirSync(opt.shots, { recursive: true });
       fs.writeFileSync(path.join(opt.shots, 'side.png'), await screenshot(page, { x: rect.left, y: rect.top, width: rect.width, height: rect.height }));
       info(`side view: screenshot in ${path.join(opt.shots, 'side.png')}`);
     }
+    const m0 = await page.evaluate(`({ music: ripple.music, at: ripple.musicAt })`);
     await key('a', 'KeyA', 65); // autoplay off: only the click drops
     await page.waitFor(`!/\bauto\b/.test(document.getElementById('overlay').textContent)`, { timeout: 5000, what: 'autoplay off' });
     // the count comes with the figures, 4 times a second: read once it holds still
@@ -514,6 +528,8 @@ async function sideView(browser, base) {
     await sleep(600);
     const b2 = await page.evaluate('window.ripple.bodies');
     check(b1 === b0 + 1 && b2 === b1, `side view: a click drops a body (bodies ${b0} -> ${b2})`, `want ${b0 + 1}, got ${b1} then ${b2}`);
+    const m = await page.evaluate(`({ music: ripple.music, at: ripple.musicAt })`);
+    check(m.music === 'on' && m.at > m0.at, `side view: the music goes on (${m0.at} to ${m.at} frames into its loop)`, JSON.stringify({ m0, m }));
     await key('Tab', 'Tab', 9);
     await page.waitFor(`window.ripple.view === 'pool'`, { timeout: 5000, what: "window.ripple.view === 'pool'" });
     ok('Tab again: the pool');
@@ -521,6 +537,61 @@ async function sideView(browser, base) {
     fail(`side view: ${e.message}`);
   } finally {
     await page.close();
+  }
+}
+
+// The sound of the default show and score, as the window mixes it, with each module:
+// the native demo's bytes (its CRC over the same steps).
+async function musicCrc(browser, base) {
+  const page = await open(browser, `${base}embed.html?attach=0`, 'music');
+  try {
+    for (const mod of ['simd', 'scalar']) {
+      const what = `music ${mod}`;
+      try {
+        const r = await page.evaluate(musicExpr(mod, opt.musicSteps), { timeout: 60000 });
+        check(r.crc === opt.musicCrc, `${what}: ${opt.musicSteps} steps of the default show's drips and score: crc32 ${r.crc}` +
+          `${r.crc === opt.musicCrc ? ", the native demo's" : ''} (${fmt(r.ms, 0)} ms)`, `the native demo's is ${opt.musicCrc}`);
+      } catch (e) {
+        fail(`${what}: ${e.message}`);
+      }
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+const pressKey = async (page, k, code, vk) => {
+  for (const type of ['keyDown', 'keyUp'])
+    await page.send('Input.dispatchKeyEvent', { type, key: k, code, windowsVirtualKeyCode: vk, text: type === 'keyDown' && k.length === 1 ? k : undefined });
+};
+
+// The demo page plays the default score: before any gesture, unheard, it keeps the
+// water's time step for step (a step's sound, rate / 60 frames, after each step); U
+// (a gesture, which starts the sound) turns it off and on again, said in the note and
+// the overlay, and it stays near the water's time once heard.  On a page just loaded.
+async function pageMusic(page) {
+  const STEP = 48000 / 60; // the page's rate over the steps a second
+  try {
+    await page.waitFor(`(${PAGE_ERROR}) ? { error: ${PAGE_ERROR} } : window.ripple.ready && window.ripple.music !== 'none' && window.ripple.steps > 30`,
+      { timeout: 30000, what: 'the page playing its music', stop: stopper(page) });
+    const r = await page.evaluate(`({ music: ripple.music, at: ripple.musicAt, steps: ripple.steps })`);
+    check(r.music === 'on' && r.at === r.steps * STEP, `the page's music: the default score, ${r.at} frames in after ${r.steps} steps, ` +
+      'unheard before a gesture: in step with the water', JSON.stringify(r));
+    const said = async (text) => page.waitFor(`document.getElementById('note').textContent === ${JSON.stringify(text)} &&` +
+      ` window.ripple.music === ${JSON.stringify(text === 'music off' ? 'off' : 'on')} &&` +
+      ` / music${text === 'music off' ? ' off' : ''}$/.test(document.getElementById('overlay').textContent) && true`,
+    { timeout: 5000, what: `the note and the overlay saying ${text}` }).then(() => true, () => false);
+    await pressKey(page, 'u', 'KeyU', 85);
+    check(await said('music off'), 'U: the music off (the note, the overlay)');
+    await pressKey(page, 'u', 'KeyU', 85);
+    check(await said('music on'), 'U again: the music on');
+    await sleep(500);
+    const h = await page.evaluate(`({ at: ripple.musicAt, steps: ripple.steps, sound: document.getElementById('overlay').textContent.split('\\n').pop() })`);
+    const off = (h.at - h.steps * STEP) / 48000;
+    check(Math.abs(off) < 1 && /(^|  )sound  music$/.test(h.sound), `heard (the overlay's "${h.sound}"): the music ${fmt(off, 3)} s from the water's time`,
+      'want within a second of it');
+  } catch (e) {
+    fail(`the page's music: ${e.message}`);
   }
 }
 
@@ -556,8 +627,10 @@ async function main() {
       ['calm water and click', () => calm(browser, url)],
       ['side-2 scalar', () => benchmark(browser, url, 'scalar', 'side-2', opt.sideCrc, opt.sideFrames)],
       ['side-waves-2 simd', () => benchmark(browser, url, 'simd', 'side-waves-2', opt.wavesCrc, opt.sideFrames)],
-      ['side view', () => sideView(browser, url)],
+      ['music and the side view', () => sideView(browser, url)],
     ];
+    if (opt.musicCrc)
+      parts.splice(4, 0, ['music crc', () => musicCrc(browser, url)]);
     for (const [name, run] of parts) {
       await timed(name, run);
       // A hung or dead browser fails once, not once per remaining check.

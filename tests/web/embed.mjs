@@ -1,10 +1,11 @@
-// tests/web/embed.mjs - the component (ripple-water.js) in headless Chromium (DevTools protocol) and Firefox ESR (WebDriver BiDi): the hero example, the cases of embed-cases.js at pixel ratios 1 and 2, a file:// page, and in Firefox the timedemo's CRCs with both modules.
+// tests/web/embed.mjs - the component (ripple-water.js) in headless Chromium (DevTools protocol) and Firefox ESR (WebDriver BiDi): the hero example, the cases of embed-cases.js at pixel ratios 1 and 2, a file:// page, its music option, and in Firefox the timedemo's CRCs and the sound with the music with both modules.
 //
 // Usage: node --experimental-websocket tests/web/embed.mjs --dir build/web [--crc X --crc2 X]
 //            [--browsers chromium,firefox] [--shots DIR] [--timeout S] [--verbose]
 // --crc and --crc2 are the native busy-1's and busy-2's water after 2000 frames;
 // --side-crc the native side-2's state after --side-frames frames
-// (the Firefox timedemo checks are skipped without them).  Prints "ok  ..." or
+// (the Firefox timedemo checks are skipped without them); --music-crc the native
+// demo's sound of --music-steps steps of the default show and score (music-crc.js).  Prints "ok  ..." or
 // "FAIL ..." a check and the time each part took; exit 0 when all passed.
 
 import fs from 'node:fs';
@@ -14,9 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../src/web/serve.mjs';
 import { launch, webSocketClass } from './cdp.mjs';
 import { launchFirefox } from './bidi.mjs';
+import { musicExpr } from './music-page.mjs';
 
 const USAGE = 'usage: node --experimental-websocket tests/web/embed.mjs --dir DIR [--crc X --crc2 X] ' +
-  '[--side-crc X --side-frames N] ' +
+  '[--side-crc X --side-frames N] [--music-crc X --music-steps N] ' +
   '[--browsers chromium,firefox] [--shots DIR] [--timeout S] [--verbose]';
 const o = { browsers: 'chromium,firefox', timeout: 300, verbose: false };
 const argv = process.argv.slice(2);
@@ -30,6 +32,8 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--crc2') o.crc2 = v();
   else if (a === '--side-crc') o.sideCrc = v();
   else if (a === '--side-frames') o.sideFrames = Number(v());
+  else if (a === '--music-crc') o.musicCrc = v().toLowerCase();
+  else if (a === '--music-steps') o.musicSteps = Number(v());
   else if (a === '--browsers') o.browsers = v();
   else if (a === '--shots') o.shots = v();
   else if (a === '--timeout') o.timeout = Number(v());
@@ -182,6 +186,67 @@ async function timedemo(br, url, mod, scene, want, frames = 2000) {
     `(${r.fps.toFixed(0)} fps, path ${r.path}, ${r.worker ? 'in a worker' : 'on the main thread'})`);
 }
 
+// The sound of the default show and score with each module: the native demo's bytes.
+async function musicCrc(br, url) {
+  await br.load(`${url}embed.html?attach=0`, 1);
+  for (const mod of ['simd', 'scalar']) {
+    const r = await br.evaluate(musicExpr(mod, o.musicSteps), 60000);
+    (r.crc === o.musicCrc ? ok : fail)(`${br.name}: music ${mod}: ${o.musicSteps} steps of the default show's drips and score: ` +
+      `crc32 ${r.crc}${r.crc === o.musicCrc ? ", the native demo's" : `, native ${o.musicCrc}`} (${r.ms.toFixed(0)} ms)`);
+  }
+}
+
+// The music option: the bundled score with the sound by default, none without the
+// sound or with 'off', a score refused said in one line (the error event) while the
+// water plays on, set('music') off and on, and a score that comes with the sound.
+const MUSIC_CASES = `(async () => {
+  const until = async (fn, what) => {
+    for (let t0 = performance.now(); ; await new Promise((r) => setTimeout(r, 20))) {
+      const v = fn();
+      if (v !== undefined) return v;
+      if (performance.now() - t0 > 15000) throw new Error('waited for ' + what);
+    }
+  };
+  const make = async (opts) => {
+    const d = document.createElement('div');
+    d.style.cssText = 'width:160px;height:100px;background:#123 url(background.png) center/cover';
+    document.body.prepend(d);
+    const said = [];
+    d.addEventListener('error', (e) => said.push(e.detail.message));
+    const x = { said, music: undefined };
+    x.w = await RippleWater.attach(d, { ...opts, on: (t, m) => { if (t === 'stats') x.music = m.music; } });
+    x.seen = () => { x.music = undefined; return until(() => x.music, 'the figures'); };
+    return x;
+  };
+  // side by side: each waits for its own figures
+  const [bad, def, none, later] = await Promise.all([
+    make({ sound: true, music: 'ripple-music 1\\ntempo 96 4 4\\nbogus 1\\n' }), make({ sound: true }),
+    make({ sound: true, music: 'off' }), make({})]);
+  const r = {};
+  [r.bad, r.def, r.none, r.silent] = await Promise.all([bad.seen(), def.seen(), none.seen(), later.seen()]);
+  r.bad = { said: bad.said, music: r.bad, frames: bad.w.frames };
+  [r.off, r.later] = await Promise.all([def.w.set('music', 'off'), later.w.set('sound', true)]);
+  r.on = await def.w.set('music', null);
+  r.laterSeen = await later.seen();
+  for (const x of [bad, def, none, later]) x.w.destroy();
+  return r;
+})()`;
+
+async function musicOption(br, url) {
+  await br.load(`${url}embed.html?attach=0`, 1);
+  await waitFor(br, `typeof window.RippleWater === 'object'`, 10000, 'window.RippleWater');
+  const r = await br.evaluate(MUSIC_CASES, 60000);
+  const said = r.bad.said.join(' | ');
+  (r.bad.said.length === 1 && /^ripple-water: the music did not load: score:3:1: .*bogus/.test(said) && r.bad.music === 'none' ?
+    ok : fail)(`${br.name}: music: a score refused: "${said}", no music, the water plays (${r.bad.frames} frames)`);
+  (r.def === 'on' ? ok : fail)(`${br.name}: music: the bundled default.score with the sound (${r.def})`);
+  (r.off && r.off.on === false && r.off.score && r.on && r.on.on && r.on.score ? ok : fail)(
+    `${br.name}: music: set('music', 'off') and set('music', null): ${JSON.stringify([r.off, r.on])}`);
+  (r.none === 'none' && r.silent === 'none' && r.later && r.later.score && r.laterSeen === 'on' ? ok : fail)(
+    `${br.name}: music: none with music 'off' (${r.none}) or without the sound (${r.silent}); the score comes with ` +
+    `set('sound', true) (${r.laterSeen})`);
+}
+
 // A page opened from a file: a clear message (a console error and the error event).
 async function fromFile(br) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ripple-file-'));
@@ -208,13 +273,16 @@ async function run(kind, url) {
   try {
     br = await timed(`${kind} start`, () => (kind === 'firefox' ? firefox() : chromium()));
     if (!br) return;
-    info(`${br.version} started in ${br.startMs} ms`);
+    info(`${kind}: ${br.version} started in ${br.startMs} ms`);
     await timed(`${kind} hero`, () => hero(br, url));
     await timed(`${kind} dpr 1`, () => cases(br, url, 1, true));
     await timed(`${kind} dpr 2`, () => cases(br, url, 2, true));
     await timed(`${kind} main thread`, () => cases(br, url, 1, false));
     await timed(`${kind} file://`, () => fromFile(br));
     await timed(`${kind} ratio change`, () => ratioChange(br, url));
+    await timed(`${kind} music option`, () => musicOption(br, url));
+    if (kind === 'firefox' && o.musicCrc)
+      await timed('firefox music crc', () => musicCrc(br, url));
     if (kind === 'firefox' && o.crc && o.crc2)
       await timed('firefox timedemo', async () => {
         for (const mod of ['simd', 'scalar'])
@@ -239,8 +307,9 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 const { server, url } = await serve(o.dir, 0);
 try {
-  for (const kind of o.browsers.split(','))
-    await run(kind, url);
+  // The browsers side by side: each spends much of its run waiting (frames to come,
+  // a pause held), the other's work fills it.  Each line names its browser.
+  await Promise.all(o.browsers.split(',').map((kind) => run(kind, url)));
 } finally {
   server.close();
   server.closeAllConnections?.();

@@ -31,12 +31,13 @@ check(pkg.type === 'module' && pkg.main === 'ripple-water.js' && pkg.types === '
   pkg.exports?.['.']?.import === './ripple-water.js', 'the module is the entry, with its types');
 const files = pkg.files || [];
 const want = ['ripple-water.js', 'ripple-water.classic.js', 'ripple-water.d.ts', 'engine.js', 'ripple-simd.js',
-  'ripple-simd.wasm', 'ripple-scalar.js', 'ripple-scalar.wasm', 'README.md', 'LICENSE'];
+  'ripple-simd.wasm', 'ripple-scalar.js', 'ripple-scalar.wasm', 'default.score', 'README.md', 'LICENSE'];
 check(want.every((f) => files.includes(f)), `files lists ${want.join(', ')}`);
 const missing = files.filter((f) => !fs.existsSync(path.join(dir, f)) || fs.statSync(path.join(dir, f)).size === 0);
 check(missing.length === 0, `every file listed is in the folder, not empty${missing.length ? `: missing ${missing.join(', ')}` : ''}`);
 const wasm = fs.readFileSync(path.join(dir, 'ripple-simd.wasm'));
 check(wasm.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d])), 'ripple-simd.wasm is WebAssembly');
+check(/^ripple-music \d+\n/.test(read('default.score')), 'default.score is a score (the music the component plays by default)');
 
 // Every option the component checks is in the types, and no other.
 const classic = read('ripple-water.classic.js');

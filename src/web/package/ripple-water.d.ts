@@ -28,8 +28,16 @@ export interface RippleWaterOptions {
   show?: string | null;
   /** Shading of the waves. Default true. */
   light?: boolean;
-  /** The drips' sound, from the first click or key on. Default false. */
+  /** The drips' sound, and the music, from the first click or key on. Default false. */
   sound?: boolean;
+  /**
+   * The music, played with the sound (from the first click or key on), in time with the
+   * water and its show: null for default.score, the demo's own, beside the modules; 'off'
+   * for none; a score's text (the ripple-music format) or its URL. A score refused is said
+   * in one line by the error event, and the water plays on without it. set('music', 'off')
+   * silences it (it keeps time), set('music', null) brings it back. Default null.
+   */
+  music?: string | null;
   /** The picture: null for the element's CSS background-image, a URL, an <img>, a <canvas>, a playing <video>. */
   image?: string | HTMLImageElement | HTMLCanvasElement | HTMLVideoElement | ImageBitmap | OffscreenCanvas | null;
   /** How the picture fills the element; null follows its CSS background-size. */
@@ -54,7 +62,7 @@ export interface RippleWaterOptions {
 
 /** The options set() can change after the start. */
 export type RippleWaterSettable = 'resolution' | 'maxCells' | 'dropRadius' | 'strength' | 'interactive' | 'model' |
-  'speed' | 'viscosity' | 'edges' | 'rain' | 'autopilot' | 'light' | 'sound' | 'image' | 'fit';
+  'speed' | 'viscosity' | 'edges' | 'rain' | 'autopilot' | 'light' | 'sound' | 'music' | 'image' | 'fit';
 
 export interface RippleWater {
   readonly element: Element;
