@@ -1,4 +1,4 @@
-/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones (also the side scene with more moving than its lists hold), and the polygon and circle fills (cmocka). */
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, caustics that step at a fixed rate, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones (also the side scene with more moving than its lists hold), and the polygon and circle fills (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -420,6 +420,44 @@ static void test_deterministic(void **state)
     rpl_side_renderer_destroy(rx);
     rpl_side_renderer_destroy(r5);
     free(scene);
+}
+
+/* The caustics step 20 times a second, not with every frame: two times
+ * within a step draw the same bytes, the next step other ones; a time on
+ * a step's boundary reached as a sum of frame times is on that step; and
+ * after 128 s the loop and its drift start again. */
+static void test_caustic_steps(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(9);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = 12.0f;
+    rpl_side_water_t wb = {0, W, surf, 62.0f, 0};
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    const size_t n = (size_t)W * H;
+    uint32_t *f0 = xmalloc(n * 4), *f1 = xmalloc(n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.50, f0, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.549, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.551, f1, W * 4), RPL_OK);
+    assert_true(memcmp(f0, f1, n * 4) != 0);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 130.50, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, -125.50, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    double t = 0;
+    for (int i = 0; i < 6; i++)
+        t += 1.0 / 120;
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, t, f0, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 0.06, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 0.049, f1, W * 4), RPL_OK);
+    assert_true(memcmp(f0, f1, n * 4) != 0);
+    free(f0);
+    free(f1);
+    free(scene);
+    rpl_side_renderer_destroy(r);
 }
 
 static void test_droplets(void **state)
@@ -1119,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_index8_palette),
         cmocka_unit_test(test_water_region),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_caustic_steps),
         cmocka_unit_test(test_droplets),
         cmocka_unit_test(test_frame_parts),
         cmocka_unit_test(test_blocks_agree),

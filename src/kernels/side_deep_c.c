@@ -5,14 +5,11 @@
 void rpl_side_deep_c(const rpl_side_deep_job_t *job, int x0, int x1)
 {
     const uint32_t *src = job->src;
-    const uint8_t *caus = job->caus;
     const unsigned inva = (unsigned)job->inva, cw = (unsigned)job->cw;
     const unsigned pr = (unsigned)job->pr, pg = (unsigned)job->pg, pb = (unsigned)job->pb;
     for (int x = x0; x < x1; x++) {
         int sx = x + ((job->rd[x] + job->wob[(x + job->phase) & 255]) >> 16);
-        unsigned light =
-            rpl_side_light(caus, job->warpv, x, job->c1x, job->c1y, job->c2x, job->c2y);
-        unsigned add = light * cw >> 8;
+        unsigned add = rpl_side_light(job->light, job->lx, x) * cw >> 8;
         uint32_t p = src[sx];
         unsigned r = (((p >> 16 & 0xFF) * inva + pr) >> 8) + (add * 200 >> 8);
         unsigned g = (((p >> 8 & 0xFF) * inva + pg) >> 8) + add;

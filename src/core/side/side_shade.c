@@ -1,4 +1,4 @@
-/* core/side/side_shade.c - shading side-view water: the caustic pattern, the depth table, the water's columns and pixels, droplets. */
+/* core/side/side_shade.c - shading side-view water: the depth table, the water's columns and pixels, droplets. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,84 +7,6 @@
 #include "core/base/base.h"
 #include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
-
-/* ---- the caustic pattern ------------------------------------------------- */
-
-/*
- * A tileable Voronoi network: one jittered point per grid cell, and at
- * each texel the distances to the nearest (F1) and the second nearest
- * (F2) point, wrapping around.  F2 - F1 is small along the cells'
- * borders; light gathers there, so the pattern is bright on thin lines
- * that fade into dark cells, as sunlight focused by waves looks on a floor.
- */
-/* floor(sqrt(v)), bit by bit. */
-static uint32_t isqrt(uint32_t v)
-{
-    uint32_t root = 0, bit = 1u << 30;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= root + bit) {
-            v -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    return root;
-}
-
-/* All integer (positions in 1/16 px) but for the small table of the
- * brightness by F2 - F1: the pattern is the same bytes everywhere and
- * cheap to make even where floating point is slow. */
-void rpl_side_make_caustic(uint8_t *out)
-{
-    enum { SUB = 16, CELL = CAUS / CAUS_GRID * SUB, SPAN = CAUS * SUB, LEVELS = 512 };
-    int px[CAUS_GRID][CAUS_GRID], py[CAUS_GRID][CAUS_GRID];
-    uint32_t s = SEED;
-    for (int j = 0; j < CAUS_GRID; j++)
-        for (int i = 0; i < CAUS_GRID; i++) {
-            /* jittered within the middle 70% of its cell */
-            px[j][i] = i * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
-            py[j][i] = j * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
-        }
-    /* brightness by F2 - F1 in 1/16 px: bright thin lines along the
-     * borders, and a wider soft glow about them */
-    uint8_t lut[LEVELS];
-    for (int k = 0; k < LEVELS; k++) {
-        double dd = (double)k / SUB;
-        double e = clampd(1.0 - dd / 9.0, 0.0, 1.0);
-        double g = clampd(1.0 - dd / 26.0, 0.0, 1.0);
-        double v = rpl_pow(e, 3.5) * 0.8 + g * g * g * 0.2;
-        lut[k] = (uint8_t)lrint(clampd(v, 0.0, 1.0) * 255.0);
-    }
-    for (int y = 0; y < CAUS; y++)
-        for (int x = 0; x < CAUS; x++) {
-            int cx = x * SUB + SUB / 2, cy = y * SUB + SUB / 2;
-            int ci = cx / CELL, cj = cy / CELL;
-            uint32_t f1 = UINT32_MAX, f2 = UINT32_MAX; /* squared */
-            for (int dj = -1; dj <= 1; dj++)
-                for (int di = -1; di <= 1; di++) {
-                    int i = ci + di, j = cj + dj;
-                    /* the neighbour across the wrap, moved next to this texel */
-                    int ox = i < 0 ? -SPAN : i >= CAUS_GRID ? SPAN : 0;
-                    int oy = j < 0 ? -SPAN : j >= CAUS_GRID ? SPAN : 0;
-                    i = (i + CAUS_GRID) % CAUS_GRID;
-                    j = (j + CAUS_GRID) % CAUS_GRID;
-                    int dx = px[j][i] + ox - cx, dy = py[j][i] + oy - cy;
-                    uint32_t d = (uint32_t)(dx * dx) + (uint32_t)(dy * dy);
-                    if (d < f1) {
-                        f2 = f1;
-                        f1 = d;
-                    } else if (d < f2) {
-                        f2 = d;
-                    }
-                }
-            uint32_t k = isqrt(f2) - isqrt(f1);
-            out[y * CAUS + x] = lut[k < LEVELS ? k : LEVELS - 1];
-        }
-}
 
 /* ---- the depth table ---------------------------------------------------- */
 
@@ -131,7 +53,8 @@ static void make_depths(depth_entry_t *tab, double span)
         e->pg = (int32_t)lrint(c[1] * a * 256.0);
         e->pb = (int32_t)lrint(c[2] * a * 256.0);
         e->prb = (uint32_t)e->pr << 16 | (uint32_t)e->pb;
-        e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 256.0);
+        /* the loop's light is 2/3 of the layers' product and sum (side_caustic.c) */
+        e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 384.0);
         /* the refraction is strongest just under the surface and settles
          * deeper, where it would smear the scene into streaks */
         e->refr = (int32_t)lrint((1.0 + 4.0 * clampd(1.0 - d / 60.0, 0.0, 1.0)) * 256.0);
@@ -143,25 +66,6 @@ static void make_depths(depth_entry_t *tab, double span)
 
 /* ---- drawing the water -------------------------------------------------- */
 
-
-void rpl_side_make_anim(anim_t *a, double time)
-{
-    /* wrapped into one period of the pattern before anything else, so long
-     * running times keep their precision */
-    double t = fmod(time, 4096.0);
-    a->ox1 = (int)floor(fmod(t * 13.0, CAUS));
-    a->oy1 = (int)floor(fmod(t * 5.0, CAUS));
-    a->ox2 = (int)floor(fmod(-t * 9.0 + 4096.0 * CAUS, CAUS));
-    a->oy2 = (int)floor(fmod(t * 8.0, CAUS));
-    for (int i = 0; i < 256; i++) {
-        double ph = 6.283185307179586 * i / 256.0;
-        a->warp[i] = (int8_t)lrint(6.0 * rpl_sin(2.0 * ph + t * 1.3) + 2.5 * rpl_sin(5.0 * ph - t * 2.1));
-        a->warpv[i] = (int8_t)lrint(5.0 * rpl_sin(3.0 * ph - t * 1.1) + 2.0 * rpl_sin(7.0 * ph + t * 1.7));
-        a->wob[i] = (int16_t)lrint(256.0 * (0.6 * rpl_sin(3.0 * ph + t * 2.4) + 0.4 * rpl_sin(7.0 * ph - t * 3.1)));
-    }
-    memcpy(a->warpv + 256, a->warpv, TABLE_PAD);
-}
-
 static inline uint32_t pack(int r, int g, int b)
 {
     return 0xFF000000u | (uint32_t)clampi(r, 0, 255) << 16 | (uint32_t)clampi(g, 0, 255) << 8 |
@@ -169,21 +73,21 @@ static inline uint32_t pack(int r, int g, int b)
 }
 
 /*
- * Most of the water is shaded in blocks of BLOCK pixels: first what each
- * pixel reads is gathered (the scene's pixel through the refraction, the
- * two caustic texels, the gradient's entry), then one loop of a fixed
- * count does the arithmetic, which compilers turn into vector code.  It
- * is the arithmetic of the general path (water_pixel) for a pixel
- * without foam, the same values to the bit, in 16 bits: scene * inva +
- * pre stays under 65536 (checked by fast_ok), the caustics' c1 * c2 is at
- * most 255 * 255, their light at most (254 + 127) * caus / 256 with caus
- * <= 128, so 190, and 190 * 230 fits too; a channel then stays under 512,
- * and darkening it by k/256 (k <= 256) is the high half of (c << 7) *
- * (k << 1), both factors under 65536 (and no change for k = 256).
+ * Deep water whose gradient varies by column is shaded in blocks of
+ * BLOCK pixels: first what each pixel reads is gathered (the scene's
+ * pixel through the refraction, the light, the gradient's entry), then
+ * one loop of a fixed count does the arithmetic, which compilers turn
+ * into vector code.  It is the arithmetic of the general path
+ * (water_pixel) for a pixel without foam, the same values to the bit, in
+ * 16 bits: scene * inva + pre stays under 65536 (checked by fast_ok), the
+ * light at most 255 * caus / 256 with caus <= RPL_SIDE_CW_MAX, so 191,
+ * and 191 * 230 fits too; a channel then stays under 512, and darkening
+ * it by k/256 (k <= 256) is the high half of (c << 7) * (k << 1), both
+ * factors under 65536 (and no change for k = 256).
  */
 typedef struct shade_in {
     uint32_t src[BLOCK];                 /* the scene's pixel */
-    uint8_t c1[BLOCK], c2[BLOCK];        /* the caustic texels */
+    uint8_t light[BLOCK];                /* the caustics' */
     uint16_t inva[BLOCK], pr[BLOCK], pg[BLOCK], pb[BLOCK], caus[BLOCK]; /* the gradient's entry */
     uint16_t k[BLOCK];                   /* 256 less the darkening of steep water */
 } shade_in_t;
@@ -193,9 +97,8 @@ static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
     for (int i = 0; i < BLOCK; i++) {
         uint32_t src = in->src[i];
         uint16_t r = (uint16_t)(src >> 16 & 0xFF), g = (uint16_t)(src >> 8 & 0xFF);
-        uint16_t b = (uint16_t)(src & 0xFF), a1 = in->c1[i], a2 = in->c2[i], ia = in->inva[i];
-        uint16_t light = (uint16_t)(((uint16_t)(a1 * a2) >> 8) + ((a1 + a2) >> 2));
-        uint16_t add = (uint16_t)((uint16_t)(light * in->caus[i]) >> 8);
+        uint16_t b = (uint16_t)(src & 0xFF), ia = in->inva[i];
+        uint16_t add = (uint16_t)((uint16_t)(in->light[i] * in->caus[i]) >> 8);
         r = (uint16_t)(((uint16_t)(r * ia + in->pr[i]) >> 8) + ((uint16_t)(add * 200) >> 8));
         g = (uint16_t)(((uint16_t)(g * ia + in->pg[i]) >> 8) + add);
         b = (uint16_t)(((uint16_t)(b * ia + in->pb[i]) >> 8) + ((uint16_t)(add * 230) >> 8));
@@ -210,9 +113,9 @@ static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
     }
 }
 
-/* Whether the blocks' 16-bit arithmetic holds for every entry of a
- * depth table (it does for make_depths' colours; checked so that other
- * colours could never overflow silently). */
+/* Whether the kernels' and the blocks' 16-bit arithmetic holds for every
+ * entry of a depth table (it does for make_depths' colours; checked so
+ * that other colours could never overflow silently). */
 static int fast_ok(const depth_entry_t *tab)
 {
     for (int d = 0; d < DEPTHS; d++) {
@@ -220,8 +123,8 @@ static int fast_ok(const depth_entry_t *tab)
         int32_t pm = e->pr > e->pg ? e->pr : e->pg;
         pm = pm > e->pb ? pm : e->pb;
         if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
-            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256 ||
-            e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > RPL_SIDE_CW_MAX || e->dk < 0 ||
+            e->dk > 256 || e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
             return 0;
     }
     return 1;
@@ -241,7 +144,6 @@ static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
 typedef struct water_ctx {
     const columns_t *col;
     const depth_entry_t *dep;
-    const uint8_t *caus;
     const anim_t *an;
     const int32_t *wdeep;   /* the shimmer in deep water by (x + 2y) & 255, periodic */
     int w;
@@ -250,18 +152,17 @@ typedef struct water_ctx {
     int y;
     const uint32_t *srow;   /* the scene's */
     uint32_t *frow;         /* the frame's */
-    int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
-    rpl_side_shallow_job_t *job; /* the kernel's job for the body (fast) */
-    rpl_side_shallow_fn shallow;
+    const uint8_t *lrow;    /* the caustics' light by (x + lx) & 255, periodic */
+    rpl_side_shallow_job_t *job; /* the kernels' job for the body (fast) */
+    const rpl_kernels_t *kern;
     int yfoam;              /* no foam on rows under it (the lowest surface + 4) */
 } water_ctx_t;
 
-#define CAUS_AT(row, col) \
-    caus[((unsigned)(row) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(col) & (CAUS - 1))]
-
 /* One pixel of water at depth d >= 0 under its surface, column x, with
  * its depth table's entries e (the refraction and darkening) and eg (the
- * gradient's); `foam` is d < 5, a constant where the caller knows it. */
+ * gradient's): the kernels' rule (kernels.h) in plain int arithmetic,
+ * whatever the entries; `foam` is d < 5, a constant where the caller
+ * knows it. */
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* so that `foam` is a constant in each caller */
 #endif
@@ -269,7 +170,6 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
                                    const depth_entry_t *eg, int foam)
 {
     const columns_t *col = c->col;
-    const uint8_t *caus = c->caus;
     const int y = c->y, w = c->w;
     int dx = (col->sfx[x] * e->refr + c->an->wob[(x + 2 * y) & 255] * e->wob) >> 16;
     int sx = x + dx;
@@ -280,9 +180,8 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
     int r = (int)(((src >> 16 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pr) >> 8);
     int g = (int)(((src >> 8 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pg) >> 8);
     int b = (int)(((src & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pb) >> 8);
-    int v = c->an->warpv[x & 255];
-    int c1 = CAUS_AT(c->c1y + v, x + c->c1x), c2 = CAUS_AT(c->c2y - v, (x * 3 >> 2) + c->c2x);
-    int add = ((c1 * c2 >> 8) + ((c1 + c2) >> 2)) * eg->caus >> 8;
+    int light = c->lrow[(x + c->an->lx) & 255];
+    int add = light * eg->caus >> 8;
     r += add * 200 >> 8;
     g += add;
     b += add * 230 >> 8;
@@ -291,21 +190,21 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
     g = g * k >> 8;
     b = b * k >> 8;
     if (foam) {
-        /* foam, fading out over its last pixel */
+        /* foam, fading out over its last pixel, over the water clamped */
         int fa = clampi(col->fwq[x] - d * 256, 0, 256) * 220 >> 8;
         if (d == 0)
             fa = fa + ((256 - fa) * 60 >> 8); /* the very line is brightest */
-        int sp = c1 >> 3;                     /* a little sparkle along it */
-        r += (236 + sp - r) * fa >> 8;
-        g += (250 + sp - g) * fa >> 8;
-        b += (255 - b) * fa >> 8;
-        if (d == 0 && col->cov[x] < 256) {
+        int sp = light >> 3;                  /* a little sparkle along it */
+        r = ((r > 255 ? 255 : r) * (256 - fa) + (236 + sp > 255 ? 255 : 236 + sp) * fa) >> 8;
+        g = ((g > 255 ? 255 : g) * (256 - fa) + (250 + sp > 255 ? 255 : 250 + sp) * fa) >> 8;
+        b = ((b > 255 ? 255 : b) * (256 - fa) + 255 * fa) >> 8;
+        if (d == 0) {
             /* anti-aliased top: the pixel is partly above the surface */
             uint32_t o = c->srow[x];
             int cv = col->cov[x];
-            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + (r > 255 ? 255 : r) * cv) >> 8;
-            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + (g > 255 ? 255 : g) * cv) >> 8;
-            b = ((int)(o & 0xFF) * (256 - cv) + (b > 255 ? 255 : b) * cv) >> 8;
+            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + r * cv) >> 8;
+            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + g * cv) >> 8;
+            b = ((int)(o & 0xFF) * (256 - cv) + b * cv) >> 8;
         }
     }
     return 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 | (uint32_t)(g > 255 ? 255 : g) << 8 |
@@ -319,123 +218,56 @@ static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
     const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
     int dg = d < 16 ? d + (c->col->shift[x] * d >> 4) : c->y - c->col->gbase[x];
     const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-    return shade_pixel(c, x, d, e, eg, d < 5);
-}
-
-/* A foam pixel, 0 <= d < 5: water_pixel's value with its depth known. */
-static inline uint32_t foam_pixel(const water_ctx_t *c, int x, int d)
-{
-    int dg = d + (c->col->shift[x] * d >> 4);
-    return shade_pixel(c, x, d, &c->dep[d], &c->dep[dg < 0 ? 0 : dg], 1);
+    if (d < 5)
+        return shade_pixel(c, x, d, e, eg, 1);
+    return shade_pixel(c, x, d, e, eg, 0);
 }
 
 /* Columns x0..x1-1 of a row, whatever their depth (above the surface
- * left alone): in blocks where the depth table allows, the foam's pixels
- * and a row's last few done one by one. */
-static void mixed_run(const water_ctx_t *c, int x0, int x1)
-{
-    const columns_t *col = c->col;
-    const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx, *restrict cdk = col->dcol;
-    const int32_t *restrict csh = col->shift, *restrict cgb = col->gbase;
-    const depth_entry_t *restrict dep = c->dep;
-    const int16_t *restrict wob = c->an->wob;
-    const int8_t *restrict wv = c->an->warpv;
-    const uint8_t *restrict caus = c->caus;
-    const uint32_t *restrict srow = c->srow;
-    uint32_t *restrict frow = c->frow;
-    const int y = c->y, w = c->w;
-    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y;
-    int x = x0;
-    if (c->fast)
-        for (; x + BLOCK <= x1; x += BLOCK) {
-            shade_in_t in;
-            uint32_t out[BLOCK];
-            signed char kind[BLOCK]; /* -1 above the surface, 0 the block's, 1 foam: one by one */
-            for (int i = 0; i < BLOCK; i++) {
-                int xx = x + i, d = y - cys[xx];
-                const depth_entry_t *e = &dep[d < 0 ? 0 : d < DEPTHS ? d : DEPTHS - 1];
-                int dg = d < 16 ? d + (csh[xx] * d >> 4) : y - cgb[xx];
-                const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-                int sx = xx + ((csfx[xx] * e->refr + wob[(xx + 2 * y) & 255] * e->wob) >> 16);
-                sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
-                int v = wv[xx & 255];
-                in.src[i] = srow[sx];
-                in.c1[i] = CAUS_AT(c1y + v, xx + c1x);
-                in.c2[i] = CAUS_AT(c2y - v, (xx * 3 >> 2) + c2x);
-                take_entry(&in, i, eg);
-                in.k[i] = (uint16_t)(256 - (cdk[xx] * e->dk >> 8));
-                kind[i] = (signed char)(d < 0 ? -1 : d < 5 ? 1 : 0);
-            }
-            shade_block(out, &in);
-            for (int i = 0; i < BLOCK; i++)
-                if (kind[i] == 0)
-                    frow[x + i] = out[i];
-                else if (kind[i] > 0)
-                    frow[x + i] = foam_pixel(c, x + i, y - cys[x + i]);
-        }
-    for (; x < x1; x++) {
-        int d = y - cys[x];
-        if (d >= 0)
-            frow[x] = water_pixel(c, x, d);
-    }
-}
-
-/* Columns x0..x1-1 of a row, whatever their depth: by the kernel (with
- * a fast depth table), then the foam's pixels one by one. */
+ * left alone): by the kernels (with a fast depth table), the foam's only
+ * on rows that have any; else one by one. */
 static void shallow_run(const water_ctx_t *c, int x0, int x1)
 {
-    if (!c->fast || x0 >= x1) {
-        mixed_run(c, x0, x1);
+    if (x0 >= x1)
+        return;
+    if (!c->fast) {
+        const int32_t *ys = c->col->ys;
+        for (int x = x0; x < x1; x++) {
+            int d = c->y - ys[x];
+            if (d >= 0)
+                c->frow[x] = water_pixel(c, x, d);
+        }
         return;
     }
-    rpl_side_shallow_job_t *j = c->job;
-    j->src = c->srow;
-    j->out = c->frow;
-    j->y = c->y;
-    j->phase = 2 * c->y & 255;
-    j->c1x = c->c1x;
-    j->c1y = c->c1y;
-    j->c2x = c->c2x;
-    j->c2y = c->c2y;
-    c->shallow(j, x0, x1);
-    if (c->y > c->yfoam)
-        return;
-    const int32_t *ys = c->col->ys;
-    for (int x = x0; x < x1; x++) {
-        unsigned d = (unsigned)(c->y - ys[x]);
-        if (d < 5)
-            c->frow[x] = foam_pixel(c, x, (int)d);
-    }
+    c->kern->side_shallow(c->job, x0, x1);
+    if (c->y <= c->yfoam)
+        c->kern->side_foam(c->job, x0, x1);
 }
 
 /* Columns x0..x1-1 of a row that is deep water in all of them (see
- * deep_from): the gradient's entry eg for all, or (eg NULL) by column;
- * the refraction's weight by depth (by_depth, for water deep from
- * deep_from(, 0) on) or the deepest's (from deep_from(, 1) on); the
- * scene read without clamping, so the columns must lie within the
- * refraction's reach of the frame's sides.  Needs c->fast. */
-static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *eg, int by_depth)
+ * deep_from), the gradient's entry by column; the refraction's weight by
+ * depth (by_depth, for water deep from deep_from(, 0) on) or the
+ * deepest's (from deep_from(, 1) on); the scene read without clamping,
+ * so the columns must lie within the refraction's reach of the frame's
+ * sides.  Needs c->fast. */
+static void deep_run(const water_ctx_t *c, int x0, int x1, int by_depth)
 {
     const uint32_t *restrict srow = c->srow;
-    const uint8_t *restrict caus = c->caus;
+    const uint8_t *restrict lrow = c->lrow;
     const int32_t *restrict wd = c->wdeep + (2 * c->y & 255), *restrict crd = c->col->rdeep;
     const int32_t *restrict gbase = c->col->gbase, *restrict cys = c->col->ys;
     const int32_t *restrict csfx = c->col->sfx;
     const depth_entry_t *restrict dep = c->dep;
-    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y, y = c->y;
+    const int y = c->y, lx = c->an->lx;
     shade_in_t in;
-    for (int i = 0; i < BLOCK; i++) {
+    for (int i = 0; i < BLOCK; i++)
         in.k[i] = 256;
-        if (eg)
-            take_entry(&in, i, eg);
-    }
     int x = x0;
     for (; x + BLOCK <= x1; x += BLOCK) {
         /* the indices first, a loop of plain arithmetic, then the reads */
         int32_t sx[BLOCK];
-        uint32_t i1[BLOCK], i2[BLOCK];
         const int32_t *restrict wdx = wd + (x & 255);
-        const int8_t *restrict wvx = c->an->warpv + (x & 255);
+        const uint8_t *restrict lx0 = lrow + ((x + lx) & 255);
         if (by_depth)
             for (int i = 0; i < BLOCK; i++) {
                 int xx = x + i, d = y - cys[xx];
@@ -445,24 +277,16 @@ static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *
             for (int i = 0; i < BLOCK; i++)
                 sx[i] = x + i + ((crd[x + i] + wdx[i]) >> 16);
         for (int i = 0; i < BLOCK; i++) {
-            int xx = x + i, v = wvx[i];
-            i1[i] = ((unsigned)(c1y + v) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(xx + c1x) & (CAUS - 1));
-            i2[i] = ((unsigned)(c2y - v) & (CAUS - 1)) << CAUS_BITS |
-                    ((unsigned)((xx * 3 >> 2) + c2x) & (CAUS - 1));
+            in.src[i] = srow[sx[i]];
+            in.light[i] = lx0[i];
         }
         for (int i = 0; i < BLOCK; i++) {
-            in.src[i] = srow[sx[i]];
-            in.c1[i] = caus[i1[i]];
-            in.c2[i] = caus[i2[i]];
+            int dg = y - gbase[x + i];
+            take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
         }
-        if (!eg)
-            for (int i = 0; i < BLOCK; i++) {
-                int dg = y - gbase[x + i];
-                take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
-            }
         shade_block(c->frow + x, &in);
     }
-    mixed_run(c, x, x1);
+    shallow_run(c, x, x1);
 }
 
 
@@ -525,9 +349,8 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
  * for the caches: the columns' surfaces are worked out first.  The water
  * only writes the frame, never reads it (what it refracts is the scene). */
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
-                       int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
-                       const rpl_kernels_t *kern)
+                       int w, int h, const rpl_side_water_t *wb, const anim_t *an,
+                       depth_entry_t *depth, const columns_t *col, const rpl_kernels_t *kern)
 {
     water_span_t sp;
     if (!water_span(wb, w, h, &sp))
@@ -642,18 +465,19 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     for (int i = 0; i < 512 + TABLE_PAD; i++)
         wraw[i] = an->wob[i & 255];
     rpl_side_shallow_job_t job = {NULL, NULL, col->ys, col->shift, col->gbase, col->sfx, col->dcol,
-                                  te, tbg, tr, tia, wraw, caus, an->warpv, 0, 0, w, 0, 0, 0, 0};
-    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0,
-                     &job, kern->side_shallow, ymax + 4};
+                                  col->fwq, col->cov, te, tbg, tr, tia, wraw, NULL, 0, 0, w,
+                                  an->lx};
+    water_ctx_t c = {col, depth, an, wdeep, w, fast, 0, NULL, NULL, NULL, &job, kern, ymax + 4};
     for (int y = ytop; y < yb; y++) {
         c.y = y;
         c.srow = scene + (ptrdiff_t)y * spitch;
         c.frow = frame + (ptrdiff_t)y * fpitch;
-        int wy = an->warp[y & 255];
-        c.c1x = an->ox1 + wy;
-        c.c2x = an->ox2 - wy;
-        c.c1y = y + an->oy1;
-        c.c2y = (y * 3 >> 2) + an->oy2;
+        c.lrow = an->light + (size_t)((y + an->ly) & (CAUS - 1)) * CAUS_ROW;
+        job.src = c.srow;
+        job.out = c.frow;
+        job.y = y;
+        job.phase = 2 * y & 255;
+        job.light = c.lrow;
         if (y < ymid || !fast) {
             shallow_run(&c, cx0, cx1);
             continue;
@@ -673,12 +497,11 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
                 }
                 rd = col->rrow;
             }
-            rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, caus, an->warpv, 2 * y & 255,
-                                      c.c1x, c.c1y, c.c2x, c.c2y, eg->inva, eg->pr, eg->pg,
-                                      eg->pb, eg->caus, w};
+            rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, c.lrow, 2 * y & 255, an->lx,
+                                      eg->inva, eg->pr, eg->pg, eg->pb, eg->caus, w};
             kern->side_deep(&dj, xs0, xs1);
         } else {
-            deep_run(&c, xs0, xs1, NULL, y < yall);
+            deep_run(&c, xs0, xs1, y < yall);
         }
         shallow_run(&c, xs1, cx1);
     }
