@@ -789,11 +789,19 @@ static void add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, int max, doub
         put_rect(r, n, max, (rpl_rect_t){ a, c, b - a, d - c });
 }
 
-/* Puts every body's box into r (n of them, room for max). */
+/* Puts every body's box into r (n of them, room for max): a ball's is
+ * its disc's, all it draws lies in it (and its outline's 16 corners
+ * would cost a sine and a cosine each). */
 static void body_rects(const side_scene_t *s, rpl_rect_t *r, int *n, int max)
 {
     double xy[2 * SIDE_BALL_SIDES];
     for (int i = 0; i < s->nbodies; i++) {
+        if (s->body[i].kind != SIDE_CRATE) {
+            cpVect p = cpBodyGetPosition(s->body[i].body);
+            double rad = s->body[i].hw;
+            add_rect(s, r, n, max, p.x - rad, p.y - rad, p.x + rad, p.y + rad);
+            continue;
+        }
         int m = side_body_outline(&s->body[i], xy);
         double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
         for (int j = 1; j < m; j++) {
