@@ -674,6 +674,17 @@ static void test_blocks_agree(void **state)
         assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
         assert_int_equal(fb[y * FW + 99], scene[y * FW + 99]); /* the dry column */
     }
+    /* the same with steep slopes (a refraction's weight that moves the
+     * scene by whole pixels), over the rows where it still falls with
+     * depth and the first where it no longer does */
+    for (int i = 0; i < 100; i++)
+        wavy[i] = dry[i] = (float)(30.0 + 9.0 * sin(i * 0.45));
+    dry[99] = 1000.0f;
+    wa.x1 = wc.x1 = 100;
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wa, 1, NULL, 0, 3.25, fa, FW * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wc, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
+    for (int y = 0; y < FH; y++)
+        assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
     rpl_side_renderer_destroy(r);
     free(fa);
     free(fb);

@@ -74,6 +74,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->col.gbase = r->colmem + 6 * ncol;
     r->col.rdeep = r->colmem + 7 * ncol;
     r->col.rrow = r->colmem + 8 * ncol;
+    r->col.rstep = r->colmem + 9 * ncol;
     if ((st = rpl_kernels_find(NULL, &r->kern)) != RPL_OK) {
         release(r);
         return rpl_err_set(&r->err, st, "no kernels for the side renderer (RIPPLE_SIMD?)");
@@ -375,7 +376,7 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     anim_t an;
     rpl_side_make_anim(r, &an, time);
     for (int k = 0; k < nwaters; k++)
-        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], &an, r->depth, &r->col,
+        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], &an, &r->depth, &r->col,
                             r->kern);
     for (int k = 0; k < ndrops; k++)
         rpl_side_draw_drop(frame, fp, w, h, &drops[k]);

@@ -65,6 +65,27 @@ typedef struct depth_entry {
     int32_t wob;
 } depth_entry_t;
 
+/* A depth table made for a gradient's span, with what the kernels and
+ * the deep rows read of it: made once for a span and kept while bodies
+ * of that span are drawn (a few of them, the least recently used given
+ * up first), since making one takes longer than drawing many rows. */
+typedef struct depth_set {
+    int span;                  /* whole pixels, DEPTH_SPAN_MIN..DEPTH_SPAN_MAX; 0: none yet */
+    unsigned used;             /* the cache's clock when last drawn with */
+    int fast;                  /* fast_ok: the kernels' 16-bit arithmetic holds */
+    int dmid, dstart;          /* deep_from(, 0) and deep_from(, 1) */
+    int32_t refr_max;          /* the largest |refr| from dmid on */
+    depth_entry_t e[DEPTHS];
+    uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS]; /* as kernels.h has them */
+} depth_set_t;
+
+#define DEPTH_SETS 4
+
+typedef struct depth_cache {
+    depth_set_t set[DEPTH_SETS];
+    unsigned clock;
+} depth_cache_t;
+
 /* What a frame knows of each column of a body (arrays of the renderer's
  * width, or the palette picture's). */
 typedef struct columns {
@@ -77,9 +98,10 @@ typedef struct columns {
     int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
     int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
     int32_t *rrow;   /* the same for the row being drawn, where it varies by depth */
+    int32_t *rstep;  /* what rrow gains a row deeper while the weight still falls */
 } columns_t;
 
-#define COLUMN_ARRAYS 9
+#define COLUMN_ARRAYS 10
 
 struct rpl_side_renderer {
     int w, h;
@@ -102,7 +124,7 @@ struct rpl_side_renderer {
     int have_last;              /* last_* describe a frame drawn whole or in part */
     int nhint;                  /* the scene's changes since it, declared; -1: none */
     rpl_rect_t hint[HINTS_MAX];
-    depth_entry_t depth[DEPTHS];
+    depth_cache_t depth;
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
     const rpl_kernels_t *kern;  /* the deep water's kernel */
@@ -163,7 +185,7 @@ void rpl_side_make_anim(rpl_side_renderer_t *r, anim_t *a, double time);
 void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br);
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const anim_t *an,
-                       depth_entry_t *depth, const columns_t *col, const rpl_kernels_t *kern);
+                       depth_cache_t *depths, const columns_t *col, const rpl_kernels_t *kern);
 int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4]);
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);

@@ -27,16 +27,21 @@ static int deep_from(const depth_entry_t *tab, int refr_too)
     return d > 16 ? d : 16;
 }
 
+/* The refraction's weight falls by REFR_STEP/256 a pixel down to 1 at
+ * REFR_DEPTH under the surface. */
+#define REFR_DEPTH 60
+#define REFR_STEP 17
+
 /* Shading by depth for a body whose gradient spans `span` pixels. */
 static void make_depths(depth_entry_t *tab, double span)
 {
     /* shallow teal to deep blue */
     static const double top[3] = {70, 196, 206}, mid[3] = {28, 120, 168}, deep[3] = {10, 34, 84};
     for (int d = 0; d < DEPTHS; d++) {
-        /* past the gradient's span and the refraction's (60 px) every
+        /* past the gradient's span and the refraction's every
          * entry is the one before: copied rather than worked out again
          * with pow() (most of the table, every frame) */
-        if (d > 60 && (d - 1 + 0.5) / span >= 1.0) {
+        if (d > REFR_DEPTH && (d - 1 + 0.5) / span >= 1.0) {
             tab[d] = tab[d - 1];
             continue;
         }
@@ -56,12 +61,66 @@ static void make_depths(depth_entry_t *tab, double span)
         /* the loop's light is 2/3 of the layers' product and sum (side_caustic.c) */
         e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 384.0);
         /* the refraction is strongest just under the surface and settles
-         * deeper, where it would smear the scene into streaks */
-        e->refr = (int32_t)lrint((1.0 + 4.0 * clampd(1.0 - d / 60.0, 0.0, 1.0)) * 256.0);
+         * deeper, where it would smear the scene into streaks: by the same
+         * step each pixel down (REFR_STEP, so that a row's weights follow
+         * from the row above's by an add) */
+        e->refr = 256 + REFR_STEP * (d < REFR_DEPTH ? REFR_DEPTH - d : 0);
         double f = clampd(1.0 - d / 32.0, 0.0, 1.0);
         e->dk = (int32_t)lrint(256.0 * f * f);
         e->wob = (int32_t)lrint(256.0 * 1.6 * clampd(d / 24.0, 0.0, 1.0));
     }
+}
+
+/* Whether the kernels' and the blocks' 16-bit arithmetic holds for every
+ * entry of a depth table (it does for make_depths' colours; checked so
+ * that other colours could never overflow silently). */
+static int fast_ok(const depth_entry_t *tab)
+{
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &tab[d];
+        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
+        pm = pm > e->pb ? pm : e->pb;
+        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > RPL_SIDE_CW_MAX || e->dk < 0 ||
+            e->dk > 256 || e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
+            return 0;
+    }
+    return 1;
+}
+
+/* The depth set of a gradient `span` pixels deep (rounded to a whole
+ * pixel: a body's top bobs by fractions of one from frame to frame), made
+ * if the cache lacks it. */
+static const depth_set_t *depth_set(depth_cache_t *dc, double span)
+{
+    const int key = (int)lrint(clampd(span, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
+    depth_set_t *ds = &dc->set[0];
+    for (int i = 0; i < DEPTH_SETS; i++) {
+        if (dc->set[i].span == key) {
+            ds = &dc->set[i];
+            ds->used = ++dc->clock;
+            return ds;
+        }
+        if (dc->set[i].used < ds->used)
+            ds = &dc->set[i];
+    }
+    ds->span = key;
+    ds->used = ++dc->clock;
+    make_depths(ds->e, key);
+    ds->dmid = deep_from(ds->e, 0);
+    ds->dstart = deep_from(ds->e, 1);
+    ds->refr_max = 0;
+    for (int d = ds->dmid; d < DEPTHS; d++)
+        ds->refr_max = abs(ds->e[d].refr) > ds->refr_max ? abs(ds->e[d].refr) : ds->refr_max;
+    ds->fast = fast_ok(ds->e);
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &ds->e[d];
+        ds->te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
+        ds->tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
+        ds->tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
+        ds->tia[d] = (uint32_t)e->inva;
+    }
+    return ds;
 }
 
 /* ---- drawing the water -------------------------------------------------- */
@@ -111,23 +170,6 @@ static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
         b = b > 255 ? 255 : b;
         out[i] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
     }
-}
-
-/* Whether the kernels' and the blocks' 16-bit arithmetic holds for every
- * entry of a depth table (it does for make_depths' colours; checked so
- * that other colours could never overflow silently). */
-static int fast_ok(const depth_entry_t *tab)
-{
-    for (int d = 0; d < DEPTHS; d++) {
-        const depth_entry_t *e = &tab[d];
-        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
-        pm = pm > e->pb ? pm : e->pb;
-        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
-            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > RPL_SIDE_CW_MAX || e->dk < 0 ||
-            e->dk > 256 || e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
-            return 0;
-    }
-    return 1;
 }
 
 static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
@@ -350,7 +392,7 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
  * only writes the frame, never reads it (what it refracts is the scene). */
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
                        int w, int h, const rpl_side_water_t *wb, const anim_t *an,
-                       depth_entry_t *depth, const columns_t *col, const rpl_kernels_t *kern)
+                       depth_cache_t *depths, const columns_t *col, const rpl_kernels_t *kern)
 {
     water_span_t sp;
     if (!water_span(wb, w, h, &sp))
@@ -411,8 +453,9 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     }
     if (!(top < bottom))
         return;
-    make_depths(depth, clampd(bottom - top, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
-    const int dmid = deep_from(depth, 0), dstart = deep_from(depth, 1);
+    const depth_set_t *ds = depth_set(depths, bottom - top);
+    const depth_entry_t *depth = ds->e;
+    const int dmid = ds->dmid, dstart = ds->dstart;
     if (ytop < 0)
         ytop = 0;
     /* The colour's depth is taken from the surface just under it and,
@@ -439,35 +482,21 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
     /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
      * (x & 255) on, over a block */
-    int32_t wdeep[512 + TABLE_PAD];
-    for (int i = 0; i < 512 + TABLE_PAD; i++)
-        wdeep[i] = an->wob[i & 255] * wob_deep;
+    int32_t wdeep[512 + TABLE_PAD], wraw[512 + TABLE_PAD];
+    for (int i = 0; i < 512 + TABLE_PAD; i++) {
+        wraw[i] = an->wob[i & 255];
+        wdeep[i] = wraw[i] * wob_deep;
+    }
     /* there the water moves the scene by less than `reach` pixels:
      * columns xs0..xs1-1 read their row without clamping */
-    int32_t refr_max = 0;
-    for (int d = dmid; d < DEPTHS; d++)
-        refr_max = abs(depth[d].refr) > refr_max ? abs(depth[d].refr) : refr_max;
-    const int reach = (int)(((long long)smax * refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
+    const int reach = (int)(((long long)smax * ds->refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
     const int xs0 = clampi(reach, cx0, cx1), xs1 = clampi(w - reach, xs0, cx1);
-
-    const int fast = fast_ok(depth);
-    /* the depth table as the shallow kernel reads it (kernels.h) */
-    uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS];
-    int32_t wraw[512 + TABLE_PAD], trefr[DEPTHS]; /* and the refraction's weight, flat */
-    for (int d = 0; fast && d < DEPTHS; d++) {
-        const depth_entry_t *e = &depth[d];
-        te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
-        tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
-        tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
-        tia[d] = (uint32_t)e->inva;
-        trefr[d] = e->refr;
-    }
-    for (int i = 0; i < 512 + TABLE_PAD; i++)
-        wraw[i] = an->wob[i & 255];
+    const int fast = ds->fast;
     rpl_side_shallow_job_t job = {NULL, NULL, col->ys, col->shift, col->gbase, col->sfx, col->dcol,
-                                  col->fwq, col->cov, te, tbg, tr, tia, wraw, NULL, 0, 0, w,
-                                  an->lx};
+                                  col->fwq, col->cov, ds->te, ds->tbg, ds->tr, ds->tia, wraw, NULL,
+                                  0, 0, w, an->lx};
     water_ctx_t c = {col, depth, an, wdeep, w, fast, 0, NULL, NULL, NULL, &job, kern, ymax + 4};
+    int rrow_y = INT_MIN; /* the row col->rrow was made for */
     for (int y = ytop; y < yb; y++) {
         c.y = y;
         c.srow = scene + (ptrdiff_t)y * spitch;
@@ -489,12 +518,22 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
             const int32_t *rd = col->rdeep;
             if (y < yall) {
+                /* the refraction's weight by depth: made for the first such
+                 * row, then a row deeper is the one above and the weight's
+                 * fall (make_depths) while the column is not yet that deep */
                 const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx;
-                int32_t *restrict rrow = col->rrow;
-                for (int x = xs0; x < xs1; x++) {
-                    int d = y - cys[x];
-                    rrow[x] = csfx[x] * trefr[d < DEPTHS ? d : DEPTHS - 1];
+                int32_t *restrict rrow = col->rrow, *restrict rstep = col->rstep;
+                if (rrow_y != y - 1) {
+                    for (int x = xs0; x < xs1; x++) {
+                        int d = y - cys[x];
+                        rrow[x] = csfx[x] * depth[d < DEPTHS ? d : DEPTHS - 1].refr;
+                        rstep[x] = -REFR_STEP * csfx[x];
+                    }
+                } else {
+                    for (int x = xs0; x < xs1; x++)
+                        rrow[x] += rstep[x] & -(int32_t)(y - cys[x] <= REFR_DEPTH);
                 }
+                rrow_y = y;
                 rd = col->rrow;
             }
             rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, c.lrow, 2 * y & 255, an->lx,
