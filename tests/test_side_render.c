@@ -691,6 +691,75 @@ static void test_blocks_agree(void **state)
     free(scene);
 }
 
+/* A droplet as the renderer's definition draws it, pixel by pixel over
+ * the whole picture: within rad + 0.5 of its centre, anti-aliased over
+ * its last pixel, a highlight from the top left, over what is there. */
+static void drop_by_pixel(uint32_t *px, int w, int h, const rpl_droplet_t *dp)
+{
+    double rad = fmin(fmax(dp->size, 0.8), 32.0), fade = 1.0;
+    if (dp->life > 0)
+        fade = fmin(fmax(1.0 - dp->age / dp->life, 0.0), 1.0);
+    int alpha = (int)lrint(235.0 * sqrt(fade));
+    double cx = dp->x, cy = dp->y;
+    if (alpha <= 0 || !(cx > -rad - 2 && cx < w + rad + 2 && cy > -rad - 2 && cy < h + rad + 2))
+        return;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            double cv = fmin(fmax(rad + 0.5 - sqrt(dx * dx + dy * dy), 0.0), 1.0);
+            if (cv <= 0)
+                continue;
+            double q = sqrt((dx + rad * 0.35) * (dx + rad * 0.35) + (dy + rad * 0.35) * (dy + rad * 0.35));
+            double hl = fmin(fmax(1.0 - q / rad, 0.0), 1.0);
+            int want[3] = {255, (int)(214 + 41 * hl), (int)(150 + 105 * hl)}, a = (int)(alpha * cv);
+            uint32_t o = px[y * w + x], out = 0xFF000000u;
+            for (int k = 0; k < 3; k++) {
+                int c = (int)(o >> (8 * k) & 0xFF);
+                c += (want[k] - c) * a >> 8;
+                out |= (uint32_t)(c < 0 ? 0 : c > 255 ? 255 : c) << (8 * k);
+            }
+            px[y * w + x] = out;
+        }
+}
+
+/* Droplets by the runs of their rows against the definition: seeded
+ * ones from under a pixel to wider than the frame, young and old, whole
+ * and half positions, in, across and out of the frame's edges,
+ * overlapping. */
+static void test_droplet_runs(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(21);
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    uint32_t *fb = xmalloc((size_t)W * H * 4), *want = xmalloc((size_t)W * H * 4);
+    uint32_t s = 4242;
+#define NEXT (s ^= s << 13, s ^= s >> 17, s ^= s << 5, s)
+    for (int t = 0, nt = test_quick() ? 100 : 800; t < nt; t++) {
+        rpl_droplet_t dr[6];
+        int n = 1 + (int)(NEXT % 6);
+        for (int i = 0; i < n; i++) {
+            float x = (float)(-15.0 + NEXT % 126000 / 1000.0), y = (float)(-15.0 + NEXT % 94000 / 1000.0);
+            if (t % 5 == 0) {
+                x = floorf(x) + 0.5f * (float)(t & 1);
+                y = floorf(y);
+            }
+            float size = t % 7 == 0 ? (float)(NEXT % 40) + 0.5f : (float)(0.1 + NEXT % 8000 / 1000.0);
+            float life = (float)(NEXT % 3000 / 1000.0), age = (float)(NEXT % 3000 / 1000.0);
+            dr[i] = (rpl_droplet_t){x, y, 0, 0, age, life, size};
+        }
+        memcpy(want, scene, (size_t)W * H * 4);
+        for (int i = 0; i < n; i++)
+            drop_by_pixel(want, W, H, &dr[i]);
+        assert_int_equal(rpl_side_render(r, scene, W * 4, NULL, 0, dr, n, 0, fb, W * 4), RPL_OK);
+        assert_memory_equal(fb, want, (size_t)W * H * 4);
+    }
+#undef NEXT
+    free(fb);
+    free(want);
+    free(scene);
+    rpl_side_renderer_destroy(r);
+}
+
 /* ---- frames drawn over the last one ------------------------------------------------ */
 
 /* A busy scene over many frames: surfaces that rise, fall and go to
@@ -1272,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_caustic_steps),
         cmocka_unit_test(test_droplets),
+        cmocka_unit_test(test_droplet_runs),
         cmocka_unit_test(test_frame_parts),
         cmocka_unit_test(test_blocks_agree),
         cmocka_unit_test(test_incremental_same_bytes),

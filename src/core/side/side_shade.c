@@ -530,7 +530,12 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
                         rstep[x] = -REFR_STEP * csfx[x];
                     }
                 } else {
-                    for (int x = xs0; x < xs1; x++)
+                    /* in blocks of a fixed count, which compilers vectorize */
+                    int x = xs0;
+                    for (; x + BLOCK <= xs1; x += BLOCK)
+                        for (int i = 0; i < BLOCK; i++)
+                            rrow[x + i] += rstep[x + i] & -(int32_t)(y - cys[x + i] <= REFR_DEPTH);
+                    for (; x < xs1; x++)
                         rrow[x] += rstep[x] & -(int32_t)(y - cys[x] <= REFR_DEPTH);
                 }
                 rrow_y = y;
@@ -570,6 +575,51 @@ int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, in
     return 1;
 }
 
+/* Whether pixel x of a row dy off a droplet's centre cx lies within
+ * out, the test its drawing makes. */
+static inline int drop_in(double cx, double dy, double out, int x)
+{
+    double dx = x + 0.5 - cx;
+    return !(dx * dx + dy * dy > out);
+}
+
+/*
+ * The pixels xa <= x <= xb of a row that pass drop_in, as x0..x1: 0 when
+ * none.  dx grows with x, and rounding keeps that order, so dx * dx +
+ * dy * dy falls and then rises along the row: the pixels that pass are
+ * one run, and if any does, so does the one nearest the centre.  The
+ * run's ends are guessed with a square root, then moved pixel by pixel
+ * to where the test itself puts them.
+ */
+static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, int *x1)
+{
+    int p = clampi((int)floor(cx), xa, xb);
+    if (!drop_in(cx, dy, out, p)) {
+        p = p > xa && drop_in(cx, dy, out, p - 1) ? p - 1
+            : p < xb && drop_in(cx, dy, out, p + 1) ? p + 1 : xb + 1;
+        if (p > xb)
+            return 0;
+    }
+    double half = sqrt(fmax(0.0, out - dy * dy));
+    int l = (int)clampd(ceil(cx - 0.5 - half), xa, p);
+    if (drop_in(cx, dy, out, l))
+        while (l > xa && drop_in(cx, dy, out, l - 1))
+            l--;
+    else
+        while (!drop_in(cx, dy, out, l))
+            l++;
+    int r = (int)clampd(floor(cx - 0.5 + half), p, xb);
+    if (drop_in(cx, dy, out, r))
+        while (r < xb && drop_in(cx, dy, out, r + 1))
+            r++;
+    else
+        while (!drop_in(cx, dy, out, r))
+            r--;
+    *x0 = l;
+    *x1 = r;
+    return 1;
+}
+
 /* A droplet: a small bright disc, anti-aliased, fading with age. */
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
 {
@@ -580,13 +630,15 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     /* pixels surely out of the disc (farther than rad + 0.5, with room
-     * for rounding) are passed over before the square root */
+     * for rounding) are passed over before the square root: on each row
+     * the run of those within, found as drop_run finds it */
     const double out = (rad + 0.5 + 1e-6) * (rad + 0.5 + 1e-6);
-    for (int y = ya; y <= yb; y++)
-        for (int x = xa; x <= xb; x++) {
+    for (int y = ya; y <= yb; y++) {
+        int x0, x1;
+        if (!drop_run(cx, y + 0.5 - cy, out, xa, xb, &x0, &x1))
+            continue;
+        for (int x = x0; x <= x1; x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
-            if (dx * dx + dy * dy > out)
-                continue;
             double dist = sqrt(dx * dx + dy * dy);
             double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
             if (cv <= 0)
@@ -603,4 +655,5 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
             b += (cb - b) * a >> 8;
             frame[(ptrdiff_t)y * fpitch + x] = pack(r, g, b);
         }
+    }
 }
