@@ -460,6 +460,49 @@ static void test_caustic_steps(void **state)
     rpl_side_renderer_destroy(r);
 }
 
+/* Every kernel path this machine has draws a frame (foam, shallow and
+ * deep water, a dry column, droplets, in each format) to the same bytes
+ * as the scalar one; a renderer refuses no table. */
+static void test_paths_same_frame(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(31);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = (float)(14.0 + 5.0 * sin(x * 0.21) + 2.0 * cos(x * 0.57));
+    surf[W - 3] = 1000.0f;
+    /* the first body wholly wet (its deep rows by the deep kernel), the
+     * second with a dry column */
+    rpl_side_water_t wb[2] = {{0, 60, surf, 63.0f, 1}, {60, W, surf + 60, 63.0f, 1}};
+    rpl_droplet_t dr[2] = {{30.5f, 8.0f, 0, 0, 0.2f, 1, 2.5f}, {70.2f, 20.7f, 0, 0, 0, 1, 3}};
+    const rpl_kernels_t *c = rpl_kernels_get("c");
+    assert_non_null(c);
+    for (int f = 0; f < 3; f++) {
+        rpl_format fmt = all_formats[f];
+        size_t n = (size_t)W * H * (size_t)rpl_format_bytes(fmt);
+        ptrdiff_t pitch = W * rpl_format_bytes(fmt);
+        unsigned char *want = xmalloc(n), *got = xmalloc(n);
+        rpl_side_renderer_t *r = new_renderer(scene, fmt);
+        assert_int_equal(rpl_side_renderer_set_kernels(r, NULL), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_set_kernels(NULL, c), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_set_kernels(r, c), RPL_OK);
+        assert_int_equal(rpl_side_render(r, scene, W * 4, wb, 2, dr, 2, 5.3, want, pitch), RPL_OK);
+        for (int p = 0; rpl_kernels_known(p); p++) {
+            const rpl_kernels_t *k = rpl_kernels_get(rpl_kernels_known(p));
+            if (!k)
+                continue;
+            assert_int_equal(rpl_side_renderer_set_kernels(r, k), RPL_OK);
+            memset(got, 0x5A, n);
+            assert_int_equal(rpl_side_render(r, scene, W * 4, wb, 2, dr, 2, 5.3, got, pitch), RPL_OK);
+            assert_memory_equal(got, want, n);
+        }
+        rpl_side_renderer_destroy(r);
+        free(want);
+        free(got);
+    }
+    free(scene);
+}
+
 static void test_droplets(void **state)
 {
     (void)state;
@@ -1340,6 +1383,7 @@ int main(void)
         cmocka_unit_test(test_water_region),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_caustic_steps),
+        cmocka_unit_test(test_paths_same_frame),
         cmocka_unit_test(test_droplets),
         cmocka_unit_test(test_droplet_runs),
         cmocka_unit_test(test_frame_parts),

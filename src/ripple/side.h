@@ -357,6 +357,11 @@ void rpl_side_renderer_destroy(rpl_side_renderer_t *r); /* NULL is fine */
 const char *rpl_side_renderer_error(const rpl_side_renderer_t *r);
 /* INDEX8: the 256 palette entries (NULL for other formats). */
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r);
+/* Draws the water with another kernel table (rpl_kernels_get; NULL:
+ * RPL_EINVAL) than the one RIPPLE_SIMD or the CPU chose: the same bytes,
+ * for tests and benchmarks. */
+RPL_NODISCARD rpl_status rpl_side_renderer_set_kernels(rpl_side_renderer_t *r,
+                                                       const rpl_kernels_t *k);
 /* Draws one frame: scene is w x h XRGB8888 (rows spitch bytes apart), fb
  * w x h of the renderer's format (rows pitch bytes apart, not overlapping
  * the scene); time in seconds animates the caustics.  Columns of a body

@@ -103,6 +103,16 @@ const char *rpl_side_renderer_error(const rpl_side_renderer_t *r)
     return r ? rpl_err_text(&r->err) : "no side renderer (NULL)";
 }
 
+rpl_status rpl_side_renderer_set_kernels(rpl_side_renderer_t *r, const rpl_kernels_t *k)
+{
+    if (!side_usable(r))
+        return RPL_EINVAL;
+    if (!k)
+        return rpl_err_set(&r->err, RPL_EINVAL, "no kernel table (NULL)");
+    r->kern = k;
+    return RPL_OK;
+}
+
 const uint32_t *rpl_side_renderer_palette(const rpl_side_renderer_t *r)
 {
     return side_usable(r) && r->format == RPL_INDEX8 ? r->palette : NULL;

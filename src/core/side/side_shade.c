@@ -125,12 +125,6 @@ static const depth_set_t *depth_set(depth_cache_t *dc, double span)
 
 /* ---- drawing the water -------------------------------------------------- */
 
-static inline uint32_t pack(int r, int g, int b)
-{
-    return 0xFF000000u | (uint32_t)clampi(r, 0, 255) << 16 | (uint32_t)clampi(g, 0, 255) << 8 |
-           (uint32_t)clampi(b, 0, 255);
-}
-
 /*
  * Deep water whose gradient varies by column is shaded in blocks of
  * BLOCK pixels: first what each pixel reads is gathered (the scene's
@@ -332,6 +326,20 @@ static void deep_run(const water_ctx_t *c, int x0, int x1, int by_depth)
 }
 
 
+/* The refraction's weights of row y from those of row y - 1 (see
+ * make_depths), columns x0..x1-1: in blocks of a fixed count, which
+ * compilers vectorize. */
+static void rrow_next(int32_t *restrict rrow, const int32_t *restrict rstep,
+                      const int32_t *restrict cys, int y, int x0, int x1)
+{
+    int x = x0;
+    for (; x + BLOCK <= x1; x += BLOCK)
+        for (int i = 0; i < BLOCK; i++)
+            rrow[x + i] += rstep[x + i] & -(int32_t)(y - cys[x + i] <= REFR_DEPTH);
+    for (; x < x1; x++)
+        rrow[x] += rstep[x] & -(int32_t)(y - cys[x] <= REFR_DEPTH);
+}
+
 /* A body's columns clipped to a frame w wide, its bottom clamped about the
  * frame and the first row under it (at most h): 0 when no column shows. */
 typedef struct water_span {
@@ -530,13 +538,7 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
                         rstep[x] = -REFR_STEP * csfx[x];
                     }
                 } else {
-                    /* in blocks of a fixed count, which compilers vectorize */
-                    int x = xs0;
-                    for (; x + BLOCK <= xs1; x += BLOCK)
-                        for (int i = 0; i < BLOCK; i++)
-                            rrow[x + i] += rstep[x + i] & -(int32_t)(y - cys[x + i] <= REFR_DEPTH);
-                    for (; x < xs1; x++)
-                        rrow[x] += rstep[x] & -(int32_t)(y - cys[x] <= REFR_DEPTH);
+                    rrow_next(rrow, rstep, cys, y, xs0, xs1);
                 }
                 rrow_y = y;
                 rd = col->rrow;
@@ -593,22 +595,25 @@ static inline int drop_in(double cx, double dy, double out, int x)
  */
 static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, int *x1)
 {
-    int p = clampi((int)floor(cx), xa, xb);
+    /* (int) truncates: for cx < 0 the nearest pixel is the one before */
+    int p = clampi((int)cx, xa, xb);
     if (!drop_in(cx, dy, out, p)) {
         p = p > xa && drop_in(cx, dy, out, p - 1) ? p - 1
             : p < xb && drop_in(cx, dy, out, p + 1) ? p + 1 : xb + 1;
         if (p > xb)
             return 0;
     }
-    double half = sqrt(fmax(0.0, out - dy * dy));
-    int l = (int)clampd(ceil(cx - 0.5 - half), xa, p);
+    /* cx lies within the frame's reach (rpl_side_drop_box), half under
+     * 34: the guesses fit an int */
+    double q = out - dy * dy, half = sqrt(q > 0 ? q : 0);
+    int l = clampi((int)(cx - 0.5 - half), xa, p);
     if (drop_in(cx, dy, out, l))
         while (l > xa && drop_in(cx, dy, out, l - 1))
             l--;
     else
         while (!drop_in(cx, dy, out, l))
             l++;
-    int r = (int)clampd(floor(cx - 0.5 + half), p, xb);
+    int r = clampi((int)(cx - 0.5 + half), p, xb);
     if (drop_in(cx, dy, out, r))
         while (r < xb && drop_in(cx, dy, out, r + 1))
             r++;
@@ -650,10 +655,12 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
             int a = (int)(alpha * cv);
             uint32_t o = frame[(ptrdiff_t)y * fpitch + x];
             int r = (int)(o >> 16 & 0xFF), g = (int)(o >> 8 & 0xFF), b = (int)(o & 0xFF);
+            /* a blend of two channel values (0 <= a <= 235): stays in 0..255 */
             r += (cr - r) * a >> 8;
             g += (cg - g) * a >> 8;
             b += (cb - b) * a >> 8;
-            frame[(ptrdiff_t)y * fpitch + x] = pack(r, g, b);
+            frame[(ptrdiff_t)y * fpitch + x] =
+                0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
         }
     }
 }
