@@ -2,8 +2,10 @@
 #include "kernels/kernels.h"
 #include "kernels/side_light.h"
 
-void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1)
+void rpl_side_shallow_c(const rpl_side_shallow_job_t *jp, int x0, int x1)
 {
+    /* a copy the row's stores cannot reach: its fields stay in registers */
+    const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const int D = RPL_SIDE_DEPTHS, y = job->y;
     for (int x = x0; x < x1; x++) {
         int d = y - job->ys[x];
