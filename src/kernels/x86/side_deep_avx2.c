@@ -13,10 +13,8 @@
  * values whose result fits 16 bits are taken with _mm256_mullo_epi16 on
  * 32-bit lanes (their high halves are 0).
  */
-void rpl_side_deep_avx2(const rpl_side_deep_job_t *jp, int x0, int x1)
+void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_deep_job_t copy = *jp, *job = &copy;
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i ia = _mm256_set1_epi16((short)job->inva);

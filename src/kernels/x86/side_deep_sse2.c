@@ -10,10 +10,8 @@
  * scalar loads.  16-bit products whose result fits 16
  * bits are taken with _mm_mullo_epi16 on 32-bit lanes (high halves 0).
  */
-void rpl_side_deep_sse2(const rpl_side_deep_job_t *jp, int x0, int x1)
+void rpl_side_deep_sse2(const rpl_side_deep_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_deep_job_t copy = *jp, *job = &copy;
     const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
     const __m128i zero = _mm_setzero_si128();
     const __m128i ia = _mm_set1_epi16((short)job->inva);

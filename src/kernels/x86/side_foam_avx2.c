@@ -11,10 +11,8 @@
  * (c * (256 - a) + t * a) >> 8 has c, t <= 255 and 0 <= a <= 256, so
  * both products and their sum stay under 65536: 16-bit lanes, unsigned.
  */
-void rpl_side_foam_avx2(const rpl_side_shallow_job_t *jp, int x0, int x1)
+void rpl_side_foam_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const __m256i zero = _mm256_setzero_si256(), five = _mm256_set1_epi32(5);
     const __m256i yv = _mm256_set1_epi32(job->y), k256 = _mm256_set1_epi32(256);
     const __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);

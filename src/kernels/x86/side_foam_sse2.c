@@ -6,10 +6,8 @@
 
 /* As the AVX2 kernel (side_foam_avx2.c) on four pixels; the 32-bit
  * products by pmaddwd (values within int16, the second factor >= 0). */
-void rpl_side_foam_sse2(const rpl_side_shallow_job_t *jp, int x0, int x1)
+void rpl_side_foam_sse2(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const __m128i zero = _mm_setzero_si128(), five = _mm_set1_epi32(5);
     const __m128i yv = _mm_set1_epi32(job->y), k256 = _mm_set1_epi32(256);
     const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);

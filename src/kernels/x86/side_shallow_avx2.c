@@ -7,10 +7,8 @@
 /* Lanes of pixels left alone (above the surface, the foam) are computed
  * too, with their depth clamped into the tables, then the old pixel is
  * kept. */
-void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *jp, int x0, int x1)
+void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const __m256i four = _mm256_set1_epi32(4), yv = _mm256_set1_epi32(job->y);
     const __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);
     int x = x0;

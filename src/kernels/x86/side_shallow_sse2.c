@@ -5,10 +5,8 @@
 #include "kernels/x86/side_sse2.h"
 
 /* As the AVX2 kernel (side_shallow_avx2.c) on four pixels. */
-void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *jp, int x0, int x1)
+void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *job, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
-    const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const __m128i four = _mm_set1_epi32(4), yv = _mm_set1_epi32(job->y);
     const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);
     int x = x0;
