@@ -124,12 +124,13 @@ expect 2 "state into a missing directory" -- "$RIPPLE" $H --frames 1 --save-stat
 # --- the timedemo's scenes: listed; a bad name or a clash is a usage error ----
 # each name as a bare name plays its newest version: busy-2 and wave-2 (smooth
 # stones); busy-1 and wave-1 (the flat discs) stay playable by their full names
-# (show-2 keeps time with the music; show-1, the show before, by its full name)
-BENCH_SCENES="busy wave show side side-waves show-1"
-BENCH_ALL="busy-2 wave-2 show-2 side-2 side-waves-2 busy-1 wave-1 show-1"
+# (show-2 keeps time with the music; show-1, the show before, by its full name;
+# side-3 and side-waves-3 take in the picture, side-2 and side-waves-2 the state alone)
+BENCH_SCENES="busy wave show side side-waves show-1 side-2"
+BENCH_ALL="busy-2 wave-2 show-2 side-3 side-waves-3 busy-1 wave-1 show-1 side-2 side-waves-2"
 version_of() { for v in $BENCH_ALL; do [ "${v%-*}" = "$1" ] || [ "$v" = "$1" ] && { echo "$v"; return; }; done; }
 expect 0 "benchmark --list" -- "$RIPPLE" --benchmark --list
-[ "$(wc -l <"$TMP/out")" = 8 ] && ok || bad "--benchmark --list: want 8 scenes, got: $(cat "$TMP/out")"
+[ "$(wc -l <"$TMP/out")" = 10 ] && ok || bad "--benchmark --list: want 10 scenes, got: $(cat "$TMP/out")"
 for v in $BENCH_ALL; do
     grep -q "^${v%-*}  *${v##*-}  [a-z]" "$TMP/out" && ok || bad "--benchmark --list does not list $v: $(cat "$TMP/out")"
 done
@@ -145,7 +146,7 @@ assert all(s["scene"] == "%s-%d" % (s["scene_name"], s["scene_version"]) and s["
 fi
 expect 2 "bad timedemo scene" -- "$RIPPLE" $H --benchmark --bench-scene nosuch
 grep -q "busy, wave, show, side or side-waves" "$TMP/err" && ok || bad "bad timedemo scene: $(cat "$TMP/err")"
-expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-3
+expect 2 "a timedemo scene's other version" -- "$RIPPLE" $H --benchmark --bench-scene side-4
 for v in side-1 side-waves-1; do
     expect 2 "the retired timedemo scene $v" -- "$RIPPLE" $H --benchmark --bench-scene $v
     grep -q "^ripple: bad --bench-scene '$v': $v .* is retired: ${v%-1}-2 plays" "$TMP/err" && ok ||
@@ -922,6 +923,7 @@ bench_flags() {
         show-1) echo "--bench-scene show-1";;
         side) echo "--scene side";;
         side-waves) echo "--scene side --surface waves";;
+        side-2) echo "--bench-scene side-2";;
     esac
 }
 crcs_of() {
@@ -967,7 +969,7 @@ print(("sound %s " % d["sound_crc32"] if "sound_crc32" in d else "") +
 done
 # the scenes differ from one another, and the classic one from its own CRC
 # at another size: the CRC sees the state
-[ "$(sort -u "$TMP"/crc-* | wc -l)" = 6 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
+[ "$(sort -u "$TMP"/crc-* | wc -l)" = 7 ] && ok || bad "two timedemo scenes end with the same CRC: $(cat "$TMP"/crc-*)"
 [ "$(crc_of "$TMP/bm-busy.txt")" != "$BM_CRC" ] && ok || bad "80 and 200 frames of busy-2 end in the same water"
 
 # busy-1 keeps the CRC it has always had (tests/test_play.c pins it too), and

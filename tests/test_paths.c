@@ -8,6 +8,7 @@
  *   test_paths --case refract N replays refraction case N
  *   test_paths --case side N    replays case N of the side view's deep water
  *   test_paths --case shallow N replays case N of its water near the surface
+ *   test_paths --case foam N    replays case N of its foam
  *
  * Every case is built from its number alone (a seeded generator of the
  * test's own), so a failing case printed as "step case 1234" replays with
@@ -1277,13 +1278,13 @@ static void test_refract_random(void **state)
 /*
  * Case n: a row of len pixels, the kernel asked for [x0, x1), tables and
  * an entry drawn from the case's seed, extremes among them (the
- * gradient's entry at its bounds, texels and pixels of 0 and 255,
- * offsets far out and negative, warps of -128 and 127).  The scalar
- * kernel is checked against the rule written here from kernels.h, every
- * path against the scalar kernel, over the whole row (nothing outside
- * [x0, x1) written); the path under test reads its scene row, texels and
- * shifts from buffers flush against guard pages (the row and the texels
- * whole, the shifts and the output only over [x0, x1)).
+ * gradient's entry at its bounds, light and pixels of 0 and 255, the
+ * light's offset at 0 and 255).  The scalar kernel is checked against
+ * the rule written here from kernels.h, every path against the scalar
+ * kernel, over the whole row (nothing outside [x0, x1) written); the
+ * path under test reads its scene row, light and shifts from buffers
+ * flush against guard pages (the row and the light whole, the shifts and
+ * the output only over [x0, x1)).
  */
 enum {
     SD_CASES = 3000,
@@ -1295,8 +1296,7 @@ typedef struct side_case {
     uint32_t *src;
     int32_t *rd;
     int32_t wob[512 + 32];
-    int8_t warpv[256 + 32];
-    uint8_t *caus; /* 65536 + 3 */
+    uint8_t light[256 + 32];
     rpl_side_deep_job_t job;
 } side_case_t;
 
@@ -1315,23 +1315,21 @@ static void side_case_make(int n, side_case_t *c)
     c->x0 = rnd_range(&s, 0, 2) == 0 ? 0 : rnd_range(&s, 0, c->len);
     c->x1 = rnd_range(&s, 0, 2) == 0 ? c->len : rnd_range(&s, c->x0, c->len);
     c->guard = n % 3 == 0 ? G_HEAP : n % 3 == 1 ? G_TIGHT_END : G_TIGHT_START;
-    int srcpat = rnd_range(&s, 0, 3), causpat = rnd_range(&s, 0, 3);
+    int srcpat = rnd_range(&s, 0, 3), lightpat = rnd_range(&s, 0, 3);
     c->src = xmalloc((size_t)c->len * 4);
     for (int x = 0; x < c->len; x++)
         c->src[x] = srcpat == 0 ? 0xFFFFFFFFu : srcpat == 1 ? 0 : (uint32_t)rnd_next(&s);
-    c->caus = xmalloc(65536 + 3);
-    for (int i = 0; i < 65536 + 3; i++)
-        c->caus[i] = (uint8_t)(causpat == 0 ? 255 : causpat == 1 ? 0 : rnd_next(&s));
     int phase = rnd_range(&s, 0, 255);
     int wmax = rnd_range(&s, 0, 1) ? 1 << 20 : 1 << 12;
     for (int i = 0; i < 256; i++) {
         c->wob[i] = rnd_range(&s, -wmax, wmax);
-        c->warpv[i] = (int8_t)side_pick(&s, -128, 127);
+        c->light[i] = (uint8_t)(lightpat == 0 ? 255 : lightpat == 1 ? 0
+                                : lightpat == 2 ? (int)(rnd_next(&s) & 255) : side_pick(&s, 0, 255));
     }
     for (int i = 256; i < 512 + 32; i++)
         c->wob[i] = c->wob[i & 255];
     for (int i = 256; i < 256 + 32; i++)
-        c->warpv[i] = c->warpv[i & 255];
+        c->light[i] = c->light[i & 255];
     /* shifts that land anywhere in the row, with any fraction */
     c->rd = xmalloc((size_t)c->len * 4);
     int near = rnd_range(&s, 0, 1);
@@ -1342,18 +1340,15 @@ static void side_case_make(int n, side_case_t *c)
     int inva = side_pick(&s, 0, 256);
     int pmax = 65535 - 255 * inva;
     int pr = side_pick(&s, 0, pmax), pg = side_pick(&s, 0, pmax), pb = side_pick(&s, 0, pmax);
-    int big = 100000;
-    c->job = (rpl_side_deep_job_t){c->src, NULL, c->rd, c->wob, c->caus, c->warpv, phase,
-                                   side_pick(&s, -big, big), side_pick(&s, -big, big),
-                                   side_pick(&s, -big, big), side_pick(&s, -big, big),
-                                   inva, pr, pg, pb, side_pick(&s, 0, 128), c->len};
+    c->job = (rpl_side_deep_job_t){c->src, NULL, c->rd, c->wob, c->light, phase,
+                                   side_pick(&s, 0, 255), inva, pr, pg, pb,
+                                   side_pick(&s, 0, RPL_SIDE_CW_MAX), c->len};
 }
 
 static void side_case_free(side_case_t *c)
 {
     free(c->src);
     free(c->rd);
-    free(c->caus);
 }
 
 /* The rule of kernels.h for one pixel, written out again. */
@@ -1361,11 +1356,7 @@ static uint32_t side_rule(const rpl_side_deep_job_t *j, int x)
 {
     int64_t sh = (int64_t)j->rd[x] + j->wob[(x + j->phase) % 256];
     int sx = x + (int)floor_div_pow2(sh, 16);
-    int v = j->warpv[x % 256];
-    int r1 = (int)(((int64_t)j->c1y + v) & 255), q1 = (int)(((int64_t)x + j->c1x) & 255);
-    int r2 = (int)(((int64_t)j->c2y - v) & 255), q2 = (int)(((int64_t)x * 3 / 4 + j->c2x) & 255);
-    int a1 = j->caus[r1 * 256 + q1], a2 = j->caus[r2 * 256 + q2];
-    int light = a1 * a2 / 256 + (a1 + a2) / 4, add = light * j->cw / 256;
+    int add = j->light[(x + j->lx) % 256] * j->cw / 256;
     int adds[3] = {add * 230 / 256, add, add * 200 / 256}, pre[3] = {j->pb, j->pg, j->pr};
     uint32_t p = j->src[sx], out = 0xFF000000u;
     for (int k = 0; k < 3; k++) {
@@ -1396,7 +1387,7 @@ static void side_run(const side_case_t *c, const rpl_kernels_t *k, uint32_t *out
     slice_t ss, sc, sr, so;
     int g = c->guard;
     j.src = slice_alloc(&ss, 0, 0, (size_t)c->len - 1, 4, g, c->src);
-    j.caus = slice_alloc(&sc, 1, 0, 65536 + 2, 1, g, c->caus);
+    j.light = slice_alloc(&sc, 1, 0, 256 + 31, 1, g, c->light);
     j.rd = slice_alloc(&sr, 2, (size_t)c->x0, (size_t)c->x1 - 1, 4, g, c->rd);
     j.out = slice_alloc(&so, 3, (size_t)c->x0, (size_t)c->x1 - 1, 4, g, out);
     k->side_deep(&j, c->x0, c->x1);
@@ -1480,40 +1471,45 @@ static void test_side_deep_cases(void **state)
  * under the table's end, shifts, gradient bases, slopes and darkening at
  * their bounds, tables of entries at theirs; the row read clamped (any
  * slope), the pixels left alone (above the surface, foam) checked to keep
- * what the row held.
+ * what the row held.  The foam's cases (foam: most columns' depths in
+ * the foam's rows, its width and the top's cover at their bounds) run
+ * the foam kernel on the same kind of row.
  */
 typedef struct shallow_case {
-    side_case_t base; /* the row, texels, warps, offsets */
-    int32_t *ys, *shift, *gbase, *sfx, *dcol;
+    side_case_t base; /* the row, light, shimmer, offsets */
+    int foam;
+    int32_t *ys, *shift, *gbase, *sfx, *dcol, *fwq, *cov;
     uint32_t te[RPL_SIDE_DEPTHS], tbg[RPL_SIDE_DEPTHS], tr[RPL_SIDE_DEPTHS], tia[RPL_SIDE_DEPTHS];
     int32_t wraw[512 + 32];
     uint32_t *init; /* what out holds before */
     rpl_side_shallow_job_t job;
 } shallow_case_t;
 
-static void shallow_case_make(int n, shallow_case_t *c)
+static void shallow_case_make(int n, shallow_case_t *c, int foam)
 {
     side_case_make(n, &c->base);
     const side_case_t *b = &c->base;
-    uint64_t s = case_seed(6, n);
+    c->foam = foam;
+    uint64_t s = case_seed(foam ? 7 : 6, n);
     const int len = b->len, wide = rnd_range(&s, 0, 3) == 0;
     int y = side_pick(&s, -100, 3000);
-    c->ys = xmalloc((size_t)len * 4);
-    c->shift = xmalloc((size_t)len * 4);
-    c->gbase = xmalloc((size_t)len * 4);
-    c->sfx = xmalloc((size_t)len * 4);
-    c->dcol = xmalloc((size_t)len * 4);
+    int32_t **cols[] = {&c->ys, &c->shift, &c->gbase, &c->sfx, &c->dcol, &c->fwq, &c->cov};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        *cols[i] = xmalloc((size_t)len * 4);
     c->init = xmalloc((size_t)len * 4);
     for (int x = 0; x < len; x++) {
-        int kind = rnd_range(&s, 0, 5), d;
+        int kind = rnd_range(&s, 0, foam ? 9 : 5), d;
         d = kind == 0 ? rnd_range(&s, -50, -1) : kind == 1 ? rnd_range(&s, 0, 4)
           : kind == 2 ? rnd_range(&s, 5, 15) : kind == 3 ? rnd_range(&s, 16, 520)
-          : kind == 4 ? side_pick(&s, 5, 1 << 29) : side_pick(&s, -(1 << 29), 16);
+          : kind == 4 ? side_pick(&s, 5, 1 << 29) : kind == 5 ? side_pick(&s, -(1 << 29), 16)
+          : side_pick(&s, 0, 4);
         c->ys[x] = y - d;
         c->shift[x] = wide ? side_pick(&s, -32767, 32767) : side_pick(&s, -64, 64);
         c->gbase[x] = y - (wide ? side_pick(&s, -(1 << 29), 1 << 29) : side_pick(&s, -40, 600));
         c->sfx[x] = wide ? side_pick(&s, -32767, 32767) : side_pick(&s, -384, 384);
         c->dcol[x] = side_pick(&s, 0, 256);
+        c->fwq[x] = wide ? side_pick(&s, -(1 << 30), 1 << 30) : side_pick(&s, -300, 1400);
+        c->cov[x] = side_pick(&s, 0, 256);
         c->init[x] = (uint32_t)rnd_next(&s);
     }
     for (int d = 0; d < RPL_SIDE_DEPTHS; d++) {
@@ -1521,15 +1517,15 @@ static void shallow_case_make(int n, shallow_case_t *c)
         c->te[d] = (uint32_t)side_pick(&s, 0, 2047) | (uint32_t)side_pick(&s, 0, 511) << 11 |
                    (uint32_t)side_pick(&s, 0, 256) << 20;
         c->tbg[d] = (uint32_t)side_pick(&s, 0, pmax) | (uint32_t)side_pick(&s, 0, pmax) << 16;
-        c->tr[d] = (uint32_t)side_pick(&s, 0, pmax) | (uint32_t)side_pick(&s, 0, 128) << 16;
+        c->tr[d] = (uint32_t)side_pick(&s, 0, pmax) |
+                   (uint32_t)side_pick(&s, 0, RPL_SIDE_CW_MAX) << 16;
         c->tia[d] = (uint32_t)inva;
     }
     for (int i = 0; i < 512 + 32; i++)
         c->wraw[i] = i < 256 ? side_pick(&s, -32767, 32767) : c->wraw[i & 255];
     c->job = (rpl_side_shallow_job_t){b->src, NULL, c->ys, c->shift, c->gbase, c->sfx, c->dcol,
-                                      c->te, c->tbg, c->tr, c->tia, c->wraw, b->caus, b->warpv,
-                                      b->job.phase, y, len, b->job.c1x, b->job.c1y, b->job.c2x,
-                                      b->job.c2y};
+                                      c->fwq, c->cov, c->te, c->tbg, c->tr, c->tia, c->wraw,
+                                      b->light, b->job.phase, y, len, b->job.lx};
 }
 
 static void shallow_case_free(shallow_case_t *c)
@@ -1540,36 +1536,68 @@ static void shallow_case_free(shallow_case_t *c)
     free(c->gbase);
     free(c->sfx);
     free(c->dcol);
+    free(c->fwq);
+    free(c->cov);
     free(c->init);
 }
 
-/* The rule of kernels.h for one pixel, written out again (0: left alone). */
-static int shallow_rule(const rpl_side_shallow_job_t *j, int x, uint32_t *px)
+/* The rule of kernels.h for one pixel near the surface at depth d >= 0,
+ * its gradient's depth dg, written out again: the channels (blue first)
+ * before their clamp. */
+static void near_rule(const rpl_side_shallow_job_t *j, int x, int64_t d, int64_t dg, int64_t ch[3])
 {
     const int D = RPL_SIDE_DEPTHS;
-    int64_t d = (int64_t)j->y - j->ys[x];
-    if (d < 5)
-        return 0;
     uint32_t e = j->te[d < D ? d : D - 1];
     int64_t refr = e % 2048, ew = e / 2048 % 512, dk = e / (1u << 20) % 512;
-    int64_t dg = d < 16 ? d + floor_div_pow2((int64_t)j->shift[x] * d, 4) : (int64_t)j->y - j->gbase[x];
-    dg = clamp64(dg, 0, D - 1);
     int64_t pre[3] = {j->tbg[dg] % 65536, j->tbg[dg] / 65536, j->tr[dg] % 65536};
     int64_t cw = j->tr[dg] / 65536, inva = j->tia[dg];
     int64_t sx = x + floor_div_pow2((int64_t)j->sfx[x] * refr + (int64_t)j->wob[(x + j->phase) % 256] * ew, 16);
     sx = clamp64(sx, 0, j->w - 1);
-    int v = j->warpv[x % 256];
-    int r1 = (int)(((int64_t)j->c1y + v) & 255), q1 = (int)(((int64_t)x + j->c1x) & 255);
-    int r2 = (int)(((int64_t)j->c2y - v) & 255), q2 = (int)(((int64_t)x * 3 / 4 + j->c2x) & 255);
-    int64_t a1 = j->caus[r1 * 256 + q1], a2 = j->caus[r2 * 256 + q2];
-    int64_t light = a1 * a2 / 256 + (a1 + a2) / 4, add = light * cw / 256;
+    int64_t add = j->light[(x + j->lx) % 256] * cw / 256;
     int64_t adds[3] = {add * 230 / 256, add, add * 200 / 256};
     int64_t k = 256 - (int64_t)j->dcol[x] * dk / 256;
-    uint32_t p = j->src[sx], out = 0xFF000000u;
-    for (int ch = 0; ch < 3; ch++) {
-        int64_t c = p >> (8 * ch) & 0xFF;
-        int64_t o = ((c * inva + pre[ch]) / 256 + adds[ch]) * k / 256;
-        out |= (uint32_t)(o > 255 ? 255 : o) << (8 * ch);
+    uint32_t p = j->src[sx];
+    for (int i = 0; i < 3; i++) {
+        int64_t c = p >> (8 * i) & 0xFF;
+        ch[i] = ((c * inva + pre[i]) / 256 + adds[i]) * k / 256;
+    }
+}
+
+/* The shallow water's rule for one pixel (0: left alone). */
+static int shallow_rule(const rpl_side_shallow_job_t *j, int x, uint32_t *px)
+{
+    int64_t d = (int64_t)j->y - j->ys[x];
+    if (d < 5)
+        return 0;
+    int64_t dg = d < 16 ? d + floor_div_pow2((int64_t)j->shift[x] * d, 4) : (int64_t)j->y - j->gbase[x];
+    int64_t ch[3];
+    near_rule(j, x, d, clamp64(dg, 0, RPL_SIDE_DEPTHS - 1), ch);
+    uint32_t out = 0xFF000000u;
+    for (int i = 0; i < 3; i++)
+        out |= (uint32_t)(ch[i] > 255 ? 255 : ch[i]) << (8 * i);
+    *px = out;
+    return 1;
+}
+
+/* The foam's rule for one pixel (0: left alone). */
+static int foam_rule(const rpl_side_shallow_job_t *j, int x, uint32_t *px)
+{
+    int64_t d = (int64_t)j->y - j->ys[x];
+    if (d < 0 || d >= 5)
+        return 0;
+    int64_t dg = d + floor_div_pow2((int64_t)j->shift[x] * d, 4), ch[3];
+    near_rule(j, x, d, clamp64(dg, 0, RPL_SIDE_DEPTHS - 1), ch);
+    int64_t fa = clamp64((int64_t)j->fwq[x] - 256 * d, 0, 256) * 220 / 256;
+    if (d == 0)
+        fa += (256 - fa) * 60 / 256;
+    int64_t sp = j->light[(x + j->lx) % 256] / 8, cv = d == 0 ? j->cov[x] : 256;
+    int64_t white[3] = {255, 250 + sp, 236 + sp};
+    uint32_t out = 0xFF000000u, o = j->src[x];
+    for (int i = 0; i < 3; i++) {
+        int64_t c = ch[i] > 255 ? 255 : ch[i], t = white[i] > 255 ? 255 : white[i];
+        c = (c * (256 - fa) + t * fa) / 256;
+        c = ((int64_t)(o >> (8 * i) & 0xFF) * (256 - cv) + c * cv) / 256;
+        out |= (uint32_t)c << (8 * i);
     }
     *px = out;
     return 1;
@@ -1578,54 +1606,59 @@ static int shallow_rule(const rpl_side_shallow_job_t *j, int x, uint32_t *px)
 static void shallow_run(const shallow_case_t *c, const rpl_kernels_t *k, uint32_t *out)
 {
     const side_case_t *b = &c->base;
+    rpl_side_shallow_fn fn = c->foam ? k->side_foam : k->side_shallow;
     memcpy(out, c->init, (size_t)b->len * 4);
     rpl_side_shallow_job_t j = c->job;
     if (b->guard == G_HEAP || b->x0 == b->x1) {
         j.out = out;
-        k->side_shallow(&j, b->x0, b->x1);
+        fn(&j, b->x0, b->x1);
         return;
     }
     int g = b->guard;
     size_t lo = (size_t)b->x0, hi = (size_t)b->x1 - 1;
-    slice_t ss, sc, so, sy, s1, s2, s3, s4;
+    slice_t ss, sc, so, sy, s1, s2, s3, s4, s5, s6;
     j.src = slice_alloc(&ss, 0, 0, (size_t)b->len - 1, 4, g, b->src);
-    j.caus = slice_alloc(&sc, 1, 0, 65536 + 2, 1, g, b->caus);
+    j.light = slice_alloc(&sc, 1, 0, 256 + 31, 1, g, b->light);
     j.out = slice_alloc(&so, 2, lo, hi, 4, g, out);
     j.ys = slice_alloc(&sy, 3, lo, hi, 4, g, c->ys);
     j.shift = slice_alloc(&s1, 0, lo, hi, 4, G_HEAP, c->shift);
     j.gbase = slice_alloc(&s2, 0, lo, hi, 4, G_HEAP, c->gbase);
     j.sfx = slice_alloc(&s3, 0, lo, hi, 4, G_HEAP, c->sfx);
     j.dcol = slice_alloc(&s4, 0, lo, hi, 4, G_HEAP, c->dcol);
-    k->side_shallow(&j, b->x0, b->x1);
+    j.fwq = slice_alloc(&s5, 0, lo, hi, 4, G_HEAP, c->fwq);
+    j.cov = slice_alloc(&s6, 0, lo, hi, 4, G_HEAP, c->cov);
+    fn(&j, b->x0, b->x1);
     memcpy(out + b->x0, j.out + b->x0, (size_t)(b->x1 - b->x0) * 4);
-    slice_t *all[] = {&ss, &sc, &so, &sy, &s1, &s2, &s3, &s4};
-    for (int i = 0; i < 8; i++)
+    slice_t *all[] = {&ss, &sc, &so, &sy, &s1, &s2, &s3, &s4, &s5, &s6};
+    for (int i = 0; i < 10; i++)
         slice_free(all[i]);
 }
 
-static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose)
+static int near_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose,
+                           int foam)
 {
     shallow_case_t *c = xmalloc(sizeof *c);
-    shallow_case_make(n, c);
+    shallow_case_make(n, c, foam);
     const int len = c->base.len, x0 = c->base.x0, x1 = c->base.x1;
     uint32_t *ref = xmalloc((size_t)len * 4), *got = xmalloc((size_t)len * 4);
     int bad = 0;
+    const char *kind = foam ? "foam" : "shallow";
     char desc[200];
-    snprintf(desc, sizeof desc, "shallow case %d (row %d, [%d, %d), %s)", n, len, x0, x1,
+    snprintf(desc, sizeof desc, "%s case %d (row %d, [%d, %d), %s)", kind, n, len, x0, x1,
              guard_name[c->base.guard]);
-    crash_set("shallow", n, desc);
+    crash_set(kind, n, desc);
     shallow_run(c, ref_k, ref);
     for (int x = 0; x < len && !bad; x++) {
         uint32_t want = c->init[x];
         if (x >= x0 && x < x1)
-            shallow_rule(&c->job, x, &want);
+            (foam ? foam_rule : shallow_rule)(&c->job, x, &want);
         if (ref[x] != want) {
             printf("%s: c at x %d: 0x%08X, the rule 0x%08X\n", desc, x, (unsigned)ref[x], (unsigned)want);
             bad = 1;
         }
     }
     for (int p = 0; p < npaths; p++) {
-        if (SAME_AS_REF(paths[p], side_shallow)) {
+        if (foam ? SAME_AS_REF(paths[p], side_foam) : SAME_AS_REF(paths[p], side_shallow)) {
             say_same(verbose, desc, paths[p]);
             continue;
         }
@@ -1639,6 +1672,16 @@ static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npat
     shallow_case_free(c);
     free(c);
     return bad;
+}
+
+static int shallow_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose)
+{
+    return near_check_case(n, paths, npaths, verbose, 0);
+}
+
+static int foam_check_case(int n, const rpl_kernels_t *const *paths, int npaths, int verbose)
+{
+    return near_check_case(n, paths, npaths, verbose, 1);
 }
 
 static void test_side_shallow_cases(void **state)
@@ -1721,6 +1764,12 @@ static void test_side_renderer_kernels(void **state)
     free(scene);
     free(a);
     free(b);
+}
+
+static void test_side_foam_cases(void **state)
+{
+    (void)state;
+    side_cases(foam_check_case, "foam");
 }
 
 /* ---- the harness itself ----------------------------------------------- */
@@ -2066,9 +2115,11 @@ static int replay(const char *kind, const char *num)
         bad += side_check_case((int)n, paths, npaths, 1);
     } else if (strcmp(kind, "shallow") == 0 && n < SD_CASES) {
         bad += shallow_check_case((int)n, paths, npaths, 1);
+    } else if (strcmp(kind, "foam") == 0 && n < SD_CASES) {
+        bad += foam_check_case((int)n, paths, npaths, 1);
     } else {
         fprintf(stderr, "test_paths: no %s case %ld (step 0..%d, wave 0..%d, refract 0..%d, "
-                "side and shallow 0..%d)\n", kind, n, STEP_CASES - 1, WAVE_CASES - 1, RF_CASES - 1,
+                "side, shallow and foam 0..%d)\n", kind, n, STEP_CASES - 1, WAVE_CASES - 1, RF_CASES - 1,
                 SD_CASES - 1);
         return 2;
     }
@@ -2149,6 +2200,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_side_deep_cases),
         cmocka_unit_test(test_side_shallow_cases),
         cmocka_unit_test(test_side_renderer_kernels),
+        cmocka_unit_test(test_side_foam_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

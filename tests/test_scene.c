@@ -1,4 +1,4 @@
-/* test_scene.c - the side scene: floating boxes against Archimedes and the stability of a floating square, fixed steps at any frame rate, the rise cap, splashes and sleeping water, drawing and refusals (cmocka). */
+/* test_scene.c - the side scene: floating boxes against Archimedes and the stability of a floating square, fixed steps at any frame rate, the rise cap, splashes and sleeping water, drawing and refusals, the picture the timedemo CRC takes in (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -714,6 +714,70 @@ static void test_kernels(void **state)
     side_scene_destroy(s);
 }
 
+/* The picture the timedemo's CRC takes in: what a render into an
+ * XRGB8888 framebuffer shows, whatever the scene's own format, drawn
+ * between renders without changing what they draw; the CRC is the
+ * state's continued over its pixels as little-endian integers, here
+ * worked out bit by bit. */
+static uint32_t crc_bitwise(uint32_t crc, const uint32_t *px, size_t n)
+{
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++)
+        for (int byte = 0; byte < 4; byte++) {
+            crc ^= px[i] >> (8 * byte) & 0xFF;
+            for (int k = 0; k < 8; k++)
+                crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+        }
+    return ~crc;
+}
+
+static void test_bench_picture(void **state)
+{
+    (void)state;
+    side_scene_t *a = new_scene(W, H, RPL_XRGB8888, 5, 0), *b = new_scene(W, H, RPL_RGB565, 5, 0);
+    side_scene_t *c = new_scene(W, H, RPL_XRGB8888, 5, 0);
+    size_t n = (size_t)W * H;
+    uint32_t *fa = malloc(n * 4), *fc = malloc(n * 4);
+    uint16_t *f16 = malloc(n * 2);
+    assert_non_null(fa);
+    assert_non_null(fc);
+    assert_non_null(f16);
+    for (int frame = 0; frame < 200; frame++) {
+        side_scene_t *all[3] = { a, b, c };
+        for (int i = 0; i < 3; i++) {
+            side_scene_bench_input(all[i], frame);
+            side_scene_bench_step(all[i]);
+        }
+        assert_int_equal(side_scene_render(a, fa, W * 4), 0);
+        assert_int_equal(side_scene_render(b, f16, W * 2), 0);
+        assert_int_equal(side_scene_render(c, fc, W * 4), 0);
+        if (frame % 40 != 39)
+            continue;
+        uint32_t *pa = side_scene_picture(a), *pb = side_scene_picture(b);
+        assert_non_null(pa);
+        assert_non_null(pb);
+        assert_memory_equal(pa, fa, n * 4);
+        assert_memory_equal(pb, fa, n * 4);
+        assert_int_equal(side_scene_bench_crc_picture(a),
+                         crc_bitwise(side_scene_bench_crc(a), pa, n));
+        assert_int_equal(side_scene_bench_crc_picture(b), side_scene_bench_crc_picture(a));
+        free(pa);
+        free(pb);
+    }
+    /* c drew no picture between its renders: the same frame as a */
+    assert_memory_equal(fa, fc, n * 4);
+    side_stats_t st;
+    side_scene_stats(a, &st);
+    assert_true(st.bodies >= 10);
+    assert_int_not_equal(side_scene_bench_crc_picture(a), side_scene_bench_crc(a));
+    free(fa);
+    free(fc);
+    free(f16);
+    side_scene_destroy(a);
+    side_scene_destroy(b);
+    side_scene_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_changed_rectangles),
         cmocka_unit_test(test_redraw_equals_fresh),
         cmocka_unit_test(test_kernels),
+        cmocka_unit_test(test_bench_picture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

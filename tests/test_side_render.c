@@ -1,4 +1,4 @@
-/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones (also the side scene with more moving than its lists hold), and the polygon and circle fills (cmocka). */
+/* test_side_render.c - the side-view water renderer: refusals leave the framebuffer alone, a frame without water is the scene in every format, water only under its surface and within its columns, determinism, caustics that step at a fixed rate, droplets, frames drawn in parts (blocks, skipped copies) agreeing whatever came before, frames drawn over the last one the same bytes as whole ones (also the side scene with more moving than its lists hold), and the polygon and circle fills (cmocka). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -422,6 +422,87 @@ static void test_deterministic(void **state)
     free(scene);
 }
 
+/* The caustics step 20 times a second, not with every frame: two times
+ * within a step draw the same bytes, the next step other ones; a time on
+ * a step's boundary reached as a sum of frame times is on that step; and
+ * after 128 s the loop and its drift start again. */
+static void test_caustic_steps(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(9);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = 12.0f;
+    rpl_side_water_t wb = {0, W, surf, 62.0f, 0};
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    const size_t n = (size_t)W * H;
+    uint32_t *f0 = xmalloc(n * 4), *f1 = xmalloc(n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.50, f0, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.549, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 2.551, f1, W * 4), RPL_OK);
+    assert_true(memcmp(f0, f1, n * 4) != 0);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 130.50, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, -125.50, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    double t = 0;
+    for (int i = 0; i < 6; i++)
+        t += 1.0 / 120;
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, t, f0, W * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 0.06, f1, W * 4), RPL_OK);
+    assert_memory_equal(f0, f1, n * 4);
+    assert_int_equal(rpl_side_render(r, scene, W * 4, &wb, 1, NULL, 0, 0.049, f1, W * 4), RPL_OK);
+    assert_true(memcmp(f0, f1, n * 4) != 0);
+    free(f0);
+    free(f1);
+    free(scene);
+    rpl_side_renderer_destroy(r);
+}
+
+/* Every kernel path this machine has draws a frame (foam, shallow and
+ * deep water, a dry column, droplets, in each format) to the same bytes
+ * as the scalar one; a renderer refuses no table. */
+static void test_paths_same_frame(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(31);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = (float)(14.0 + 5.0 * sin(x * 0.21) + 2.0 * cos(x * 0.57));
+    surf[W - 3] = 1000.0f;
+    /* the first body wholly wet (its deep rows by the deep kernel), the
+     * second with a dry column */
+    rpl_side_water_t wb[2] = {{0, 60, surf, 63.0f, 1}, {60, W, surf + 60, 63.0f, 1}};
+    rpl_droplet_t dr[2] = {{30.5f, 8.0f, 0, 0, 0.2f, 1, 2.5f}, {70.2f, 20.7f, 0, 0, 0, 1, 3}};
+    const rpl_kernels_t *c = rpl_kernels_get("c");
+    assert_non_null(c);
+    for (int f = 0; f < 3; f++) {
+        rpl_format fmt = all_formats[f];
+        size_t n = (size_t)W * H * (size_t)rpl_format_bytes(fmt);
+        ptrdiff_t pitch = W * rpl_format_bytes(fmt);
+        unsigned char *want = xmalloc(n), *got = xmalloc(n);
+        rpl_side_renderer_t *r = new_renderer(scene, fmt);
+        assert_int_equal(rpl_side_renderer_set_kernels(r, NULL), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_set_kernels(NULL, c), RPL_EINVAL);
+        assert_int_equal(rpl_side_renderer_set_kernels(r, c), RPL_OK);
+        assert_int_equal(rpl_side_render(r, scene, W * 4, wb, 2, dr, 2, 5.3, want, pitch), RPL_OK);
+        for (int p = 0; rpl_kernels_known(p); p++) {
+            const rpl_kernels_t *k = rpl_kernels_get(rpl_kernels_known(p));
+            if (!k)
+                continue;
+            assert_int_equal(rpl_side_renderer_set_kernels(r, k), RPL_OK);
+            memset(got, 0x5A, n);
+            assert_int_equal(rpl_side_render(r, scene, W * 4, wb, 2, dr, 2, 5.3, got, pitch), RPL_OK);
+            assert_memory_equal(got, want, n);
+        }
+        rpl_side_renderer_destroy(r);
+        free(want);
+        free(got);
+    }
+    free(scene);
+}
+
 static void test_droplets(void **state)
 {
     (void)state;
@@ -636,10 +717,90 @@ static void test_blocks_agree(void **state)
         assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
         assert_int_equal(fb[y * FW + 99], scene[y * FW + 99]); /* the dry column */
     }
+    /* the same with steep slopes (a refraction's weight that moves the
+     * scene by whole pixels), over the rows where it still falls with
+     * depth and the first where it no longer does */
+    for (int i = 0; i < 100; i++)
+        wavy[i] = dry[i] = (float)(30.0 + 9.0 * sin(i * 0.45));
+    dry[99] = 1000.0f;
+    wa.x1 = wc.x1 = 100;
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wa, 1, NULL, 0, 3.25, fa, FW * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wc, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
+    for (int y = 0; y < FH; y++)
+        assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
     rpl_side_renderer_destroy(r);
     free(fa);
     free(fb);
     free(scene);
+}
+
+/* A droplet as the renderer's definition draws it, pixel by pixel over
+ * the whole picture: within rad + 0.5 of its centre, anti-aliased over
+ * its last pixel, a highlight from the top left, over what is there. */
+static void drop_by_pixel(uint32_t *px, int w, int h, const rpl_droplet_t *dp)
+{
+    double rad = fmin(fmax(dp->size, 0.8), 32.0), fade = 1.0;
+    if (dp->life > 0)
+        fade = fmin(fmax(1.0 - dp->age / dp->life, 0.0), 1.0);
+    int alpha = (int)lrint(235.0 * sqrt(fade));
+    double cx = dp->x, cy = dp->y;
+    if (alpha <= 0 || !(cx > -rad - 2 && cx < w + rad + 2 && cy > -rad - 2 && cy < h + rad + 2))
+        return;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            double cv = fmin(fmax(rad + 0.5 - sqrt(dx * dx + dy * dy), 0.0), 1.0);
+            if (cv <= 0)
+                continue;
+            double q = sqrt((dx + rad * 0.35) * (dx + rad * 0.35) + (dy + rad * 0.35) * (dy + rad * 0.35));
+            double hl = fmin(fmax(1.0 - q / rad, 0.0), 1.0);
+            int want[3] = {255, (int)(214 + 41 * hl), (int)(150 + 105 * hl)}, a = (int)(alpha * cv);
+            uint32_t o = px[y * w + x], out = 0xFF000000u;
+            for (int k = 0; k < 3; k++) {
+                int c = (int)(o >> (8 * k) & 0xFF);
+                c += (want[k] - c) * a >> 8;
+                out |= (uint32_t)(c < 0 ? 0 : c > 255 ? 255 : c) << (8 * k);
+            }
+            px[y * w + x] = out;
+        }
+}
+
+/* Droplets by the runs of their rows against the definition: seeded
+ * ones from under a pixel to wider than the frame, young and old, whole
+ * and half positions, in, across and out of the frame's edges,
+ * overlapping. */
+static void test_droplet_runs(void **state)
+{
+    (void)state;
+    uint32_t *scene = make_scene(21);
+    rpl_side_renderer_t *r = new_renderer(scene, RPL_XRGB8888);
+    uint32_t *fb = xmalloc((size_t)W * H * 4), *want = xmalloc((size_t)W * H * 4);
+    uint32_t s = 4242;
+#define NEXT (s ^= s << 13, s ^= s >> 17, s ^= s << 5, s)
+    for (int t = 0, nt = test_quick() ? 100 : 800; t < nt; t++) {
+        rpl_droplet_t dr[6];
+        int n = 1 + (int)(NEXT % 6);
+        for (int i = 0; i < n; i++) {
+            float x = (float)(-15.0 + NEXT % 126000 / 1000.0), y = (float)(-15.0 + NEXT % 94000 / 1000.0);
+            if (t % 5 == 0) {
+                x = floorf(x) + 0.5f * (float)(t & 1);
+                y = floorf(y);
+            }
+            float size = t % 7 == 0 ? (float)(NEXT % 40) + 0.5f : (float)(0.1 + NEXT % 8000 / 1000.0);
+            float life = (float)(NEXT % 3000 / 1000.0), age = (float)(NEXT % 3000 / 1000.0);
+            dr[i] = (rpl_droplet_t){x, y, 0, 0, age, life, size};
+        }
+        memcpy(want, scene, (size_t)W * H * 4);
+        for (int i = 0; i < n; i++)
+            drop_by_pixel(want, W, H, &dr[i]);
+        assert_int_equal(rpl_side_render(r, scene, W * 4, NULL, 0, dr, n, 0, fb, W * 4), RPL_OK);
+        assert_memory_equal(fb, want, (size_t)W * H * 4);
+    }
+#undef NEXT
+    free(fb);
+    free(want);
+    free(scene);
+    rpl_side_renderer_destroy(r);
 }
 
 /* ---- frames drawn over the last one ------------------------------------------------ */
@@ -1077,6 +1238,108 @@ static void circle_by_pixel(uint32_t *px, int w, int h, double cx, double cy, do
     }
 }
 
+/* The polygon fill's definition, pixel by pixel: row y's span from every
+ * edge that counts for it (min(y) <= y + 0.5 < max(y)), the pixel in it
+ * when its centre is, on the outline at the span's ends and where the
+ * row above or below does not reach. */
+static int row_span_def(const double *xy, int n, int y, double *xa, double *xb)
+{
+    double yc = y + 0.5, lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        double x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * j], y1 = xy[2 * j + 1];
+        if (y0 == y1 || !((y0 <= yc && yc < y1) || (y1 <= yc && yc < y0)))
+            continue;
+        double x = x0 + (x1 - x0) * (yc - y0) / (y1 - y0);
+        lo = fmin(lo, x);
+        hi = fmax(hi, x);
+    }
+    if (!(lo < hi))
+        return 0;
+    *xa = ceil(lo - 0.5);
+    *xb = ceil(hi - 0.5) - 1.0;
+    return *xa <= *xb;
+}
+
+static void polygon_by_pixel(uint32_t *px, int w, int h, const double *xy, int n, uint32_t fill,
+                             uint32_t edge, int shade)
+{
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        ymin = fmin(ymin, xy[2 * i + 1]);
+        ymax = fmax(ymax, xy[2 * i + 1]);
+    }
+    double span = ymax - ymin > 0 ? ymax - ymin : 1;
+    for (int y = 0; y < h; y++) {
+        if (y < floor(ymin) || y >= ceil(ymax))
+            continue;
+        double a, b, a0 = 0, b0 = -1, a2 = 0, b2 = -1;
+        if (!row_span_def(xy, n, y, &a, &b))
+            continue;
+        int up = row_span_def(xy, n, y - 1, &a0, &b0), dn = row_span_def(xy, n, y + 1, &a2, &b2);
+        int k = (int)(shade * fmax(0, fmin(1, (y + 0.5 - ymin) / span)));
+        uint32_t m = (uint32_t)(256 - k), c = fill;
+        if (k)
+            c = (fill & 0xFF000000u) | ((fill >> 16 & 0xFF) * m >> 8) << 16 |
+                ((fill >> 8 & 0xFF) * m >> 8) << 8 | ((fill & 0xFF) * m >> 8);
+        for (int x = 0; x < w; x++) {
+            if (x < a || x > b)
+                continue;
+            int inner = !edge || (up && dn && x >= fmax(fmax(a0, a2), a + 1) &&
+                                  x <= fmin(fmin(b0, b2), b - 1));
+            px[y * w + x] = inner ? c : edge;
+        }
+    }
+}
+
+/* The fill by each edge's rows against the definition on seeded convex
+ * polygons: regular ones of 3 to 16 corners from under a pixel to wider
+ * than the picture, turned any way, thin bands, corners on whole and
+ * half values, in and out of the picture. */
+static void test_polygon_rows(void **state)
+{
+    (void)state;
+    const int w = 67, h = 45;
+    uint32_t *a = blank(w, h), *b = blank(w, h);
+    uint32_t s = 777;
+#define NEXT (s ^= s << 13, s ^= s >> 17, s ^= s << 5, s)
+    for (int t = 0, nt = test_quick() ? 500 : 4000; t < nt; t++) {
+        double xy[2 * 16];
+        double cx = -25.0 + NEXT % 117000 / 1000.0, cy = -25.0 + NEXT % 95000 / 1000.0;
+        double turn = NEXT % 6283 / 1000.0;
+        int n;
+        if (t % 4 == 3) { /* a band, like a crate's planks */
+            double len = NEXT % 60000 / 1000.0, thick = 0.3 + NEXT % 4000 / 1000.0;
+            double ux = cos(turn), uy = sin(turn);
+            double hx = -uy * thick / 2, hy = ux * thick / 2;
+            double pts[8] = {cx + hx, cy + hy, cx + len * ux + hx, cy + len * uy + hy,
+                             cx + len * ux - hx, cy + len * uy - hy, cx - hx, cy - hy};
+            memcpy(xy, pts, sizeof pts);
+            n = 4;
+        } else {
+            n = 3 + (int)(NEXT % 14);
+            double r = t % 7 == 0 ? (double)(NEXT % 40) + 0.5 : 0.02 + NEXT % 40000 / 1000.0;
+            for (int i = 0; i < n; i++) {
+                xy[2 * i] = cx + r * cos(turn + 6.283185307179586 * i / n);
+                xy[2 * i + 1] = cy + r * sin(turn + 6.283185307179586 * i / n);
+            }
+        }
+        if (t % 5 == 0) /* corners on whole and half values */
+            for (int i = 0; i < 2 * n; i++)
+                xy[i] = floor(xy[i] * 2) / 2;
+        uint32_t edge = t % 3 == 0 ? 0 : 0xFF102030u;
+        int shade = (int)(NEXT >> 20 & 255);
+        for (int k = 0; k < w * h; k++)
+            a[k] = b[k] = BG;
+        rpl_draw_polygon(a, w * 4, w, h, xy, n, 0xFF3060C0u, edge, shade);
+        polygon_by_pixel(b, w, h, xy, n, 0xFF3060C0u, edge, shade);
+        assert_memory_equal(a, b, (size_t)w * h * 4);
+    }
+#undef NEXT
+    free(a);
+    free(b);
+}
+
 static void test_circle_runs(void **state)
 {
     (void)state;
@@ -1119,12 +1382,16 @@ int main(void)
         cmocka_unit_test(test_index8_palette),
         cmocka_unit_test(test_water_region),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_caustic_steps),
+        cmocka_unit_test(test_paths_same_frame),
         cmocka_unit_test(test_droplets),
+        cmocka_unit_test(test_droplet_runs),
         cmocka_unit_test(test_frame_parts),
         cmocka_unit_test(test_blocks_agree),
         cmocka_unit_test(test_incremental_same_bytes),
         cmocka_unit_test(test_scene_many_bodies),
         cmocka_unit_test(test_polygon),
+        cmocka_unit_test(test_polygon_rows),
         cmocka_unit_test(test_circle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, both modules' sound of the music's whole loop with the default show's drips in node against the native demo's --audio-out, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs); the side view's timedemo (side-2, side-waves-2) against the native state CRC in both browsers, and its Tab and clicks in Chromium.
+# web.sh - the page's tests: the SIMD module's kernels against the scalar ones in node, the server under clients that leave early, both modules' sound of the music's whole loop with the default show's drips in node against the native demo's --audio-out, then both modules in a headless Chromium (the timedemo's scenes' CRCs equal to the native demo's, its rounds, results panel and copy button, a picture that answers a click, no console error), then the component (ripple-water.js) in Chromium and Firefox ESR (sizes and pixel ratios, drop, pause, destroy, bad input, and Firefox's timedemo CRCs); the side view's timedemo (side-3, side-waves-3) against the native CRC of its state and picture in both browsers, and its Tab and clicks in Chromium.
 # usage: sh tests/web.sh DEMO WEB_DIR EXACT_JS [SHOTS_DIR [PACKAGE_DIR]]
 #
 # DEMO is the native demo, whose --benchmark (busy-1 and busy-2, 2000
@@ -42,9 +42,9 @@ native_crc() {
         [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) echo "$c";;
     esac
 }
-# The side view's state after SIDE_FRAMES frames of a side scene, from the
-# native demo: its bodies (their sines, Chipmunk2D's steps) must end where
-# the page's do.
+# The side view's state and picture after SIDE_FRAMES frames of a side
+# scene, from the native demo: its bodies (their sines, Chipmunk2D's steps)
+# must end where the page's do, and be drawn to the same bytes.
 SIDE_FRAMES=1000
 native_state() {
     c=$("$DEMO" --benchmark --headless --frames "$SIDE_FRAMES" --bench-scene "$1" 2>/dev/null |
@@ -56,8 +56,8 @@ native_state() {
 (
     native_crc busy-1 >"$TMP/busy-1"
     native_crc busy-2 >"$TMP/busy-2"
-    native_state side-2 >"$TMP/side-2"
-    native_state side-waves-2 >"$TMP/side-waves-2"
+    native_state side-3 >"$TMP/side-3"
+    native_state side-waves-3 >"$TMP/side-waves-3"
 ) &
 natives=$!
 
@@ -79,10 +79,10 @@ if [ -n "$crc2" ]; then
 else
     echo "web: the native demo has no busy-2 yet: the page's busy-2 is held to its rounds and its two modules"
 fi
-side=$(cat "$TMP/side-2")
-waves=$(cat "$TMP/side-waves-2")
-[ -n "$side" ] && [ -n "$waves" ] || { echo "web: the native demo's --benchmark gave no state CRC for side-2 or side-waves-2"; exit 1; }
-echo "web: native side-2 and side-waves-2, $SIDE_FRAMES frames: state crc32 $side and $waves"
+side=$(cat "$TMP/side-3")
+waves=$(cat "$TMP/side-waves-3")
+[ -n "$side" ] && [ -n "$waves" ] || { echo "web: the native demo's --benchmark gave no state CRC for side-3 or side-waves-3"; exit 1; }
+echo "web: native side-3 and side-waves-3, $SIDE_FRAMES frames: state crc32 $side and $waves"
 
 music_crc=
 music=

@@ -7,7 +7,7 @@
  * the x86 kernels into WebAssembly SIMD, and run in node; built natively
  * it checks the x86 kernels the same way.  Each kernel family (the
  * classic step, the wave step, the refraction in its three formats, the
- * upscale, the side view's deep and shallow water) gets N cases (default
+ * upscale, the side view's deep and shallow water and its foam) gets N cases (default
  * DEFAULT_CASES) built from the case number and the seed alone: awkward
  * sizes first (every width 3..42, so rectangles 1..40 wide around the
  * vector widths; 3x3, 17x5, 641x3, 640x480 and the like), then random
@@ -501,35 +501,17 @@ static void upscale_case(int n)
 
 /* ---- the side view ------------------------------------------------------- */
 
-/* What both side kernels read: a scene row, texels, warps and shimmer,
- * drawn for case n within the contract of kernels.h, its ends included. */
+/* What the side kernels read: a scene row, the caustics' light and the
+ * shimmer, drawn for case n within the contract of kernels.h, its ends
+ * included. */
 typedef struct side_in {
     int len, x0, x1;
     uint32_t *src, *out[2];
     int32_t *rd;
     int32_t wob[512 + 32];
-    int8_t warpv[256 + 32];
-    const uint8_t *caus; /* 65536 + 3 */
+    uint8_t light[256 + 32];
     rpl_side_deep_job_t job;
 } side_in_t;
-
-/* The texel tables the cases choose from, made once (a new one a case
- * would cost more than the kernels): all 255, all 0, random, and random
- * with a third each 0 and 255. */
-enum { NCAUS = 4, CAUS_LEN = 65536 + 3 };
-static uint8_t caus_tab[NCAUS][CAUS_LEN];
-
-static void caus_init(void)
-{
-    uint64_t s = case_gen(8, 0);
-    for (int i = 0; i < CAUS_LEN; i++) {
-        int r = rnd(&s, 0, 2);
-        caus_tab[0][i] = 255;
-        caus_tab[1][i] = 0;
-        caus_tab[2][i] = (uint8_t)next(&s);
-        caus_tab[3][i] = r == 0 ? 0 : r == 1 ? 255 : (uint8_t)next(&s);
-    }
-}
 
 static void side_in_make(side_in_t *c, int n, uint64_t *s)
 {
@@ -538,20 +520,21 @@ static void side_in_make(side_in_t *c, int n, uint64_t *s)
     c->x1 = rnd(s, 0, 2) ? rnd(s, c->x0, c->len) : c->len;
     if (n < 64)
         c->x0 = 0, c->x1 = c->len;
-    int sp = rnd(s, 0, 3);
+    int sp = rnd(s, 0, 3), lp = rnd(s, 0, 3);
     c->src = xalloc((size_t)c->len * 4);
     for (int x = 0; x < c->len; x++)
         c->src[x] = sp == 0 ? 0xFFFFFFFFu : sp == 1 ? 0 : (uint32_t)next(s);
-    c->caus = caus_tab[rnd(s, 0, NCAUS - 1)];
     int phase = rnd(s, 0, 255), wmax = rnd(s, 0, 1) ? 1 << 20 : 1 << 12;
     for (int i = 0; i < 256; i++) {
         c->wob[i] = rnd(s, -wmax, wmax);
-        c->warpv[i] = (int8_t)pick_end(s, -128, 127);
+        /* all 255, all 0, any, and a third each 0 and 255 */
+        c->light[i] = (uint8_t)(lp == 0 ? 255 : lp == 1 ? 0 : lp == 2 ? rnd(s, 0, 255)
+                                : pick_end(s, 0, 255));
     }
     for (int i = 256; i < 512 + 32; i++)
         c->wob[i] = c->wob[i & 255];
     for (int i = 256; i < 256 + 32; i++)
-        c->warpv[i] = c->warpv[i & 255];
+        c->light[i] = c->light[i & 255];
     /* shifts landing anywhere in the row (or near x), any fraction */
     c->rd = xalloc((size_t)c->len * 4);
     int near = rnd(s, 0, 1);
@@ -560,13 +543,11 @@ static void side_in_make(side_in_t *c, int n, uint64_t *s)
         t = t < 0 ? 0 : t > c->len - 1 ? c->len - 1 : t;
         c->rd[x] = (t - x) * 65536 - c->wob[(x + phase) & 255] + rnd(s, 0, 65535);
     }
-    int inva = pick_end(s, 0, 256), pmax = 65535 - 255 * inva, big = 100000;
+    int inva = pick_end(s, 0, 256), pmax = 65535 - 255 * inva;
     int pr = pick_end(s, 0, pmax), pg = pick_end(s, 0, pmax), pb = pick_end(s, 0, pmax);
-    int c1x = pick_end(s, -big, big), c1y = pick_end(s, -big, big);
-    int c2x = pick_end(s, -big, big), c2y = pick_end(s, -big, big);
-    c->job = (rpl_side_deep_job_t){c->src, NULL, c->rd, c->wob, c->caus, c->warpv, phase,
-                                   c1x, c1y, c2x, c2y, inva, pr, pg, pb, pick_end(s, 0, 128),
-                                   c->len};
+    c->job = (rpl_side_deep_job_t){c->src, NULL, c->rd, c->wob, c->light, phase,
+                                   pick_end(s, 0, 255), inva, pr, pg, pb,
+                                   pick_end(s, 0, RPL_SIDE_CW_MAX), c->len};
     c->out[0] = xalloc((size_t)c->len * 4);
     c->out[1] = xalloc((size_t)c->len * 4);
 }
@@ -610,30 +591,37 @@ static void side_deep_case(int n)
     side_in_free(&c);
 }
 
-static void side_shallow_case(int n)
+/* The water near the surface (foam 0) or its foam (1): per column a
+ * depth from far above the surface through the foam's rows to far under
+ * the table's end, the other columns' values and the tables' entries at
+ * their bounds. */
+static void side_near_case(int n, int foam)
 {
-    uint64_t s = case_gen(6, n);
+    uint64_t s = case_gen(foam ? 8 : 6, n);
     side_in_t c;
     side_in_make(&c, n, &s);
     static uint32_t te[RPL_SIDE_DEPTHS], tbg[RPL_SIDE_DEPTHS], tr[RPL_SIDE_DEPTHS],
         tia[RPL_SIDE_DEPTHS];
     int32_t wraw[512 + 32];
     const int len = c.len, wide = rnd(&s, 0, 3) == 0, y = pick_end(&s, -100, 3000);
-    int32_t *col = xalloc((size_t)len * 5 * 4);
+    int32_t *col = xalloc((size_t)len * 7 * 4);
     int32_t *ys = col, *shift = col + len, *gbase = col + 2 * len, *sfx = col + 3 * len,
-            *dcol = col + 4 * len;
+            *dcol = col + 4 * len, *fwq = col + 5 * len, *cov = col + 6 * len;
     uint32_t *init = xalloc((size_t)len * 4);
     for (int x = 0; x < len; x++) {
         /* depth under the surface: above it, the foam, the table, far under */
-        int kind = rnd(&s, 0, 5);
+        int kind = rnd(&s, 0, foam ? 9 : 5);
         int d = kind == 0 ? rnd(&s, -50, -1) : kind == 1 ? rnd(&s, 0, 4)
               : kind == 2 ? rnd(&s, 5, 15) : kind == 3 ? rnd(&s, 16, 520)
-              : kind == 4 ? pick_end(&s, 5, 1 << 29) : pick_end(&s, -(1 << 29), 16);
+              : kind == 4 ? pick_end(&s, 5, 1 << 29) : kind == 5 ? pick_end(&s, -(1 << 29), 16)
+              : pick_end(&s, 0, 4);
         ys[x] = y - d;
         shift[x] = wide ? pick_end(&s, -32767, 32767) : pick_end(&s, -64, 64);
         gbase[x] = y - (wide ? pick_end(&s, -(1 << 29), 1 << 29) : pick_end(&s, -40, 600));
         sfx[x] = wide ? pick_end(&s, -32767, 32767) : pick_end(&s, -384, 384);
         dcol[x] = pick_end(&s, 0, 256);
+        fwq[x] = wide ? pick_end(&s, -(1 << 30), 1 << 30) : pick_end(&s, -300, 1400);
+        cov[x] = pick_end(&s, 0, 256);
         init[x] = (uint32_t)next(&s);
     }
     for (int d = 0; d < RPL_SIDE_DEPTHS; d++) {
@@ -641,23 +629,33 @@ static void side_shallow_case(int n)
         te[d] = (uint32_t)pick_end(&s, 0, 2047) | (uint32_t)pick_end(&s, 0, 511) << 11 |
                 (uint32_t)pick_end(&s, 0, 256) << 20;
         tbg[d] = (uint32_t)pick_end(&s, 0, pmax) | (uint32_t)pick_end(&s, 0, pmax) << 16;
-        tr[d] = (uint32_t)pick_end(&s, 0, pmax) | (uint32_t)pick_end(&s, 0, 128) << 16;
+        tr[d] = (uint32_t)pick_end(&s, 0, pmax) | (uint32_t)pick_end(&s, 0, RPL_SIDE_CW_MAX) << 16;
         tia[d] = (uint32_t)inva;
     }
     for (int i = 0; i < 512 + 32; i++)
         wraw[i] = i < 256 ? pick_end(&s, -32767, 32767) : wraw[i & 255];
     for (int row = 0; row < 2; row++) {
         memcpy(c.out[row], init, (size_t)len * 4);
-        rpl_side_shallow_job_t j = {c.src, c.out[row], ys, shift, gbase, sfx, dcol,
-                                    te, tbg, tr, tia, wraw, c.caus, c.warpv,
-                                    c.job.phase, y, len, c.job.c1x, c.job.c1y, c.job.c2x,
-                                    c.job.c2y};
-        (row ? ks : kc)->side_shallow(&j, c.x0, c.x1);
+        rpl_side_shallow_job_t j = {c.src, c.out[row], ys, shift, gbase, sfx, dcol, fwq, cov,
+                                    te, tbg, tr, tia, wraw, c.light, c.job.phase, y, len,
+                                    c.job.lx};
+        const rpl_kernels_t *k = row ? ks : kc;
+        (foam ? k->side_foam : k->side_shallow)(&j, c.x0, c.x1);
     }
-    side_compare("side_shallow", n, &c);
+    side_compare(foam ? "side_foam" : "side_shallow", n, &c);
     free(col);
     free(init);
     side_in_free(&c);
+}
+
+static void side_shallow_case(int n)
+{
+    side_near_case(n, 0);
+}
+
+static void side_foam_case(int n)
+{
+    side_near_case(n, 1);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -717,7 +715,6 @@ int main(int argc, char **argv)
         return 1;
     }
     wave_sets_init();
-    caus_init();
     uint64_t s = case_gen(7, 0);
     for (size_t i = 0; i < sizeof shade_table; i++)
         shade_table[i] = (uint8_t)next(&s);
@@ -727,7 +724,8 @@ int main(int argc, char **argv)
         void (*one)(int);
     } fams[] = {{"step", classic_case},         {"wave", wave_case},
                 {"refract", refract_case},      {"upscale", upscale_case},
-                {"side_deep", side_deep_case},  {"side_shallow", side_shallow_case}};
+                {"side_deep", side_deep_case},  {"side_shallow", side_shallow_case},
+                {"side_foam", side_foam_case}};
     int compared = 0;
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
         const char *name = fams[f].name;
@@ -739,7 +737,8 @@ int main(int argc, char **argv)
                                   kc->refract_index8 == ks->refract_index8
                    : f == 3 ? kc->upscale == ks->upscale
                    : f == 4 ? kc->side_deep == ks->side_deep
-                            : kc->side_shallow == ks->side_shallow;
+                   : f == 5 ? kc->side_shallow == ks->side_shallow
+                            : kc->side_foam == ks->side_foam;
         if (same) {
             printf("web_exact: %s: the sse2 row uses the c kernel itself, not compared\n", name);
             continue;

@@ -92,6 +92,7 @@ static int enter(app_t *a, char **err)
     side_config_t cfg = {
         .w = a->o.w, .h = a->o.h, .format = a->o.fmt, .surface = a->o.surface,
         .springs = &a->o.springs, .seed = a->o.seed,
+        .kern = a->o.simd ? rpl_kernels_get(a->o.simd) : NULL, /* --simd, checked */
     };
     uint32_t *sky = asset("side-sky.png", &cfg.sky_w, &cfg.sky_h);
     uint32_t *stone = asset("side-stone.png", &cfg.stone_w, &cfg.stone_h);
@@ -263,9 +264,12 @@ static void bench_step(app_t *a)
     side_scene_bench_step(a->side->scene);
 }
 
+/* The state's, and from side-3 on the picture's as well. */
 static uint32_t bench_crc(app_t *a)
 {
-    return side_scene_bench_crc(a->side->scene);
+    const play_bench_scene_t *b = a->o.bench;
+    return b && b->picture ? side_scene_bench_crc_picture(a->side->scene)
+                           : side_scene_bench_crc(a->side->scene);
 }
 
 static const char *surface_name(const app_t *a)

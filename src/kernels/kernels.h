@@ -85,30 +85,28 @@ typedef void (*rpl_upscale_fn)(const void *src, ptrdiff_t spitch, void *dst, ptr
  * in [x0, x1) of out, where the gradient's entry is one for the row and
  * nothing darkens.  For each x:
  *   sx = x + ((rd[x] + wob[(x + phase) & 255]) >> 16)      (arithmetic)
- *   v  = warpv[x & 255]
- *   a1 = caus[((c1y + v) & 255) << 8 | ((x + c1x) & 255)]
- *   a2 = caus[((c2y - v) & 255) << 8 | (((x * 3 >> 2) + c2x) & 255)]
- *   light = (a1 * a2 >> 8) + ((a1 + a2) >> 2),  add = light * cw >> 8
+ *   add = light[(x + lx) & 255] * cw >> 8   (the caustics' light, 0..255)
  *   per channel c of src[sx]: min(255, ((c * inva + p) >> 8) + a),
  *   p = pr, pg, pb and a = add * 200 >> 8, add, add * 230 >> 8 for red,
  *   green, blue; alpha 255.
  * Callers keep 0 <= sx < w (the row's length, any of whose pixels a kernel
  * may read) for every x, 0 <= inva <= 256,
- * p >= 0 and 255 * inva + max(pr, pg, pb) <= 65535, 0 <= cw <= 128; wob
- * holds 512 + 32 entries with wob[i] = wob[i & 255], warpv 256 + 32 with
- * warpv[i] = warpv[i & 255], caus 65536 bytes and 3 readable ones after
- * (a kernel may read the texels 4 bytes at a time).  Then every step fits
- * 16 bits, as the scalar rule (kernels/side_deep_c.c) says.
+ * p >= 0 and 255 * inva + max(pr, pg, pb) <= 65535, 0 <= cw <= RPL_SIDE_CW_MAX;
+ * wob holds 512 + 32 entries with wob[i] = wob[i & 255], light 256 + 32
+ * with light[i] = light[i & 255] (a kernel reads a run of columns' light
+ * at once).  Then every step fits 16 bits, as the scalar rule
+ * (kernels/side_deep_c.c) says.
  */
+#define RPL_SIDE_CW_MAX 192
+
 typedef struct rpl_side_deep_job {
     const uint32_t *src;  /* the scene's row, XRGB8888 */
     uint32_t *out;        /* the frame's row */
     const int32_t *rd;    /* by column: the refraction's shift, 1/65536 px */
     const int32_t *wob;   /* the shimmer's shift by (x + phase) & 255, 1/65536 px */
-    const uint8_t *caus;  /* 256 x 256 caustic texels */
-    const int8_t *warpv;  /* the caustics' up-and-down warp by column */
+    const uint8_t *light; /* the caustics' light by (x + lx) & 255 */
     int phase;            /* 0..255 */
-    int c1x, c1y, c2x, c2y;
+    int lx;               /* 0..255 */
     int inva, pr, pg, pb, cw; /* the gradient's entry */
     int w;                /* the scene row's length */
 } rpl_side_deep_job_t;
@@ -125,13 +123,27 @@ typedef void (*rpl_side_deep_fn)(const rpl_side_deep_job_t *job, int x0, int x1)
  *   pb = tbg[dg] & 0xFFFF, pg = tbg[dg] >> 16, pr = tr[dg] & 0xFFFF,
  *   cw = tr[dg] >> 16, inva = tia[dg]
  *   sx = x + ((sfx[x] * refr + wob[(x + phase) & 255] * ew) >> 16), clamped to [0, w - 1]
- *   a1, a2, light and add as for the deep water (with cw), k = 256 - (dcol[x] * dk >> 8)
+ *   add as for the deep water (with cw), k = 256 - (dcol[x] * dk >> 8)
  *   per channel: min(255, (((c * inva + p) >> 8) + a) * k >> 8), alpha 255.
  * Callers keep every table entry's inva, p, cw as for the deep water,
  * dk <= 256, 0 <= dcol[x] <= 256, |sfx[x]|, |shift[x]| and |wob[i]| under
- * 32768, y - gbase[x] and ys[x] within +-2^30; wob (raw, 1/256 px),
- * warpv and caus as for the deep water.  Every step then fits 16 bits
+ * 32768, y - gbase[x] and ys[x] within +-2^30; wob (raw, 1/256 px) and
+ * light as for the deep water.  Every step then fits 16 bits
  * where the rule (kernels/side_shallow_c.c) says so.
+ *
+ * The foam, the same row (side_foam): the pixels 0 <= d < 5 under their
+ * column's surface, the others left as they are.  Each is first shaded
+ * as above (e = te[d], dg = d + (shift[x] * d >> 4) clamped), every
+ * channel c then taken to min(255, c) and whitened by the foam:
+ *   fa = clamp(fwq[x] - 256 * d, 0, 256) * 220 >> 8, and for d = 0
+ *        fa += (256 - fa) * 60 >> 8 (the very line is brightest)
+ *   s  = light[(x + lx) & 255] >> 3 (a sparkle along it)
+ *   c  = (c * (256 - fa) + t * fa) >> 8 with t = min(255, 236 + s),
+ *        min(255, 250 + s), 255 for red, green, blue
+ * and the surface's own row (d = 0) is anti-aliased over the scene's
+ * pixel o = src[x] by its share under water, cov[x] (0..256):
+ *   c  = (o * (256 - cov[x]) + c * cov[x]) >> 8.
+ * Callers keep the shallow water's ranges and fwq[x] within +-2^30.
  */
 #define RPL_SIDE_DEPTHS 512
 
@@ -139,12 +151,12 @@ typedef struct rpl_side_shallow_job {
     const uint32_t *src;  /* the scene's row, w pixels */
     uint32_t *out;        /* the frame's row */
     const int32_t *ys, *shift, *gbase, *sfx, *dcol; /* by column */
+    const int32_t *fwq, *cov; /* by column, for the foam: its width (1/256 px), the top's cover */
     const uint32_t *te, *tbg, *tr, *tia;            /* by depth, D entries each */
     const int32_t *wob;   /* the shimmer by (x + phase) & 255, 1/256 px */
-    const uint8_t *caus;
-    const int8_t *warpv;
+    const uint8_t *light; /* the caustics' light by (x + lx) & 255 */
     int phase, y, w;
-    int c1x, c1y, c2x, c2y;
+    int lx;               /* 0..255 */
 } rpl_side_shallow_job_t;
 
 typedef void (*rpl_side_shallow_fn)(const rpl_side_shallow_job_t *job, int x0, int x1);
@@ -161,6 +173,7 @@ struct rpl_kernels {
     rpl_step_wave_fn step_wave; /* the wave model's step (wave_<isa>.c) */
     rpl_side_deep_fn side_deep; /* the side view's deep water (side_deep_<isa>.c) */
     rpl_side_shallow_fn side_shallow; /* and near its surface (side_shallow_<isa>.c) */
+    rpl_side_shallow_fn side_foam;    /* and its foam (side_foam_<isa>.c) */
 };
 
 int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
@@ -173,6 +186,7 @@ void rpl_upscale_c(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitc
                    int bytes, int scale);
 void rpl_side_deep_c(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c and wave_<isa>.c on the
  * template rows_tpl.h, and refract_<format>_<isa>.c, one per format on the
@@ -198,6 +212,7 @@ void rpl_upscale_sse2(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dp
                       int h, int bytes, int scale);
 void rpl_side_deep_sse2(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_sse2(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_sse2(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 #if defined(RPL_HAVE_AVX2)
 int rpl_step_avx2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
@@ -208,6 +223,7 @@ void rpl_refract_rgb565_avx2(const rpl_refract_job_t *job, int x0, int x1, int y
 void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 
 /* The ARM NEON kernels, in kernels/arm/: step_neon.c and wave_neon.c on

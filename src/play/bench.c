@@ -11,31 +11,40 @@
 static const play_bench_scene_t bench_scenes[] = {
     { "busy", 2,
       "the pool, classic water: the autopilot's smooth stones and rain from seed 1 (the default)",
-      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL, 0 },
     { "wave", 2, "the same stones and rain on the wave model's water (--model wave)",
-      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL, 0 },
     { "show", 2,
       "the pool playing the default show in time with the music (assets/shows/default.show), "
       "its sound mixed, not played",
       /* the show lays its own stones; the play's stay as show-1 has always had them */
       PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC,
-      "default.show" },
-    { "side", 2,
-      "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most",
-      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL },
-    { "side-waves", 2,
+      "default.show", 0 },
+    { "side", 3,
+      "the side view on springs (--scene side): a body dropped every 1/4 s, 24 at most; "
+      "its CRC takes in the last frame's picture",
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL, 1 },
+    { "side-waves", 3,
       "the same drops on analytic waves (--scene side --surface waves)",
-      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH, NULL },
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH, NULL, 1 },
     /* the scenes before smooth stones, kept so that old reports compare */
     { "busy", 1, "busy with the flat-disc stones of the 1990s, as reports before busy-2 played it",
-      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL },
+      PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL, 0 },
     { "wave", 1, "wave with the flat-disc stones, as reports before wave-2 played it",
-      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL },
+      PLAY_BENCH_POOL, RPL_MODEL_WAVE, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_CLASSIC, NULL, 0 },
     /* the show before it kept time with the music, its text kept apart */
     { "show", 1, "the default show before the music (assets/shows/show-1.show), as reports "
                  "before show-2 played it",
       PLAY_BENCH_POOL, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 1, PLAY_STONES_CLASSIC,
-      "show-1.show" },
+      "show-1.show", 0 },
+    /* the side view's scenes whose CRC was the state alone, kept so that old
+     * reports compare: the same drops and state, drawn by today's renderer
+     * (since side-3 its caustics loop and the CRC covers the picture) */
+    { "side", 2, "side with a CRC of the state alone, as reports before side-3 played it",
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_SPRINGS, 0, PLAY_STONES_SMOOTH, NULL, 0 },
+    { "side-waves", 2,
+      "side-waves with a CRC of the state alone, as reports before side-waves-3 played it",
+      PLAY_BENCH_SIDE, RPL_MODEL_CLASSIC, RPL_SURFACE_WAVES, 0, PLAY_STONES_SMOOTH, NULL, 0 },
 };
 #define BENCH_SCENES (sizeof bench_scenes / sizeof bench_scenes[0])
 

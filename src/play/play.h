@@ -288,7 +288,8 @@ enum { PLAY_BENCH_POOL = 0, PLAY_BENCH_SIDE = 1 };
  * scene plays the autopilot's stones and rain (busy, wave: version 1
  * with the flat discs of the 1990s, 2 with smooth stones) or the default
  * show (show); a side scene drops bodies on its own fixed schedule
- * (src/scene: side_scene_bench_input). */
+ * (src/scene: side_scene_bench_input), and from version 3 on its CRC
+ * covers what it draws as well as its state. */
 typedef struct play_bench_scene {
     const char *name;         /* "busy": --bench-scene busy or busy-1 */
     int version;              /* 1: the report says busy-1 */
@@ -299,6 +300,8 @@ typedef struct play_bench_scene {
     int show;                 /* the pool plays the default show, its sound mixed */
     int stones;               /* the pool's own stones: PLAY_STONES_SMOOTH or _CLASSIC */
     const char *show_file;    /* with show: the show's file in assets/shows */
+    int picture;              /* the side view's CRC takes in its last picture too
+                               * (side_scene_bench_crc_picture) */
 } play_bench_scene_t;
 
 /* The scene of that name ("busy-1", or "busy" for its newest version),

@@ -78,6 +78,7 @@ struct side_scene {
     rpl_water_t *water[SIDE_WATERS_MAX];
     rpl_splash_t *splash;
     rpl_side_renderer_t *rend;
+    const rpl_kernels_t *kern; /* the renderer's, NULL: its own choice */
     cpSpace *space;
     int nstatics;
     cpShape *statics[SIDE_RECTS_MAX + 2]; /* the level's shapes and the screen's sides */

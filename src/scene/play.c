@@ -1,5 +1,6 @@
-/* scene/play.c - the side scene as every front end plays it: what a click drops, and the timedemo's drops, steps and state CRC. */
+/* scene/play.c - the side scene as every front end plays it: what a click drops, and the timedemo's drops, steps and CRC of its state and picture. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "scene/internal.h"
 
@@ -110,4 +111,29 @@ uint32_t side_scene_bench_crc(side_scene_t *s)
         crc = crc_fixed(crc, angle, 1024);
     }
     return crc;
+}
+
+/* The picture as the timedemo's CRC takes it in: the scene drawn now in
+ * XRGB8888, each pixel as a 32-bit little-endian integer (its top byte
+ * 0xFF), row after row, by a table of the CRC made here (a round takes
+ * one, and the picture is a million bytes and more). */
+uint32_t side_scene_bench_crc_picture(side_scene_t *s)
+{
+    uint32_t crc = side_scene_bench_crc(s);
+    uint32_t *px = side_scene_picture(s);
+    if (!px)
+        return ~crc; /* no picture: never the CRC of one */
+    uint32_t tab[256];
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        tab[i] = c;
+    }
+    crc = ~crc;
+    for (size_t i = 0, n = (size_t)s->w * (size_t)s->h; i < n; i++)
+        for (int k = 0; k < 32; k += 8)
+            crc = tab[(crc ^ (px[i] >> k)) & 0xFF] ^ (crc >> 8);
+    free(px);
+    return ~crc;
 }

@@ -365,6 +365,9 @@ static rpl_status scene_make(side_scene_t *s, const side_config_t *cfg)
         return refuse(s, RPL_ENOMEM, "out of memory");
     st = rpl_side_renderer_create(pal ? pal : s->art, s->w, s->h, s->format, &s->rend);
     free(pal);
+    s->kern = cfg->kern;
+    if (st == RPL_OK && s->kern)
+        st = rpl_side_renderer_set_kernels(s->rend, s->kern);
     if (st != RPL_OK)
         return refuse(s, st, "cannot make the renderer: %s", rpl_strerror(st));
     make_space(s);
@@ -789,11 +792,19 @@ static void add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, int max, doub
         put_rect(r, n, max, (rpl_rect_t){ a, c, b - a, d - c });
 }
 
-/* Puts every body's box into r (n of them, room for max). */
+/* Puts every body's box into r (n of them, room for max): a ball's is
+ * its disc's, all it draws lies in it (and its outline's 16 corners
+ * would cost a sine and a cosine each). */
 static void body_rects(const side_scene_t *s, rpl_rect_t *r, int *n, int max)
 {
     double xy[2 * SIDE_BALL_SIDES];
     for (int i = 0; i < s->nbodies; i++) {
+        if (s->body[i].kind != SIDE_CRATE) {
+            cpVect p = cpBodyGetPosition(s->body[i].body);
+            double rad = s->body[i].hw;
+            add_rect(s, r, n, max, p.x - rad, p.y - rad, p.x + rad, p.y + rad);
+            continue;
+        }
         int m = side_body_outline(&s->body[i], xy);
         double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
         for (int j = 1; j < m; j++) {
@@ -844,18 +855,12 @@ static void note_changes(side_scene_t *s)
     s->ndrawn = n;
 }
 
-int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
+/* Makes work the art with the bodies drawn in (the art put back only
+ * where the last render drew what moves: bodies lie within those
+ * rectangles, not over the whole frame each time) and sw the waters as
+ * the renderer takes them. */
+static void prepare_frame(side_scene_t *s, rpl_side_water_t *sw)
 {
-    if (!usable(s))
-        return -1;
-    if (!fb || pitch < (ptrdiff_t)s->w * rpl_format_bytes(s->format)) {
-        snprintf(s->err, sizeof s->err, "no framebuffer, or its pitch %td is under a row",
-                 pitch);
-        return -1;
-    }
-    /* work is the art with the bodies drawn in: the art is put back only
-     * where the last render drew what moves (bodies lie within those
-     * rectangles), not over the whole frame each time */
     const int part = s->work_ready && s->ndrawn >= 0;
     if (part) {
         for (int i = 0; i < s->ndrawn; i++) {
@@ -870,7 +875,6 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
     }
     side_bodies_draw(s);
     s->work_ready = 0; /* until note_changes has listed where they are */
-    rpl_side_water_t sw[SIDE_WATERS_MAX];
     for (int k = 0; k < s->nwaters; k++) {
         const side_basin_t *b = &s->lv.basin[k];
         float *surf = s->surf + (size_t)k * s->w;
@@ -878,6 +882,28 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         sw[k] = (rpl_side_water_t){ b->x0, b->x1, surf, (float)b->floor,
                                     rpl_water_awake(s->water[k]) };
     }
+}
+
+static rpl_status render_frame(side_scene_t *s, rpl_side_renderer_t *rend,
+                               const rpl_side_water_t *sw, void *fb, ptrdiff_t pitch)
+{
+    return rpl_side_render(rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
+                           rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
+                           (double)s->steps * SIDE_STEP, fb, pitch);
+}
+
+int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
+{
+    if (!usable(s))
+        return -1;
+    if (!fb || pitch < (ptrdiff_t)s->w * rpl_format_bytes(s->format)) {
+        snprintf(s->err, sizeof s->err, "no framebuffer, or its pitch %td is under a row",
+                 pitch);
+        return -1;
+    }
+    const int part = s->work_ready && s->ndrawn >= 0;
+    rpl_side_water_t sw[SIDE_WATERS_MAX];
+    prepare_frame(s, sw);
     /* drawing over its last frame (the same fb, nothing else drawn there
      * since), the renderer writes only the water, the droplets and what
      * changed in work: the art put back, the bodies drawn now */
@@ -890,9 +916,7 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
         if (rpl_side_renderer_changed(s->rend, ch, n) != RPL_OK)
             snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
     }
-    rpl_status st = rpl_side_render(s->rend, s->work, (ptrdiff_t)s->w * 4, sw, s->nwaters,
-                                    rpl_splash_droplets(s->splash), rpl_splash_count(s->splash),
-                                    (double)s->steps * SIDE_STEP, fb, pitch);
+    rpl_status st = render_frame(s, s->rend, sw, fb, pitch);
     if (st != RPL_OK) {
         snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
         return -1;
@@ -900,6 +924,34 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
     note_changes(s);
     s->work_ready = 1;
     return 0;
+}
+
+uint32_t *side_scene_picture(side_scene_t *s)
+{
+    if (!usable(s))
+        return NULL;
+    uint32_t *px = malloc((size_t)s->w * (size_t)s->h * sizeof *px);
+    rpl_side_renderer_t *rend = NULL;
+    rpl_status st = px ? rpl_side_renderer_create(NULL, s->w, s->h, RPL_XRGB8888, &rend)
+                       : RPL_ENOMEM;
+    if (st == RPL_OK && s->kern)
+        st = rpl_side_renderer_set_kernels(rend, s->kern);
+    rpl_side_water_t sw[SIDE_WATERS_MAX];
+    if (st == RPL_OK) {
+        prepare_frame(s, sw);
+        st = render_frame(s, rend, sw, px, (ptrdiff_t)s->w * 4);
+    }
+    /* work has the bodies where they are now, which the rectangles of the
+     * last render need not list: the next one makes it anew */
+    s->work_ready = 0;
+    if (st != RPL_OK) {
+        snprintf(s->err, sizeof s->err, "cannot draw the picture: %s",
+                 rend ? rpl_side_renderer_error(rend) : rpl_strerror(st));
+        free(px);
+        px = NULL;
+    }
+    rpl_side_renderer_destroy(rend);
+    return px;
 }
 
 int side_scene_changed(const side_scene_t *s, rpl_rect_t *rects, int max)

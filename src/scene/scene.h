@@ -43,6 +43,9 @@ typedef struct side_config {
     int sky_w, sky_h;
     const uint32_t *stone;
     int stone_w, stone_h;
+    /* the renderer's kernels (rpl_kernels_get; NULL: RIPPLE_SIMD's or the
+     * CPU's best), the same bytes on every path */
+    const rpl_kernels_t *kern;
 } side_config_t;
 
 typedef struct side_scene side_scene_t;
@@ -82,6 +85,11 @@ void side_scene_set_autoplay(side_scene_t *s, int on);
 /* Draws the frame into fb (w x h of the configured format, rows pitch
  * bytes apart). */
 int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch);
+/* The scene as it is now drawn into a new w x h XRGB8888 picture of its
+ * own (rows w pixels apart), whatever the scene's format, by a renderer
+ * made for it, without touching what the last render left; the caller
+ * frees it.  NULL: out of memory (side_scene_error says). */
+uint32_t *side_scene_picture(side_scene_t *s);
 /* What the last render changed against the render before, as at most max
  * rectangles of the frame (where bodies, droplets and water are and were;
  * the rest is the same bytes; more than max are merged): the count, or
@@ -149,7 +157,7 @@ const char *side_kind_name(int kind);
 int side_scene_drop_kind(side_scene_t *s, double x, double y, int kind);
 
 /*
- * The timedemo's side scenes (side-2, side-waves-2: play/play.h's table):
+ * The timedemo's side scenes (side-3, side-waves-3: play/play.h's table):
  * a scene made from the front end's seed and size with autoplay off; at
  * each frame (0 the first of a round) side_scene_bench_input, which drops
  * a body every SIDE_BENCH_DROP_EVERY frames, the oldest taken away first
@@ -169,5 +177,9 @@ void side_scene_bench_step(side_scene_t *s);
 /* The scene's steps in one frame of 1/SIDE_BENCH_HZ s. */
 int side_scene_bench_steps(void);
 uint32_t side_scene_bench_crc(side_scene_t *s);
+/* From version 3 on the scenes' CRC goes on over the picture of that
+ * state: side_scene_picture's pixels as 32-bit little-endian integers,
+ * row after row (out of memory for it: the state's CRC, inverted). */
+uint32_t side_scene_bench_crc_picture(side_scene_t *s);
 
 #endif

@@ -450,7 +450,7 @@ function RippleEngine(post, loadScript) {
     const share = `ripple ${version} ${scene} ${fw}x${fh}x32 wasm-${kind} 1t canvas: ` +
       `${Math.round(med)} fps (\u00b1${spread.toFixed(1)}%), 1% low ${Math.round(low)}, ` +
       `crc ${crc}, ${browser}, ${os}`;
-    const name = scene.replace(/-\d+$/, ''), ver = scene.slice(name.length + 1); // side-waves-2
+    const name = scene.replace(/-\d+$/, ''), ver = scene.slice(name.length + 1); // side-waves-3
     const report = {
       version, scene, scene_name: name, scene_version: Number(ver), scene_about: about,
       width: fw, height: fh, bpp: 32, scale: 1, path, threads: 1,

@@ -794,7 +794,7 @@ int web_constant(const char *name)
     return -1;
 }
 
-/* The page's scenes for a refusal: "busy-2, side-2 ... or busy-1". */
+/* The page's scenes for a refusal: "busy-2, side-3 ... or side-waves-2". */
 static void page_scenes(char *buf, size_t len)
 {
     size_t count = 0, k = 0;
@@ -873,7 +873,10 @@ int web_bench_restart(web_t *p)
 
 uint32_t web_bench_crc(web_t *p)
 {
-    return side(p) ? side_scene_bench_crc(p->side) : 0;
+    if (!side(p))
+        return 0;
+    return p->bench && p->bench->picture ? side_scene_bench_crc_picture(p->side)
+                                         : side_scene_bench_crc(p->side);
 }
 
 const char *web_bench_scene(web_t *p)

@@ -183,9 +183,10 @@ int web_constant(const char *name);
  * without a show, the rain and the autopilot on, each frame one tick of
  * both, one step, one draw, busy-2 laying their stones as smooth bumps,
  * busy-1 as flat discs (PLAY_STONES); and the side view of 640x480 from
- * seed 1 dropping the timedemo's bodies (side-2 on springs, side-waves-2
- * on analytic waves: scene/scene.h side_scene_bench_input).
- * web_bench_create makes the scene named ("busy-2", "side-2"; "busy",
+ * seed 1 dropping the timedemo's bodies (side-3 on springs, side-waves-3
+ * on analytic waves: scene/scene.h side_scene_bench_input; side-2 and
+ * side-waves-2 the same with a CRC of the state alone).
+ * web_bench_create makes the scene named ("busy-2", "side-3"; "busy",
  * "" or NULL: busy-2), its pictures still to be given as web_create and
  * web_side_create do (an unknown name, or one of the window demo's
  * alone: RPL_EINVAL, web_error lists the page's names); web_bench_frame
@@ -193,8 +194,9 @@ int web_constant(const char *name);
  * web_bench_restart starts the scene again for the next round, so that
  * every round plays the same bytes (0, or -1 with web_error saying why).
  * A round is web_constant("BENCH_FRAMES") frames.  A pool's CRC is its
- * heights' (web_heights); web_bench_crc gives the side view's, the
- * native report's "state crc32" (0 for a pool).  web_bench_scene names
+ * heights' (web_heights); web_bench_crc gives the side view's (its state
+ * and, from version 3 on, its picture), the native report's "state
+ * crc32" (0 for a pool).  web_bench_scene names
  * the scene ("busy-2"; "" for one that is not a timedemo's) until the
  * next call that returns text, and web_bench_about says what it plays. */
 int web_bench_create(const char *scene, web_t **out);

@@ -1,12 +1,12 @@
-// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name, the side view's side-2 and side-waves-2), the results panel and its copy button, both modules' sound with the music against the native demo's, the page's music in step with the water and U, a click on calm water, Tab to the side view (its hint clear of the overlay, the music going on) and a click that drops a body, the console.
+// tests/web/browser.mjs - the web page in headless chromium: both modules' benchmarks (busy-2 in rounds by default, busy-1 by name, the side view's side-3 and side-waves-3), the results panel and its copy button, both modules' sound with the music against the native demo's, the page's music in step with the water and U, a click on calm water, Tab to the side view (its hint clear of the overlay, the music going on) and a click that drops a body, the console.
 //
 // Usage: node --experimental-websocket tests/web/browser.mjs --dir build/web --crc XXXXXXXX
 //            [--crc2 XXXXXXXX] [--frames 2000] [--side-crc X --side-waves-crc X --side-frames N]
 //            [--music-crc X --music-steps N] [--shots DIR] [--chromium PATH] [--timeout S] [--verbose]
 // --crc is the native busy-1's water after --frames frames, --crc2 busy-2's
 // (without it the page's busy-2 is held to its own rounds and to the other
-// module); --side-crc and --side-waves-crc the native side-2's and
-// side-waves-2's state after --side-frames frames (default 1000); --music-crc the
+// module); --side-crc and --side-waves-crc the native side-3's and
+// side-waves-3's state and picture after --side-frames frames (default 1000); --music-crc the
 // native demo's sound of --music-steps steps of the default show and score at
 // 160x120 (tests/web/music-crc.js plays the same with each module).
 // (What a frame costs is measured by bench/web.mjs, not asserted here.)
@@ -377,8 +377,8 @@ async function rounds(browser, base, mod, want) {
 // c. A scene the page does not play, and a bad count: said in the page
 // (a warning, not a console error), nothing played.
 async function badOptions(browser, base) {
-  for (const [q, want] of [['scene=nosuch', 'busy-2, side-2, side-waves-2 or busy-1'],
-    ['scene=side-3', "no timedemo scene 'side-3'"], ['scene=show-1', "the window demo's"],
+  for (const [q, want] of [['scene=nosuch', 'busy-2, side-3, side-waves-3, busy-1, side-2 or side-waves-2'],
+    ['scene=side-4', "no timedemo scene 'side-4'"], ['scene=show-1', "the window demo's"],
     ['scene=side-1', 'is retired: side-2 plays the same drops'],
     ['rounds=0', '?rounds= takes']]) {
     const page = await open(browser, `${base}?benchmark&${q}`, `benchmark ${q}`);
@@ -625,8 +625,8 @@ async function main() {
       ['busy-2 scalar', () => benchmark(browser, url, 'scalar', 'busy-2', busy2)],
       ['bad options', () => badOptions(browser, url)],
       ['calm water and click', () => calm(browser, url)],
-      ['side-2 scalar', () => benchmark(browser, url, 'scalar', 'side-2', opt.sideCrc, opt.sideFrames)],
-      ['side-waves-2 simd', () => benchmark(browser, url, 'simd', 'side-waves-2', opt.wavesCrc, opt.sideFrames)],
+      ['side-3 scalar', () => benchmark(browser, url, 'scalar', 'side-3', opt.sideCrc, opt.sideFrames)],
+      ['side-waves-3 simd', () => benchmark(browser, url, 'simd', 'side-waves-3', opt.wavesCrc, opt.sideFrames)],
       ['music and the side view', () => sideView(browser, url)],
     ];
     if (opt.musicCrc)

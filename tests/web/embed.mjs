@@ -3,7 +3,7 @@
 // Usage: node --experimental-websocket tests/web/embed.mjs --dir build/web [--crc X --crc2 X]
 //            [--browsers chromium,firefox] [--shots DIR] [--timeout S] [--verbose]
 // --crc and --crc2 are the native busy-1's and busy-2's water after 2000 frames;
-// --side-crc the native side-2's state after --side-frames frames
+// --side-crc the native side-3's state and picture after --side-frames frames
 // (the Firefox timedemo checks are skipped without them); --music-crc the native
 // demo's sound of --music-steps steps of the default show and score (music-crc.js).  Prints "ok  ..." or
 // "FAIL ..." a check and the time each part took; exit 0 when all passed.
@@ -288,8 +288,8 @@ async function run(kind, url) {
         for (const mod of ['simd', 'scalar'])
           for (const [scene, want] of [['busy-2', o.crc2], ['busy-1', o.crc]])
             await timedemo(br, url, mod, scene, want);
-        if (o.sideCrc) // the side view: one module, its engine and Chipmunk2D are the same C in both
-          await timedemo(br, url, 'simd', 'side-2', o.sideCrc, o.sideFrames || 1000);
+        if (o.sideCrc) // the side view: its engine and Chipmunk2D are the same C in both modules
+          await timedemo(br, url, 'simd', 'side-3', o.sideCrc, o.sideFrames || 1000);
       });
     const errs = br.errors.filter((t) => !/no-such-picture|file:\/\//.test(t));
     (errs.length === 0 ? ok : fail)(`${kind}: no console errors or exceptions but the ones asked for` +

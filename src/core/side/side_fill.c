@@ -27,20 +27,53 @@ static int picture_ok(const uint32_t *px, ptrdiff_t pitch, int w, int h)
  * centres lie in [left, right) of the row's centre line, each edge
  * counted for min(y) <= yc < max(y), so that shapes sharing an edge
  * share no pixel and a w x h rectangle on whole numbers fills exactly
- * w * h pixels.  Returns 0 for an empty row; xa, xb unclipped (may lie
- * outside the picture), as doubles of whole values to stay in range.
+ * w * h pixels.  Each edge is taken once to the rows it counts for
+ * (poly_edges), so that a row looks at those alone.
  */
-static int poly_span(const double *xy, int n, int y, double *xa, double *xb)
+typedef struct poly_edge {
+    double x0, y0, dx, dy; /* crosses yc at x0 + dx * (yc - y0) / dy */
+    int ya, yb;            /* and counts for rows ya <= y < yb */
+} poly_edge_t;
+
+/* The first row y in [lo, hi] whose centre y + 0.5 is at least v (hi if
+ * none): a guess, then moved to where the comparison itself puts it. */
+static int first_row_at(double v, int lo, int hi)
 {
-    double yc = y + 0.5, lo = INFINITY, hi = -INFINITY;
+    int y = (int)clampd(ceil(v - 0.5), lo, hi);
+    while (y < hi && y + 0.5 < v)
+        y++;
+    while (y > lo && y - 0.5 >= v)
+        y--;
+    return y;
+}
+
+/* The edges of polygon xy (n points) for rows lo..hi-1; horizontal ones,
+ * which count for no row, left out.  Returns how many. */
+static int poly_edges(const double *xy, int n, int lo, int hi, poly_edge_t *e)
+{
+    int m = 0;
     for (int i = 0; i < n; i++) {
         int j = i + 1 < n ? i + 1 : 0;
         double x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * j], y1 = xy[2 * j + 1];
         if (y0 == y1)
             continue;
-        if (!((y0 <= yc && yc < y1) || (y1 <= yc && yc < y0)))
+        e[m] = (poly_edge_t){x0, y0, x1 - x0, y1 - y0, 0, 0};
+        e[m].ya = first_row_at(y0 < y1 ? y0 : y1, lo, hi);
+        e[m].yb = first_row_at(y0 < y1 ? y1 : y0, lo, hi);
+        m += e[m].ya < e[m].yb;
+    }
+    return m;
+}
+
+/* Row y's span: 0 for an empty row; xa, xb unclipped (may lie outside
+ * the picture), as doubles of whole values to stay in range. */
+static int poly_span(const poly_edge_t *e, int m, int y, double *xa, double *xb)
+{
+    double yc = y + 0.5, lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < m; i++) {
+        if (y < e[i].ya || y >= e[i].yb)
             continue;
-        double x = x0 + (x1 - x0) * (yc - y0) / (y1 - y0);
+        double x = e[i].x0 + e[i].dx * (yc - e[i].y0) / e[i].dy;
         if (x < lo)
             lo = x;
         if (x > hi)
@@ -53,6 +86,16 @@ static int poly_span(const double *xy, int n, int y, double *xa, double *xb)
     return *xa <= *xb;
 }
 
+static inline double maxd(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double mind(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double *xy, int n,
                       uint32_t fill, uint32_t edge, int shade)
 {
@@ -63,25 +106,28 @@ void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double 
         if (!isfinite(xy[i]))
             return;
     for (int i = 0; i < n; i++) {
-        ymin = fmin(ymin, xy[2 * i + 1]);
-        ymax = fmax(ymax, xy[2 * i + 1]);
+        ymin = mind(ymin, xy[2 * i + 1]);
+        ymax = maxd(ymax, xy[2 * i + 1]);
     }
     shade = clampi(shade, 0, 255);
     int ya = (int)clampd(floor(ymin), 0, h), yb = (int)clampd(ceil(ymax), 0, h);
     double span = ymax - ymin > 0 ? ymax - ymin : 1;
+    if (ya >= yb)
+        return;
+    /* the rows asked for are ya - 1 .. yb */
+    poly_edge_t e[64];
+    const int m = poly_edges(xy, n, ya - 1, yb + 1, e);
     /* the spans of rows y - 1, y and y + 1, each found once */
     double sa[3] = {0, 0, 0}, sb[3] = {-1, -1, -1};
     int sok[3] = {0, 0, 0};
-    if (ya < yb) {
-        sok[1] = poly_span(xy, n, ya - 1, &sa[1], &sb[1]);
-        sok[2] = poly_span(xy, n, ya, &sa[2], &sb[2]);
-    }
+    sok[1] = poly_span(e, m, ya - 1, &sa[1], &sb[1]);
+    sok[2] = poly_span(e, m, ya, &sa[2], &sb[2]);
     for (int y = ya; y < yb; y++) {
         for (int i = 0; i < 2; i++) {
             sa[i] = sa[i + 1], sb[i] = sb[i + 1], sok[i] = sok[i + 1];
         }
         sa[2] = 0, sb[2] = -1;
-        sok[2] = poly_span(xy, n, y + 1, &sa[2], &sb[2]);
+        sok[2] = poly_span(e, m, y + 1, &sa[2], &sb[2]);
         if (!sok[1])
             continue;
         double a = sa[1], b = sb[1];
@@ -93,8 +139,8 @@ void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double 
          * above or below does not reach: inside, the columns i0..i1 */
         int i0 = x1 + 1, i1 = x1;
         if (!edge || (sok[0] && sok[2])) {
-            double lo = edge ? fmax(fmax(sa[0], sa[2]), a + 1) : a;
-            double hi = edge ? fmin(fmin(sb[0], sb[2]), b - 1) : b;
+            double lo = edge ? maxd(maxd(sa[0], sa[2]), a + 1) : a;
+            double hi = edge ? mind(mind(sb[0], sb[2]), b - 1) : b;
             i0 = (int)clampd(lo, x0, x1 + 1);
             i1 = (int)clampd(hi, x0 - 1, x1);
         }

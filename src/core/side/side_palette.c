@@ -47,8 +47,8 @@ rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art)
         surf[x] = (float)(PAL_ART_H + 6 + 4.0 * rpl_sin(x * 0.11) + 1.5 * rpl_sin(x * 0.37));
     rpl_side_water_t wb = {0, pw, surf, (float)ph, 1};
     anim_t an;
-    rpl_side_make_anim(&an, 1.7);
-    rpl_side_draw_water(pic, pw, dry, pw, pw, ph, &wb, r->caustic, &an, r->depth, &r->col, r->kern);
+    rpl_side_make_anim(r, &an, 1.7);
+    rpl_side_draw_water(pic, pw, dry, pw, pw, ph, &wb, &an, &r->depth, &r->col, r->kern);
     for (int i = 0; i < 24; i++) {
         rpl_droplet_t dp = {(float)(5 + i * 10.5), (float)(PAL_ART_H - 14 + (i * 7) % 30), 0, 0,
                             (float)(i % 5) * 0.1f, 0.6f, (float)(1.0 + (i % 3))};

@@ -13,6 +13,8 @@ static void release(rpl_side_renderer_t *r)
 {
     free(r->frame);
     free(r->caustic);
+    free(r->loop);
+    free(r->shimmer);
     free(r->cube);
     free(r->colmem);
     free(r->span);
@@ -21,6 +23,8 @@ static void release(rpl_side_renderer_t *r)
     r->span = NULL;
     r->last_span = NULL;
     r->caustic = NULL;
+    r->loop = NULL;
+    r->shimmer = NULL;
     r->cube = NULL;
     r->colmem = NULL;
 }
@@ -46,14 +50,18 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->format = format;
     if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = calloc((size_t)CAUS * CAUS + 4, 1); /* kernels may read 4 bytes at a texel */
+    r->caustic = malloc(2 * (size_t)CAUS * CAUS);
+    /* the loop's frames are made when first shown: most of it stays untouched
+     * (and unbacked by the system) in a renderer that draws a frame or two */
+    r->loop = malloc((size_t)CAUS_FRAMES * CAUS * CAUS_ROW);
+    r->shimmer = malloc((size_t)CAUS_FRAMES * 256 * sizeof *r->shimmer);
     size_t ncol = (size_t)(w > PAL_W ? w : PAL_W);
     r->colmem = malloc(COLUMN_ARRAYS * ncol * sizeof *r->colmem);
     r->span = malloc(2 * (size_t)h * sizeof *r->span);
     r->last_span = malloc(2 * (size_t)h * sizeof *r->last_span);
     r->nhint = -1;
     if ((format != RPL_XRGB8888 && !r->frame) || !r->span || !r->last_span || !r->caustic ||
-        !r->colmem) {
+        !r->loop || !r->shimmer || !r->colmem) {
         release(r);
         return rpl_err_set(&r->err, RPL_ENOMEM, "out of memory for a %dx%d side renderer", w, h);
     }
@@ -66,6 +74,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->col.gbase = r->colmem + 6 * ncol;
     r->col.rdeep = r->colmem + 7 * ncol;
     r->col.rrow = r->colmem + 8 * ncol;
+    r->col.rstep = r->colmem + 9 * ncol;
     if ((st = rpl_kernels_find(NULL, &r->kern)) != RPL_OK) {
         release(r);
         return rpl_err_set(&r->err, st, "no kernels for the side renderer (RIPPLE_SIMD?)");
@@ -380,10 +389,10 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
         }
     }
     anim_t an;
-    rpl_side_make_anim(&an, time);
+    rpl_side_make_anim(r, &an, time);
     for (int k = 0; k < nwaters; k++)
-        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], r->caustic, &an, r->depth,
-                            &r->col, r->kern);
+        rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], &an, &r->depth, &r->col,
+                            r->kern);
     for (int k = 0; k < ndrops; k++)
         rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
 

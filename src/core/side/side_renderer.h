@@ -24,14 +24,20 @@
  * body and frame (colour, opacity, caustic light, refraction and
  * darkening by the depth under the surface), and per column the slope and
  * curvature of the surface (refraction, darkening, foam).  The shading is
- * integer arithmetic on one pixel of the scene, done for most pixels in
- * blocks (shade_block); deep water, where only the colour varies with
- * depth, has loops of its own.
+ * integer arithmetic on one pixel of the scene and the caustics' light
+ * there, read from a looping animation baked once (side_caustic.c), done
+ * by the kernel table's rows: near the surface, its foam, and deep water,
+ * where only the colour varies with depth.
  */
 
 #define CAUS_BITS 8
 #define CAUS (1 << CAUS_BITS)      /* the caustic pattern's side, a power of two */
-#define CAUS_GRID 8                /* Voronoi cells across the pattern */
+#define CAUS_GRID 8                /* Voronoi cells across the first layer */
+#define CAUS_GRID2 6               /* and across the second */
+#define CAUS_FRAMES 64             /* the caustics' loop (side_caustic.c) */
+#define CAUS_RATE 20               /* its frames a second: 3.2 s a loop */
+#define CAUS_WRAP 2560             /* steps after which the loop and its drift start again */
+#define CAUS_ROW (CAUS + TABLE_PAD) /* a row of a frame of the loop: periodic, TABLE_PAD past CAUS */
 #define DEPTHS RPL_SIDE_DEPTHS     /* depth table entries (deeper uses the last), 512 */
 #define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
 #define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
@@ -46,7 +52,7 @@
 #define TABLE_PAD 32               /* periodic tables run this far past 256 (kernels.h) */
 
 /* One depth's shading, for a body: out = (scene * inva + pre) >> 8, then
- * caustic light caus/256 of the pattern, refraction refr/256 of the
+ * caustic light caus/256 of the loop's (at most RPL_SIDE_CW_MAX), refraction refr/256 of the
  * slope in pixels, darkening of steep water weighted dk/256, the
  * underwater shimmer's amplitude wob/256 px. */
 typedef struct depth_entry {
@@ -58,6 +64,27 @@ typedef struct depth_entry {
     int32_t dk;
     int32_t wob;
 } depth_entry_t;
+
+/* A depth table made for a gradient's span, with what the kernels and
+ * the deep rows read of it: made once for a span and kept while bodies
+ * of that span are drawn (a few of them, the least recently used given
+ * up first), since making one takes longer than drawing many rows. */
+typedef struct depth_set {
+    int span;                  /* whole pixels, DEPTH_SPAN_MIN..DEPTH_SPAN_MAX; 0: none yet */
+    unsigned used;             /* the cache's clock when last drawn with */
+    int fast;                  /* fast_ok: the kernels' 16-bit arithmetic holds */
+    int dmid, dstart;          /* deep_from(, 0) and deep_from(, 1) */
+    int32_t refr_max;          /* the largest |refr| from dmid on */
+    depth_entry_t e[DEPTHS];
+    uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS]; /* as kernels.h has them */
+} depth_set_t;
+
+#define DEPTH_SETS 4
+
+typedef struct depth_cache {
+    depth_set_t set[DEPTH_SETS];
+    unsigned clock;
+} depth_cache_t;
 
 /* What a frame knows of each column of a body (arrays of the renderer's
  * width, or the palette picture's). */
@@ -71,15 +98,19 @@ typedef struct columns {
     int32_t *gbase;  /* deeper than 16 px the gradient's depth is y - gbase */
     int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
     int32_t *rrow;   /* the same for the row being drawn, where it varies by depth */
+    int32_t *rstep;  /* what rrow gains a row deeper while the weight still falls */
 } columns_t;
 
-#define COLUMN_ARRAYS 9
+#define COLUMN_ARRAYS 10
 
 struct rpl_side_renderer {
     int w, h;
     rpl_format format;
     uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
-    uint8_t *caustic;           /* CAUS*CAUS, tileable light network (and 4 bytes more) */
+    uint8_t *caustic;           /* 2*CAUS*CAUS: the caustics' two tileable light networks */
+    uint8_t *loop;              /* CAUS_FRAMES frames of CAUS rows of CAUS_ROW: their light */
+    int16_t *shimmer;           /* CAUS_FRAMES x 256: the scene's shimmer with each */
+    unsigned char baked[CAUS_FRAMES]; /* the loop's frames made so far */
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
     int32_t *span;              /* per row, the columns [x0, x1) drawn over the scene (2*h) */
@@ -93,7 +124,7 @@ struct rpl_side_renderer {
     int have_last;              /* last_* describe a frame drawn whole or in part */
     int nhint;                  /* the scene's changes since it, declared; -1: none */
     rpl_rect_t hint[HINTS_MAX];
-    depth_entry_t depth[DEPTHS];
+    depth_cache_t depth;
     columns_t col;              /* per column of a body, max(w, PAL_W) each */
     int32_t *colmem;
     const rpl_kernels_t *kern;  /* the deep water's kernel */
@@ -126,12 +157,13 @@ static inline int cube_index(uint32_t c)
                  (c >> (16 - CUBE_BITS) & 0x1F) << CUBE_BITS | (c >> (8 - CUBE_BITS) & 0x1F));
 }
 
-/* What one frame's time gives the caustics and the shimmer. */
+/* What one frame's time gives the caustics and the shimmer: the light
+ * at pixel (x, y) is light[((y + ly) & 255) * CAUS_ROW + ((x + lx) & 255)]. */
 typedef struct anim {
-    int ox1, oy1, ox2, oy2;    /* the two caustic layers' scroll */
-    int8_t warp[256];          /* caustic lines' sideways warp, by row */
-    int8_t warpv[256 + TABLE_PAD]; /* and their up-and-down warp, by column (periodic) */
-    int16_t wob[256];          /* shimmer in 1/256 px, by (x + 2y) */
+    long step;                 /* the caustics' step, 0..CAUS_WRAP-1 */
+    const uint8_t *light;      /* a frame of the loop */
+    int lx, ly;                /* its drift, 0..255 */
+    const int16_t *wob;        /* shimmer in 1/256 px, by (x + 2y) & 255 */
 } anim_t;
 
 /* Where a body's water goes this frame, known before anything is drawn:
@@ -144,14 +176,16 @@ typedef struct body_rows {
     int yfull;   /* rows yfull .. y1-1: every column is water */
 } body_rows_t;
 
-/* side_shade.c */
+/* side_caustic.c: the networks (2*CAUS*CAUS bytes), and the anim of a
+ * time, which bakes the loop's frame it shows if not yet made. */
 void rpl_side_make_caustic(uint8_t *out);
-void rpl_side_make_anim(anim_t *a, double time);
+void rpl_side_make_anim(rpl_side_renderer_t *r, anim_t *a, double time);
+
+/* side_shade.c */
 void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br);
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
-                       int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
-                       const rpl_kernels_t *kern);
+                       int w, int h, const rpl_side_water_t *wb, const anim_t *an,
+                       depth_cache_t *depths, const columns_t *col, const rpl_kernels_t *kern);
 int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4]);
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);

@@ -1,4 +1,4 @@
-/* core/side/side_shade.c - shading side-view water: the caustic pattern, the depth table, the water's columns and pixels, droplets. */
+/* core/side/side_shade.c - shading side-view water: the depth table, the water's columns and pixels, droplets. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,84 +7,6 @@
 #include "core/base/base.h"
 #include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
-
-/* ---- the caustic pattern ------------------------------------------------- */
-
-/*
- * A tileable Voronoi network: one jittered point per grid cell, and at
- * each texel the distances to the nearest (F1) and the second nearest
- * (F2) point, wrapping around.  F2 - F1 is small along the cells'
- * borders; light gathers there, so the pattern is bright on thin lines
- * that fade into dark cells, as sunlight focused by waves looks on a floor.
- */
-/* floor(sqrt(v)), bit by bit. */
-static uint32_t isqrt(uint32_t v)
-{
-    uint32_t root = 0, bit = 1u << 30;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= root + bit) {
-            v -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    return root;
-}
-
-/* All integer (positions in 1/16 px) but for the small table of the
- * brightness by F2 - F1: the pattern is the same bytes everywhere and
- * cheap to make even where floating point is slow. */
-void rpl_side_make_caustic(uint8_t *out)
-{
-    enum { SUB = 16, CELL = CAUS / CAUS_GRID * SUB, SPAN = CAUS * SUB, LEVELS = 512 };
-    int px[CAUS_GRID][CAUS_GRID], py[CAUS_GRID][CAUS_GRID];
-    uint32_t s = SEED;
-    for (int j = 0; j < CAUS_GRID; j++)
-        for (int i = 0; i < CAUS_GRID; i++) {
-            /* jittered within the middle 70% of its cell */
-            px[j][i] = i * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
-            py[j][i] = j * CELL + CELL * 15 / 100 + (int)(rpl_xorshift32(&s) % (CELL * 70 / 100));
-        }
-    /* brightness by F2 - F1 in 1/16 px: bright thin lines along the
-     * borders, and a wider soft glow about them */
-    uint8_t lut[LEVELS];
-    for (int k = 0; k < LEVELS; k++) {
-        double dd = (double)k / SUB;
-        double e = clampd(1.0 - dd / 9.0, 0.0, 1.0);
-        double g = clampd(1.0 - dd / 26.0, 0.0, 1.0);
-        double v = rpl_pow(e, 3.5) * 0.8 + g * g * g * 0.2;
-        lut[k] = (uint8_t)lrint(clampd(v, 0.0, 1.0) * 255.0);
-    }
-    for (int y = 0; y < CAUS; y++)
-        for (int x = 0; x < CAUS; x++) {
-            int cx = x * SUB + SUB / 2, cy = y * SUB + SUB / 2;
-            int ci = cx / CELL, cj = cy / CELL;
-            uint32_t f1 = UINT32_MAX, f2 = UINT32_MAX; /* squared */
-            for (int dj = -1; dj <= 1; dj++)
-                for (int di = -1; di <= 1; di++) {
-                    int i = ci + di, j = cj + dj;
-                    /* the neighbour across the wrap, moved next to this texel */
-                    int ox = i < 0 ? -SPAN : i >= CAUS_GRID ? SPAN : 0;
-                    int oy = j < 0 ? -SPAN : j >= CAUS_GRID ? SPAN : 0;
-                    i = (i + CAUS_GRID) % CAUS_GRID;
-                    j = (j + CAUS_GRID) % CAUS_GRID;
-                    int dx = px[j][i] + ox - cx, dy = py[j][i] + oy - cy;
-                    uint32_t d = (uint32_t)(dx * dx) + (uint32_t)(dy * dy);
-                    if (d < f1) {
-                        f2 = f1;
-                        f1 = d;
-                    } else if (d < f2) {
-                        f2 = d;
-                    }
-                }
-            uint32_t k = isqrt(f2) - isqrt(f1);
-            out[y * CAUS + x] = lut[k < LEVELS ? k : LEVELS - 1];
-        }
-}
 
 /* ---- the depth table ---------------------------------------------------- */
 
@@ -105,16 +27,21 @@ static int deep_from(const depth_entry_t *tab, int refr_too)
     return d > 16 ? d : 16;
 }
 
+/* The refraction's weight falls by REFR_STEP/256 a pixel down to 1 at
+ * REFR_DEPTH under the surface. */
+#define REFR_DEPTH 60
+#define REFR_STEP 17
+
 /* Shading by depth for a body whose gradient spans `span` pixels. */
 static void make_depths(depth_entry_t *tab, double span)
 {
     /* shallow teal to deep blue */
     static const double top[3] = {70, 196, 206}, mid[3] = {28, 120, 168}, deep[3] = {10, 34, 84};
     for (int d = 0; d < DEPTHS; d++) {
-        /* past the gradient's span and the refraction's (60 px) every
+        /* past the gradient's span and the refraction's every
          * entry is the one before: copied rather than worked out again
          * with pow() (most of the table, every frame) */
-        if (d > 60 && (d - 1 + 0.5) / span >= 1.0) {
+        if (d > REFR_DEPTH && (d - 1 + 0.5) / span >= 1.0) {
             tab[d] = tab[d - 1];
             continue;
         }
@@ -131,59 +58,89 @@ static void make_depths(depth_entry_t *tab, double span)
         e->pg = (int32_t)lrint(c[1] * a * 256.0);
         e->pb = (int32_t)lrint(c[2] * a * 256.0);
         e->prb = (uint32_t)e->pr << 16 | (uint32_t)e->pb;
-        e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 256.0);
+        /* the loop's light is 2/3 of the layers' product and sum (side_caustic.c) */
+        e->caus = (int32_t)lrint((0.05 + 0.45 * u * u * u) * 384.0);
         /* the refraction is strongest just under the surface and settles
-         * deeper, where it would smear the scene into streaks */
-        e->refr = (int32_t)lrint((1.0 + 4.0 * clampd(1.0 - d / 60.0, 0.0, 1.0)) * 256.0);
+         * deeper, where it would smear the scene into streaks: by the same
+         * step each pixel down (REFR_STEP, so that a row's weights follow
+         * from the row above's by an add) */
+        e->refr = 256 + REFR_STEP * (d < REFR_DEPTH ? REFR_DEPTH - d : 0);
         double f = clampd(1.0 - d / 32.0, 0.0, 1.0);
         e->dk = (int32_t)lrint(256.0 * f * f);
         e->wob = (int32_t)lrint(256.0 * 1.6 * clampd(d / 24.0, 0.0, 1.0));
     }
 }
 
+/* Whether the kernels' and the blocks' 16-bit arithmetic holds for every
+ * entry of a depth table (it does for make_depths' colours; checked so
+ * that other colours could never overflow silently). */
+static int fast_ok(const depth_entry_t *tab)
+{
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &tab[d];
+        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
+        pm = pm > e->pb ? pm : e->pb;
+        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
+            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > RPL_SIDE_CW_MAX || e->dk < 0 ||
+            e->dk > 256 || e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
+            return 0;
+    }
+    return 1;
+}
+
+/* The depth set of a gradient `span` pixels deep (rounded to a whole
+ * pixel: a body's top bobs by fractions of one from frame to frame), made
+ * if the cache lacks it. */
+static const depth_set_t *depth_set(depth_cache_t *dc, double span)
+{
+    const int key = (int)lrint(clampd(span, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
+    depth_set_t *ds = &dc->set[0];
+    for (int i = 0; i < DEPTH_SETS; i++) {
+        if (dc->set[i].span == key) {
+            ds = &dc->set[i];
+            ds->used = ++dc->clock;
+            return ds;
+        }
+        if (dc->set[i].used < ds->used)
+            ds = &dc->set[i];
+    }
+    ds->span = key;
+    ds->used = ++dc->clock;
+    make_depths(ds->e, key);
+    ds->dmid = deep_from(ds->e, 0);
+    ds->dstart = deep_from(ds->e, 1);
+    ds->refr_max = 0;
+    for (int d = ds->dmid; d < DEPTHS; d++)
+        ds->refr_max = abs(ds->e[d].refr) > ds->refr_max ? abs(ds->e[d].refr) : ds->refr_max;
+    ds->fast = fast_ok(ds->e);
+    for (int d = 0; d < DEPTHS; d++) {
+        const depth_entry_t *e = &ds->e[d];
+        ds->te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
+        ds->tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
+        ds->tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
+        ds->tia[d] = (uint32_t)e->inva;
+    }
+    return ds;
+}
+
 /* ---- drawing the water -------------------------------------------------- */
 
-
-void rpl_side_make_anim(anim_t *a, double time)
-{
-    /* wrapped into one period of the pattern before anything else, so long
-     * running times keep their precision */
-    double t = fmod(time, 4096.0);
-    a->ox1 = (int)floor(fmod(t * 13.0, CAUS));
-    a->oy1 = (int)floor(fmod(t * 5.0, CAUS));
-    a->ox2 = (int)floor(fmod(-t * 9.0 + 4096.0 * CAUS, CAUS));
-    a->oy2 = (int)floor(fmod(t * 8.0, CAUS));
-    for (int i = 0; i < 256; i++) {
-        double ph = 6.283185307179586 * i / 256.0;
-        a->warp[i] = (int8_t)lrint(6.0 * rpl_sin(2.0 * ph + t * 1.3) + 2.5 * rpl_sin(5.0 * ph - t * 2.1));
-        a->warpv[i] = (int8_t)lrint(5.0 * rpl_sin(3.0 * ph - t * 1.1) + 2.0 * rpl_sin(7.0 * ph + t * 1.7));
-        a->wob[i] = (int16_t)lrint(256.0 * (0.6 * rpl_sin(3.0 * ph + t * 2.4) + 0.4 * rpl_sin(7.0 * ph - t * 3.1)));
-    }
-    memcpy(a->warpv + 256, a->warpv, TABLE_PAD);
-}
-
-static inline uint32_t pack(int r, int g, int b)
-{
-    return 0xFF000000u | (uint32_t)clampi(r, 0, 255) << 16 | (uint32_t)clampi(g, 0, 255) << 8 |
-           (uint32_t)clampi(b, 0, 255);
-}
-
 /*
- * Most of the water is shaded in blocks of BLOCK pixels: first what each
- * pixel reads is gathered (the scene's pixel through the refraction, the
- * two caustic texels, the gradient's entry), then one loop of a fixed
- * count does the arithmetic, which compilers turn into vector code.  It
- * is the arithmetic of the general path (water_pixel) for a pixel
- * without foam, the same values to the bit, in 16 bits: scene * inva +
- * pre stays under 65536 (checked by fast_ok), the caustics' c1 * c2 is at
- * most 255 * 255, their light at most (254 + 127) * caus / 256 with caus
- * <= 128, so 190, and 190 * 230 fits too; a channel then stays under 512,
- * and darkening it by k/256 (k <= 256) is the high half of (c << 7) *
- * (k << 1), both factors under 65536 (and no change for k = 256).
+ * Deep water whose gradient varies by column is shaded in blocks of
+ * BLOCK pixels: first what each pixel reads is gathered (the scene's
+ * pixel through the refraction, the light, the gradient's entry), then
+ * one loop of a fixed count does the arithmetic, which compilers turn
+ * into vector code.  It is the arithmetic of the general path
+ * (water_pixel) for a pixel without foam, the same values to the bit, in
+ * 16 bits: scene * inva + pre stays under 65536 (checked by fast_ok), the
+ * light at most 255 * caus / 256 with caus <= RPL_SIDE_CW_MAX, so 191,
+ * and 191 * 230 fits too; a channel then stays under 512, and darkening
+ * it by k/256 (k <= 256) is the high half of (c << 7) * (k << 1), both
+ * factors under 65536 (and no change for k = 256).
  */
 typedef struct shade_in {
     uint32_t src[BLOCK];                 /* the scene's pixel */
-    uint8_t c1[BLOCK], c2[BLOCK];        /* the caustic texels */
+    uint8_t light[BLOCK];                /* the caustics' */
     uint16_t inva[BLOCK], pr[BLOCK], pg[BLOCK], pb[BLOCK], caus[BLOCK]; /* the gradient's entry */
     uint16_t k[BLOCK];                   /* 256 less the darkening of steep water */
 } shade_in_t;
@@ -193,9 +150,8 @@ static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
     for (int i = 0; i < BLOCK; i++) {
         uint32_t src = in->src[i];
         uint16_t r = (uint16_t)(src >> 16 & 0xFF), g = (uint16_t)(src >> 8 & 0xFF);
-        uint16_t b = (uint16_t)(src & 0xFF), a1 = in->c1[i], a2 = in->c2[i], ia = in->inva[i];
-        uint16_t light = (uint16_t)(((uint16_t)(a1 * a2) >> 8) + ((a1 + a2) >> 2));
-        uint16_t add = (uint16_t)((uint16_t)(light * in->caus[i]) >> 8);
+        uint16_t b = (uint16_t)(src & 0xFF), ia = in->inva[i];
+        uint16_t add = (uint16_t)((uint16_t)(in->light[i] * in->caus[i]) >> 8);
         r = (uint16_t)(((uint16_t)(r * ia + in->pr[i]) >> 8) + ((uint16_t)(add * 200) >> 8));
         g = (uint16_t)(((uint16_t)(g * ia + in->pg[i]) >> 8) + add);
         b = (uint16_t)(((uint16_t)(b * ia + in->pb[i]) >> 8) + ((uint16_t)(add * 230) >> 8));
@@ -208,23 +164,6 @@ static void shade_block(uint32_t *restrict out, const shade_in_t *restrict in)
         b = b > 255 ? 255 : b;
         out[i] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
     }
-}
-
-/* Whether the blocks' 16-bit arithmetic holds for every entry of a
- * depth table (it does for make_depths' colours; checked so that other
- * colours could never overflow silently). */
-static int fast_ok(const depth_entry_t *tab)
-{
-    for (int d = 0; d < DEPTHS; d++) {
-        const depth_entry_t *e = &tab[d];
-        int32_t pm = e->pr > e->pg ? e->pr : e->pg;
-        pm = pm > e->pb ? pm : e->pb;
-        if (e->inva < 0 || e->inva > 256 || e->pr < 0 || e->pg < 0 || e->pb < 0 ||
-            255 * e->inva + pm > 65535 || e->caus < 0 || e->caus > 128 || e->dk < 0 || e->dk > 256 ||
-            e->refr < 0 || e->refr > 2047 || e->wob < 0 || e->wob > 511)
-            return 0;
-    }
-    return 1;
 }
 
 static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
@@ -241,7 +180,6 @@ static inline void take_entry(shade_in_t *in, int i, const depth_entry_t *e)
 typedef struct water_ctx {
     const columns_t *col;
     const depth_entry_t *dep;
-    const uint8_t *caus;
     const anim_t *an;
     const int32_t *wdeep;   /* the shimmer in deep water by (x + 2y) & 255, periodic */
     int w;
@@ -250,18 +188,17 @@ typedef struct water_ctx {
     int y;
     const uint32_t *srow;   /* the scene's */
     uint32_t *frow;         /* the frame's */
-    int c1x, c2x, c1y, c2y; /* the caustic layers' offsets */
-    rpl_side_shallow_job_t *job; /* the kernel's job for the body (fast) */
-    rpl_side_shallow_fn shallow;
+    const uint8_t *lrow;    /* the caustics' light by (x + lx) & 255, periodic */
+    rpl_side_shallow_job_t *job; /* the kernels' job for the body (fast) */
+    const rpl_kernels_t *kern;
     int yfoam;              /* no foam on rows under it (the lowest surface + 4) */
 } water_ctx_t;
 
-#define CAUS_AT(row, col) \
-    caus[((unsigned)(row) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(col) & (CAUS - 1))]
-
 /* One pixel of water at depth d >= 0 under its surface, column x, with
  * its depth table's entries e (the refraction and darkening) and eg (the
- * gradient's); `foam` is d < 5, a constant where the caller knows it. */
+ * gradient's): the kernels' rule (kernels.h) in plain int arithmetic,
+ * whatever the entries; `foam` is d < 5, a constant where the caller
+ * knows it. */
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* so that `foam` is a constant in each caller */
 #endif
@@ -269,7 +206,6 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
                                    const depth_entry_t *eg, int foam)
 {
     const columns_t *col = c->col;
-    const uint8_t *caus = c->caus;
     const int y = c->y, w = c->w;
     int dx = (col->sfx[x] * e->refr + c->an->wob[(x + 2 * y) & 255] * e->wob) >> 16;
     int sx = x + dx;
@@ -280,9 +216,8 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
     int r = (int)(((src >> 16 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pr) >> 8);
     int g = (int)(((src >> 8 & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pg) >> 8);
     int b = (int)(((src & 0xFF) * (uint32_t)eg->inva + (uint32_t)eg->pb) >> 8);
-    int v = c->an->warpv[x & 255];
-    int c1 = CAUS_AT(c->c1y + v, x + c->c1x), c2 = CAUS_AT(c->c2y - v, (x * 3 >> 2) + c->c2x);
-    int add = ((c1 * c2 >> 8) + ((c1 + c2) >> 2)) * eg->caus >> 8;
+    int light = c->lrow[(x + c->an->lx) & 255];
+    int add = light * eg->caus >> 8;
     r += add * 200 >> 8;
     g += add;
     b += add * 230 >> 8;
@@ -291,21 +226,21 @@ static inline uint32_t shade_pixel(const water_ctx_t *c, int x, int d, const dep
     g = g * k >> 8;
     b = b * k >> 8;
     if (foam) {
-        /* foam, fading out over its last pixel */
+        /* foam, fading out over its last pixel, over the water clamped */
         int fa = clampi(col->fwq[x] - d * 256, 0, 256) * 220 >> 8;
         if (d == 0)
             fa = fa + ((256 - fa) * 60 >> 8); /* the very line is brightest */
-        int sp = c1 >> 3;                     /* a little sparkle along it */
-        r += (236 + sp - r) * fa >> 8;
-        g += (250 + sp - g) * fa >> 8;
-        b += (255 - b) * fa >> 8;
-        if (d == 0 && col->cov[x] < 256) {
+        int sp = light >> 3;                  /* a little sparkle along it */
+        r = ((r > 255 ? 255 : r) * (256 - fa) + (236 + sp > 255 ? 255 : 236 + sp) * fa) >> 8;
+        g = ((g > 255 ? 255 : g) * (256 - fa) + (250 + sp > 255 ? 255 : 250 + sp) * fa) >> 8;
+        b = ((b > 255 ? 255 : b) * (256 - fa) + 255 * fa) >> 8;
+        if (d == 0) {
             /* anti-aliased top: the pixel is partly above the surface */
             uint32_t o = c->srow[x];
             int cv = col->cov[x];
-            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + (r > 255 ? 255 : r) * cv) >> 8;
-            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + (g > 255 ? 255 : g) * cv) >> 8;
-            b = ((int)(o & 0xFF) * (256 - cv) + (b > 255 ? 255 : b) * cv) >> 8;
+            r = ((int)(o >> 16 & 0xFF) * (256 - cv) + r * cv) >> 8;
+            g = ((int)(o >> 8 & 0xFF) * (256 - cv) + g * cv) >> 8;
+            b = ((int)(o & 0xFF) * (256 - cv) + b * cv) >> 8;
         }
     }
     return 0xFF000000u | (uint32_t)(r > 255 ? 255 : r) << 16 | (uint32_t)(g > 255 ? 255 : g) << 8 |
@@ -319,123 +254,56 @@ static inline uint32_t water_pixel(const water_ctx_t *c, int x, int d)
     const depth_entry_t *e = &dep[d < DEPTHS ? d : DEPTHS - 1];
     int dg = d < 16 ? d + (c->col->shift[x] * d >> 4) : c->y - c->col->gbase[x];
     const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-    return shade_pixel(c, x, d, e, eg, d < 5);
-}
-
-/* A foam pixel, 0 <= d < 5: water_pixel's value with its depth known. */
-static inline uint32_t foam_pixel(const water_ctx_t *c, int x, int d)
-{
-    int dg = d + (c->col->shift[x] * d >> 4);
-    return shade_pixel(c, x, d, &c->dep[d], &c->dep[dg < 0 ? 0 : dg], 1);
+    if (d < 5)
+        return shade_pixel(c, x, d, e, eg, 1);
+    return shade_pixel(c, x, d, e, eg, 0);
 }
 
 /* Columns x0..x1-1 of a row, whatever their depth (above the surface
- * left alone): in blocks where the depth table allows, the foam's pixels
- * and a row's last few done one by one. */
-static void mixed_run(const water_ctx_t *c, int x0, int x1)
-{
-    const columns_t *col = c->col;
-    const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx, *restrict cdk = col->dcol;
-    const int32_t *restrict csh = col->shift, *restrict cgb = col->gbase;
-    const depth_entry_t *restrict dep = c->dep;
-    const int16_t *restrict wob = c->an->wob;
-    const int8_t *restrict wv = c->an->warpv;
-    const uint8_t *restrict caus = c->caus;
-    const uint32_t *restrict srow = c->srow;
-    uint32_t *restrict frow = c->frow;
-    const int y = c->y, w = c->w;
-    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y;
-    int x = x0;
-    if (c->fast)
-        for (; x + BLOCK <= x1; x += BLOCK) {
-            shade_in_t in;
-            uint32_t out[BLOCK];
-            signed char kind[BLOCK]; /* -1 above the surface, 0 the block's, 1 foam: one by one */
-            for (int i = 0; i < BLOCK; i++) {
-                int xx = x + i, d = y - cys[xx];
-                const depth_entry_t *e = &dep[d < 0 ? 0 : d < DEPTHS ? d : DEPTHS - 1];
-                int dg = d < 16 ? d + (csh[xx] * d >> 4) : y - cgb[xx];
-                const depth_entry_t *eg = &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
-                int sx = xx + ((csfx[xx] * e->refr + wob[(xx + 2 * y) & 255] * e->wob) >> 16);
-                sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
-                int v = wv[xx & 255];
-                in.src[i] = srow[sx];
-                in.c1[i] = CAUS_AT(c1y + v, xx + c1x);
-                in.c2[i] = CAUS_AT(c2y - v, (xx * 3 >> 2) + c2x);
-                take_entry(&in, i, eg);
-                in.k[i] = (uint16_t)(256 - (cdk[xx] * e->dk >> 8));
-                kind[i] = (signed char)(d < 0 ? -1 : d < 5 ? 1 : 0);
-            }
-            shade_block(out, &in);
-            for (int i = 0; i < BLOCK; i++)
-                if (kind[i] == 0)
-                    frow[x + i] = out[i];
-                else if (kind[i] > 0)
-                    frow[x + i] = foam_pixel(c, x + i, y - cys[x + i]);
-        }
-    for (; x < x1; x++) {
-        int d = y - cys[x];
-        if (d >= 0)
-            frow[x] = water_pixel(c, x, d);
-    }
-}
-
-/* Columns x0..x1-1 of a row, whatever their depth: by the kernel (with
- * a fast depth table), then the foam's pixels one by one. */
+ * left alone): by the kernels (with a fast depth table), the foam's only
+ * on rows that have any; else one by one. */
 static void shallow_run(const water_ctx_t *c, int x0, int x1)
 {
-    if (!c->fast || x0 >= x1) {
-        mixed_run(c, x0, x1);
+    if (x0 >= x1)
+        return;
+    if (!c->fast) {
+        const int32_t *ys = c->col->ys;
+        for (int x = x0; x < x1; x++) {
+            int d = c->y - ys[x];
+            if (d >= 0)
+                c->frow[x] = water_pixel(c, x, d);
+        }
         return;
     }
-    rpl_side_shallow_job_t *j = c->job;
-    j->src = c->srow;
-    j->out = c->frow;
-    j->y = c->y;
-    j->phase = 2 * c->y & 255;
-    j->c1x = c->c1x;
-    j->c1y = c->c1y;
-    j->c2x = c->c2x;
-    j->c2y = c->c2y;
-    c->shallow(j, x0, x1);
-    if (c->y > c->yfoam)
-        return;
-    const int32_t *ys = c->col->ys;
-    for (int x = x0; x < x1; x++) {
-        unsigned d = (unsigned)(c->y - ys[x]);
-        if (d < 5)
-            c->frow[x] = foam_pixel(c, x, (int)d);
-    }
+    c->kern->side_shallow(c->job, x0, x1);
+    if (c->y <= c->yfoam)
+        c->kern->side_foam(c->job, x0, x1);
 }
 
 /* Columns x0..x1-1 of a row that is deep water in all of them (see
- * deep_from): the gradient's entry eg for all, or (eg NULL) by column;
- * the refraction's weight by depth (by_depth, for water deep from
- * deep_from(, 0) on) or the deepest's (from deep_from(, 1) on); the
- * scene read without clamping, so the columns must lie within the
- * refraction's reach of the frame's sides.  Needs c->fast. */
-static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *eg, int by_depth)
+ * deep_from), the gradient's entry by column; the refraction's weight by
+ * depth (by_depth, for water deep from deep_from(, 0) on) or the
+ * deepest's (from deep_from(, 1) on); the scene read without clamping,
+ * so the columns must lie within the refraction's reach of the frame's
+ * sides.  Needs c->fast. */
+static void deep_run(const water_ctx_t *c, int x0, int x1, int by_depth)
 {
     const uint32_t *restrict srow = c->srow;
-    const uint8_t *restrict caus = c->caus;
+    const uint8_t *restrict lrow = c->lrow;
     const int32_t *restrict wd = c->wdeep + (2 * c->y & 255), *restrict crd = c->col->rdeep;
     const int32_t *restrict gbase = c->col->gbase, *restrict cys = c->col->ys;
     const int32_t *restrict csfx = c->col->sfx;
     const depth_entry_t *restrict dep = c->dep;
-    const int c1x = c->c1x, c2x = c->c2x, c1y = c->c1y, c2y = c->c2y, y = c->y;
+    const int y = c->y, lx = c->an->lx;
     shade_in_t in;
-    for (int i = 0; i < BLOCK; i++) {
+    for (int i = 0; i < BLOCK; i++)
         in.k[i] = 256;
-        if (eg)
-            take_entry(&in, i, eg);
-    }
     int x = x0;
     for (; x + BLOCK <= x1; x += BLOCK) {
         /* the indices first, a loop of plain arithmetic, then the reads */
         int32_t sx[BLOCK];
-        uint32_t i1[BLOCK], i2[BLOCK];
         const int32_t *restrict wdx = wd + (x & 255);
-        const int8_t *restrict wvx = c->an->warpv + (x & 255);
+        const uint8_t *restrict lx0 = lrow + ((x + lx) & 255);
         if (by_depth)
             for (int i = 0; i < BLOCK; i++) {
                 int xx = x + i, d = y - cys[xx];
@@ -445,26 +313,32 @@ static void deep_run(const water_ctx_t *c, int x0, int x1, const depth_entry_t *
             for (int i = 0; i < BLOCK; i++)
                 sx[i] = x + i + ((crd[x + i] + wdx[i]) >> 16);
         for (int i = 0; i < BLOCK; i++) {
-            int xx = x + i, v = wvx[i];
-            i1[i] = ((unsigned)(c1y + v) & (CAUS - 1)) << CAUS_BITS | ((unsigned)(xx + c1x) & (CAUS - 1));
-            i2[i] = ((unsigned)(c2y - v) & (CAUS - 1)) << CAUS_BITS |
-                    ((unsigned)((xx * 3 >> 2) + c2x) & (CAUS - 1));
+            in.src[i] = srow[sx[i]];
+            in.light[i] = lx0[i];
         }
         for (int i = 0; i < BLOCK; i++) {
-            in.src[i] = srow[sx[i]];
-            in.c1[i] = caus[i1[i]];
-            in.c2[i] = caus[i2[i]];
+            int dg = y - gbase[x + i];
+            take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
         }
-        if (!eg)
-            for (int i = 0; i < BLOCK; i++) {
-                int dg = y - gbase[x + i];
-                take_entry(&in, i, &dep[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1]);
-            }
         shade_block(c->frow + x, &in);
     }
-    mixed_run(c, x, x1);
+    shallow_run(c, x, x1);
 }
 
+
+/* The refraction's weights of row y from those of row y - 1 (see
+ * make_depths), columns x0..x1-1: in blocks of a fixed count, which
+ * compilers vectorize. */
+static void rrow_next(int32_t *restrict rrow, const int32_t *restrict rstep,
+                      const int32_t *restrict cys, int y, int x0, int x1)
+{
+    int x = x0;
+    for (; x + BLOCK <= x1; x += BLOCK)
+        for (int i = 0; i < BLOCK; i++)
+            rrow[x + i] += rstep[x + i] & -(int32_t)(y - cys[x + i] <= REFR_DEPTH);
+    for (; x < x1; x++)
+        rrow[x] += rstep[x] & -(int32_t)(y - cys[x] <= REFR_DEPTH);
+}
 
 /* A body's columns clipped to a frame w wide, its bottom clamped about the
  * frame and the first row under it (at most h): 0 when no column shows. */
@@ -525,9 +399,8 @@ void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *b
  * for the caches: the columns' surfaces are worked out first.  The water
  * only writes the frame, never reads it (what it refracts is the scene). */
 void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scene, ptrdiff_t spitch,
-                       int w, int h, const rpl_side_water_t *wb, const uint8_t *caus,
-                       const anim_t *an, depth_entry_t *depth, const columns_t *col,
-                       const rpl_kernels_t *kern)
+                       int w, int h, const rpl_side_water_t *wb, const anim_t *an,
+                       depth_cache_t *depths, const columns_t *col, const rpl_kernels_t *kern)
 {
     water_span_t sp;
     if (!water_span(wb, w, h, &sp))
@@ -588,8 +461,9 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     }
     if (!(top < bottom))
         return;
-    make_depths(depth, clampd(bottom - top, DEPTH_SPAN_MIN, DEPTH_SPAN_MAX));
-    const int dmid = deep_from(depth, 0), dstart = deep_from(depth, 1);
+    const depth_set_t *ds = depth_set(depths, bottom - top);
+    const depth_entry_t *depth = ds->e;
+    const int dmid = ds->dmid, dstart = ds->dstart;
     if (ytop < 0)
         ytop = 0;
     /* The colour's depth is taken from the surface just under it and,
@@ -616,44 +490,31 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
     const int yall = none || dstart >= DEPTHS ? INT_MAX : ymax + dstart;
     /* by (x + 2y) & 255 from a row's start (2y & 255) and a block's
      * (x & 255) on, over a block */
-    int32_t wdeep[512 + TABLE_PAD];
-    for (int i = 0; i < 512 + TABLE_PAD; i++)
-        wdeep[i] = an->wob[i & 255] * wob_deep;
+    int32_t wdeep[512 + TABLE_PAD], wraw[512 + TABLE_PAD];
+    for (int i = 0; i < 512 + TABLE_PAD; i++) {
+        wraw[i] = an->wob[i & 255];
+        wdeep[i] = wraw[i] * wob_deep;
+    }
     /* there the water moves the scene by less than `reach` pixels:
      * columns xs0..xs1-1 read their row without clamping */
-    int32_t refr_max = 0;
-    for (int d = dmid; d < DEPTHS; d++)
-        refr_max = abs(depth[d].refr) > refr_max ? abs(depth[d].refr) : refr_max;
-    const int reach = (int)(((long long)smax * refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
+    const int reach = (int)(((long long)smax * ds->refr_max + 256LL * abs(wob_deep)) >> 16) + 2;
     const int xs0 = clampi(reach, cx0, cx1), xs1 = clampi(w - reach, xs0, cx1);
-
-    const int fast = fast_ok(depth);
-    /* the depth table as the shallow kernel reads it (kernels.h) */
-    uint32_t te[DEPTHS], tbg[DEPTHS], tr[DEPTHS], tia[DEPTHS];
-    int32_t wraw[512 + TABLE_PAD], trefr[DEPTHS]; /* and the refraction's weight, flat */
-    for (int d = 0; fast && d < DEPTHS; d++) {
-        const depth_entry_t *e = &depth[d];
-        te[d] = (uint32_t)e->refr | (uint32_t)e->wob << 11 | (uint32_t)e->dk << 20;
-        tbg[d] = (uint32_t)e->pb | (uint32_t)e->pg << 16;
-        tr[d] = (uint32_t)e->pr | (uint32_t)e->caus << 16;
-        tia[d] = (uint32_t)e->inva;
-        trefr[d] = e->refr;
-    }
-    for (int i = 0; i < 512 + TABLE_PAD; i++)
-        wraw[i] = an->wob[i & 255];
+    const int fast = ds->fast;
     rpl_side_shallow_job_t job = {NULL, NULL, col->ys, col->shift, col->gbase, col->sfx, col->dcol,
-                                  te, tbg, tr, tia, wraw, caus, an->warpv, 0, 0, w, 0, 0, 0, 0};
-    water_ctx_t c = {col, depth, caus, an, wdeep, w, fast, 0, NULL, NULL, 0, 0, 0, 0,
-                     &job, kern->side_shallow, ymax + 4};
+                                  col->fwq, col->cov, ds->te, ds->tbg, ds->tr, ds->tia, wraw, NULL,
+                                  0, 0, w, an->lx};
+    water_ctx_t c = {col, depth, an, wdeep, w, fast, 0, NULL, NULL, NULL, &job, kern, ymax + 4};
+    int rrow_y = INT_MIN; /* the row col->rrow was made for */
     for (int y = ytop; y < yb; y++) {
         c.y = y;
         c.srow = scene + (ptrdiff_t)y * spitch;
         c.frow = frame + (ptrdiff_t)y * fpitch;
-        int wy = an->warp[y & 255];
-        c.c1x = an->ox1 + wy;
-        c.c2x = an->ox2 - wy;
-        c.c1y = y + an->oy1;
-        c.c2y = (y * 3 >> 2) + an->oy2;
+        c.lrow = an->light + (size_t)((y + an->ly) & (CAUS - 1)) * CAUS_ROW;
+        job.src = c.srow;
+        job.out = c.frow;
+        job.y = y;
+        job.phase = 2 * y & 255;
+        job.light = c.lrow;
         if (y < ymid || !fast) {
             shallow_run(&c, cx0, cx1);
             continue;
@@ -665,20 +526,28 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
             const int32_t *rd = col->rdeep;
             if (y < yall) {
+                /* the refraction's weight by depth: made for the first such
+                 * row, then a row deeper is the one above and the weight's
+                 * fall (make_depths) while the column is not yet that deep */
                 const int32_t *restrict cys = col->ys, *restrict csfx = col->sfx;
-                int32_t *restrict rrow = col->rrow;
-                for (int x = xs0; x < xs1; x++) {
-                    int d = y - cys[x];
-                    rrow[x] = csfx[x] * trefr[d < DEPTHS ? d : DEPTHS - 1];
+                int32_t *restrict rrow = col->rrow, *restrict rstep = col->rstep;
+                if (rrow_y != y - 1) {
+                    for (int x = xs0; x < xs1; x++) {
+                        int d = y - cys[x];
+                        rrow[x] = csfx[x] * depth[d < DEPTHS ? d : DEPTHS - 1].refr;
+                        rstep[x] = -REFR_STEP * csfx[x];
+                    }
+                } else {
+                    rrow_next(rrow, rstep, cys, y, xs0, xs1);
                 }
+                rrow_y = y;
                 rd = col->rrow;
             }
-            rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, caus, an->warpv, 2 * y & 255,
-                                      c.c1x, c.c1y, c.c2x, c.c2y, eg->inva, eg->pr, eg->pg,
-                                      eg->pb, eg->caus, w};
+            rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, c.lrow, 2 * y & 255, an->lx,
+                                      eg->inva, eg->pr, eg->pg, eg->pb, eg->caus, w};
             kern->side_deep(&dj, xs0, xs1);
         } else {
-            deep_run(&c, xs0, xs1, NULL, y < yall);
+            deep_run(&c, xs0, xs1, y < yall);
         }
         shallow_run(&c, xs1, cx1);
     }
@@ -708,6 +577,54 @@ int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, in
     return 1;
 }
 
+/* Whether pixel x of a row dy off a droplet's centre cx lies within
+ * out, the test its drawing makes. */
+static inline int drop_in(double cx, double dy, double out, int x)
+{
+    double dx = x + 0.5 - cx;
+    return !(dx * dx + dy * dy > out);
+}
+
+/*
+ * The pixels xa <= x <= xb of a row that pass drop_in, as x0..x1: 0 when
+ * none.  dx grows with x, and rounding keeps that order, so dx * dx +
+ * dy * dy falls and then rises along the row: the pixels that pass are
+ * one run, and if any does, so does the one nearest the centre.  The
+ * run's ends are guessed with a square root, then moved pixel by pixel
+ * to where the test itself puts them.
+ */
+static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, int *x1)
+{
+    /* (int) truncates: for cx < 0 the nearest pixel is the one before */
+    int p = clampi((int)cx, xa, xb);
+    if (!drop_in(cx, dy, out, p)) {
+        p = p > xa && drop_in(cx, dy, out, p - 1) ? p - 1
+            : p < xb && drop_in(cx, dy, out, p + 1) ? p + 1 : xb + 1;
+        if (p > xb)
+            return 0;
+    }
+    /* cx lies within the frame's reach (rpl_side_drop_box), half under
+     * 34: the guesses fit an int */
+    double q = out - dy * dy, half = sqrt(q > 0 ? q : 0);
+    int l = clampi((int)(cx - 0.5 - half), xa, p);
+    if (drop_in(cx, dy, out, l))
+        while (l > xa && drop_in(cx, dy, out, l - 1))
+            l--;
+    else
+        while (!drop_in(cx, dy, out, l))
+            l++;
+    int r = clampi((int)(cx - 0.5 + half), p, xb);
+    if (drop_in(cx, dy, out, r))
+        while (r < xb && drop_in(cx, dy, out, r + 1))
+            r++;
+    else
+        while (!drop_in(cx, dy, out, r))
+            r--;
+    *x0 = l;
+    *x1 = r;
+    return 1;
+}
+
 /* A droplet: a small bright disc, anti-aliased, fading with age. */
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
 {
@@ -718,13 +635,15 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     /* pixels surely out of the disc (farther than rad + 0.5, with room
-     * for rounding) are passed over before the square root */
+     * for rounding) are passed over before the square root: on each row
+     * the run of those within, found as drop_run finds it */
     const double out = (rad + 0.5 + 1e-6) * (rad + 0.5 + 1e-6);
-    for (int y = ya; y <= yb; y++)
-        for (int x = xa; x <= xb; x++) {
+    for (int y = ya; y <= yb; y++) {
+        int x0, x1;
+        if (!drop_run(cx, y + 0.5 - cy, out, xa, xb, &x0, &x1))
+            continue;
+        for (int x = x0; x <= x1; x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
-            if (dx * dx + dy * dy > out)
-                continue;
             double dist = sqrt(dx * dx + dy * dy);
             double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
             if (cv <= 0)
@@ -736,9 +655,12 @@ void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const r
             int a = (int)(alpha * cv);
             uint32_t o = frame[(ptrdiff_t)y * fpitch + x];
             int r = (int)(o >> 16 & 0xFF), g = (int)(o >> 8 & 0xFF), b = (int)(o & 0xFF);
+            /* a blend of two channel values (0 <= a <= 235): stays in 0..255 */
             r += (cr - r) * a >> 8;
             g += (cg - g) * a >> 8;
             b += (cb - b) * a >> 8;
-            frame[(ptrdiff_t)y * fpitch + x] = pack(r, g, b);
+            frame[(ptrdiff_t)y * fpitch + x] =
+                0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
         }
+    }
 }

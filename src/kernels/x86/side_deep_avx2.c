@@ -1,14 +1,13 @@
-/* kernels/x86/side_deep_avx2.c - AVX2 side-view deep water: eight pixels at a time, the scene by permutes of the row about them, the caustic texels by gathers. */
+/* kernels/x86/side_deep_avx2.c - AVX2 side-view deep water: eight pixels at a time, the scene by permutes of the row about them, the light a load. */
 #include <immintrin.h>
 
 #include "kernels/kernels.h"
 #include "kernels/x86/side_avx2.h"
 
 /*
- * Per pixel, in 32-bit lanes: the source column and the two caustic
- * indices, the scene's pixels (side_avx2.h), the texels gathered (four bytes read, the low one kept), the
- * light and its share per channel (each under 256, so they pack into one
- * pixel's bytes).  The gradient's blend is done per channel in 16-bit
+ * Per pixel, in 32-bit lanes: the source column, the scene's pixels
+ * (side_avx2.h), the light and its share per channel (each under 256, so
+ * they pack into one pixel's bytes).  The gradient's blend is done per channel in 16-bit
  * lanes and packed back to bytes; the light is added with unsigned
  * saturation, which is the rule's min(255, ...).  Products of 16-bit
  * values whose result fits 16 bits are taken with _mm256_mullo_epi16 on
@@ -33,8 +32,7 @@ void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1)
             (const __m256i *)(const void *)(job->wob + job->phase + (x & 255)));
         const __m256i sx = _mm256_add_epi32(xv, _mm256_srai_epi32(_mm256_add_epi32(rd, wb), 16));
         const __m256i p = row_pixels(job->src, job->w, x, sx);
-        const __m256i light =
-            side_light_avx2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
+        const __m256i light = side_light_avx2(job->light, job->lx, x);
         const __m256i add = _mm256_srli_epi32(_mm256_mullo_epi16(light, cw), 8);
         const __m256i ar = _mm256_srli_epi32(_mm256_mullo_epi16(add, k200), 8);
         const __m256i ab = _mm256_srli_epi32(_mm256_mullo_epi16(add, k230), 8);

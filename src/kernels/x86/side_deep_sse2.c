@@ -1,4 +1,4 @@
-/* kernels/x86/side_deep_sse2.c - SSE2 side-view deep water: four pixels at a time, the scene and the caustic texels read one by one. */
+/* kernels/x86/side_deep_sse2.c - SSE2 side-view deep water: four pixels at a time, the scene's pixels read one by one. */
 #include <emmintrin.h>
 
 #include "kernels/kernels.h"
@@ -6,8 +6,8 @@
 
 /*
  * As the AVX2 kernel (side_deep_avx2.c) on four pixels, without gathers:
- * the indices are worked out in vectors and stored, the pixels and
- * texels read by scalar loads.  16-bit products whose result fits 16
+ * the columns are worked out in vectors and stored, the pixels read by
+ * scalar loads.  16-bit products whose result fits 16
  * bits are taken with _mm_mullo_epi16 on 32-bit lanes (high halves 0).
  */
 void rpl_side_deep_sse2(const rpl_side_deep_job_t *job, int x0, int x1)
@@ -33,8 +33,7 @@ void rpl_side_deep_sse2(const rpl_side_deep_job_t *job, int x0, int x1)
         sx.v = _mm_add_epi32(xv, _mm_srai_epi32(_mm_add_epi32(rd, wb), 16));
         const __m128i p = _mm_setr_epi32((int)src[sx.i[0]], (int)src[sx.i[1]], (int)src[sx.i[2]],
                                          (int)src[sx.i[3]]);
-        const __m128i light =
-            side_light_sse2(job->caus, job->warpv, x, xv, job->c1x, job->c1y, job->c2x, job->c2y);
+        const __m128i light = side_light_sse2(job->light, job->lx, x);
         const __m128i add = _mm_srli_epi32(_mm_mullo_epi16(light, cw), 8);
         const __m128i ar = _mm_srli_epi32(_mm_mullo_epi16(add, k200), 8);
         const __m128i ab = _mm_srli_epi32(_mm_mullo_epi16(add, k230), 8);
