@@ -90,11 +90,19 @@ Acquire::http::Timeout "30";
 EOF
 export APT_CONFIG="$APTDIR/apt.conf"
 echo "sysroot: fetching the $ARCH lists"
-if ! apt-get update -q >"$APTDIR/update.log" 2>&1 || grep -q '^[WE]: Failed\|^Err:' "$APTDIR/update.log"; then
-    cat "$APTDIR/update.log"
-    echo "sysroot: cannot read Debian's $ARCH lists (no network?)"
-    exit 1
-fi
+# A mirror in the middle of a sync serves a list whose size is not the
+# one its index announces, for a minute or so: try again a few times.
+try=1
+while ! apt-get update -q >"$APTDIR/update.log" 2>&1 || grep -q '^[WE]: Failed\|^Err:' "$APTDIR/update.log"; do
+    if [ $try -ge 5 ]; then
+        cat "$APTDIR/update.log"
+        echo "sysroot: cannot read Debian's $ARCH lists (no network?)"
+        exit 1
+    fi
+    echo "sysroot: the $ARCH lists failed (try $try; a mirror syncing?), again in $((try * 20)) s"
+    sleep $((try * 20))
+    try=$((try + 1))
+done
 echo "sysroot: downloading$want for $ARCH: $DEVS $LIBS and what they need"
 # shellcheck disable=SC2086 # one word a package
 if ! apt-get install -q -y --download-only --no-install-recommends $LIBS >"$APTDIR/download.log" 2>&1 ||
