@@ -53,11 +53,19 @@ Acquire::http::Timeout "20";
 Acquire::https::Timeout "20";
 EOF
     echo "debsrc: reading Debian's source lists ($codename)" >&2
-    if ! APT_CONFIG="$APTDIR/apt.conf" apt-get update -q >"$APTDIR/update.log" 2>&1 ||
-        grep -q '^[WE]: Failed\|^Err:' "$APTDIR/update.log"; then
-        echo "debsrc: cannot read Debian's source lists from $uri (no network?); see $APTDIR/update.log" >&2
-        exit 1
-    fi
+    # a mirror in the middle of a sync serves a list of the wrong size for
+    # a minute or so: try again a few times
+    try=1
+    while ! APT_CONFIG="$APTDIR/apt.conf" apt-get update -q >"$APTDIR/update.log" 2>&1 ||
+        grep -q '^[WE]: Failed\|^Err:' "$APTDIR/update.log"; do
+        if [ $try -ge 5 ]; then
+            echo "debsrc: cannot read Debian's source lists from $uri (no network?); see $APTDIR/update.log" >&2
+            exit 1
+        fi
+        echo "debsrc: the source lists failed (try $try; a mirror syncing?), again in $((try * 20)) s" >&2
+        sleep $((try * 20))
+        try=$((try + 1))
+    done
     touch "$APTDIR/.lists"
 }
 
