@@ -819,6 +819,42 @@ static void test_crc32_check_value(void **state)
     assert_int_equal(crc_plane(0, v, 2), crc_bytes(0, le, 4));
 }
 
+/* The cases' generator: rnd_range takes rnd_next's value modulo the span
+ * by rnd_mod, which must give the plain 64-bit remainder (the cases, and
+ * so the pinned CRCs, stand on it): for every span up to 1024 (the cases
+ * draw from those, powers of two among them, which rnd_mod takes apart),
+ * the 1024 below 2^16 and a few past it (where it changes its way again),
+ * and random ones between; values whose 16-bit digits
+ * sit at their extremes, and random ones. */
+static void test_rnd_mod(void **state)
+{
+    (void)state;
+    static const uint64_t digit[] = {0, 1, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF};
+    enum { ND = sizeof digit / sizeof digit[0] };
+    uint64_t s = case_seed(9, 0);
+    for (int n = 0; n < 2 * 1024 + 3 + 512; n++) {
+        uint64_t m = n < 1024 ? (uint64_t)n + 1
+                     : n < 2 * 1024 + 3 ? 0x10000u - 2 * 1024 + (uint64_t)n
+                                        : 1024 + rnd_next(&s) % (0x10000u - 2 * 1024);
+        for (int i = 0; i < ND * ND; i++) {
+            uint64_t a = digit[i % ND], b = digit[i / ND];
+            uint64_t x = a << 48 | b << 32 | a << 16 | b;
+            if (rnd_mod(x, m) != x % m)
+                fail_msg("rnd_mod(0x%016llX, %llu) = %llu, not %llu", (unsigned long long)x,
+                         (unsigned long long)m, (unsigned long long)rnd_mod(x, m),
+                         (unsigned long long)(x % m));
+        }
+        for (int i = 0; i < 4; i++) {
+            uint64_t x = rnd_next(&s);
+            if (rnd_mod(x, m) != x % m)
+                fail_msg("rnd_mod(0x%016llX, %llu) = %llu, not %llu", (unsigned long long)x,
+                         (unsigned long long)m, (unsigned long long)rnd_mod(x, m),
+                         (unsigned long long)(x % m));
+        }
+    }
+    assert_true(rnd_mod(UINT64_MAX, 0x100000000ull) == 0xFFFFFFFFu);
+}
+
 /* ---- refraction cases ------------------------------------------------- */
 
 /*
@@ -2055,6 +2091,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_find),
         cmocka_unit_test(test_crc32_check_value),
+        cmocka_unit_test(test_rnd_mod),
         cmocka_unit_test(test_guard_pages_fault),
         cmocka_unit_test(test_step_size_sweep),
         cmocka_unit_test(test_step_odd_and_large_sizes),
