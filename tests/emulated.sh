@@ -9,7 +9,9 @@
 # architecture side by side.  On each: the paths it offers and the one
 # "auto" picks, the exactness suite (test_paths) on a documented subset of
 # its cases (--subset 4 on x86, 16 under qemu-arm, which is slower: the
-# full set runs natively; each subset's reference CRCs are pinned too), the suites that call kernels (PATH_SUITES) on the
+# full set runs natively; each subset's reference CRCs are pinned too; not
+# on the ARMv7 without NEON, whose only path, the reference, the Cortex-A7
+# with NEON runs in the same binary), the suites that call kernels (PATH_SUITES) on the
 # model's own path, the bench (its variants agree, and with NATIVE_BENCH
 # its checksums equal the native build's), and a path it lacks refused.
 # A suite runs once for each binary and path (see the table below): on
@@ -40,7 +42,7 @@ case $MODEL in
     pentium3) emu=qemu-i386 cpu="pentium3" want="c mmx" refuse="" suites=0 once=0 kind="32-bit.*386" sub=4;;
     a53) emu=qemu-aarch64 cpu="cortex-a53" want="c neon" refuse=sse2 suites=1 once=1 kind="64-bit.*aarch64" sub=16;;
     a7) emu=qemu-arm cpu="cortex-a7" want="c neon" refuse=sse2 suites=1 once=0 kind="32-bit.*ARM" sub=16;;
-    a7-noneon) emu=qemu-arm cpu="cortex-a7,neon=off" want="c" refuse=neon suites=1 once=0 kind="32-bit.*ARM" sub=16;;
+    a7-noneon) emu=qemu-arm cpu="cortex-a7,neon=off" want="c" refuse=neon suites=1 once=0 kind="32-bit.*ARM" sub=;;
     *) echo "emulated: unknown model '$MODEL' ($usage)"; exit 2;;
 esac
 QEMU=${QEMU:-$emu}
@@ -65,8 +67,12 @@ auto=$(run "$DIR/ripple-bench" --size 64x48 --frames 1 --threads 1 --path auto 2
     sed -n 's/.*auto path: \([a-z0-9]*\).*/\1/p' | head -n 1)
 if [ "$auto" = "$best" ]; then ok; else bad "$cpu: auto picks '$auto', want '$best'"; fi
 
-# every path against the scalar code, on the subset of the cases
-if run "$DIR/tests/test_paths" --subset "$sub" >"$LOGS/paths.log" 2>&1; then ok
+# every path against the scalar code, on the subset of the cases (not
+# where the CPU offers "c" alone: it would only run the reference's own
+# checks, which the same binary has run as the reference on a model with
+# more paths)
+if [ -z "$sub" ]; then :
+elif run "$DIR/tests/test_paths" --subset "$sub" >"$LOGS/paths.log" 2>&1; then ok
 else bad "$cpu: exactness suite (see $LOGS/paths.log)"; tail -n 20 "$LOGS/paths.log"; fi
 
 # the suites that call kernels, on this model's path; the rest on one model
