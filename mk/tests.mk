@@ -123,6 +123,10 @@ stage-clang:
 # `make test-rules` holds those to the rule: under gdb, with a breakpoint
 # on every kernel of every path, none may be reached.
 PATH_SUITES = api autopilot backdrop field files kernels look play render show snapshot step stones walls wave web
+# Of those, the suites of the kernels themselves (their tables, the step,
+# the wave model's step, the refraction in every format): what a second
+# path of one emulated binary runs (tests/emulated.sh).
+KERNEL_SUITES = kernels render step wave
 ALL_SUITES  = $(TEST_SRC:tests/test_%.c=%)
 ONCE_SUITES = $(filter-out paths $(PATH_SUITES),$(ALL_SUITES))
 
@@ -358,7 +362,7 @@ arm-build-%:
 	$(Q)$(MAKE) $(SUB) ARCH=$* BUILD=$(BUILD)/$* BENCH=$(BUILD)/$*/ripple-bench \
 	    $(BUILD)/$*/ripple-bench $(ARM_TESTS_$*:%=$(BUILD)/$*/tests/test_%)
 arm-on-%:
-	$(Q)QEMU="$(call arm-qemu,$(ARM_ARCH_$*))" \
+	$(Q)QEMU="$(call arm-qemu,$(ARM_ARCH_$*))" KERNEL_SUITES="$(KERNEL_SUITES)" \
 	    PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(BUILD)/$(ARM_ARCH_$*) $*
 
