@@ -142,12 +142,16 @@ static void play_look(int w, int h, int wave, scene_look_t out[NSCENES])
     assert_int_equal(steps, scenes[NSCENES - 1].to);
     memset(out, 0, NSCENES * sizeof *out);
     size_t k = 0;
+    /* under an emulated CPU every third sample: the measure was most of the
+     * time there, and a worst speckle under the target over every sample
+     * (the native run's, the same bytes) is under it over any of them */
+    const long every = test_quick() ? 3 * LOOK_EVERY : LOOK_EVERY;
     for (long i = 1; i <= steps; i++) {
         assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
         if (rpl_show_player_changed(p) & RPL_SHOW_STRENGTH)
             strength = rpl_show_player_view(p)->strength;
         rpl_sim_step(sim);
-        if (i % LOOK_EVERY)
+        if (i % every)
             continue;
         rpl_look_t look;
         assert_int_equal(rpl_look_measure(cur_of(sim), w, h, strength, &look), RPL_OK);
