@@ -31,14 +31,15 @@ uint64_t rnd_mod(uint64_t x, uint64_t m)
     /* The same remainder without a division of 64 bits, which a 32-bit
      * ARM does in a library routine of hundreds of instructions (the most
      * of the exactness suite's time under qemu-arm, which draws every
-     * pixel of a case so): by 16-bit digits, r = (r * 2^16 + digit) mod m, each
-     * below 2^32 as r < m <= 2^16, with one reciprocal.  q = t * inv /
-     * 2^32 is at most t / m and more than t / m - 2 (inv = (2^32 - 1) / m
-     * >= 2^32 / m - 1, t < 2^32), so t - q m < 2 m: one subtraction at
-     * most.  The reciprocal by the FPU, which divides in one instruction
-     * where the CPU may not: the double quotient is exact to 2^-21 and
-     * (2^32 - 1) / m, unless whole, at least 1 / m >= 2^-16 from the next
-     * whole number, so its integer part is the integer quotient's. */
+     * pixel of a case so): by 16-bit digits, r = (r * 2^16 + digit) mod
+     * m, each below 2^32 as r < m <= 2^16, with one reciprocal.
+     * q = t * inv / 2^32 is at most t / m and more than t / m - 2
+     * (inv = (2^32 - 1) / m >= 2^32 / m - 1, t < 2^32), so t - q m < 2 m:
+     * one subtraction at most.  The reciprocal by the FPU, which divides
+     * in one instruction where the CPU may not: the double quotient is
+     * exact to 2^-21, and (2^32 - 1) / m, unless whole, is at least
+     * 1 / m >= 2^-16 from the next whole number, so its integer part is
+     * the integer quotient's. */
     uint32_t d = (uint32_t)m, inv = (uint32_t)(4294967295.0 / (double)d), r = 0;
     for (int k = 48; k >= 0; k -= 16) {
         uint32_t t = r << 16 | (uint32_t)(x >> k & 0xFFFFu);
