@@ -51,6 +51,10 @@ ifeq ($(ARCH),wasm)
 # cpHastySpace.c, the pthreads space nothing here uses) compiled with the
 # project's flags (-ffp-contract=off among them) and chipmunk_det.h forced
 # in first.  The scene's files find its headers there too.
+# One archive beside the two modules' folders serves both: their flags
+# differ in the SIMD kernels' define alone, which Chipmunk2D does not
+# read (it came out the same twice); `make web` builds it before them.
+CHIPMUNK_DET    = $(patsubst %/,%,$(dir $(BUILD)))/chipmunk/libchipmunk.a
 CHIPMUNK_DIR    = $(shell cat $(CHIPMUNK_SRC_STAMP) 2>/dev/null)
 CHIPMUNK_CFLAGS = -I$(CHIPMUNK_DIR)/include
 CHIPMUNK_LIBS   = $(CHIPMUNK_DET)

@@ -37,13 +37,16 @@ $(WEB_MODULE): $(BUILD)/src/web/web.o $(PLAY_OBJ) $(SCENE_OBJ) $(LIB) $(CHIPMUNK
 	    $(WEB_LDFLAGS)
 web-module: $(WEB_MODULE)
 	@:
+wasm-chipmunk: $(CHIPMUNK_LIBS)
+	@:
 # The SIMD kernels against the scalar ones, in node.
 $(BUILD)/web_exact.js: $(BUILD)/tests/web_exact.o $(LIB)
 	@$(if $(Q),echo "  EMLD    $@")
 	$(Q)$(CC) $(LDFLAGS) -O2 -o $@ $^ -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
 endif
 
-.PHONY: web web-simd web-scalar web-files web-module serve-web test-web bench-web web-package bench-web-peer
+.PHONY: web web-simd web-scalar web-chipmunk wasm-chipmunk web-files web-module serve-web test-web bench-web \
+        web-package bench-web-peer
 
 # Chipmunk2D's source is fetched here, once, before the two modules'
 # builds run side by side.
@@ -51,9 +54,12 @@ web: deps-web $(CHIPMUNK_SRC_STAMP)
 	$(Q)$(MAKE) $(SUB) -j$(JOBS) web-simd web-scalar web-files
 web-files: $(WEB_FILES)
 	@:
-web-simd web-scalar: web-%: $(CHIPMUNK_SRC_STAMP)
+web-simd web-scalar: web-%: $(CHIPMUNK_SRC_STAMP) web-chipmunk
 	$(Q)$(MAKE) $(SUB) ARCH=wasm SIMD=$(if $(filter simd,$*),1,0) BUILD=$(BUILD)/wasm/$* \
 	    WEB_DIR=$(WEB_DIR) web-module
+# Chipmunk2D for both modules, once, before them (mk/chipmunk.mk).
+web-chipmunk: $(CHIPMUNK_SRC_STAMP)
+	$(Q)$(MAKE) $(SUB) ARCH=wasm BUILD=$(BUILD)/wasm/simd wasm-chipmunk
 define web-copy
 @mkdir -p $(@D)
 $(Q)cp $< $@

@@ -204,6 +204,10 @@ static void play_look(int w, int h, int wave, scene_look_t out[NSCENES], fan_t *
     memset(out, 0, NSCENES * sizeof *out);
     memset(fan, 0, sizeof *fan);
     size_t k = 0;
+    /* under an emulated CPU every third sample: the measure was most of the
+     * time there, and a worst speckle under the target over every sample
+     * (the native run's, the same bytes) is under it over any of them */
+    const long every = test_quick() ? 3 * LOOK_EVERY : LOOK_EVERY;
     for (long i = 1; i <= steps; i++) {
         assert_int_equal(rpl_show_player_tick(p, sim), RPL_OK);
         if (rpl_show_player_changed(p) & RPL_SHOW_STRENGTH)
@@ -211,7 +215,7 @@ static void play_look(int w, int h, int wave, scene_look_t out[NSCENES], fan_t *
         rpl_sim_step(sim);
         if (i > FAN_FROM && i <= FAN_TO)
             fan_add(fan, cur_of(sim), w, h);
-        if (i % LOOK_EVERY)
+        if (i % every)
             continue;
         rpl_look_t look;
         assert_int_equal(rpl_look_measure(cur_of(sim), w, h, strength, &look), RPL_OK);

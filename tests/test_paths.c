@@ -625,15 +625,57 @@ static int step_run_path(const step_case_t *c, const step_ref_t *r, const rpl_ke
     return bad;
 }
 
+/* A pinned reference CRC (below) and what it was taken over. */
+typedef struct ref_crc {
+    uint32_t crc;
+    unsigned long long bytes;
+    int ncases;
+    int next; /* the family's case the sum has reached; -1 once it missed one */
+} ref_crc_t;
+
+/* The reference CRCs taken along the way: each family's tests run its
+ * cases in order from case 0, and add each reference they make to the
+ * family's sum, so that the pinned-CRC test after them need not make every
+ * reference again (it did, a third of the suite's time); if the cases did
+ * not all run in order (a test stopped early), it makes them again. */
+static ref_crc_t step_sum, wave_sum, refract_sum;
+
+/* Whether a run of cases [first, ...) can add to the sum; sum_done says
+ * where it ended (last: every case of the subset added, else none more). */
+static int sum_follows(const ref_crc_t *sum, int first)
+{
+    return sum && sum->next == first;
+}
+
+static void sum_done(ref_crc_t *sum, int follows, int completed, int last)
+{
+    if (sum)
+        sum->next = follows && completed ? last : -1;
+}
+
+/* Adds a step or wave case's reference: each step's cells, then its answer. */
+static void step_ref_crc_add(ref_crc_t *sum, const step_case_t *c, const step_ref_t *r)
+{
+    size_t cells = (size_t)c->w * (size_t)c->h;
+    for (int k = 0; k < c->steps; k++) {
+        sum->crc = crc_plane(sum->crc, r->hist + (size_t)k * cells, cells);
+        sum->crc = crc_bytes(sum->crc, &r->rc[k], 1);
+        sum->bytes += 2 * cells + 1;
+    }
+    sum->ncases++;
+}
+
 /* Runs cases [first, last) on the given paths (those of --subset; with
  * thin_sweep, of the sweep's random rectangles every Nth only); fails the
  * test on any mismatch, after reporting up to ten of them. */
 static void cases_run(int first, int last, const rpl_kernels_t *const *paths, int npaths,
                       int wave, int thin_sweep)
 {
-    int bad = 0;
+    int bad = 0, n = first;
+    ref_crc_t *sum = thin_sweep ? NULL : wave ? &wave_sum : &step_sum;
+    int follows = sum_follows(sum, first);
     crash_hook_on();
-    for (int n = first; n < last; n++) {
+    for (; n < last; n++) {
         step_case_t c;
         step_ref_t r;
         if (wave ? !wave_in_subset(n) : !step_in_subset(n))
@@ -645,6 +687,8 @@ static void cases_run(int first, int last, const rpl_kernels_t *const *paths, in
         else
             step_case_make(n, &c);
         step_reference(&c, &r);
+        if (follows)
+            step_ref_crc_add(sum, &c, &r);
         bad += step_ref_selfcheck(&c, &r);
         for (int p = 0; p < npaths && bad < 10; p++)
             bad += step_run_path(&c, &r, paths[p], 0);
@@ -654,6 +698,7 @@ static void cases_run(int first, int last, const rpl_kernels_t *const *paths, in
             break;
         }
     }
+    sum_done(sum, follows, n >= last, last);
     crash_hook_off();
     guard_slots_release();
     if (bad)
@@ -729,29 +774,26 @@ static uint32_t pinned_crc(uint32_t full, uint32_t s4, uint32_t s16)
 static void test_step_reference_crc(void **state)
 {
     (void)state;
-    uint32_t crc = 0, want = pinned_crc(STEP_REF_CRC, STEP_REF_CRC_SUBSET4, STEP_REF_CRC_SUBSET16);
-    unsigned long long bytes = 0;
-    int ncases = 0;
+    uint32_t want = pinned_crc(STEP_REF_CRC, STEP_REF_CRC_SUBSET4, STEP_REF_CRC_SUBSET16);
     if (subset != 1 && subset != 4 && subset != 16)
         skip(); /* no CRC pinned for this subset */
-    for (int n = 0; n < STEP_CASES; n++) {
-        step_case_t c;
-        step_ref_t r;
-        if (!step_in_subset(n))
-            continue;
-        ncases++;
-        step_case_make(n, &c);
-        step_reference(&c, &r);
-        size_t cells = (size_t)c.w * (size_t)c.h;
-        for (int k = 0; k < c.steps; k++) {
-            crc = crc_plane(crc, r.hist + (size_t)k * cells, cells);
-            crc = crc_bytes(crc, &r.rc[k], 1);
-            bytes += 2 * cells + 1;
+    ref_crc_t sum = step_sum;
+    if (sum.next != STEP_CASES) { /* not taken along the way: the references again */
+        memset(&sum, 0, sizeof sum);
+        for (int n = 0; n < STEP_CASES; n++) {
+            step_case_t c;
+            step_ref_t r;
+            if (!step_in_subset(n))
+                continue;
+            step_case_make(n, &c);
+            step_reference(&c, &r);
+            step_ref_crc_add(&sum, &c, &r);
+            step_ref_free(&r);
         }
-        step_ref_free(&r);
     }
+    uint32_t crc = sum.crc;
     printf("reference step CRC-32: 0x%08X over %d cases, %llu bytes\n", (unsigned)crc,
-           ncases, bytes);
+           sum.ncases, sum.bytes);
     if (crc != want)
         fail_msg("the \"c\" step outputs have CRC-32 0x%08X, pinned 0x%08X: the scalar rule "
                  "(or the case generator) changed",
@@ -781,29 +823,26 @@ static void test_step_reference_crc(void **state)
 static void test_wave_reference_crc(void **state)
 {
     (void)state;
-    uint32_t crc = 0, want = pinned_crc(WAVE_REF_CRC, WAVE_REF_CRC_SUBSET4, WAVE_REF_CRC_SUBSET16);
-    unsigned long long bytes = 0;
-    int ncases = 0;
+    uint32_t want = pinned_crc(WAVE_REF_CRC, WAVE_REF_CRC_SUBSET4, WAVE_REF_CRC_SUBSET16);
     if (subset != 1 && subset != 4 && subset != 16)
         skip(); /* no CRC pinned for this subset */
-    for (int n = 0; n < WAVE_CASES; n++) {
-        step_case_t c;
-        step_ref_t r;
-        if (!wave_in_subset(n))
-            continue;
-        ncases++;
-        wave_case_make(n, &c);
-        step_reference(&c, &r);
-        size_t cells = (size_t)c.w * (size_t)c.h;
-        for (int k = 0; k < c.steps; k++) {
-            crc = crc_plane(crc, r.hist + (size_t)k * cells, cells);
-            crc = crc_bytes(crc, &r.rc[k], 1);
-            bytes += 2 * cells + 1;
+    ref_crc_t sum = wave_sum;
+    if (sum.next != WAVE_CASES) { /* not taken along the way: the references again */
+        memset(&sum, 0, sizeof sum);
+        for (int n = 0; n < WAVE_CASES; n++) {
+            step_case_t c;
+            step_ref_t r;
+            if (!wave_in_subset(n))
+                continue;
+            wave_case_make(n, &c);
+            step_reference(&c, &r);
+            step_ref_crc_add(&sum, &c, &r);
+            step_ref_free(&r);
         }
-        step_ref_free(&r);
     }
+    uint32_t crc = sum.crc;
     printf("reference wave CRC-32: 0x%08X over %d cases, %llu bytes\n", (unsigned)crc,
-           ncases, bytes);
+           sum.ncases, sum.bytes);
     if (crc != want)
         fail_msg("the \"c\" wave step outputs have CRC-32 0x%08X, pinned 0x%08X: the scalar "
                  "wave rule (or the wave case generator) changed",
@@ -818,6 +857,42 @@ static void test_crc32_check_value(void **state)
     int16_t v[2] = {0x0102, -2};
     unsigned char le[4] = {0x02, 0x01, 0xFE, 0xFF};
     assert_int_equal(crc_plane(0, v, 2), crc_bytes(0, le, 4));
+}
+
+/* The cases' generator: rnd_range takes rnd_next's value modulo the span
+ * by rnd_mod, which must give the plain 64-bit remainder (the cases, and
+ * so the pinned CRCs, stand on it): for every span up to 1024 (the cases
+ * draw from those, powers of two among them, which rnd_mod takes apart),
+ * the 1024 below 2^16 and a few past it (where it changes its way again),
+ * and random ones between; values whose 16-bit digits
+ * sit at their extremes, and random ones. */
+static void test_rnd_mod(void **state)
+{
+    (void)state;
+    static const uint64_t digit[] = {0, 1, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF};
+    enum { ND = sizeof digit / sizeof digit[0] };
+    uint64_t s = case_seed(9, 0);
+    for (int n = 0; n < 2 * 1024 + 3 + 512; n++) {
+        uint64_t m = n < 1024 ? (uint64_t)n + 1
+                     : n < 2 * 1024 + 3 ? 0x10000u - 2 * 1024 + (uint64_t)n
+                                        : 1024 + rnd_next(&s) % (0x10000u - 2 * 1024);
+        for (int i = 0; i < ND * ND; i++) {
+            uint64_t a = digit[i % ND], b = digit[i / ND];
+            uint64_t x = a << 48 | b << 32 | a << 16 | b;
+            if (rnd_mod(x, m) != x % m)
+                fail_msg("rnd_mod(0x%016llX, %llu) = %llu, not %llu", (unsigned long long)x,
+                         (unsigned long long)m, (unsigned long long)rnd_mod(x, m),
+                         (unsigned long long)(x % m));
+        }
+        for (int i = 0; i < 4; i++) {
+            uint64_t x = rnd_next(&s);
+            if (rnd_mod(x, m) != x % m)
+                fail_msg("rnd_mod(0x%016llX, %llu) = %llu, not %llu", (unsigned long long)x,
+                         (unsigned long long)m, (unsigned long long)rnd_mod(x, m),
+                         (unsigned long long)(x % m));
+        }
+    }
+    assert_true(rnd_mod(UINT64_MAX, 0x100000000ull) == 0xFFFFFFFFu);
 }
 
 /* ---- refraction cases ------------------------------------------------- */
@@ -1166,15 +1241,33 @@ static int refract_run_path(const refract_case_t *c, const refract_ref_t *r,
     return bad;
 }
 
+/* Adds a refraction case's reference: its framebuffer in each format,
+ * pitch padding and all, little-endian. */
+static void refract_ref_crc_add(ref_crc_t *sum, const refract_case_t *c, const refract_ref_t *r)
+{
+    size_t nfb = (size_t)c->pitch_px * (size_t)c->h;
+    for (int f = 0; f < NFMT; f++)
+        for (size_t i = 0; i < nfb; i++) {
+            uint32_t v = px_get(r->fb[f], f, i);
+            unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8),
+                                   (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+            sum->crc = crc_bytes(sum->crc, le, fmt_size[f]);
+            sum->bytes += fmt_size[f];
+        }
+    sum->ncases++;
+}
+
 /* Runs refraction cases [first, last) on the given paths (those of
  * --subset; with thin_sweep, of the sweep's random rectangles every Nth
  * only, see sweep_in_subset). */
 static void refract_cases_thin(int first, int last, const rpl_kernels_t *const *paths,
                                int npaths, int thin_sweep)
 {
-    int bad = 0;
+    int bad = 0, n = first;
+    ref_crc_t *sum = thin_sweep ? NULL : &refract_sum;
+    int follows = sum_follows(sum, first);
     crash_hook_on();
-    for (int n = first; n < last; n++) {
+    for (; n < last; n++) {
         refract_case_t c;
         refract_ref_t r;
         if (n >= RF_RANDOM_FIRST && !random_in_subset(n - RF_RANDOM_FIRST))
@@ -1183,6 +1276,8 @@ static void refract_cases_thin(int first, int last, const rpl_kernels_t *const *
             continue;
         refract_case_make(n, &c);
         refract_reference(&c, &r);
+        if (follows)
+            refract_ref_crc_add(sum, &c, &r);
         bad += refract_ref_selfcheck(&c, &r);
         for (int p = 0; p < npaths && bad < 10; p++)
             bad += refract_run_path(&c, &r, paths[p], 0);
@@ -1192,6 +1287,7 @@ static void refract_cases_thin(int first, int last, const rpl_kernels_t *const *
             break;
         }
     }
+    sum_done(sum, follows, n >= last, last);
     crash_hook_off();
     guard_slots_release();
     if (bad)
@@ -1222,33 +1318,26 @@ static void refract_cases(int first, int last, const rpl_kernels_t *const *paths
 static void test_refract_reference_crc(void **state)
 {
     (void)state;
-    uint32_t crc = 0,
-             want = pinned_crc(REFRACT_REF_CRC, REFRACT_REF_CRC_SUBSET4, REFRACT_REF_CRC_SUBSET16);
-    unsigned long long bytes = 0;
-    int ncases = 0;
+    uint32_t want = pinned_crc(REFRACT_REF_CRC, REFRACT_REF_CRC_SUBSET4, REFRACT_REF_CRC_SUBSET16);
     if (subset != 1 && subset != 4 && subset != 16)
         skip(); /* no CRC pinned for this subset */
-    for (int n = 0; n < RF_CASES; n++) {
-        refract_case_t c;
-        refract_ref_t r;
-        if (n >= RF_RANDOM_FIRST && (n - RF_RANDOM_FIRST) % subset != 0)
-            continue;
-        ncases++;
-        refract_case_make(n, &c);
-        refract_reference(&c, &r);
-        size_t nfb = (size_t)c.pitch_px * (size_t)c.h;
-        for (int f = 0; f < NFMT; f++)
-            for (size_t i = 0; i < nfb; i++) {
-                uint32_t v = px_get(r.fb[f], f, i);
-                unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8),
-                                       (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
-                crc = crc_bytes(crc, le, fmt_size[f]);
-                bytes += fmt_size[f];
-            }
-        refract_ref_free(&r);
+    ref_crc_t sum = refract_sum;
+    if (sum.next != RF_CASES) { /* not taken along the way: the references again */
+        memset(&sum, 0, sizeof sum);
+        for (int n = 0; n < RF_CASES; n++) {
+            refract_case_t c;
+            refract_ref_t r;
+            if (n >= RF_RANDOM_FIRST && (n - RF_RANDOM_FIRST) % subset != 0)
+                continue;
+            refract_case_make(n, &c);
+            refract_reference(&c, &r);
+            refract_ref_crc_add(&sum, &c, &r);
+            refract_ref_free(&r);
+        }
     }
+    uint32_t crc = sum.crc;
     printf("reference refraction CRC-32: 0x%08X over %d cases, %llu bytes\n", (unsigned)crc,
-           ncases, bytes);
+           sum.ncases, sum.bytes);
     if (crc != want)
         fail_msg("the \"c\" refraction outputs have CRC-32 0x%08X, pinned 0x%08X: the scalar "
                  "kernels (or the case generator) changed",
@@ -2182,6 +2271,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_find),
         cmocka_unit_test(test_crc32_check_value),
+        cmocka_unit_test(test_rnd_mod),
         cmocka_unit_test(test_guard_pages_fault),
         cmocka_unit_test(test_step_size_sweep),
         cmocka_unit_test(test_step_odd_and_large_sizes),

@@ -335,8 +335,9 @@ static void test_energy_decays(void **state)
     uint64_t bound = 31u * 78u * 62u;
     assert_true(e <= bound);
     assert_true(e * 1000 < peak);
-    for (size_t i = 0; i < cells(sim); i++)
-        assert_in_range(cur_of(sim)[i] < 0 ? -cur_of(sim)[i] : cur_of(sim)[i], 0, 31);
+    const int16_t *c = cur_of(sim);
+    for (size_t i = 0, n = cells(sim); i < n; i++)
+        assert_in_range(c[i] < 0 ? -c[i] : c[i], 0, 31);
 
     /* energy is the sum of |height| (hand: 3 + 8192 + 8191 + 0 = 16386) */
     rpl_sim_t *small = new_sim(4, 4, 1);

@@ -57,10 +57,11 @@ static void test_drop_clipped_everywhere(void **state)
                 assert_int_equal(rpl_sim_drop(sim, xs[xi], ys[yi], r, 777), RPL_OK);
                 if (memcmp(want, base_c, cells(sim) * sizeof *want) != 0)
                     inside_hits++;
-                for (size_t i = 0; i < cells(sim); i++)
-                    if (cur_of(sim)[i] != want[i])
+                const int16_t *c = cur_of(sim);
+                for (size_t i = 0, n = cells(sim); i < n; i++)
+                    if (c[i] != want[i])
                         fail_msg("drop (%d,%d) r=%d: cell (%zu,%zu) is %d, want %d", xs[xi],
-                                 ys[yi], r, i % (size_t)w, i / (size_t)w, cur_of(sim)[i], want[i]);
+                                 ys[yi], r, i % (size_t)w, i / (size_t)w, c[i], want[i]);
                 assert_plane_equal(prev_of(sim), base_p, cells(sim));
                 assert_border_zero(cur_of(sim), w, h);
             }
@@ -278,9 +279,10 @@ static int rain_once(rpl_sim_t *sim, const rpl_rain_t *rain, const int16_t *zero
     assert_int_equal(rpl_sim_set_state(sim, zero, zero), RPL_OK);
     assert_int_equal(rpl_sim_rain(sim, rain), RPL_OK);
     int n = 0;
-    for (size_t i = 0; i < cells(sim); i++) {
-        if (cur_of(sim)[i]) {
-            assert_int_equal(cur_of(sim)[i], -500);
+    const int16_t *c = cur_of(sim);
+    for (size_t i = 0, len = cells(sim); i < len; i++) {
+        if (c[i]) {
+            assert_int_equal(c[i], -500);
             n++;
         }
     }

@@ -1229,7 +1229,10 @@ static void test_waves_sum_exact(void **state)
 {
     (void)state;
     uint64_t rng = 2207;
-    for (int round = 0; round < 24; round++) {
+    /* under an emulated CPU the first 12, each offset with each kind of
+     * end once: the maths are the same code on every CPU, and the 24 run
+     * natively */
+    for (int round = 0; round < (test_quick() ? 12 : 24); round++) {
         rpl_water_params_t p;
         rpl_water_defaults(&p);
         p.kind = RPL_SURFACE_WAVES;

@@ -32,7 +32,7 @@ static double energy2(const rpl_sim_t *sim)
 {
     double e = 0;
     const int16_t *h = cur_of(sim);
-    for (size_t i = 0; i < cells(sim); i++)
+    for (size_t i = 0, n = cells(sim); i < n; i++)
         e += (double)h[i] * h[i];
     return e;
 }
@@ -318,8 +318,9 @@ static void checkerboard(rpl_sim_t *sim, int amp)
 static int max_abs(const rpl_sim_t *sim)
 {
     int m = 0;
-    for (size_t i = 0; i < cells(sim); i++)
-        m = abs(cur_of(sim)[i]) > m ? abs(cur_of(sim)[i]) : m;
+    const int16_t *c = cur_of(sim);
+    for (size_t i = 0, n = cells(sim); i < n; i++)
+        m = abs(c[i]) > m ? abs(c[i]) : m;
     return m;
 }
 
@@ -502,8 +503,9 @@ static void test_calm_water_comes_to_zero(void **state)
                              "(energy %llu)", p.speed, p.viscosity, p.attenuation, s,
                              (unsigned long long)rpl_sim_energy(sim));
                 assert_int_equal(rpl_sim_energy(sim), 0);
-                for (size_t i = 0; i < cells(sim); i++)
-                    assert_int_equal(prev_of(sim)[i], 0);
+                const int16_t *pv = prev_of(sim);
+                for (size_t i = 0, n = cells(sim); i < n; i++)
+                    assert_int_equal(pv[i], 0);
                 slowest = s > slowest ? s : slowest;
                 runs++;
                 rpl_sim_destroy(sim);
