@@ -121,12 +121,13 @@ static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
         return;
     double src[RING_SOURCES_MAX];
     int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
+    term_t e = term_of(w, r, src[0]); /* its sources differ in src alone */
+    if (faint(&w->p, &e)) {
+        tm->faint[r] = 1;
+        return;
+    }
     for (int i = 0; i < ns; i++) {
-        term_t e = term_of(w, r, src[i]);
-        if (faint(&w->p, &e)) {
-            tm->faint[r] = 1;
-            return;
-        }
+        e.src = src[i];
         if (!term_buckets(tm, &w->p, &e, &tm->lo[tm->n], &tm->hi[tm->n]))
             continue; /* never reaches the basin */
         tm->start[tm->lo[tm->n]]++; /* one more term in lo..hi: the differences */
@@ -235,10 +236,10 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
             continue;
         double src[RING_SOURCES_MAX];
         int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
-        for (int i = 0; i < ns; i++) {
-            term_t e = term_of(w, r, src[i]);
-            if (!faint(&w->p, &e))
-                term_add(w->tm, &e, x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
+        term_t e = term_of(w, r, src[0]);
+        for (int i = 0; i < ns && !faint(&w->p, &e); i++) {
+            e.src = src[i];
+            term_add(w->tm, &e, x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
         }
     }
     *h = sh;
