@@ -217,7 +217,7 @@ static void term_add(const terms_t *tm, const term_t *e, double x, double *sh, d
     if (s > e->reach)
         return;
     double sn, cs;
-    rpl_sintab2(&tm->sin, e->ph - s * tm->k, &sn, &cs);
+    rpl_sintab2(&tm->sintab, e->ph - s * tm->k, &sn, &cs);
     *sh += e->env * sn;
     if (sdt)
         *sdt += e->vs * sn + e->vc * cs;
@@ -274,17 +274,17 @@ static void rings_eval(void *arg)
     const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
     double sh = 0, sdt = 0, sdx = 0;
     if (!dt && !dx) {
-        const rpl_sintab_t *sin = &tm->sin;
+        const rpl_sintab_t *tab = &tm->sintab;
         double k = tm->k;
         for (; in < end; in++) {
             const term_t *e = &tm->t[*in];
             double s = fabs(x - e->src);
             if (s > e->reach)
                 continue;
-            sh += e->env * rpl_sintab(sin, e->ph - s * k);
+            sh += e->env * rpl_sintab(tab, e->ph - s * k);
         }
     } else if (!dx) { /* the velocity: term_add's arithmetic, without its call a term */
-        const rpl_sintab_t *sin = &tm->sin;
+        const rpl_sintab_t *tab = &tm->sintab;
         double k = tm->k;
         for (; in < end; in++) {
             const term_t *e = &tm->t[*in];
@@ -292,7 +292,7 @@ static void rings_eval(void *arg)
             if (s > e->reach)
                 continue;
             double sn, cs;
-            rpl_sintab2(sin, e->ph - s * k, &sn, &cs);
+            rpl_sintab2(tab, e->ph - s * k, &sn, &cs);
             sh += e->env * sn;
             sdt += e->vs * sn + e->vc * cs;
         }

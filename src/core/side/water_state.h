@@ -71,7 +71,7 @@ typedef struct terms {
     term_t t[TERMS_MAX];
     uint8_t lo[TERMS_MAX], hi[TERMS_MAX]; /* the buckets term k is in: lo[k] .. hi[k] */
     uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
-    rpl_sintab_t sin;                   /* made once, with the block (water_cache.c) */
+    rpl_sintab_t sintab;                /* the sines, made as the block is attached (water_cache.c) */
 } terms_t;
 
 struct rpl_water {
