@@ -90,6 +90,8 @@ static double ulps(double a, double b)
 #define THREE_PIO4 0x1.2d97c7f3321d2p+1
 #define E 0x1.5bf0a8b145769p+1
 #define LN2 0x1.62e42fefa39efp-1
+/* The sine table's reads on every platform (sintab_bits). */
+#define SINTAB_CRC 0xf298d327u
 
 /* ---- accuracy against the reference ------------------------------------------ */
 
@@ -492,6 +494,170 @@ static void hypot_special(void **state)
     SAME(rpl_hypot(1e-200, 1e-200), 1.4142135623730951e-200);
 }
 
+/* ---- the sine table ------------------------------------------------------------ */
+
+#ifdef HAVE_REFERENCE
+#define REF_SIN sin
+#define REF_COS cos
+#else
+#define REF_SIN rpl_sin
+#define REF_COS rpl_cos
+#endif
+enum { SINTAB_N = 1 << RPL_SINTAB_BITS };
+
+/* The angle of c cells (2 pi c / 2^bits), c brought into one turn first
+ * (fmod is exact), so that the angle's own rounding stays below 1e-15. */
+static double cell_angle(double c)
+{
+    return fmod(c, SINTAB_N) * (2 * PI / SINTAB_N);
+}
+
+/* Its values: the sine and cosine at every cell within an ulp or two of
+ * the reference, its symmetries exact (odd, even, mirrored about the
+ * crests), h as documented. */
+static void sintab_values_run(void *arg)
+{
+    (void)arg;
+    static rpl_sintab_t t;
+    rpl_sintab_init(&t);
+    double h = 2 * PI / SINTAB_N, inv_h = 1 / RPL_SINTAB_H;
+    assert_true(RPL_SINTAB_H == h);
+    assert_true(RPL_SINTAB_INV_H == inv_h);
+    double worst_s = 0, worst_c = 0;
+    for (int i = 0; i < SINTAB_N; i++) {
+        double a = i * (2 * PI / SINTAB_N);
+        worst_s = fmax(worst_s, fabs(t.s[i] - REF_SIN(a)));
+        worst_c = fmax(worst_c, fabs(t.hc[i] / RPL_SINTAB_H - REF_COS(a)));
+        assert_true(t.s[(SINTAB_N - i) % SINTAB_N] == -t.s[i]);
+        assert_true(t.hc[(SINTAB_N - i) % SINTAB_N] == t.hc[i]);
+        assert_true(t.s[(SINTAB_N / 2 - i + SINTAB_N) % SINTAB_N] == t.s[i]);
+        assert_true(t.hc[(i + SINTAB_N / 4) % SINTAB_N] == -RPL_SINTAB_H * t.s[i]);
+    }
+    /* the reference's angle is off by up to half an ulp of 2 pi (4.4e-16)
+     * and 2 pi's own rounding (2.5e-16); the values within an ulp */
+    print_message("sine table's values: worst %.3g (sine), %.3g (cosine)\n", worst_s, worst_c);
+    assert_true(worst_s <= 1e-15);
+    assert_true(worst_c <= 1e-15);
+    assert_true(t.s[SINTAB_N / 4] == 1 && fabs(t.s[SINTAB_N / 2]) == 0 && t.hc[0] == RPL_SINTAB_H);
+}
+
+/* The reads are inline, so the x87 rounds them as the test's own code:
+ * the tests below run under rpl_double_precision, as the water's sums do
+ * (the x87's wider precision would round c to a cell twice, and c less
+ * the cell could then pass 1/2). */
+static void sintab_values(void **state)
+{
+    (void)state;
+    rpl_double_precision(sintab_values_run, NULL);
+}
+
+/* The error bound, swept: every cell at 2^-10 of a cell (the crests'
+ * worst points, half-way between cells, among them), then as many phases
+ * of up to 2^40 cells either way with every fraction; the sine and the cosine
+ * within RPL_SINTAB_ERR of the reference, and the worst close to the
+ * bound h^2/8 (4.7063e-6 at the crests), so the sweep did find it. */
+static void sintab_error_run(void *arg)
+{
+    (void)arg;
+    static rpl_sintab_t t;
+    rpl_sintab_init(&t);
+    double worst_s = 0, worst_c = 0;
+    uint64_t seed = 0x7ab1e;
+    /* quick: every 2^-6 of a cell, still half-way between every two */
+    const int bits = test_quick() ? 6 : 10;
+    const long sweep = (long)SINTAB_N << bits;
+    for (long j = 0; j < 2 * sweep; j++) {
+        double c = j < sweep ? ldexp((double)j, -bits) : uni(&seed, -0x1p40, 0x1p40);
+        double s, co;
+        rpl_sintab2(&t, c, &s, &co);
+        if (s != rpl_sintab(&t, c))
+            fail_msg("cell %.17g: rpl_sintab2's sine %.17g, rpl_sintab %.17g", c, s, rpl_sintab(&t, c));
+        double es = fabs(s - REF_SIN(cell_angle(c))), ec = fabs(co - REF_COS(cell_angle(c)));
+        if (!(es <= RPL_SINTAB_ERR && ec <= RPL_SINTAB_ERR))
+            fail_msg("cell %.17g: sine %.17g cosine %.17g, off by %g and %g", c, s, co, es, ec);
+        worst_s = fmax(worst_s, es);
+        worst_c = fmax(worst_c, ec);
+    }
+    print_message("sine table: worst %.6g (sine), %.6g (cosine), bound %g\n", worst_s, worst_c,
+                  RPL_SINTAB_ERR);
+    assert_true(worst_s > 4.70e-6 && worst_c > 4.70e-6);
+}
+
+static void sintab_error(void **state)
+{
+    (void)state;
+    rpl_double_precision(sintab_error_run, NULL);
+}
+
+/* Odd, exactly: a read at -c is minus the read at c. */
+static void sintab_odd_run(void *arg)
+{
+    (void)arg;
+    static rpl_sintab_t t;
+    rpl_sintab_init(&t);
+    uint64_t seed = 5;
+    for (int j = 0; j < 100000; j++) {
+        double c = j < 4096 ? (j - 2048) * 0.25 : uni(&seed, -1e7, 1e7);
+        assert_true(rpl_sintab(&t, -c) == -rpl_sintab(&t, c));
+    }
+}
+
+static void sintab_odd(void **state)
+{
+    (void)state;
+    rpl_double_precision(sintab_odd_run, NULL);
+}
+
+/* The same bits on every platform: the table and 2^20 reads (phases from
+ * integers by exact scaling, every fraction, up to 2^40 cells either way)
+ * to one CRC, pinned; the suite runs natively, on the i386 build's x87
+ * and on ARM under qemu (make test), each against this number.  Run
+ * under rpl_double_precision, as the water's sums are (the reads are
+ * inline here). */
+typedef struct {
+    rpl_sintab_t t;
+    uint32_t crc;
+} sintab_crc_t;
+
+static void put_double(uint32_t *crc, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    unsigned char b[8];
+    for (int k = 0; k < 8; k++)
+        b[k] = (unsigned char)(u >> (8 * k));
+    *crc = crc_bytes(*crc, b, 8);
+}
+
+static void sintab_crc_run(void *arg)
+{
+    sintab_crc_t *r = arg;
+    rpl_sintab_init(&r->t);
+    r->crc = 0;
+    for (int i = 0; i < SINTAB_N; i++) {
+        put_double(&r->crc, r->t.s[i]);
+        put_double(&r->crc, r->t.hc[i]);
+    }
+    uint64_t x = 0x5eed;
+    for (long j = 0; j < (1L << 20); j++) {
+        x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        double c = (double)(int64_t)(x >> 4) * 0x1p-20; /* |c| < 2^40, exact */
+        double s, co;
+        rpl_sintab2(&r->t, c, &s, &co);
+        put_double(&r->crc, s);
+        put_double(&r->crc, co);
+    }
+}
+
+static void sintab_bits(void **state)
+{
+    (void)state;
+    static sintab_crc_t r;
+    rpl_double_precision(sintab_crc_run, &r);
+    if (r.crc != SINTAB_CRC)
+        fail_msg("the sine table's reads: crc32 %08x, pinned %08x", (unsigned)r.crc, (unsigned)SINTAB_CRC);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +675,10 @@ int main(void)
         cmocka_unit_test(exp_special),
         cmocka_unit_test(pow_special),
         cmocka_unit_test(hypot_special),
+        cmocka_unit_test(sintab_values),
+        cmocka_unit_test(sintab_error),
+        cmocka_unit_test(sintab_odd),
+        cmocka_unit_test(sintab_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

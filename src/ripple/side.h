@@ -45,6 +45,10 @@ extern "C" {
  *                          A (1 - t/life)^2 sin(2 pi f (t - s / c)),
  *                        c = f * wavelength, for s <= c t and t < life
  *                        (0 elsewhere); the surface is the sum of the rings.
+ *                        The sine is read from a table, within 4.71e-6 of
+ *                        the true one (the same bits on every platform),
+ *                        and a ring fainter than sleep_epsilon
+ *                        (|A| (1 - t/life)^2 below it) is left out.
  *                        With FREE or REFLECT ends a ring also sends the
  *                        same wave (amplitude, birth) from its images in
  *                        the walls, so that waves bounce off them: from
@@ -120,7 +124,7 @@ typedef struct rpl_water_params {
      * the amplitude of a ring in world units */
     double force_min, force_max, speed_max;
     /* sleeping */
-    double sleep_epsilon;   /* >= 0 */
+    double sleep_epsilon;   /* >= 0; waves: fainter rings are left out */
     int sleep_steps;        /* >= 1 */
     /* the water as a fluid, for rpl_water_forces */
     double density;         /* mass per square world unit, > 0 */

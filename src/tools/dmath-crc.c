@@ -86,7 +86,8 @@ static double input(uint64_t *s, int fn, long i)
     }
 }
 
-static const char *const names[] = {"sin", "cos", "sincos", "atan2", "acos", "exp", "pow", "hypot"};
+static const char *const names[] = {"sin", "cos", "sincos", "atan2", "acos", "exp", "pow", "hypot",
+                                     "sintab"};
 
 static void put(uLong *crc, double r)
 {
@@ -120,7 +121,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: dmath-crc [N]\n");
         return 2;
     }
-    for (int f = 0; f < 8; f++) {
+    static rpl_sintab_t tab;
+    rpl_sintab_init(&tab);
+    for (int f = 0; f < 9; f++) {
         uint64_t s = UINT64_C(0x5eed) + (uint64_t)f;
         uLong crc = crc32(0L, Z_NULL, 0);
         for (long i = 0; i < n; i++) {
@@ -145,10 +148,15 @@ int main(int argc, char **argv)
                 y = input(&s, 4, i + 5);
                 put(&crc, rpl_pow(x, y));
                 break;
-            default:
+            case 7:
                 x = input(&s, 5, i);
                 y = input(&s, 5, i + 7);
                 put(&crc, rpl_hypot(x, y));
+                break;
+            default: /* the table's sine and cosine, phases of up to 2^40 cells */
+                rpl_sintab2(&tab, uni(&s, -0x1p40, 0x1p40), &a, &b);
+                put(&crc, a);
+                put(&crc, b);
                 break;
             }
         }

@@ -259,6 +259,43 @@ static double cos_impl(double x)
     }
 }
 
+/* ---- the sine table ------------------------------------------------------------- */
+
+/* A quarter turn from the kernels, without a reduction: node i of the
+ * quarter's q is the angle (pi/2) i/q = i PIO2_1 / q + i PIO2_2 / q, both
+ * products exact (i <= q < 2^20, q a power of two), at most pi/4 from 0 or
+ * from pi/2 (the values within an ulp or so, as rpl_sin's); the other quarters are the same values mirrored, so the table
+ * is exactly odd and symmetric about its crests.  (h's value in dmath.h
+ * is for 10 bits.) */
+_Static_assert(RPL_SINTAB_BITS == 10, "RPL_SINTAB_H is 2 pi / 2^10");
+static void sintab_fill(rpl_sintab_t *t)
+{
+    enum { N = 1 << RPL_SINTAB_BITS, Q = N / 4 };
+    double sq[Q + 1], cq[Q + 1]; /* sin and cos of node i of the first quarter */
+    for (int i = 0; i <= Q; i++) {
+        int near = i <= Q / 2 ? i : Q - i; /* steps from 0, or back from pi/2 */
+        double hi, lo; /* the two exact products as the kernels take them: lo below hi's ulp */
+        fast_two_sum(near * (PIO2_1 / Q), near * (PIO2_2 / Q), &hi, &lo);
+        double s = sin_kernel(hi, lo), c = cos_kernel(hi, lo);
+        if (2 * i == Q)
+            c = s; /* pi/4: one value for both, or the mirrors would differ there */
+        sq[i] = i <= Q / 2 ? s : c;
+        cq[i] = i <= Q / 2 ? c : s;
+    }
+    for (int i = 0; i < N; i++) {
+        int k = i % Q;
+        double s, c;
+        switch (i / Q) {
+        case 0: s = sq[k]; c = cq[k]; break;
+        case 1: s = cq[k]; c = -sq[k]; break;
+        case 2: s = -sq[k]; c = -cq[k]; break;
+        default: s = -cq[k]; c = sq[k]; break;
+        }
+        t->s[i] = s;
+        t->hc[i] = RPL_SINTAB_H * c;
+    }
+}
+
 /* ---- atan2, acos ------------------------------------------------------------- */
 
 /* For c = 0, 1/4, 1/2, 3/4, 1: atan c, pi/2 - atan c, pi - atan c and
@@ -664,6 +701,8 @@ static NOINLINE double exp_call(double x) { return exp_impl(x); }
 static NOINLINE double pow_call(double x, double y) { return pow_impl(x, y); }
 static NOINLINE double hypot_call(double x, double y) { return hypot_impl(x, y); }
 
+static NOINLINE void sintab_call(rpl_sintab_t *t) { sintab_fill(t); }
+
 static NOINLINE void sincos_call(double x, double *s, double *c)
 {
     if (fabs_(x) < 0x1p-27) {
@@ -702,6 +741,17 @@ void rpl_sincos(double x, double *s, double *c)
     x87_leave(cw);
 #else
     sincos_call(x, s, c);
+#endif
+}
+
+void rpl_sintab_init(rpl_sintab_t *t)
+{
+#ifdef DMATH_X87
+    unsigned short cw = x87_enter();
+    sintab_call(t);
+    x87_leave(cw);
+#else
+    sintab_call(t);
 #endif
 }
 

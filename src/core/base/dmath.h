@@ -20,6 +20,68 @@ double rpl_exp(double x);
 double rpl_pow(double x, double y);
 double rpl_hypot(double x, double y);
 
+/* A sine by table, for sums of many waves where a sine a term is the cost.
+ * The phase is given in cells, 2^RPL_SINTAB_BITS a turn: c stands for the
+ * angle 2 pi c / 2^bits.  The nearest whole cell i holds sin and cos there
+ * (from dmath.c's kernels), and the sine is read along its tangent:
+ * sin(a + d) ~ sin a + d cos a, d = h (c - i) within h/2, h = 2 pi / 2^bits;
+ * what that leaves out is at most d^2/2 |sin| <= h^2/8 = 4.7065e-6 with
+ * 10 bits (4.7063e-6 is reached, half-way between cells at the crests),
+ * and the cosine likewise.  The rest (the table's rounding, two
+ * operations', the phase's own as a double below 2^40 cells) stays under
+ * 1e-9: within RPL_SINTAB_ERR everywhere (test_dmath sweeps the turn).
+ * The same bits on every platform: the table is made by + - * alone, and
+ * a read is additions and multiplications (the x87 under
+ * rpl_double_precision, as everything else in dmath.c).  A table is
+ * 16 KiB: whoever sums the waves keeps one (rpl_sintab_init). */
+#define RPL_SINTAB_BITS 10
+#define RPL_SINTAB_ERR 4.71e-6
+/* h = 2 pi / 2^10 rounded to a double, and 1/h rounded: written in hex,
+ * as the x87 may keep a decimal constant (or a quotient of two) wider */
+#define RPL_SINTAB_H 0x1.921fb54442d18p-8
+#define RPL_SINTAB_INV_H 0x1.45f306dc9c883p+7
+
+typedef struct rpl_sintab {
+    double s[1 << RPL_SINTAB_BITS];  /* sin(2 pi i / 2^bits) */
+    double hc[1 << RPL_SINTAB_BITS]; /* h cos(2 pi i / 2^bits) */
+} rpl_sintab_t;
+
+void rpl_sintab_init(rpl_sintab_t *t);
+
+/* The cell nearest c (|c| < 2^51; ties to even), modulo 2^bits, and c
+ * less that cell, in [-1/2, 1/2], exactly: after 1.5 * 2^52 is added the
+ * double holds no fraction, so it is the nearest whole number, and its
+ * low bits are that number's (negative ones too: 1.5 * 2^52 is a multiple
+ * of 2^bits).  A union reads the bits, as this header includes nothing. */
+static inline unsigned rpl_sintab_cell(double c, double *f)
+{
+    union {
+        double d;
+        unsigned long long u;
+    } v;
+    v.d = c + 0x1.8p52;
+    *f = c - (v.d - 0x1.8p52);
+    return (unsigned)(v.u & ((1u << RPL_SINTAB_BITS) - 1));
+}
+
+/* sin(2 pi c / 2^bits) within RPL_SINTAB_ERR. */
+static inline double rpl_sintab(const rpl_sintab_t *t, double c)
+{
+    double f;
+    unsigned i = rpl_sintab_cell(c, &f);
+    return t->s[i] + t->hc[i] * f;
+}
+
+/* The sine and the cosine together, each within RPL_SINTAB_ERR: the
+ * sine's bits are rpl_sintab's. */
+static inline void rpl_sintab2(const rpl_sintab_t *t, double c, double *s, double *co)
+{
+    double f;
+    unsigned i = rpl_sintab_cell(c, &f);
+    *s = t->s[i] + t->hc[i] * f;
+    *co = t->hc[i] * RPL_SINTAB_INV_H - t->s[i] * (RPL_SINTAB_H * f);
+}
+
 /* Calls fn(arg) with the FPU rounding every operation to double
  * precision, as SSE2, ARM and WebAssembly do, and puts the caller's
  * setting back.  Only the x87 (32-bit x86 without SSE2) needs it: it rounds

@@ -25,6 +25,8 @@ void rpl_water_grid_attach(rpl_water_t *w, double *block, long last)
     w->gh = block;
     w->gstamp = block ? (uint64_t *)(block + last + 1) : NULL;
     w->tm = block ? (terms_t *)(w->gstamp + last + 1) : NULL;
+    if (w->tm)
+        rpl_sintab_init(&w->tm->sintab);
 }
 
 /* A disturbance changes one ring only (made stronger, started, or

@@ -60,112 +60,169 @@ static int bucket_count(const rpl_water_params_t *p)
     return (int)nb;
 }
 
-/* The buckets term e goes into, in e->lo .. e->hi; 0 when none (its
- * wave cannot reach the basin). */
-static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, term_t *e)
+/* The buckets term e goes into, *lo .. *hi; 0 when none (its wave cannot
+ * reach the basin). */
+static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, const term_t *e,
+                        uint8_t *blo, uint8_t *bhi)
 {
-    e->lo = e->hi = 0;
+    *blo = *bhi = 0;
     if (tm->nb == 1)
         return 1;
     double lo = floor((e->src - e->reach - p->x0) / tm->bw) - 1;
     double hi = floor((e->src + e->reach - p->x0) / tm->bw) + 1;
     if (!(hi >= 0 && lo <= tm->nb - 1))
         return 0;
-    e->lo = (uint8_t)(lo <= 0 ? 0 : lo);
-    e->hi = (uint8_t)(hi >= tm->nb - 1 ? tm->nb - 1 : hi);
+    *blo = (uint8_t)(lo <= 0 ? 0 : lo);
+    *bhi = (uint8_t)(hi >= tm->nb - 1 ? tm->nb - 1 : hi);
     return 1;
 }
 
-/* Source src of ring r as a term: what the sum works out for it (the
+/* What a term's sums take from its ring's amplitude (water_state.h). */
+static void term_envelope(const rpl_water_params_t *p, term_t *e, double amp)
+{
+    e->env = amp * e->fade * e->fade;
+    e->vs = amp * (-2 / p->life) * e->fade;
+    e->vc = e->env * (RPL_TWO_PI * p->frequency);
+    e->sx = e->env * (-RPL_TWO_PI / p->wavelength);
+}
+
+/* Source src of ring r as a term: what the sums work out for it once (the
  * same expressions in both ways of summing, for the same bits). */
 static term_t term_of(const rpl_water_t *w, int r, double src)
 {
     const rpl_water_params_t *p = &w->p;
     const ring_t *g = &w->rings[r];
     double age = (double)(w->steps - g->born) * p->step;
-    double fade = 1 - age / p->life;
     /* a wave has gone c * age from its source: further away it has not
      * arrived, and that costs a compare, not a sine */
-    return (term_t){src, p->frequency * p->wavelength * age, age, fade, g->amp * fade * fade, r, 0, 0};
+    term_t e = {src, p->frequency * p->wavelength * age, p->frequency * age * RPL_SINTAB_N, 0, 0, 0, 0,
+                1 - age / p->life};
+    term_envelope(p, &e, g->amp);
+    return e;
+}
+
+/* A wave fainter than sleep_epsilon (its envelope; all of a ring's terms
+ * have the same) is left out of the sum: as springs that quiet sleep, it
+ * is not worth a sine, and most rings spend the end of their life so (a
+ * quarter of them and more, with splashes' droplets about). */
+static int faint(const rpl_water_params_t *p, const term_t *e)
+{
+    return fabs(e->env) < p->sleep_epsilon;
 }
 
 /* Ring r's terms after the others, counted into their buckets
- * (start[b + 1]); none when dead. */
+ * (start[b + 1]); none when dead or faint. */
 static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
 {
     tm->first[r] = tm->n;
     tm->count[r] = 0;
+    tm->faint[r] = 0;
     if (w->steps - w->rings[r].born >= lives)
         return;
     double src[RING_SOURCES_MAX];
     int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
+    term_t e = term_of(w, r, src[0]); /* its sources differ in src alone */
+    if (faint(&w->p, &e)) {
+        tm->faint[r] = 1;
+        return;
+    }
     for (int i = 0; i < ns; i++) {
-        term_t e = term_of(w, r, src[i]);
-        if (!term_buckets(tm, &w->p, &e))
+        e.src = src[i];
+        if (!term_buckets(tm, &w->p, &e, &tm->lo[tm->n], &tm->hi[tm->n]))
             continue; /* never reaches the basin */
-        for (int j = e.lo; j <= e.hi; j++)
-            tm->start[j + 1]++;
+        tm->start[tm->lo[tm->n]]++; /* one more term in lo..hi: the differences */
+        tm->start[tm->hi[tm->n] + 1]--;
         tm->t[tm->n++] = e;
         tm->count[r]++;
     }
 }
 
 /* Every term again, and the buckets: counted, then filled in the terms'
- * order, so each bucket lists its terms in the sum's order. */
-void rpl_water_terms_build(rpl_water_t *w)
+ * order, so each bucket lists its terms in the sum's order.  (Under
+ * rpl_double_precision, as everything the sums read: the x87 then rounds
+ * as every other machine does, wherever it is called from.) */
+static void terms_build(void *arg)
 {
+    rpl_water_t *w = arg;
     terms_t *tm = w->tm;
-    if (!tm)
-        return;
     const rpl_water_params_t *p = &w->p;
     tm->n = 0;
     tm->nb = bucket_count(p);
     tm->bw = (p->x1 - p->x0) / tm->nb;
+    tm->k = RPL_SINTAB_N / p->wavelength;
     memset(tm->start, 0, sizeof tm->start);
     uint64_t lives = rpl_water_life_steps(p);
     for (int r = 0; r < w->nrings; r++)
         ring_terms(w, tm, r, lives);
-    int fill[TERM_BUCKETS_MAX];
+    /* start[] holds each bucket's count as differences; summed, the
+     * counts; summed again, the ends of the buckets, which the fill below
+     * walks down to their starts */
+    int fill[TERM_BUCKETS_MAX], count = 0, end = 0;
+    for (int j = 0; j < tm->nb; j++) {
+        count += tm->start[j];
+        end += count;
+        fill[j] = end;
+    }
+    tm->start[0] = 0;
     for (int j = 0; j < tm->nb; j++)
-        fill[j] = tm->start[j + 1] += tm->start[j];
+        tm->start[j + 1] = fill[j];
     for (int k = tm->n - 1; k >= 0; k--) /* from the back: each bucket fills down to its start */
-        for (int j = tm->t[k].lo; j <= tm->t[k].hi; j++)
+        for (int j = tm->lo[k]; j <= tm->hi[k]; j++)
             tm->in[--fill[j]] = (uint16_t)k;
+}
+
+void rpl_water_terms_build(rpl_water_t *w)
+{
+    if (w->tm)
+        rpl_double_precision(terms_build, w);
+}
+
+typedef struct amp_call {
+    rpl_water_t *w;
+    int r;
+} amp_call_t;
+
+static void terms_amp(void *arg)
+{
+    const amp_call_t *a = arg;
+    rpl_water_t *w = a->w;
+    terms_t *tm = w->tm;
+    const ring_t *g = &w->rings[a->r];
+    term_t e = term_of(w, a->r, g->x);
+    if (faint(&w->p, &e) != tm->faint[a->r]) { /* in or out of the sum now: the terms again */
+        terms_build(w);
+        return;
+    }
+    for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++)
+        term_envelope(&w->p, &tm->t[k], g->amp);
 }
 
 /* Ring r's amplitude changed (a disturbance merged into it): its terms'
  * envelope again, the rest stays. */
 void rpl_water_terms_amp(rpl_water_t *w, int r)
 {
-    terms_t *tm = w->tm;
-    if (!tm)
-        return;
-    double amp = w->rings[r].amp;
-    for (int k = tm->first[r]; k < tm->first[r] + tm->count[r]; k++) {
-        term_t *e = &tm->t[k];
-        e->env = amp * e->fade * e->fade;
-    }
+    amp_call_t a = {w, r};
+    if (w->tm)
+        rpl_double_precision(terms_amp, &a);
 }
 
 /* ---- the surface ------------------------------------------------------------- */
 
 /* Term e's wave at x, if it has got there, added to the height, d/dt
  * (per second, when sdt) and d/dx (when sdx). */
-static void term_add(const rpl_water_t *w, const term_t *e, double x, double *sh, double *sdt,
+static void term_add(const terms_t *tm, const term_t *e, double x, double *sh, double *sdt,
                      double *sdx)
 {
-    const rpl_water_params_t *p = &w->p;
-    double omega = 2 * M_PI * p->frequency, c = p->frequency * p->wavelength;
     double dist = x - e->src, s = fabs(dist);
     if (s > e->reach)
         return;
-    double phase = omega * (e->age - s / c);
-    double sn = rpl_sin(phase), cs = rpl_cos(phase);
+    double sn, cs;
+    rpl_sintab2(&tm->sintab, e->ph - s * tm->k, &sn, &cs);
     *sh += e->env * sn;
     if (sdt)
-        *sdt += w->rings[e->ring].amp * (-2 / p->life * e->fade * sn) + e->env * omega * cs;
+        *sdt += e->vs * sn + e->vc * cs;
     if (sdx)
-        *sdx += e->env * cs * (-omega / c) * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
+        *sdx += e->sx * cs * (dist < 0 ? -1 : dist > 0 ? 1 : 0);
 }
 
 /* Displacement, d/dt and d/dx at x of the rings alive, from the rings
@@ -179,12 +236,71 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
             continue;
         double src[RING_SOURCES_MAX];
         int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
-        for (int i = 0; i < ns; i++) {
-            term_t e = term_of(w, r, src[i]);
-            term_add(w, &e, x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
+        term_t e = term_of(w, r, src[0]);
+        for (int i = 0; i < ns && !faint(&w->p, &e); i++) {
+            e.src = src[i];
+            term_add(w->tm, &e, x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
         }
     }
     *h = sh;
+    if (dt)
+        *dt = sdt;
+    if (dx)
+        *dx = sdx;
+}
+
+typedef struct eval_call {
+    const rpl_water_t *w;
+    double x;
+    double *h, *dt, *dx;
+} eval_call_t;
+
+static void rings_eval(void *arg)
+{
+    const eval_call_t *c = arg;
+    const rpl_water_t *w = c->w;
+    const rpl_water_params_t *p = &w->p;
+    const terms_t *tm = w->tm;
+    double x = c->x, *dt = c->dt, *dx = c->dx;
+    if (!(x >= p->x0 && x <= p->x1)) {
+        rings_sum_all(w, x, c->h, dt, dx);
+        return;
+    }
+    int b = 0;
+    if (tm->nb > 1) {
+        double u = floor((x - p->x0) / tm->bw);
+        b = u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
+    }
+    const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
+    double sh = 0, sdt = 0, sdx = 0;
+    if (!dt && !dx) {
+        const rpl_sintab_t *tab = &tm->sintab;
+        double k = tm->k;
+        for (; in < end; in++) {
+            const term_t *e = &tm->t[*in];
+            double s = fabs(x - e->src);
+            if (s > e->reach)
+                continue;
+            sh += e->env * rpl_sintab(tab, e->ph - s * k);
+        }
+    } else if (!dx) { /* the velocity: term_add's arithmetic, without its call a term */
+        const rpl_sintab_t *tab = &tm->sintab;
+        double k = tm->k;
+        for (; in < end; in++) {
+            const term_t *e = &tm->t[*in];
+            double s = fabs(x - e->src);
+            if (s > e->reach)
+                continue;
+            double sn, cs;
+            rpl_sintab2(tab, e->ph - s * k, &sn, &cs);
+            sh += e->env * sn;
+            sdt += e->vs * sn + e->vc * cs;
+        }
+    } else {
+        for (; in < end; in++)
+            term_add(tm, &tm->t[*in], x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
+    }
+    *c->h = sh;
     if (dt)
         *dt = sdt;
     if (dx)
@@ -197,42 +313,22 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
  * (|x - src| > reach by more than a bucket's width, against rounding below
  * 1e-9 of one: bucket_count), and the rest come in the sum's order through
  * the sum's own test and arithmetic: the same bits (tests/test_water.c
- * checks them against the full sum).  The height alone takes a sine, not
- * a sine and a cosine (the C library gives the same sine either way).  x
- * outside the basin, or no terms: rings_sum_all. */
+ * checks them against the full sum).  The height alone reads the table
+ * once a term, not twice.  x outside the basin: rings_sum_all.  Under
+ * rpl_double_precision, so that the x87 rounds the phase as the others do
+ * when the caller did not ask for it (drawing, reading the surface). */
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx)
 {
-    const rpl_water_params_t *p = &w->p;
-    const terms_t *tm = w->tm;
-    if (!tm || !(x >= p->x0 && x <= p->x1)) {
-        rings_sum_all(w, x, h, dt, dx);
+    if (!w->tm) { /* waves always have their terms: never expected */
+        *h = 0;
+        if (dt)
+            *dt = 0;
+        if (dx)
+            *dx = 0;
         return;
     }
-    int b = 0;
-    if (tm->nb > 1) {
-        double u = floor((x - p->x0) / tm->bw);
-        b = u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
-    }
-    const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
-    double sh = 0, sdt = 0, sdx = 0;
-    if (!dt && !dx) {
-        double omega = 2 * M_PI * p->frequency, c = p->frequency * p->wavelength;
-        for (; in < end; in++) {
-            const term_t *e = &tm->t[*in];
-            double s = fabs(x - e->src);
-            if (s > e->reach)
-                continue;
-            sh += e->env * rpl_sin(omega * (e->age - s / c));
-        }
-    } else {
-        for (; in < end; in++)
-            term_add(w, &tm->t[*in], x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
-    }
-    *h = sh;
-    if (dt)
-        *dt = sdt;
-    if (dx)
-        *dx = sdx;
+    eval_call_t c = {w, x, h, dt, dx};
+    rpl_double_precision(rings_eval, &c);
 }
 
 void rpl_water_rings_step(rpl_water_t *w)

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "core/base/dmath.h"
 #include "core/base/error.h"
 #include "ripple/side.h"
 
@@ -39,25 +40,38 @@ enum { RING_SOURCES_MAX = 5 };
  * a disturbance merged into a ring changes only that ring's envelopes. */
 enum { TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX, TERM_BUCKETS_MAX = 32 };
 
+/* A term's wave at x, s = |x - src| <= reach, has the phase ph - s k in
+ * the sine table's cells, RPL_SINTAB_N a turn (f (age - s / c) turns:
+ * k = RPL_SINTAB_N / wavelength) and the height env sin, read from the
+ * terms' table (core/base/dmath.h, rpl_sintab); its d/dt is
+ * vs sin + vc cos, its d/dx sx cos times the sign of x - src. */
+#define RPL_SINTAB_N (1 << RPL_SINTAB_BITS)
+/* 2 pi in hex: on the x87 a decimal constant may keep more bits */
+#define RPL_TWO_PI 0x1.921fb54442d18p+2
+
 typedef struct term {
     double src;      /* where the wave comes from */
     double reach;    /* how far it has gone: c * age */
-    double age;      /* seconds */
-    double fade;     /* 1 - age / life */
+    double ph;       /* the phase at src: f * age * RPL_SINTAB_N */
     double env;      /* amp * fade * fade */
-    int ring;        /* its ring in rings[] */
-    uint8_t lo, hi;  /* the buckets it is in */
+    double vs, vc;   /* amp * (-2 / life) * fade (the fading), env * 2 pi f */
+    double sx;       /* env * -2 pi / wavelength */
+    double fade;     /* 1 - age / life */
 } term_t;
 
 typedef struct terms {
     int n;                              /* terms in t */
     int nb;                             /* buckets, >= 1 */
     double bw;                          /* their width: (x1 - x0) / nb */
+    double k;                           /* RPL_SINTAB_N / wavelength */
     int first[RPL_WAVES_MAX];           /* ring r's terms: t[first[r]] .. */
     int count[RPL_WAVES_MAX];           /* .. count[r] of them */
+    uint8_t faint[RPL_WAVES_MAX];       /* ring r left out: fainter than sleep_epsilon */
     int start[TERM_BUCKETS_MAX + 1];    /* bucket b's terms: in[start[b]] .. in[start[b + 1] - 1] */
     term_t t[TERMS_MAX];
+    uint8_t lo[TERMS_MAX], hi[TERMS_MAX]; /* the buckets term k is in: lo[k] .. hi[k] */
     uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
+    rpl_sintab_t sintab;                /* the sines, made as the block is attached (water_cache.c) */
 } terms_t;
 
 struct rpl_water {
