@@ -7,6 +7,16 @@
 #include "core/side/water_grid.h"
 #include "core/side/water_state.h"
 
+/* x86-64 has SSE2 always: a height sums its terms' waves two at a time
+ * there; elsewhere (the i586 build's x87, ARM, the page) one at a time,
+ * with the same bits. */
+#if defined(__SSE2__) && defined(__SSE2_MATH__)
+#include <emmintrin.h>
+#define RINGS_SSE2 1
+#else
+#define RINGS_SSE2 0
+#endif
+
 /* A ring lives while its age in whole steps is below life / step, counted
  * in steps so that rounding of age = steps * step never decides it. */
 uint64_t rpl_water_life_steps(const rpl_water_params_t *p)
@@ -166,9 +176,17 @@ static void terms_build(void *arg)
     tm->start[0] = 0;
     for (int j = 0; j < tm->nb; j++)
         tm->start[j + 1] = fill[j];
-    for (int k = tm->n - 1; k >= 0; k--) /* from the back: each bucket fills down to its start */
-        for (int j = tm->lo[k]; j <= tm->hi[k]; j++)
-            tm->in[--fill[j]] = (uint16_t)k;
+    for (int k = tm->n - 1; k >= 0; k--) { /* from the back: each bucket fills down to its start */
+        const term_t *e = &tm->t[k];
+        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) {
+            int i = --fill[j];
+            tm->in[i] = (uint16_t)k;
+            tm->bsrc[i] = e->src;
+            tm->breach[i] = e->reach;
+            tm->bph[i] = e->ph;
+            tm->benv[i] = e->env;
+        }
+    }
 }
 
 void rpl_water_terms_build(rpl_water_t *w)
@@ -193,8 +211,20 @@ static void terms_amp(void *arg)
         terms_build(w);
         return;
     }
-    for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++)
+    for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++) {
         term_envelope(&w->p, &tm->t[k], g->amp);
+        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) { /* its place in bucket j: in[] ascends */
+            int lo = tm->start[j], hi = tm->start[j + 1] - 1;
+            while (lo < hi) {
+                int mid = lo + (hi - lo) / 2;
+                if (tm->in[mid] < k)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            tm->benv[lo] = tm->t[k].env;
+        }
+    }
 }
 
 /* Ring r's amplitude changed (a disturbance merged into it): its terms'
@@ -249,6 +279,48 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
         *dx = sdx;
 }
 
+/* The height at x from bucket entries i..end-1: each term's wave, if it
+ * has got there, env sin(ph - |x - src| k), added in the terms' order.
+ * With SSE2 two terms' waves are worked out at once and then added one
+ * after the other, the same sum; a term whose wave has not got there adds
+ * +0 rather than being skipped, which leaves the sum as it was: it starts
+ * at +0 and never becomes -0 (x + y is -0 only for x = y = -0), and
+ * v + 0 = v for every other v, NaN and infinities too. */
+static double bucket_height(const terms_t *tm, double x, int i, int end)
+{
+    const rpl_sintab_t *tab = &tm->sintab;
+    double k = tm->k, sh = 0;
+#if RINGS_SSE2
+    const __m128d vx = _mm_set1_pd(x), vk = _mm_set1_pd(k), big = _mm_set1_pd(0x1.8p52);
+    const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+    __m128d acc = _mm_setzero_pd();
+    for (; i + 2 <= end; i += 2) {
+        __m128d s = _mm_and_pd(_mm_sub_pd(vx, _mm_loadu_pd(tm->bsrc + i)), mag);
+        __m128d got = _mm_cmpngt_pd(s, _mm_loadu_pd(tm->breach + i)); /* !(s > reach) */
+        __m128d c = _mm_sub_pd(_mm_loadu_pd(tm->bph + i), _mm_mul_pd(s, vk));
+        __m128d v = _mm_add_pd(c, big); /* rpl_sintab_cell, two at a time */
+        __m128d f = _mm_sub_pd(c, _mm_sub_pd(v, big));
+        __m128i bits = _mm_castpd_si128(v);
+        unsigned i0 = (unsigned)_mm_cvtsi128_si32(bits) & (RPL_SINTAB_N - 1);
+        unsigned i1 = (unsigned)_mm_cvtsi128_si32(_mm_unpackhi_epi64(bits, bits)) & (RPL_SINTAB_N - 1);
+        __m128d sn = _mm_loadh_pd(_mm_load_sd(&tab->s[i0]), &tab->s[i1]);
+        __m128d hc = _mm_loadh_pd(_mm_load_sd(&tab->hc[i0]), &tab->hc[i1]);
+        __m128d h = _mm_mul_pd(_mm_loadu_pd(tm->benv + i), _mm_add_pd(sn, _mm_mul_pd(hc, f)));
+        h = _mm_and_pd(got, h);
+        acc = _mm_add_sd(acc, h);
+        acc = _mm_add_sd(acc, _mm_unpackhi_pd(h, h));
+    }
+    sh = _mm_cvtsd_f64(acc);
+#endif
+    for (; i < end; i++) {
+        double s = fabs(x - tm->bsrc[i]);
+        if (s > tm->breach[i])
+            continue;
+        sh += tm->benv[i] * rpl_sintab(tab, tm->bph[i] - s * k);
+    }
+    return sh;
+}
+
 typedef struct eval_call {
     const rpl_water_t *w;
     double x;
@@ -274,15 +346,7 @@ static void rings_eval(void *arg)
     const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
     double sh = 0, sdt = 0, sdx = 0;
     if (!dt && !dx) {
-        const rpl_sintab_t *tab = &tm->sintab;
-        double k = tm->k;
-        for (; in < end; in++) {
-            const term_t *e = &tm->t[*in];
-            double s = fabs(x - e->src);
-            if (s > e->reach)
-                continue;
-            sh += e->env * rpl_sintab(tab, e->ph - s * k);
-        }
+        sh = bucket_height(tm, x, tm->start[b], tm->start[b + 1]);
     } else if (!dx) { /* the velocity: term_add's arithmetic, without its call a term */
         const rpl_sintab_t *tab = &tm->sintab;
         double k = tm->k;

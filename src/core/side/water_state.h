@@ -71,6 +71,10 @@ typedef struct terms {
     term_t t[TERMS_MAX];
     uint8_t lo[TERMS_MAX], hi[TERMS_MAX]; /* the buckets term k is in: lo[k] .. hi[k] */
     uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
+    /* what a height reads of term in[i], at i: each bucket's terms side by
+     * side, so that the sum loads two or more at a time (rpl_water_rings_eval) */
+    double bsrc[TERM_BUCKETS_MAX * TERMS_MAX], breach[TERM_BUCKETS_MAX * TERMS_MAX];
+    double bph[TERM_BUCKETS_MAX * TERMS_MAX], benv[TERM_BUCKETS_MAX * TERMS_MAX];
     rpl_sintab_t sintab;                /* the sines, made as the block is attached (water_cache.c) */
 } terms_t;
 
