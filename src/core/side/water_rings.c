@@ -120,8 +120,8 @@ static int faint(const rpl_water_params_t *p, const term_t *e)
     return fabs(e->env) < p->sleep_epsilon;
 }
 
-/* Ring r's terms after the others, counted into their buckets
- * (start[b + 1]); none when dead or faint. */
+/* Ring r's terms after the others, each at the end of its buckets; none
+ * when dead or faint. */
 static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
 {
     tm->first[r] = tm->n;
@@ -140,17 +140,24 @@ static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
         e.src = src[i];
         if (!term_buckets(tm, &w->p, &e, &tm->lo[tm->n], &tm->hi[tm->n]))
             continue; /* never reaches the basin */
-        tm->start[tm->lo[tm->n]]++; /* one more term in lo..hi: the differences */
-        tm->start[tm->hi[tm->n] + 1]--;
-        tm->t[tm->n++] = e;
+        int k = tm->n++;
+        tm->t[k] = e;
         tm->count[r]++;
+        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) {
+            int at = j * TERMS_MAX + tm->cnt[j]++;
+            tm->in[at] = (uint16_t)k;
+            tm->bsrc[at] = e.src;
+            tm->breach[at] = e.reach;
+            tm->bph[at] = e.ph;
+            tm->benv[at] = e.env;
+        }
     }
 }
 
-/* Every term again, and the buckets: counted, then filled in the terms'
- * order, so each bucket lists its terms in the sum's order.  (Under
- * rpl_double_precision, as everything the sums read: the x87 then rounds
- * as every other machine does, wherever it is called from.) */
+/* Every term again, and the buckets, filled in the terms' order, so that
+ * each lists its terms in the sum's order.  (Under rpl_double_precision,
+ * as everything the sums read: the x87 then rounds as every other machine
+ * does, wherever it is called from.) */
 static void terms_build(void *arg)
 {
     rpl_water_t *w = arg;
@@ -160,39 +167,31 @@ static void terms_build(void *arg)
     tm->nb = bucket_count(p);
     tm->bw = (p->x1 - p->x0) / tm->nb;
     tm->k = RPL_SINTAB_N / p->wavelength;
-    memset(tm->start, 0, sizeof tm->start);
+    memset(tm->cnt, 0, sizeof tm->cnt);
     uint64_t lives = rpl_water_life_steps(p);
     for (int r = 0; r < w->nrings; r++)
         ring_terms(w, tm, r, lives);
-    /* start[] holds each bucket's count as differences; summed, the
-     * counts; summed again, the ends of the buckets, which the fill below
-     * walks down to their starts */
-    int fill[TERM_BUCKETS_MAX], count = 0, end = 0;
-    for (int j = 0; j < tm->nb; j++) {
-        count += tm->start[j];
-        end += count;
-        fill[j] = end;
-    }
-    tm->start[0] = 0;
-    for (int j = 0; j < tm->nb; j++)
-        tm->start[j + 1] = fill[j];
-    for (int k = tm->n - 1; k >= 0; k--) { /* from the back: each bucket fills down to its start */
-        const term_t *e = &tm->t[k];
-        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) {
-            int i = --fill[j];
-            tm->in[i] = (uint16_t)k;
-            tm->bsrc[i] = e->src;
-            tm->breach[i] = e->reach;
-            tm->bph[i] = e->ph;
-            tm->benv[i] = e->env;
-        }
-    }
 }
 
 void rpl_water_terms_build(rpl_water_t *w)
 {
     if (w->tm)
         rpl_double_precision(terms_build, w);
+}
+
+static void terms_add(void *arg)
+{
+    rpl_water_t *w = arg;
+    ring_terms(w, w->tm, w->nrings - 1, rpl_water_life_steps(&w->p));
+}
+
+/* A ring was put after the others, and nothing else changed since the
+ * terms were made: its terms after theirs, where terms_build would put
+ * them. */
+void rpl_water_terms_add(rpl_water_t *w)
+{
+    if (w->tm && w->nrings > 0)
+        rpl_double_precision(terms_add, w);
 }
 
 typedef struct amp_call {
@@ -214,7 +213,7 @@ static void terms_amp(void *arg)
     for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++) {
         term_envelope(&w->p, &tm->t[k], g->amp);
         for (int j = tm->lo[k]; j <= tm->hi[k]; j++) { /* its place in bucket j: in[] ascends */
-            int lo = tm->start[j], hi = tm->start[j + 1] - 1;
+            int lo = j * TERMS_MAX, hi = lo + tm->cnt[j] - 1;
             while (lo < hi) {
                 int mid = lo + (hi - lo) / 2;
                 if (tm->in[mid] < k)
@@ -343,10 +342,10 @@ static void rings_eval(void *arg)
         double u = floor((x - p->x0) / tm->bw);
         b = u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
     }
-    const uint16_t *in = tm->in + tm->start[b], *end = tm->in + tm->start[b + 1];
+    const uint16_t *in = tm->in + b * TERMS_MAX, *end = in + tm->cnt[b];
     double sh = 0, sdt = 0, sdx = 0;
     if (!dt && !dx) {
-        sh = bucket_height(tm, x, tm->start[b], tm->start[b + 1]);
+        sh = bucket_height(tm, x, b * TERMS_MAX, b * TERMS_MAX + tm->cnt[b]);
     } else if (!dx) { /* the velocity: term_add's arithmetic, without its call a term */
         const rpl_sintab_t *tab = &tm->sintab;
         double k = tm->k;

@@ -67,12 +67,12 @@ typedef struct terms {
     int first[RPL_WAVES_MAX];           /* ring r's terms: t[first[r]] .. */
     int count[RPL_WAVES_MAX];           /* .. count[r] of them */
     uint8_t faint[RPL_WAVES_MAX];       /* ring r left out: fainter than sleep_epsilon */
-    int start[TERM_BUCKETS_MAX + 1];    /* bucket b's terms: in[start[b]] .. in[start[b + 1] - 1] */
+    int cnt[TERM_BUCKETS_MAX];          /* bucket j's terms: in[j * TERMS_MAX] .. cnt[j] of them */
     term_t t[TERMS_MAX];
     uint8_t lo[TERMS_MAX], hi[TERMS_MAX]; /* the buckets term k is in: lo[k] .. hi[k] */
     uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
     /* what a height reads of term in[i], at i: each bucket's terms side by
-     * side, so that the sum loads two or more at a time (rpl_water_rings_eval) */
+     * side, so that the sum loads two at a time (rpl_water_rings_eval) */
     double bsrc[TERM_BUCKETS_MAX * TERMS_MAX], breach[TERM_BUCKETS_MAX * TERMS_MAX];
     double bph[TERM_BUCKETS_MAX * TERMS_MAX], benv[TERM_BUCKETS_MAX * TERMS_MAX];
     rpl_sintab_t sintab;                /* the sines, made as the block is attached (water_cache.c) */
@@ -148,6 +148,7 @@ int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
 void rpl_water_rings_step(rpl_water_t *w);
 void rpl_water_terms_build(rpl_water_t *w);
+void rpl_water_terms_add(rpl_water_t *w);
 void rpl_water_terms_amp(rpl_water_t *w, int r);
 
 /* water_cache.c */
