@@ -278,45 +278,65 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
         *dx = sdx;
 }
 
-/* The height at x from bucket entries i..end-1: each term's wave, if it
- * has got there, env sin(ph - |x - src| k), added in the terms' order.
- * With SSE2 two terms' waves are worked out at once and then added one
- * after the other, the same sum; a term whose wave has not got there adds
- * +0 rather than being skipped, which leaves the sum as it was: it starts
- * at +0 and never becomes -0 (x + y is -0 only for x = y = -0), and
- * v + 0 = v for every other v, NaN and infinities too. */
-static double bucket_height(const terms_t *tm, double x, int i, int end)
+/* The height at x (and its d/dt, when sdt) from bucket entries
+ * i .. end - 1: each term's wave, if it has got there, env sin(ph - |x -
+ * src| k) (and vs sin + vc cos: term_add's arithmetic), added in the
+ * terms' order.  With SSE2 two terms' waves are worked out at once and
+ * then added one after the other, the same sum; a term whose wave has not
+ * got there adds +0 rather than being skipped, which leaves the sum as it
+ * was: it starts at +0 and never becomes -0 (x + y is -0 only for x = y =
+ * -0), and v + 0 = v for every other v, NaN and infinities too. */
+static double bucket_sum(const terms_t *tm, double x, int i, int end, double *sdt)
 {
     const rpl_sintab_t *tab = &tm->sintab;
-    double k = tm->k, sh = 0;
+    double k = tm->k, sh = 0, st = 0;
 #if RINGS_SSE2
     const __m128d vx = _mm_set1_pd(x), vk = _mm_set1_pd(k), big = _mm_set1_pd(0x1.8p52);
     const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
-    __m128d acc = _mm_setzero_pd();
+    const __m128i cells = _mm_set1_epi32(RPL_SINTAB_N - 1);
+    __m128d acc = _mm_setzero_pd(), dacc = _mm_setzero_pd();
     for (; i + 2 <= end; i += 2) {
         __m128d s = _mm_and_pd(_mm_sub_pd(vx, _mm_loadu_pd(tm->bsrc + i)), mag);
         __m128d got = _mm_cmpngt_pd(s, _mm_loadu_pd(tm->breach + i)); /* !(s > reach) */
         __m128d c = _mm_sub_pd(_mm_loadu_pd(tm->bph + i), _mm_mul_pd(s, vk));
         __m128d v = _mm_add_pd(c, big); /* rpl_sintab_cell, two at a time */
         __m128d f = _mm_sub_pd(c, _mm_sub_pd(v, big));
-        __m128i bits = _mm_castpd_si128(v);
-        unsigned i0 = (unsigned)_mm_cvtsi128_si32(bits) & (RPL_SINTAB_N - 1);
-        unsigned i1 = (unsigned)_mm_cvtsi128_si32(_mm_unpackhi_epi64(bits, bits)) & (RPL_SINTAB_N - 1);
-        __m128d sn = _mm_loadh_pd(_mm_load_sd(&tab->s[i0]), &tab->s[i1]);
+        __m128i cell = _mm_and_si128(_mm_castpd_si128(v), cells);
+        unsigned i0 = (unsigned)_mm_extract_epi16(cell, 0), i1 = (unsigned)_mm_extract_epi16(cell, 4);
+        __m128d ts = _mm_loadh_pd(_mm_load_sd(&tab->s[i0]), &tab->s[i1]);
         __m128d hc = _mm_loadh_pd(_mm_load_sd(&tab->hc[i0]), &tab->hc[i1]);
-        __m128d h = _mm_mul_pd(_mm_loadu_pd(tm->benv + i), _mm_add_pd(sn, _mm_mul_pd(hc, f)));
-        h = _mm_and_pd(got, h);
-        acc = _mm_add_sd(acc, h);
-        acc = _mm_add_sd(acc, _mm_unpackhi_pd(h, h));
+        __m128d sn = _mm_add_pd(ts, _mm_mul_pd(hc, f));
+        __m128d h = _mm_and_pd(got, _mm_mul_pd(_mm_loadu_pd(tm->benv + i), sn));
+        acc = _mm_add_sd(_mm_add_sd(acc, h), _mm_unpackhi_pd(h, h));
+        if (sdt) { /* rpl_sintab2's cosine; vs and vc from the terms */
+            const term_t *e0 = &tm->t[tm->in[i]], *e1 = &tm->t[tm->in[i + 1]];
+            __m128d cs = _mm_sub_pd(_mm_mul_pd(hc, _mm_set1_pd(RPL_SINTAB_INV_H)),
+                                    _mm_mul_pd(ts, _mm_mul_pd(_mm_set1_pd(RPL_SINTAB_H), f)));
+            __m128d d = _mm_add_pd(_mm_mul_pd(_mm_set_pd(e1->vs, e0->vs), sn),
+                                   _mm_mul_pd(_mm_set_pd(e1->vc, e0->vc), cs));
+            d = _mm_and_pd(got, d);
+            dacc = _mm_add_sd(_mm_add_sd(dacc, d), _mm_unpackhi_pd(d, d));
+        }
     }
     sh = _mm_cvtsd_f64(acc);
+    st = _mm_cvtsd_f64(dacc);
 #endif
     for (; i < end; i++) {
         double s = fabs(x - tm->bsrc[i]);
         if (s > tm->breach[i])
             continue;
-        sh += tm->benv[i] * rpl_sintab(tab, tm->bph[i] - s * k);
+        double sn, cs;
+        if (!sdt) {
+            sh += tm->benv[i] * rpl_sintab(tab, tm->bph[i] - s * k);
+            continue;
+        }
+        rpl_sintab2(tab, tm->bph[i] - s * k, &sn, &cs);
+        const term_t *e = &tm->t[tm->in[i]];
+        sh += tm->benv[i] * sn;
+        st += e->vs * sn + e->vc * cs;
     }
+    if (sdt)
+        *sdt = st;
     return sh;
 }
 
@@ -344,21 +364,8 @@ static void rings_eval(void *arg)
     }
     const uint16_t *in = tm->in + b * TERMS_MAX, *end = in + tm->cnt[b];
     double sh = 0, sdt = 0, sdx = 0;
-    if (!dt && !dx) {
-        sh = bucket_height(tm, x, b * TERMS_MAX, b * TERMS_MAX + tm->cnt[b]);
-    } else if (!dx) { /* the velocity: term_add's arithmetic, without its call a term */
-        const rpl_sintab_t *tab = &tm->sintab;
-        double k = tm->k;
-        for (; in < end; in++) {
-            const term_t *e = &tm->t[*in];
-            double s = fabs(x - e->src);
-            if (s > e->reach)
-                continue;
-            double sn, cs;
-            rpl_sintab2(tab, e->ph - s * k, &sn, &cs);
-            sh += e->env * sn;
-            sdt += e->vs * sn + e->vc * cs;
-        }
+    if (!dx) {
+        sh = bucket_sum(tm, x, b * TERMS_MAX, b * TERMS_MAX + tm->cnt[b], dt ? &sdt : NULL);
     } else {
         for (; in < end; in++)
             term_add(tm, &tm->t[*in], x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
