@@ -52,15 +52,18 @@ int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src)
 /* A term goes into the buckets its reach meets and one more on each side,
  * which covers any rounding smaller than a bucket in where its reach ends
  * and in which bucket a height's x falls.  The rounding is far smaller:
- * a bucket is at least an eighth of a wavelength and 1e-3 of |x0| + |x1|
+ * a bucket is at least a quarter of a wavelength and 1e-3 of |x0| + |x1|
  * wide, a reach at most c * life = f * life wavelengths <= 6e4 of them,
  * and the sources lie within a few |x0| + |x1|, so the sums and quotients
  * below are off by less than 1e-9 of a bucket.  A basin too narrow for
- * that has one bucket, which holds every term. */
+ * that has one bucket, which holds every term.  (Narrower buckets would
+ * spare a height a few terms its wave has not reached, but each term goes
+ * into more of them, and the steps' making them again cost more than
+ * that saves: an eighth of a wavelength made side-waves-3's step 2% dearer.) */
 static int bucket_count(const rpl_water_params_t *p)
 {
     double span = p->x1 - p->x0;
-    double nb = floor(span / (p->wavelength / 8));
+    double nb = floor(span / (p->wavelength / 4));
     if (!(nb >= 2))
         return 1;
     if (nb > TERM_BUCKETS_MAX)
