@@ -398,11 +398,14 @@ static void test_null_safe(void **state)
     assert_int_equal(rpl_water_disturb(NULL, 1, 1), RPL_EINVAL);
     double f = 7;
     assert_int_equal(rpl_water_impact(NULL, 1, 1, &f), RPL_EINVAL);
+    assert_int_equal(rpl_water_set_kernels(NULL, rpl_kernels_get("c")), RPL_EINVAL);
 
     /* bad arguments on a real body */
     rpl_water_t *w = new_water(&p);
     assert_int_equal(rpl_water_set_params(w, NULL), RPL_EINVAL);
     assert_true(strlen(rpl_water_error(w)) > 0);
+    assert_int_equal(rpl_water_set_kernels(w, NULL), RPL_EINVAL);
+    assert_int_equal(rpl_water_set_kernels(w, rpl_kernels_get("c")), RPL_OK);
     assert_int_equal(rpl_water_sample(w, 0, 1, 0, out), RPL_EINVAL);
     assert_int_equal(rpl_water_sample(w, 0, 1, 4, NULL), RPL_EINVAL);
     assert_int_equal(rpl_water_sample(w, NAN, 1, 4, out), RPL_EINVAL);
@@ -1271,7 +1274,7 @@ static void check_at(const rpl_water_t *w, const waves_model_t *m, double x, con
  * a few rings' centres and images, and the points their waves have just
  * reached or not (c * age away, and an ulp either side); then a sampled
  * run across the basin (rpl_water_sample). */
-static void check_surface(const rpl_water_t *w, const waves_model_t *m, uint64_t *rng)
+static void check_surface_now(const rpl_water_t *w, const waves_model_t *m, uint64_t *rng)
 {
     const rpl_water_params_t *p = &m->p;
     double span = p->x1 - p->x0, c = p->frequency * p->wavelength;
@@ -1315,6 +1318,25 @@ static void check_surface(const rpl_water_t *w, const waves_model_t *m, uint64_t
             fail_msg("sample %d at x %.17g, step %llu: %.9g, want %.9g", i, x0 + i * dx,
                      (unsigned long long)m->steps, got[i], want);
     }
+}
+
+/* The same on every kernel path this CPU runs: the sums take the path's
+ * instruction set (rpl_water_set_kernels: four terms at a time with
+ * avx2, two with SSE2 on any x86-64 path, one at a time elsewhere); each
+ * must give the full sum's bits.  The body is left on the CPU's best. */
+static void check_surface(rpl_water_t *w, const waves_model_t *m, uint64_t *rng)
+{
+    static const char *const paths[] = {"c", "mmx", "sse2", "avx2", "neon"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        const rpl_kernels_t *k = rpl_kernels_get(paths[i]);
+        if (!k)
+            continue; /* not in this build, or not on this CPU */
+        assert_int_equal(rpl_water_set_kernels(w, k), RPL_OK);
+        uint64_t again = *rng; /* the same points on each */
+        check_surface_now(w, m, &again);
+    }
+    assert_int_equal(rpl_water_set_kernels(w, rpl_kernels_get("auto")), RPL_OK);
+    check_surface_now(w, m, rng);
 }
 
 /* Random basins and waves: offsets from 0 to 1e6, spans from a few units

@@ -187,6 +187,11 @@ double rpl_water_energy(const rpl_water_t *w);
 double rpl_water_height(const rpl_water_t *w, double x);
 double rpl_water_slope(const rpl_water_t *w, double x);
 double rpl_water_velocity(const rpl_water_t *w, double x);
+/* The instruction set the analytic waves are summed with: the kernel
+ * path's ("auto", RIPPLE_SIMD's if set, from creation; another table from
+ * rpl_kernels_get for a count of one path), the same bits on every one.
+ * RPL_EINVAL for NULL. */
+RPL_NODISCARD rpl_status rpl_water_set_kernels(rpl_water_t *w, const rpl_kernels_t *k);
 /* The surface's y at n points x0 + i*dx (n >= 1), into out: the cheap way
  * to draw it (one spline segment is found per run, not per point). */
 RPL_NODISCARD rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n,

@@ -347,6 +347,8 @@ static rpl_status scene_make(side_scene_t *s, const side_config_t *cfg)
             return refuse(s, st, "cannot make the water: %s", rpl_strerror(st));
         }
         s->nwaters++;
+        if (cfg->kern && (st = rpl_water_set_kernels(s->water[i], cfg->kern)) != RPL_OK)
+            return refuse(s, st, "cannot set the water's kernels: %s", rpl_strerror(st));
     }
     size_t px = (size_t)s->w * s->h;
     s->body = calloc(SIDE_BODIES_MAX, sizeof *s->body);
@@ -986,8 +988,12 @@ rpl_status side_scene_set_kernels(side_scene_t *s, const rpl_kernels_t *k)
     if (!usable(s))
         return RPL_EINVAL;
     rpl_status st = rpl_side_renderer_set_kernels(s->rend, k);
-    if (st != RPL_OK)
+    if (st != RPL_OK) {
         snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
+        return st;
+    }
+    for (int i = 0; i < s->nwaters && st == RPL_OK; i++) /* its sums on the same path */
+        st = rpl_water_set_kernels(s->water[i], k);
     return st;
 }
 

@@ -220,9 +220,18 @@ rpl_status rpl_water_create(const rpl_water_params_t *p, rpl_water_t **out)
                            p->springs, glast + 1);
     }
     w->p = *p;
+    w->avx2 = rpl_water_rings_avx2(rpl_kernels_get("auto"));
     arrays_attach(w, block, p->springs);
     rpl_water_grid_attach(w, grid, glast);
     flatten(w);
+    return RPL_OK;
+}
+
+rpl_status rpl_water_set_kernels(rpl_water_t *w, const rpl_kernels_t *k)
+{
+    if (!water_usable(w) || !k)
+        return RPL_EINVAL;
+    w->avx2 = rpl_water_rings_avx2(k);
     return RPL_OK;
 }
 

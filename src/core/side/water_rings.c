@@ -16,6 +16,15 @@
 #else
 #define RINGS_SSE2 0
 #endif
+/* On x86-64, with the avx2 kernels, four at a time (bucket_sum_avx2):
+ * compiled for AVX2 here, run only where the kernel path is avx2, which
+ * only a CPU with AVX2 gets (rpl_water_set_kernels). */
+#if RINGS_SSE2 && defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define RINGS_AVX2 1
+#else
+#define RINGS_AVX2 0
+#endif
 
 /* A ring lives while its age in whole steps is below life / step, counted
  * in steps so that rounding of age = steps * step never decides it. */
@@ -289,15 +298,15 @@ static void rings_sum_all(const rpl_water_t *w, double x, double *h, double *dt,
  * got there adds +0 rather than being skipped, which leaves the sum as it
  * was: it starts at +0 and never becomes -0 (x + y is -0 only for x = y =
  * -0), and v + 0 = v for every other v, NaN and infinities too. */
-static double bucket_sum(const terms_t *tm, double x, int i, int end, double *sdt)
+static double bucket_sum(const terms_t *tm, double x, int i, int end, double sh, double *sdt)
 {
     const rpl_sintab_t *tab = &tm->sintab;
-    double k = tm->k, sh = 0, st = 0;
+    double k = tm->k, st = sdt ? *sdt : 0;
 #if RINGS_SSE2
     const __m128d vx = _mm_set1_pd(x), vk = _mm_set1_pd(k), big = _mm_set1_pd(0x1.8p52);
     const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
     const __m128i cells = _mm_set1_epi32(RPL_SINTAB_N - 1);
-    __m128d acc = _mm_setzero_pd(), dacc = _mm_setzero_pd();
+    __m128d acc = _mm_set_sd(sh), dacc = _mm_set_sd(st);
     for (; i + 2 <= end; i += 2) {
         __m128d s = _mm_and_pd(_mm_sub_pd(vx, _mm_loadu_pd(tm->bsrc + i)), mag);
         __m128d got = _mm_cmpngt_pd(s, _mm_loadu_pd(tm->breach + i)); /* !(s > reach) */
@@ -343,6 +352,57 @@ static double bucket_sum(const terms_t *tm, double x, int i, int end, double *sd
     return sh;
 }
 
+#if RINGS_AVX2
+/* (the gathers of vs and vc step through the terms 8 doubles at a time) */
+_Static_assert(sizeof(term_t) == 8 * sizeof(double), "term_t is 8 doubles");
+
+/* acc's low lane plus v's four lanes, in order. */
+__attribute__((target("avx2"))) static inline __m128d add4(__m128d acc, __m256d v)
+{
+    __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);
+    acc = _mm_add_sd(_mm_add_sd(acc, lo), _mm_unpackhi_pd(lo, lo));
+    return _mm_add_sd(_mm_add_sd(acc, hi), _mm_unpackhi_pd(hi, hi));
+}
+
+/* bucket_sum four terms at a time (the table read by gathers), the same
+ * sum; the last one to three terms by bucket_sum. */
+__attribute__((target("avx2"))) static double bucket_sum_avx2(const terms_t *tm, double x, int i,
+                                                              int end, double *sdt)
+{
+    const rpl_sintab_t *tab = &tm->sintab;
+    const __m256d vx = _mm256_set1_pd(x), vk = _mm256_set1_pd(tm->k), big = _mm256_set1_pd(0x1.8p52);
+    const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    const __m256i cells = _mm256_set1_epi64x(RPL_SINTAB_N - 1);
+    __m128d acc = _mm_setzero_pd(), dacc = _mm_setzero_pd();
+    for (; i + 4 <= end; i += 4) {
+        __m256d s = _mm256_and_pd(_mm256_sub_pd(vx, _mm256_loadu_pd(tm->bsrc + i)), mag);
+        __m256d got = _mm256_cmp_pd(s, _mm256_loadu_pd(tm->breach + i), _CMP_NGT_UQ);
+        __m256d c = _mm256_sub_pd(_mm256_loadu_pd(tm->bph + i), _mm256_mul_pd(s, vk));
+        __m256d v = _mm256_add_pd(c, big);
+        __m256d f = _mm256_sub_pd(c, _mm256_sub_pd(v, big));
+        __m256i cell = _mm256_and_si256(_mm256_castpd_si256(v), cells);
+        __m256d ts = _mm256_i64gather_pd(tab->s, cell, 8);
+        __m256d hc = _mm256_i64gather_pd(tab->hc, cell, 8);
+        __m256d sn = _mm256_add_pd(ts, _mm256_mul_pd(hc, f));
+        acc = add4(acc, _mm256_and_pd(got, _mm256_mul_pd(_mm256_loadu_pd(tm->benv + i), sn)));
+        if (sdt) { /* vs and vc gathered from the terms (8 doubles each) */
+            __m256i at = _mm256_slli_epi64(
+                _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(tm->in + i))), 3);
+            __m256d cs = _mm256_sub_pd(_mm256_mul_pd(hc, _mm256_set1_pd(RPL_SINTAB_INV_H)),
+                                       _mm256_mul_pd(ts, _mm256_mul_pd(_mm256_set1_pd(RPL_SINTAB_H), f)));
+            __m256d d = _mm256_add_pd(_mm256_mul_pd(_mm256_i64gather_pd(&tm->t[0].vs, at, 8), sn),
+                                      _mm256_mul_pd(_mm256_i64gather_pd(&tm->t[0].vc, at, 8), cs));
+            dacc = add4(dacc, _mm256_and_pd(got, d));
+        }
+    }
+    double st = _mm_cvtsd_f64(dacc);
+    double sh = bucket_sum(tm, x, i, end, _mm_cvtsd_f64(acc), sdt ? &st : NULL);
+    if (sdt)
+        *sdt = st;
+    return sh;
+}
+#endif
+
 typedef struct eval_call {
     const rpl_water_t *w;
     double x;
@@ -368,7 +428,13 @@ static void rings_eval(void *arg)
     const uint16_t *in = tm->in + b * TERMS_MAX, *end = in + tm->cnt[b];
     double sh = 0, sdt = 0, sdx = 0;
     if (!dx) {
-        sh = bucket_sum(tm, x, b * TERMS_MAX, b * TERMS_MAX + tm->cnt[b], dt ? &sdt : NULL);
+        int i0 = b * TERMS_MAX, i1 = i0 + tm->cnt[b];
+#if RINGS_AVX2
+        if (w->avx2)
+            sh = bucket_sum_avx2(tm, x, i0, i1, dt ? &sdt : NULL);
+        else
+#endif
+            sh = bucket_sum(tm, x, i0, i1, 0, dt ? &sdt : NULL);
     } else {
         for (; in < end; in++)
             term_add(tm, &tm->t[*in], x, &sh, dt ? &sdt : NULL, dx ? &sdx : NULL);
@@ -402,6 +468,18 @@ void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt,
     }
     eval_call_t c = {w, x, h, dt, dx};
     rpl_double_precision(rings_eval, &c);
+}
+
+/* Whether the sums may take AVX2: with the avx2 kernels, in a build that
+ * has them. */
+int rpl_water_rings_avx2(const rpl_kernels_t *k)
+{
+#if RINGS_AVX2
+    return k && strcmp(rpl_kernels_name(k), "avx2") == 0;
+#else
+    (void)k;
+    return 0;
+#endif
 }
 
 void rpl_water_rings_step(rpl_water_t *w)

@@ -103,6 +103,7 @@ struct rpl_water {
     uint64_t *gstamp;
     uint64_t gen;     /* >= 1 once created; stamps start at 0 */
     terms_t *tm;      /* waves: the rings' terms (in the grid's block), else NULL */
+    int avx2;         /* the sums four terms at a time (rpl_water_set_kernels) */
     rpl_err_t err;
 };
 
@@ -147,6 +148,7 @@ uint64_t rpl_water_life_steps(const rpl_water_params_t *p);
 int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
 void rpl_water_rings_step(rpl_water_t *w);
+int rpl_water_rings_avx2(const rpl_kernels_t *k);
 void rpl_water_terms_build(rpl_water_t *w);
 void rpl_water_terms_add(rpl_water_t *w);
 void rpl_water_terms_amp(rpl_water_t *w, int r);
