@@ -8,13 +8,20 @@
 #include "core/side/water_state.h"
 
 /* x86-64 has SSE2 always: a height sums its terms' waves two at a time
- * there; elsewhere (the i586 build's x87, ARM, the page) one at a time,
+ * there; elsewhere (the i586 build's x87, ARMv7, the page) one at a time,
  * with the same bits. */
 #if defined(__SSE2__) && defined(__SSE2_MATH__)
 #include <emmintrin.h>
 #define RINGS_SSE2 1
 #else
 #define RINGS_SSE2 0
+#endif
+/* AArch64 has NEON always: two at a time there too. */
+#if !RINGS_SSE2 && defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define RINGS_NEON 1
+#else
+#define RINGS_NEON 0
 #endif
 /* On x86-64, with the avx2 kernels, four at a time (bucket_sum_avx2):
  * compiled for AVX2 here, run only where the kernel path is avx2, which
@@ -332,6 +339,36 @@ static double bucket_sum(const terms_t *tm, double x, int i, int end, double sh,
     }
     sh = _mm_cvtsd_f64(acc);
     st = _mm_cvtsd_f64(dacc);
+#elif RINGS_NEON
+    const float64x2_t vx = vdupq_n_f64(x), vk = vdupq_n_f64(k), big = vdupq_n_f64(0x1.8p52);
+    const uint64x2_t cells = vdupq_n_u64(RPL_SINTAB_N - 1);
+    for (; i + 2 <= end; i += 2) {
+        float64x2_t s = vabsq_f64(vsubq_f64(vx, vld1q_f64(tm->bsrc + i)));
+        uint64x2_t past = vcgtq_f64(s, vld1q_f64(tm->breach + i)); /* s > reach: not there */
+        float64x2_t c = vsubq_f64(vld1q_f64(tm->bph + i), vmulq_f64(s, vk));
+        float64x2_t v = vaddq_f64(c, big); /* rpl_sintab_cell, two at a time */
+        float64x2_t f = vsubq_f64(c, vsubq_f64(v, big));
+        uint64x2_t cell = vandq_u64(vreinterpretq_u64_f64(v), cells);
+        unsigned i0 = (unsigned)vgetq_lane_u64(cell, 0), i1 = (unsigned)vgetq_lane_u64(cell, 1);
+        float64x2_t ts = vcombine_f64(vld1_f64(&tab->s[i0]), vld1_f64(&tab->s[i1]));
+        float64x2_t hc = vcombine_f64(vld1_f64(&tab->hc[i0]), vld1_f64(&tab->hc[i1]));
+        float64x2_t sn = vaddq_f64(ts, vmulq_f64(hc, f));
+        float64x2_t h = vmulq_f64(vld1q_f64(tm->benv + i), sn);
+        h = vreinterpretq_f64_u64(vbicq_u64(vreinterpretq_u64_f64(h), past));
+        sh += vgetq_lane_f64(h, 0);
+        sh += vgetq_lane_f64(h, 1);
+        if (sdt) { /* rpl_sintab2's cosine; vs and vc from the terms */
+            const term_t *e0 = &tm->t[tm->in[i]], *e1 = &tm->t[tm->in[i + 1]];
+            float64x2_t cs = vsubq_f64(vmulq_f64(hc, vdupq_n_f64(RPL_SINTAB_INV_H)),
+                                       vmulq_f64(ts, vmulq_f64(vdupq_n_f64(RPL_SINTAB_H), f)));
+            float64x2_t vs = vcombine_f64(vld1_f64(&e0->vs), vld1_f64(&e1->vs));
+            float64x2_t vc = vcombine_f64(vld1_f64(&e0->vc), vld1_f64(&e1->vc));
+            float64x2_t d = vaddq_f64(vmulq_f64(vs, sn), vmulq_f64(vc, cs));
+            d = vreinterpretq_f64_u64(vbicq_u64(vreinterpretq_u64_f64(d), past));
+            st += vgetq_lane_f64(d, 0);
+            st += vgetq_lane_f64(d, 1);
+        }
+    }
 #endif
     for (; i < end; i++) {
         double s = fabs(x - tm->bsrc[i]);
