@@ -36,8 +36,11 @@ enum { RING_SOURCES_MAX = 5 };
  * only, and each still makes the sum's own test (|x - src| <= reach), in
  * the same order: the same sum, bit for bit, without looking at the rings
  * and images that cannot reach it (rpl_water_rings_eval).  Remade
- * whenever the rings change: a step, a new ring, new parameters, a reset;
- * a disturbance merged into a ring changes only that ring's envelopes. */
+ * whenever the rings change: a step, new parameters, a reset, the oldest
+ * ring dropped; a new ring's terms go after the others, and a disturbance
+ * merged into a ring changes only that ring's envelopes.  Each bucket has
+ * room for every term (TERMS_MAX), so that terms are put into it in the
+ * sum's order without counting them first. */
 enum { TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX, TERM_BUCKETS_MAX = 32 };
 
 /* A term's wave at x, s = |x - src| <= reach, has the phase ph - s k in
