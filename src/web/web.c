@@ -794,7 +794,7 @@ int web_constant(const char *name)
     return -1;
 }
 
-/* The page's scenes for a refusal: "busy-2, side-3 ... or side-waves-2". */
+/* The page's scenes for a refusal: "busy-2, side-3 ... or side-2". */
 static void page_scenes(char *buf, size_t len)
 {
     size_t count = 0, k = 0;
