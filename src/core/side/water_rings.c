@@ -23,6 +23,21 @@
 #else
 #define RINGS_NEON 0
 #endif
+/* The SIMD sums read each bucket's terms from arrays of its own, side by
+ * side (terms_t's bsrc ..); one at a time, the terms themselves through
+ * in[] serve as well and cost no copies at each step. */
+#define RINGS_PACKED (RINGS_SSE2 || RINGS_NEON)
+#if RINGS_PACKED
+#define B_SRC(tm, i) ((tm)->bsrc[i])
+#define B_REACH(tm, i) ((tm)->breach[i])
+#define B_PH(tm, i) ((tm)->bph[i])
+#define B_ENV(tm, i) ((tm)->benv[i])
+#else
+#define B_SRC(tm, i) ((tm)->t[(tm)->in[i]].src)
+#define B_REACH(tm, i) ((tm)->t[(tm)->in[i]].reach)
+#define B_PH(tm, i) ((tm)->t[(tm)->in[i]].ph)
+#define B_ENV(tm, i) ((tm)->t[(tm)->in[i]].env)
+#endif
 /* On x86-64, with the avx2 kernels, four at a time (bucket_sum_avx2):
  * compiled for AVX2 here, run only where the kernel path is avx2, which
  * only a CPU with AVX2 gets (rpl_water_set_kernels). */
@@ -165,10 +180,12 @@ static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
         for (int j = tm->lo[k]; j <= tm->hi[k]; j++) {
             int at = j * TERMS_MAX + tm->cnt[j]++;
             tm->in[at] = (uint16_t)k;
+#if RINGS_PACKED
             tm->bsrc[at] = e.src;
             tm->breach[at] = e.reach;
             tm->bph[at] = e.ph;
             tm->benv[at] = e.env;
+#endif
         }
     }
 }
@@ -231,6 +248,7 @@ static void terms_amp(void *arg)
     }
     for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++) {
         term_envelope(&w->p, &tm->t[k], g->amp);
+#if RINGS_PACKED
         for (int j = tm->lo[k]; j <= tm->hi[k]; j++) { /* its place in bucket j: in[] ascends */
             int lo = j * TERMS_MAX, hi = lo + tm->cnt[j] - 1;
             while (lo < hi) {
@@ -242,6 +260,7 @@ static void terms_amp(void *arg)
             }
             tm->benv[lo] = tm->t[k].env;
         }
+#endif
     }
 }
 
@@ -370,18 +389,23 @@ static double bucket_sum(const terms_t *tm, double x, int i, int end, double sh,
         }
     }
 #endif
+    if (!sdt) {
+        for (; i < end; i++) {
+            double s = fabs(x - B_SRC(tm, i));
+            if (s > B_REACH(tm, i))
+                continue;
+            sh += B_ENV(tm, i) * rpl_sintab(tab, B_PH(tm, i) - s * k);
+        }
+        return sh;
+    }
     for (; i < end; i++) {
-        double s = fabs(x - tm->bsrc[i]);
-        if (s > tm->breach[i])
+        double s = fabs(x - B_SRC(tm, i));
+        if (s > B_REACH(tm, i))
             continue;
         double sn, cs;
-        if (!sdt) {
-            sh += tm->benv[i] * rpl_sintab(tab, tm->bph[i] - s * k);
-            continue;
-        }
-        rpl_sintab2(tab, tm->bph[i] - s * k, &sn, &cs);
+        rpl_sintab2(tab, B_PH(tm, i) - s * k, &sn, &cs);
         const term_t *e = &tm->t[tm->in[i]];
-        sh += tm->benv[i] * sn;
+        sh += B_ENV(tm, i) * sn;
         st += e->vs * sn + e->vc * cs;
     }
     if (sdt)
