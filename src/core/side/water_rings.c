@@ -40,8 +40,9 @@
 #endif
 /* On x86-64, with the avx2 kernels, four at a time (bucket_sum_avx2):
  * compiled for AVX2 here, run only where the kernel path is avx2, which
- * only a CPU with AVX2 gets (rpl_water_set_kernels). */
-#if RINGS_SSE2 && defined(__x86_64__) && defined(__GNUC__)
+ * only a CPU with AVX2 gets (rpl_water_set_kernels).  Not on Windows,
+ * whose stack GCC does not keep aligned for AVX's spills. */
+#if RINGS_SSE2 && defined(__x86_64__) && defined(__GNUC__) && !defined(_WIN32)
 #include <immintrin.h>
 #define RINGS_AVX2 1
 #else
