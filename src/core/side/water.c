@@ -551,17 +551,14 @@ rpl_status rpl_water_disturb(rpl_water_t *w, double x, double dv)
                 return RPL_OK;
             }
         }
-        int dropped = w->nrings == RPL_WAVES_MAX;
-        if (dropped) {
+        if (w->nrings == RPL_WAVES_MAX) {
             rpl_water_grid_stale_ring(w, &w->rings[0]);
             memmove(w->rings, w->rings + 1, (RPL_WAVES_MAX - 1) * sizeof *w->rings);
             w->nrings--;
+            rpl_water_terms_drop(w); /* its terms out, every other ring's moved down */
         }
         w->rings[w->nrings++] = (ring_t){x, rpl_water_bound_amp(&w->p, dv), w->steps};
-        if (dropped) /* every ring's terms move down */
-            rpl_water_terms_build(w);
-        else
-            rpl_water_terms_add(w);
+        rpl_water_terms_add(w);
         rpl_water_grid_stale_ring(w, &w->rings[w->nrings - 1]);
     } else {
         double t;

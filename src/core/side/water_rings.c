@@ -216,6 +216,47 @@ void rpl_water_terms_build(rpl_water_t *w)
         rpl_double_precision(terms_build, w);
 }
 
+static void terms_drop(void *arg)
+{
+    rpl_water_t *w = arg;
+    terms_t *tm = w->tm;
+    int gone = tm->count[0]; /* the oldest ring's terms: t[0 .. gone) */
+    for (int r = 0; r < w->nrings; r++) {
+        tm->first[r] = tm->first[r + 1] - gone;
+        tm->count[r] = tm->count[r + 1];
+        tm->faint[r] = tm->faint[r + 1];
+    }
+    int n = tm->n - gone;
+    memmove(tm->t, tm->t + gone, (size_t)n * sizeof *tm->t);
+    memmove(tm->lo, tm->lo + gone, (size_t)n);
+    memmove(tm->hi, tm->hi + gone, (size_t)n);
+    tm->n = n;
+    for (int j = 0; j < tm->nb; j++) { /* its terms come first in each bucket */
+        int at = j * TERMS_MAX, c = 0;
+        while (c < tm->cnt[j] && tm->in[at + c] < gone)
+            c++;
+        int m = tm->cnt[j] -= c;
+        for (int i = 0; i < m; i++)
+            tm->in[at + i] = (uint16_t)(tm->in[at + c + i] - gone);
+#if RINGS_PACKED
+        memmove(tm->bsrc + at, tm->bsrc + at + c, (size_t)m * sizeof(double));
+        memmove(tm->breach + at, tm->breach + at + c, (size_t)m * sizeof(double));
+        memmove(tm->bph + at, tm->bph + at + c, (size_t)m * sizeof(double));
+        memmove(tm->benv + at, tm->benv + at + c, (size_t)m * sizeof(double));
+#endif
+    }
+}
+
+/* The oldest ring was dropped (the others moved down one, nrings one
+ * less), and nothing else changed since the terms were made: its terms
+ * out, the others' moved down, as terms_build would make them, without
+ * working every term out and copying it into its buckets again. */
+void rpl_water_terms_drop(rpl_water_t *w)
+{
+    if (w->tm)
+        terms_drop(w);
+}
+
 static void terms_add(void *arg)
 {
     rpl_water_t *w = arg;

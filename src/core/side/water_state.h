@@ -154,6 +154,7 @@ void rpl_water_rings_step(rpl_water_t *w);
 int rpl_water_rings_avx2(const rpl_kernels_t *k);
 void rpl_water_terms_build(rpl_water_t *w);
 void rpl_water_terms_add(rpl_water_t *w);
+void rpl_water_terms_drop(rpl_water_t *w);
 void rpl_water_terms_amp(rpl_water_t *w, int r);
 
 /* water_cache.c */
