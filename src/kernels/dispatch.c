@@ -39,7 +39,7 @@ static const struct path {
     /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
-                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_c,
+                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_mmx,
                      rpl_side_shallow_c, rpl_side_foam_c } },
 #endif
 #if defined(RPL_HAVE_SSE2)
