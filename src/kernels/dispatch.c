@@ -40,7 +40,7 @@ static const struct path {
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
                      rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_mmx,
-                     rpl_side_shallow_c, rpl_side_foam_c } },
+                     rpl_side_shallow_mmx, rpl_side_foam_mmx } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,

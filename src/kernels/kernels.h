@@ -201,6 +201,8 @@ void rpl_refract_xrgb8888_mmx(const rpl_refract_job_t *job, int x0, int x1, int 
 void rpl_refract_rgb565_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_side_deep_mmx(const rpl_side_deep_job_t *job, int x0, int x1);
+void rpl_side_shallow_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
