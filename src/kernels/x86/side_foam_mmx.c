@@ -1,47 +1,78 @@
-/* kernels/x86/side_foam_mmx.c - MMX side-view foam: a pixel's channels a register, shaded as the water near the surface (side_mmx.h), then whitened and anti-aliased in 16-bit lanes. */
+/* kernels/x86/side_foam_mmx.c - MMX side-view foam: two pixels a step shaded as the water near the surface (side_mmx.h), then whitened and anti-aliased in 16-bit lanes a pixel at a time. */
 #include <mmintrin.h>
 
 #include "kernels/kernels.h"
 #include "kernels/x86/side_mmx.h"
 
+typedef struct {
+    __m64 zero, alpha, white, k256;
+} foam_t;
+
 /*
- * Pixel by pixel, as the shallow kernel.  Both blends keep to 16 bits:
- * c * (256 - fa) + t * fa <= 255 * 256 with c, t <= 255, and so the
- * cover's; the white is made in bytes, 236 + s and 250 + s by a
- * saturating add (min(255, ...)).
+ * Pixel x at depth d (0..4) of the foam, water its shaded channels
+ * (side_near_mmx): both blends keep to 16 bits, c * (256 - fa) + t * fa
+ * <= 255 * 256 with c, t <= 255, and so the cover's; the white is made in
+ * bytes, 236 + s and 250 + s by a saturating add (min(255, ...)).
  */
+RPL_FORCE_INLINE __m64 foam_pixel(const rpl_side_shallow_job_t *job, const foam_t *c, int x,
+                                  int d, __m64 water)
+{
+    const int f = job->fwq[x] - 256 * d;
+    int fa = (f < 0 ? 0 : f > 256 ? 256 : f) * 220 >> 8;
+    if (d == 0)
+        fa += (256 - fa) * 60 >> 8;
+    const int s = job->light[(unsigned)(x + job->lx) & 255] >> 3;
+    const __m64 t = _mm_unpacklo_pi8(_mm_adds_pu8(c->white, _mm_cvtsi32_si64(s * 0x010101)), c->zero);
+    const int cv = d == 0 ? job->cov[x] : 256;
+    const __m64 fav = side_spread(fa), cvv = side_spread(cv);
+    /* min(255, c): through bytes and back */
+    __m64 v = _mm_unpacklo_pi8(_mm_packs_pu16(water, water), c->zero);
+    v = _mm_add_pi16(_mm_mullo_pi16(v, _mm_sub_pi16(c->k256, fav)), _mm_mullo_pi16(t, fav));
+    v = _mm_srli_pi16(v, 8);
+    const __m64 o = _mm_unpacklo_pi8(side_ld32(job->src + x), c->zero);
+    v = _mm_add_pi16(_mm_mullo_pi16(o, _mm_sub_pi16(c->k256, cvv)), _mm_mullo_pi16(v, cvv));
+    return _mm_or_si64(_mm_packs_pu16(_mm_srli_pi16(v, 8), c->zero), c->alpha);
+}
+
 void rpl_side_foam_mmx(const rpl_side_shallow_job_t *jp, int x0, int x1)
 {
     /* a copy the row's stores cannot reach: its fields stay in registers */
     const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const int D = RPL_SIDE_DEPTHS, y = job->y;
-    const __m64 zero = _mm_setzero_si64(), kba = _mm_setr_pi16(230, 256, 200, 0);
-    const __m64 alpha = _mm_set1_pi32((int)0xFF000000u);
-    const __m64 white = _mm_cvtsi32_si64(0x00ECFAFF); /* r 236, g 250, b 255 */
-    const __m64 k256 = _mm_set1_pi16(256);
-    for (int x = x0; x < x1; x++) {
+    const __m64 kba = _mm_setr_pi16(230, 256, 200, 0);
+    foam_t c;
+    c.zero = _mm_setzero_si64();
+    c.alpha = _mm_set1_pi32((int)0xFF000000u);
+    c.white = _mm_cvtsi32_si64(0x00ECFAFF); /* r 236, g 250, b 255 */
+    c.k256 = _mm_set1_pi16(256);
+    int x = x0;
+    if (job->w <= SIDE_MMX_W_MAX) {
+        side_mmx_t n;
+        side_mmx_init(&n, job);
+        const __m64 two = _mm_set1_pi32(2), five = _mm_set1_pi32(5), none = _mm_set1_pi32(-1);
+        __m64 xv = _mm_setr_pi32(x, x + 1);
+        for (; x + 2 <= x1; x += 2, xv = _mm_add_pi32(xv, two)) {
+            const __m64 d = _mm_sub_pi32(n.yv, side_ld64(job->ys + x));
+            const __m64 draw = _mm_and_si64(_mm_cmpgt_pi32(d, none), _mm_cmpgt_pi32(five, d));
+            if (!side_any2(draw))
+                continue;
+            __m64 p0, p1;
+            side_near2_mmx(job, &n, x, xv, d, 1, &p0, &p1);
+            /* a lane not drawn has any d: its pixel is dropped below */
+            const int d0 = (int)(side_lo32(d) & 7), d1 = (int)(side_hi32(d) & 7);
+            const __m64 f0 = foam_pixel(job, &c, x, d0, p0);
+            const __m64 f1 = foam_pixel(job, &c, x + 1, d1, p1);
+            side_put2(job->out + x, draw, _mm_unpacklo_pi32(f0, f1));
+        }
+    }
+    for (; x < x1; x++) {
         const unsigned d = (unsigned)(y - job->ys[x]);
         if (d >= 5)
             continue;
         int dg = (int)d + (job->shift[x] * (int)d >> 4);
         dg = dg < 0 ? 0 : dg < D ? dg : D - 1;
-        const __m64 water = side_near_mmx(job, x, (int)d, dg, zero, kba);
-        const int f = job->fwq[x] - 256 * (int)d;
-        int fa = (f < 0 ? 0 : f > 256 ? 256 : f) * 220 >> 8;
-        if (d == 0)
-            fa += (256 - fa) * 60 >> 8;
-        const int s = job->light[(unsigned)(x + job->lx) & 255] >> 3;
-        const __m64 t = _mm_unpacklo_pi8(_mm_adds_pu8(white, _mm_cvtsi32_si64(s * 0x010101)), zero);
-        const int cv = d == 0 ? job->cov[x] : 256;
-        const __m64 fav = side_spread(fa), cvv = side_spread(cv);
-        /* min(255, c): through bytes and back */
-        __m64 v = _mm_unpacklo_pi8(_mm_packs_pu16(water, water), zero);
-        v = _mm_add_pi16(_mm_mullo_pi16(v, _mm_sub_pi16(k256, fav)), _mm_mullo_pi16(t, fav));
-        v = _mm_srli_pi16(v, 8);
-        const __m64 o = _mm_unpacklo_pi8(side_ld32(job->src + x), zero);
-        v = _mm_add_pi16(_mm_mullo_pi16(o, _mm_sub_pi16(k256, cvv)), _mm_mullo_pi16(v, cvv));
-        v = _mm_srli_pi16(v, 8);
-        job->out[x] = (uint32_t)_mm_cvtsi64_si32(_mm_or_si64(_mm_packs_pu16(v, v), alpha));
+        const __m64 water = side_near_mmx(job, x, (int)d, dg, c.zero, kba);
+        job->out[x] = side_lo32(foam_pixel(job, &c, x, (int)d, water));
     }
     _mm_empty();
 }
