@@ -19,8 +19,8 @@
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
  * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path.
  * The side view's water, deep, near the surface and its foam
- * (kernels/side_{deep,shallow,foam}_c.c, kernels/x86/side_{deep,shallow,foam}_{sse2,avx2}.c):
- * MMX takes the scalar ones.
+ * (kernels/side_{deep,shallow,foam}_c.c,
+ * kernels/x86/side_{deep,shallow,foam}_{mmx,sse2,avx2}.c) has one per path.
  *
  * ARM has one SIMD path, "neon" (kernels/arm/, files *_neon.c): its step and wave
  * step on rows_tpl.h like the x86 ones, the scalar upscale and side view.

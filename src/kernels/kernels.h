@@ -189,8 +189,9 @@ void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 void rpl_side_foam_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c and wave_<isa>.c on the
- * template rows_tpl.h, and refract_<format>_<isa>.c, one per format on the
- * template refract_<isa>_tpl.h (mmx, sse2, avx2).  Each step kernel leaves
+ * template rows_tpl.h, refract_<format>_<isa>.c, one per format on the
+ * template refract_<isa>_tpl.h (mmx, sse2, avx2), and the side view's
+ * side_{deep,shallow,foam}_<isa>.c.  Each step kernel leaves
  * areas narrower than its vector to its scalar rule (rpl_step_c,
  * rpl_step_wave_c). */
 #if defined(RPL_HAVE_MMX)

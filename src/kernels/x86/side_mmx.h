@@ -1,14 +1,14 @@
-/* kernels/x86/side_mmx.h - what the side view's MMX kernels share: 32- and 64-bit moves, the caustics' light spread over a pixel's channels. */
+/* kernels/x86/side_mmx.h - what the side view's MMX kernels share: moves, the caustics' light over a pixel's channels, a pixel of water near the surface one and two at a time. */
 #ifndef RPL_SIDE_MMX_H
 #define RPL_SIDE_MMX_H
 
 /*
  * MMX as a Pentium MMX or II has it: no pmulhuw, pminsw, pmovmskb or
  * pshufw (SSE's), so the kernels keep to 16-bit products (pmullw, and
- * pmulhw on values it reads as positive) and saturating packs for the
- * clamps, and the indices are worked out in scalar registers, which the
- * CPU has for that anyway.  Each kernel ends with emms (_mm_empty): its
- * caller may use the x87 FPU, which shares the registers.
+ * pmulhw on values it reads as positive), saturations for the clamps,
+ * masks for the choices, and the scene's pixels and the tables' entries
+ * are read by scalar loads (no gather).  Each kernel ends with emms
+ * (_mm_empty): its caller may use the x87 FPU, which shares the registers.
  */
 #include <mmintrin.h>
 #include <stdint.h>
