@@ -9,12 +9,20 @@ typedef struct {
     __m64 k220, k60, sat256, m31; /* the pairs' (foam_pair) */
 } foam_t;
 
-/*
- * Pixel x at depth d (0..4) of the foam, water its shaded channels
- * (side_near_mmx): both blends keep to 16 bits, c * (256 - fa) + t * fa
- * <= 255 * 256 with c, t <= 255, and so the cover's; the white is made in
- * bytes, 236 + s and 250 + s by a saturating add (min(255, ...)).
- */
+/* v (16-bit lanes) blended toward t by fa, then over the scene's o by cv:
+ * the foam's rule after its shading.  Both keep to 16 bits: v * (256 - fa)
+ * + t * fa <= 255 * 256 with v, t <= 255, and so the cover's. */
+RPL_FORCE_INLINE __m64 foam_blend(const foam_t *c, __m64 v, __m64 t, __m64 fa, __m64 o, __m64 cv)
+{
+    v = _mm_add_pi16(_mm_mullo_pi16(v, _mm_sub_pi16(c->k256, fa)), _mm_mullo_pi16(t, fa));
+    v = _mm_srli_pi16(v, 8);
+    v = _mm_add_pi16(_mm_mullo_pi16(o, _mm_sub_pi16(c->k256, cv)), _mm_mullo_pi16(v, cv));
+    return _mm_srli_pi16(v, 8);
+}
+
+/* Pixel x at depth d (0..4) of the foam, water its shaded channels
+ * (side_near_mmx); the white is made in bytes, 236 + s and 250 + s by a
+ * saturating add (min(255, ...)). */
 RPL_FORCE_INLINE __m64 foam_pixel(const rpl_side_shallow_job_t *job, const foam_t *c, int x,
                                   int d, __m64 water)
 {
@@ -27,12 +35,9 @@ RPL_FORCE_INLINE __m64 foam_pixel(const rpl_side_shallow_job_t *job, const foam_
     const int cv = d == 0 ? job->cov[x] : 256;
     const __m64 fav = side_spread(fa), cvv = side_spread(cv);
     /* min(255, c): through bytes and back */
-    __m64 v = _mm_unpacklo_pi8(_mm_packs_pu16(water, water), c->zero);
-    v = _mm_add_pi16(_mm_mullo_pi16(v, _mm_sub_pi16(c->k256, fav)), _mm_mullo_pi16(t, fav));
-    v = _mm_srli_pi16(v, 8);
+    const __m64 v = _mm_unpacklo_pi8(_mm_packs_pu16(water, water), c->zero);
     const __m64 o = _mm_unpacklo_pi8(side_ld32(job->src + x), c->zero);
-    v = _mm_add_pi16(_mm_mullo_pi16(o, _mm_sub_pi16(c->k256, cvv)), _mm_mullo_pi16(v, cvv));
-    return _mm_or_si64(_mm_packs_pu16(_mm_srli_pi16(v, 8), c->zero), c->alpha);
+    return _mm_or_si64(_mm_packs_pu16(foam_blend(c, v, t, fav, o, cvv), c->zero), c->alpha);
 }
 
 /* The four lanes of w (16-bit) spread: pixel 0's (w0) and pixel 1's (w1). */
@@ -41,16 +46,6 @@ RPL_FORCE_INLINE void foam_spread(__m64 w, __m64 *a, __m64 *b)
     const __m64 ww = _mm_unpacklo_pi16(w, w);
     *a = _mm_unpacklo_pi32(ww, ww);
     *b = _mm_unpackhi_pi32(ww, ww);
-}
-
-/* c (16-bit lanes) blended toward t by fa, then over the scene's o by cv:
- * the foam's rule after its shading (foam_pixel). */
-RPL_FORCE_INLINE __m64 foam_blend(const foam_t *c, __m64 v, __m64 t, __m64 fa, __m64 o, __m64 cv)
-{
-    v = _mm_add_pi16(_mm_mullo_pi16(v, _mm_sub_pi16(c->k256, fa)), _mm_mullo_pi16(t, fa));
-    v = _mm_srli_pi16(v, 8);
-    v = _mm_add_pi16(_mm_mullo_pi16(o, _mm_sub_pi16(c->k256, cv)), _mm_mullo_pi16(v, cv));
-    return _mm_srli_pi16(v, 8);
 }
 
 /*
