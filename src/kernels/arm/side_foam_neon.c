@@ -10,7 +10,8 @@
  */
 void rpl_side_foam_neon(const rpl_side_shallow_job_t *jp, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
+    /* a copy the row's stores cannot reach (its address kept to itself): its
+     * fields stay in registers */
     const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const int32x4_t yv = vdupq_n_s32(job->y), zero = vdupq_n_s32(0);
     const int32x4_t k256 = vdupq_n_s32(256);
@@ -46,5 +47,5 @@ void rpl_side_foam_neon(const rpl_side_shallow_job_t *jp, int x0, int x1)
         uint32_t *dst = job->out + x;
         vst1q_u32(dst, vbslq_u32(draw, side_pack4(v[2], v[1], v[0]), vld1q_u32(dst)));
     }
-    rpl_side_foam_c(job, x, x1);
+    rpl_side_foam_c(jp, x, x1);
 }

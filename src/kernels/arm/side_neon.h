@@ -9,13 +9,21 @@
 #include "kernels/kernels.h"
 #include "kernels/simd.h"
 
-/* NEON has no gather: four table entries by index, one lane load each. */
+/* NEON has no gather: four table entries by index (each >= 0: unsigned,
+ * so that each is a 32-bit lane move and an address by zero extension),
+ * one load a lane. */
 RPL_FORCE_INLINE uint32x4_t side_gather4(const uint32_t *t, int32x4_t i)
 {
-    uint32x4_t v = vld1q_dup_u32(t + vgetq_lane_s32(i, 0));
-    v = vld1q_lane_u32(t + vgetq_lane_s32(i, 1), v, 1);
-    v = vld1q_lane_u32(t + vgetq_lane_s32(i, 2), v, 2);
-    return vld1q_lane_u32(t + vgetq_lane_s32(i, 3), v, 3);
+    const uint32x4_t u = vreinterpretq_u32_s32(i);
+    uint32x4_t v = vld1q_dup_u32(t + vgetq_lane_u32(u, 0));
+    v = vld1q_lane_u32(t + vgetq_lane_u32(u, 1), v, 1);
+    v = vld1q_lane_u32(t + vgetq_lane_u32(u, 2), v, 2);
+    v = vld1q_lane_u32(t + vgetq_lane_u32(u, 3), v, 3);
+    /* taken as a whole: clang would otherwise build each 16-bit half the
+     * kernels use by lane moves of its own (8 more an entry's table, seen
+     * in its AArch64 output) */
+    __asm__("" : "+w"(v));
+    return v;
 }
 
 /* Whether any lane of a compare's mask is set. */
@@ -47,11 +55,11 @@ RPL_FORCE_INLINE uint16x4_t side_channel(uint32x4_t p, int ch)
                      : vand_u16(vshrn_n_u32(p, 16), m);
 }
 
-/* Four pixels from channels b, g, r (each at most 255), alpha 255. */
+/* Four pixels from channels b, g, r, each taken to min(255, c), alpha 255. */
 RPL_FORCE_INLINE uint32x4_t side_pack4(uint16x4_t b, uint16x4_t g, uint16x4_t r)
 {
-    const uint8x8_t bg = vmovn_u16(vcombine_u16(b, g));
-    const uint8x8_t ra = vmovn_u16(vcombine_u16(r, vdup_n_u16(255)));
+    const uint8x8_t bg = vqmovn_u16(vcombine_u16(b, g));
+    const uint8x8_t ra = vqmovn_u16(vcombine_u16(r, vdup_n_u16(255)));
     /* b0 r0 b1 r1 .. and g0 a g1 a ..: zipped again, b g r a per pixel */
     const uint8x8x2_t z = vzip_u8(bg, ra);
     const uint8x8x2_t px = vzip_u8(z.val[0], z.val[1]);
@@ -83,9 +91,21 @@ RPL_FORCE_INLINE void side_near_neon(const rpl_side_shallow_job_t *job, int x, i
     const int32x4_t dfar = vsubq_s32(vdupq_n_s32(job->y), vld1q_s32(job->gbase + x));
     int32x4_t dg = vbslq_s32(vcltq_s32(d, vdupq_n_s32(16)), dnear, dfar);
     dg = vminq_s32(vmaxq_s32(dg, zero), dmax);
-    const uint32x4_t bg = side_gather4(job->tbg, dg);
-    const uint32x4_t rc = side_gather4(job->tr, dg);
-    const uint16x4_t ia = vmovn_u32(side_gather4(job->tia, dg));
+    uint32x4_t bg, rc;
+    uint16x4_t ia;
+    const int32x4_t dg0 = vdupq_lane_s32(vget_low_s32(dg), 0);
+    if (!side_any(vmvnq_u32(vceqq_s32(dg, dg0)))) {
+        /* one gradient's depth for the four, as under water of one
+         * gradient (a flat bed): one entry a table */
+        const int i = vgetq_lane_s32(dg, 0);
+        bg = vdupq_n_u32(job->tbg[i]);
+        rc = vdupq_n_u32(job->tr[i]);
+        ia = vdup_n_u16((uint16_t)job->tia[i]);
+    } else {
+        bg = side_gather4(job->tbg, dg);
+        rc = side_gather4(job->tr, dg);
+        ia = vmovn_u32(side_gather4(job->tia, dg));
+    }
     const int32x4_t wb = vld1q_s32(job->wob + job->phase + (x & 255));
     int32x4_t sx = vmlaq_s32(vmulq_s32(vld1q_s32(job->sfx + x), refr), wb, ew);
     sx = vaddq_s32(xv, vshrq_n_s32(sx, 16));

@@ -6,7 +6,8 @@
 
 void rpl_side_shallow_neon(const rpl_side_shallow_job_t *jp, int x0, int x1)
 {
-    /* a copy the row's stores cannot reach: its fields stay in registers */
+    /* a copy the row's stores cannot reach (its address kept to itself): its
+     * fields stay in registers */
     const rpl_side_shallow_job_t copy = *jp, *job = &copy;
     const int32x4_t four = vdupq_n_s32(4), yv = vdupq_n_s32(job->y);
     int x = x0;
@@ -17,10 +18,9 @@ void rpl_side_shallow_neon(const rpl_side_shallow_job_t *jp, int x0, int x1)
             continue;
         uint16x4_t c[3];
         side_near_neon(job, x, d, c);
-        const uint16x4_t m = vdup_n_u16(255);
-        const uint32x4_t px = side_pack4(vmin_u16(c[2], m), vmin_u16(c[1], m), vmin_u16(c[0], m));
+        const uint32x4_t px = side_pack4(c[2], c[1], c[0]);
         uint32_t *o = job->out + x;
         vst1q_u32(o, vbslq_u32(draw, px, vld1q_u32(o)));
     }
-    rpl_side_shallow_c(job, x, x1);
+    rpl_side_shallow_c(jp, x, x1);
 }
