@@ -16,7 +16,8 @@
 # the suites that call kernels (PATH_SUITES) on the model's own path (on
 # those two, the binary's other path, those of the kernels themselves,
 # KERNEL_SUITES), the bench (its variants
-# agree, and with NATIVE_BENCH its checksums equal the native build's), and
+# agree, and with NATIVE_BENCH its checksums equal the native build's, the
+# side view's timedemo scenes' state and frames too), and
 # a path it lacks refused.  A suite runs once for each binary and path (see
 # the table below): on another model the same instructions would run.
 # RIPPLE_TEST_QUICK=1 lets the slowest suites take fewer rounds (tests/util.h).
@@ -113,6 +114,19 @@ if [ -n "${NATIVE_BENCH:-}" ]; then
         if [ -n "$here" ] && [ "$here" = "$there" ]; then ok
         else bad "$cpu: path $best $opts: checksum '$here', x86-64 '$there'"; fi
     done
+    # the side view's timedemo scenes: after 400 frames the bodies and the
+    # water where x86-64's are (its state CRC), and the last 41 frames
+    # drawn by this model's kernels to x86-64's bytes (where the suites
+    # that call kernels run: the other models run the same binary)
+    if [ "$suites" = 1 ]; then
+        side() { sed -n 's/.*state crc32 \([0-9a-f]*\) (frame 400), checksum \([0-9a-f]*\)$/\1 \2/p'; }
+        for sc in side-3 side-waves-3; do
+            here=$(run "$DIR/ripple-bench" --instr-run "$best" --bench-scene $sc --size 160x120 --frames 40 | side)
+            there=$("$NATIVE_BENCH" --instr-run c --bench-scene $sc --size 160x120 --frames 40 | side)
+            if [ -n "$here" ] && [ "$here" = "$there" ]; then ok
+            else bad "$cpu: path $best, $sc: state and frames '$here', x86-64 '$there'"; fi
+        done
+    fi
 fi
 # a path this CPU (or build) lacks is refused, not run
 if [ -n "$refuse" ]; then

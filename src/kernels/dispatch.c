@@ -19,11 +19,12 @@
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
  * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path.
  * The side view's water, deep, near the surface and its foam
- * (kernels/side_{deep,shallow,foam}_c.c, kernels/x86/side_{deep,shallow,foam}_{sse2,avx2}.c):
- * MMX takes the scalar ones.
+ * (kernels/side_{deep,shallow,foam}_c.c,
+ * kernels/x86/side_{deep,shallow,foam}_{mmx,sse2,avx2}.c) has one per path.
  *
  * ARM has one SIMD path, "neon" (kernels/arm/, files *_neon.c): its step and wave
- * step on rows_tpl.h like the x86 ones, the scalar upscale and side view.
+ * step on rows_tpl.h like the x86 ones, the side view's three
+ * (kernels/arm/side_{deep,shallow,foam}_neon.c), the scalar upscale.
  * An ARM build holds "c" and "neon" only, an x86 build never "neon";
  * kernels/arm/cpu.c says whether the CPU runs it (always on AArch64, from
  * AT_HWCAP on ARMv7, whose core is built without NEON). */
@@ -39,8 +40,8 @@ static const struct path {
     /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
-                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_c,
-                     rpl_side_shallow_c, rpl_side_foam_c } },
+                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_mmx,
+                     rpl_side_shallow_mmx, rpl_side_foam_mmx } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
@@ -59,8 +60,8 @@ static const struct path {
     /* Cortex-A7 / A53 class: Raspberry Pi 2 and later */
     { RPL_CPU_NEON, { "neon", rpl_step_neon,
                       rpl_refract_xrgb8888_neon, rpl_refract_rgb565_neon, rpl_refract_index8_neon,
-                      rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_c,
-                      rpl_side_shallow_c, rpl_side_foam_c } },
+                      rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_neon,
+                      rpl_side_shallow_neon, rpl_side_foam_neon } },
 #endif
 };
 

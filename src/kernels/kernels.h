@@ -189,8 +189,9 @@ void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 void rpl_side_foam_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c and wave_<isa>.c on the
- * template rows_tpl.h, and refract_<format>_<isa>.c, one per format on the
- * template refract_<isa>_tpl.h (mmx, sse2, avx2).  Each step kernel leaves
+ * template rows_tpl.h, refract_<format>_<isa>.c, one per format on the
+ * template refract_<isa>_tpl.h (mmx, sse2, avx2), and the side view's
+ * side_{deep,shallow,foam}_<isa>.c.  Each step kernel leaves
  * areas narrower than its vector to its scalar rule (rpl_step_c,
  * rpl_step_wave_c). */
 #if defined(RPL_HAVE_MMX)
@@ -200,6 +201,9 @@ int rpl_step_wave_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, 
 void rpl_refract_xrgb8888_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_side_deep_mmx(const rpl_side_deep_job_t *job, int x0, int x1);
+void rpl_side_shallow_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
@@ -227,7 +231,8 @@ void rpl_side_foam_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 
 /* The ARM NEON kernels, in kernels/arm/: step_neon.c and wave_neon.c on
- * the template rows_tpl.h, refract_<format>_neon.c on refract_neon_tpl.h.
+ * the template rows_tpl.h, refract_<format>_neon.c on refract_neon_tpl.h,
+ * side_{deep,shallow,foam}_neon.c on side_neon.h.
  * Built for AArch64 (where NEON is always there) and for ARMv7 with
  * -mfpu=neon for these files alone, the rest of the core without it. */
 #if defined(RPL_HAVE_NEON)
@@ -237,6 +242,9 @@ int rpl_step_wave_neon(int16_t *prev, const int16_t *cur, int w, int x0, int x1,
 void rpl_refract_xrgb8888_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_side_deep_neon(const rpl_side_deep_job_t *job, int x0, int x1);
+void rpl_side_shallow_neon(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_neon(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 
 /* CPU features: from CPUID on x86 (kernels/x86/cpu.c), from the kernel's
