@@ -12,7 +12,6 @@
 
 #include "ripple.h"
 #include "scene/scene.h"
-#include "core/side/side_fill.h"
 #include "util.h"
 
 #define W 96
@@ -1160,76 +1159,6 @@ static void test_polygon(void **state)
     free(px2);
 }
 
-static uint32_t xs32(uint32_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-
-/* A polygon or circle drawn in pieces (clips that tile the picture, and
- * clips that overlap or reach past it) is the same bytes as drawn whole:
- * the scene redraws its bodies so, only where one moved. */
-static void test_fill_clipped(void **state)
-{
-    (void)state;
-    const int w = 90, h = 70;
-    uint32_t *whole = blank(w, h), *part = blank(w, h);
-    rpl_rect_t *clips = malloc((size_t)(w * h + 2) * sizeof *clips);
-    assert_non_null(clips);
-    uint32_t seed = 12345u;
-    for (int t = 0; t < 60; t++) {
-        double cx = 45 + (int)(xs32(&seed) % 600) / 10.0 - 30, cy = 35 + (int)(xs32(&seed) % 500) / 10.0 - 25;
-        double r = 3 + (int)(xs32(&seed) % 300) / 10.0, a = (int)(xs32(&seed) % 628) / 100.0;
-        double xy[8];
-        for (int k = 0; k < 4; k++) {
-            double ang = a + k * 1.5707963267948966 + (k & 1) * 0.3;
-            xy[2 * k] = cx + r * cos(ang) * (k & 1 ? 0.6 : 1.0);
-            xy[2 * k + 1] = cy + r * sin(ang);
-        }
-        uint32_t edge = t % 3 ? 0xFF102030u : 0, fill = 0xFF806040u + (uint32_t)t;
-        int shade = (int)(xs32(&seed) % 256);
-        for (int k = 0; k < w * h; k++)
-            whole[k] = part[k] = BG;
-        if (t % 2)
-            rpl_draw_polygon(whole, w * 4, w, h, xy, 4, fill, edge, shade);
-        else
-            rpl_draw_circle(whole, w * 4, w, h, cx, cy, r, fill, edge, shade);
-        /* a grid of tiles of uneven sizes, and a few clips reaching out */
-        int gx = 1 + (int)(xs32(&seed) % 17), gy = 1 + (int)(xs32(&seed) % 13);
-        int n = 0;
-        for (int y = 0; y < h; y += gy)
-            for (int x = 0; x < w; x += gx)
-                clips[n++] = (rpl_rect_t){ x, y, gx, gy };
-        clips[n++] = (rpl_rect_t){ -20, -20, 30, 30 };
-        clips[n++] = (rpl_rect_t){ w - 5, h - 5, 40, 40 };
-        for (int i = 0; i < n; i++) {
-            if (t % 2)
-                rpl_draw_polygon_in(part, w * 4, w, h, &clips[i], xy, 4, fill, edge, shade);
-            else
-                rpl_draw_circle_in(part, w * 4, w, h, &clips[i], cx, cy, r, fill, edge, shade);
-        }
-        assert_memory_equal(whole, part, (size_t)w * h * 4);
-        /* and a clip alone writes nothing outside it */
-        for (int k = 0; k < w * h; k++)
-            part[k] = BG;
-        rpl_rect_t c = { 20, 15, 30, 25 };
-        if (t % 2)
-            rpl_draw_polygon_in(part, w * 4, w, h, &c, xy, 4, fill, edge, shade);
-        else
-            rpl_draw_circle_in(part, w * 4, w, h, &c, cx, cy, r, fill, edge, shade);
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                int in = x >= c.x && x < c.x + c.w && y >= c.y && y < c.y + c.h;
-                assert_int_equal(part[y * w + x], in ? whole[y * w + x] : BG);
-            }
-    }
-    free(whole);
-    free(part);
-    free(clips);
-}
-
 static void test_circle(void **state)
 {
     (void)state;
@@ -1468,7 +1397,6 @@ int main(void)
         cmocka_unit_test(test_polygon),
         cmocka_unit_test(test_polygon_rows),
         cmocka_unit_test(test_circle),
-        cmocka_unit_test(test_fill_clipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,8 +130,8 @@ double side_uniform(uint64_t *s, double lo, double hi);
 /* bodies.c: the outline the water sees (crate 4 corners, ball a 16-gon)
  * into xy (room for 2 * SIDE_BALL_SIDES), the point count returned. */
 int side_body_outline(const side_body_t *b, double *xy);
-/* Draws body b into s->work, only its pixels inside clip. */
-void side_body_draw(side_scene_t *s, const side_body_t *b, const rpl_rect_t *clip);
+/* Draws body b into s->work. */
+void side_bodies_draw_one(side_scene_t *s, const side_body_t *b);
 
 /* quiet.c (quiet_win.c on Windows): cpSpaceNew with stdout silenced. */
 cpSpace *scene_space_new_quietly(void);

@@ -896,14 +896,6 @@ static int same_drawing(const side_drawn_body_t *d, const side_body_t *b)
            memcmp(&d->p, &p, sizeof p) == 0 && memcmp(&d->rot, &rot, sizeof rot) == 0;
 }
 
-static long long overlap_area(const rpl_rect_t *a, const rpl_rect_t *b)
-{
-    int x0 = a->x > b->x ? a->x : b->x, y0 = a->y > b->y ? a->y : b->y;
-    int x1 = a->x + a->w < b->x + b->w ? a->x + a->w : b->x + b->w;
-    int y1 = a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h;
-    return (long long)(x1 - x0) * (y1 - y0);
-}
-
 static rpl_rect_t hull(const rpl_rect_t *a, const rpl_rect_t *b)
 {
     int x0 = a->x < b->x ? a->x : b->x, y0 = a->y < b->y ? a->y : b->y;
@@ -912,24 +904,15 @@ static rpl_rect_t hull(const rpl_rect_t *a, const rpl_rect_t *b)
     return (rpl_rect_t){ x0, y0, x1 - x0, y1 - y0 };
 }
 
-static int overlap(const rpl_rect_t *a, const rpl_rect_t *b)
-{
-    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
-}
-
 /*
  * Makes work the art with the bodies drawn in, and sw the waters as the
  * renderer takes them.  Once work holds the bodies as bdrawn lists them,
  * only where a body moved (or came or went) changes: those boxes, where
- * it was and where it is (s->dirty), get the art back and every body
- * that reaches into them drawn again, in order, but only inside them, so
- * that what lies outside (a body still or another body over it) is not
- * written.  Most bodies rest most of the time (asleep in Chipmunk, or
- * lying still in calm water): they cost nothing a frame.
+ * it was and where it is (s->dirty), get the art back, and the renderer
+ * is told of them alone; when none moved, nothing is drawn.
  */
 static void prepare_frame(side_scene_t *s, rpl_side_water_t *sw)
 {
-    const rpl_rect_t whole = { 0, 0, s->w, s->h };
     if (s->work_ready) {
         /* bodies keep their order, the new ones come last: a record
          * that is not the next body's is of a body gone */
@@ -964,35 +947,18 @@ static void prepare_frame(side_scene_t *s, rpl_side_water_t *sw)
                 memcpy(s->work + o, s->art + o, (size_t)r->w * sizeof *s->work);
             }
         }
-        /* Every body drawn whole, in order, is right too: outside the
-         * boxes only bodies that stayed put lie, drawn again the same.
-         * Whichever writes fewer pixels (a body drawn in a box also finds
-         * its outline row by row there: a few pixels' worth each time). */
-        long long whole_px = 0, in_px = 0;
-        for (int i = 0; i < s->nbodies && n > 0; i++) {
-            const rpl_rect_t *a = &s->bdrawn[i].box;
-            if (!s->bdrawn[i].box_ok)
-                continue;
-            whole_px += (long long)a->w * a->h;
-            for (int k = 0; k < n; k++)
-                in_px += overlap(a, &s->dirty[k]) ? overlap_area(a, &s->dirty[k]) + 256 : 0;
-        }
-        for (int i = 0; i < s->nbodies && n > 0; i++) {
-            if (!s->bdrawn[i].box_ok)
-                continue;
-            if (whole_px <= in_px) {
-                side_body_draw(s, &s->body[i], &whole);
-                continue;
-            }
-            for (int k = 0; k < n; k++)
-                if (overlap(&s->bdrawn[i].box, &s->dirty[k]))
-                    side_body_draw(s, &s->body[i], &s->dirty[k]);
-        }
+        /* Every body drawn again, in order, over the art put back there:
+         * outside those boxes only bodies that stayed put lie, drawn
+         * again the same.  (Drawing just the bodies that reach into the
+         * boxes, and only there, would write less, but floating bodies
+         * bob all the time: it never pays in water.) */
+        for (int i = 0; i < s->nbodies && n > 0; i++)
+            side_bodies_draw_one(s, &s->body[i]);
         s->ndirty = n;
     } else {
         memcpy(s->work, s->art, (size_t)s->w * s->h * sizeof *s->work);
         for (int i = 0; i < s->nbodies; i++) {
-            side_body_draw(s, &s->body[i], &whole);
+            side_bodies_draw_one(s, &s->body[i]);
             s->bdrawn[i] = drawn_now(s, &s->body[i]);
         }
         s->ndirty = -1;

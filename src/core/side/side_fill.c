@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/side/side_fill.h"
 #include "core/side/side_renderer.h"
 
 /* ---- filling a scene's bodies --------------------------------------------------- */
@@ -15,6 +14,22 @@ static uint32_t darken(uint32_t c, int k)
     uint32_t m = (uint32_t)(256 - k);
     return (c & 0xFF000000u) | ((c >> 16 & 0xFF) * m >> 8) << 16 | ((c >> 8 & 0xFF) * m >> 8) << 8 |
            ((c & 0xFF) * m >> 8);
+}
+
+/* Pixels x0..x1 (inclusive) of a row set to c. */
+static inline void fill_run(uint32_t *row, int x0, int x1, uint32_t c)
+{
+    int x = x0;
+#if defined(__GNUC__)
+    /* four pixels a store where the compiler has vectors (a plain loop
+     * of unknown length it leaves one at a time at -O2) */
+    typedef uint32_t quad_t __attribute__((vector_size(16)));
+    const quad_t q = { c, c, c, c };
+    for (; x + 3 <= x1; x += 4)
+        memcpy(row + x, &q, sizeof q);
+#endif
+    for (; x <= x1; x++)
+        row[x] = c;
 }
 
 static int picture_ok(const uint32_t *px, ptrdiff_t pitch, int w, int h)
@@ -97,51 +112,10 @@ static inline double mind(double a, double b)
     return a < b ? a : b;
 }
 
-/* The clip, clipped to the picture, as [cx0, cx1) x [cy0, cy1); 0 if empty. */
-static int clip_box(const rpl_rect_t *clip, int w, int h, int *cx0, int *cx1, int *cy0, int *cy1)
-{
-    long long x0 = clip->x, y0 = clip->y, x1 = x0 + clip->w, y1 = y0 + clip->h;
-    *cx0 = (int)(x0 < 0 ? 0 : x0 > w ? w : x0);
-    *cx1 = (int)(x1 < 0 ? 0 : x1 > w ? w : x1);
-    *cy0 = (int)(y0 < 0 ? 0 : y0 > h ? h : y0);
-    *cy1 = (int)(y1 < 0 ? 0 : y1 > h ? h : y1);
-    return *cx0 < *cx1 && *cy0 < *cy1;
-}
-
-/* Pixels x0..x1 (inclusive) of a row set to c, but for those outside
- * [cx0, cx1). */
-static inline void fill_run(uint32_t *row, int x0, int x1, int cx0, int cx1, uint32_t c)
-{
-    x0 = x0 > cx0 ? x0 : cx0;
-    x1 = x1 < cx1 - 1 ? x1 : cx1 - 1;
-    int x = x0;
-#if defined(__GNUC__)
-    /* four pixels a store where the compiler has vectors (a plain loop
-     * of unknown length it leaves one at a time at -O2) */
-    typedef uint32_t quad_t __attribute__((vector_size(16)));
-    const quad_t q = { c, c, c, c };
-    for (; x + 3 <= x1; x += 4)
-        memcpy(row + x, &q, sizeof q);
-#endif
-    for (; x <= x1; x++)
-        row[x] = c;
-}
-
 void rpl_draw_polygon(uint32_t *px, ptrdiff_t pitch, int w, int h, const double *xy, int n,
                       uint32_t fill, uint32_t edge, int shade)
 {
-    rpl_draw_polygon_in(px, pitch, w, h, &(rpl_rect_t){ 0, 0, w, h }, xy, n, fill, edge, shade);
-}
-
-/* The spans, outline and shading are those of the whole polygon, found
- * the same way whatever the clip: only which of its pixels are written
- * depends on it, so drawing a polygon in pieces gives the same bytes. */
-void rpl_draw_polygon_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_rect_t *clip,
-                         const double *xy, int n, uint32_t fill, uint32_t edge, int shade)
-{
-    int cx0, cx1, cy0, cy1;
-    if (!picture_ok(px, pitch, w, h) || !xy || n < 3 || n > 64 || !clip ||
-        !clip_box(clip, w, h, &cx0, &cx1, &cy0, &cy1))
+    if (!picture_ok(px, pitch, w, h) || !xy || n < 3 || n > 64)
         return;
     double ymin = INFINITY, ymax = -INFINITY;
     for (int i = 0; i < 2 * n; i++)
@@ -156,19 +130,15 @@ void rpl_draw_polygon_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_
     double span = ymax - ymin > 0 ? ymax - ymin : 1;
     if (ya >= yb)
         return;
-    /* the rows asked for are ya - 1 .. yb (the edges found for all of
-     * them, whatever the clip) */
+    /* the rows asked for are ya - 1 .. yb */
     poly_edge_t e[64];
     const int m = poly_edges(xy, n, ya - 1, yb + 1, e);
-    const int y0 = ya > cy0 ? ya : cy0, y1 = yb < cy1 ? yb : cy1;
-    if (y0 >= y1)
-        return;
     /* the spans of rows y - 1, y and y + 1, each found once */
     double sa[3] = {0, 0, 0}, sb[3] = {-1, -1, -1};
     int sok[3] = {0, 0, 0};
-    sok[1] = poly_span(e, m, y0 - 1, &sa[1], &sb[1]);
-    sok[2] = poly_span(e, m, y0, &sa[2], &sb[2]);
-    for (int y = y0; y < y1; y++) {
+    sok[1] = poly_span(e, m, ya - 1, &sa[1], &sb[1]);
+    sok[2] = poly_span(e, m, ya, &sa[2], &sb[2]);
+    for (int y = ya; y < yb; y++) {
         for (int i = 0; i < 2; i++) {
             sa[i] = sa[i + 1], sb[i] = sb[i + 1], sok[i] = sok[i + 1];
         }
@@ -191,9 +161,9 @@ void rpl_draw_polygon_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_
             i1 = (int)clampd(hi, x0 - 1, x1);
         }
         /* i0 is in x0..x1 + 1, i1 in x0 - 1..x1 */
-        fill_run(row, x0, i0 - 1, cx0, cx1, edge);
-        fill_run(row, i0, i1, cx0, cx1, c);
-        fill_run(row, i1 >= i0 ? i1 + 1 : i0, x1, cx0, cx1, edge);
+        fill_run(row, x0, i0 - 1, edge);
+        fill_run(row, i0, i1, c);
+        fill_run(row, i1 >= i0 ? i1 + 1 : i0, x1, edge);
     }
 }
 
@@ -259,17 +229,7 @@ static int disc_row(double cx, double inv, double dy, int xa, int xb, int *x0, i
 void rpl_draw_circle(uint32_t *px, ptrdiff_t pitch, int w, int h, double cx, double cy,
                      double r, uint32_t fill, uint32_t edge, int shade)
 {
-    rpl_draw_circle_in(px, pitch, w, h, &(rpl_rect_t){ 0, 0, w, h }, cx, cy, r, fill, edge, shade);
-}
-
-/* As the polygon: the runs found whole, their pixels written where the
- * clip lets them. */
-void rpl_draw_circle_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_rect_t *clip,
-                        double cx, double cy, double r, uint32_t fill, uint32_t edge, int shade)
-{
-    int kx0, kx1, ky0, ky1;
-    if (!picture_ok(px, pitch, w, h) || !isfinite(cx) || !isfinite(cy) || !isfinite(r) ||
-        !(r > 0) || !clip || !clip_box(clip, w, h, &kx0, &kx1, &ky0, &ky1))
+    if (!picture_ok(px, pitch, w, h) || !isfinite(cx) || !isfinite(cy) || !isfinite(r) || !(r > 0))
         return;
     shade = clampi(shade, 0, 255);
     int ya = (int)clampd(floor(cy - r), 0, h), yb = (int)clampd(ceil(cy + r), 0, h);
@@ -277,8 +237,6 @@ void rpl_draw_circle_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_r
     /* in units of the radius, so that huge values neither overflow nor
      * become inf == inf comparisons */
     double inv = 1.0 / r, step = inv;
-    ya = ya > ky0 ? ya : ky0;
-    yb = yb < ky1 ? yb : ky1;
     for (int y = ya; y < yb; y++) {
         double dy = (y + 0.5 - cy) * inv;
         int k = (int)(shade * clampd((dy + 1.0) * 0.5, 0, 1));
@@ -288,19 +246,17 @@ void rpl_draw_circle_in(uint32_t *px, ptrdiff_t pitch, int w, int h, const rpl_r
         if (!disc_row(cx, inv, dy, xa, xb, &x0, &x1))
             continue;
         if (!edge) {
-            fill_run(row, x0, x1 - 1, kx0, kx1, c);
+            fill_run(row, x0, x1 - 1, c);
             continue;
         }
         /* each of on_rim's four tests fails on one run of the row (as
          * in_disc's does), so the pixels off the rim are one run too:
          * the rim's pixels are found from the ends inwards */
         int i0 = x0, i1 = x1 - 1;
-        while (i0 <= i1 && on_rim(cx, inv, dy, step, i0))
-            i0++;
-        while (i1 >= i0 && on_rim(cx, inv, dy, step, i1))
-            i1--;
-        fill_run(row, x0, i0 - 1, kx0, kx1, edge);
-        fill_run(row, i1 + 1, x1 - 1, kx0, kx1, edge);
-        fill_run(row, i0, i1, kx0, kx1, c);
+        for (; i0 <= i1 && on_rim(cx, inv, dy, step, i0); i0++)
+            row[i0] = edge;
+        for (; i1 >= i0 && on_rim(cx, inv, dy, step, i1); i1--)
+            row[i1] = edge;
+        fill_run(row, i0, i1, c);
     }
 }
