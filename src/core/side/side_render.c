@@ -50,7 +50,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->format = format;
     if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = malloc(2 * (size_t)CAUS * CAUS);
+    r->caustic = malloc(CAUSTIC_BYTES);
     /* the loop's frames are made when first shown: most of it stays untouched
      * (and unbacked by the system) in a renderer that draws a frame or two */
     r->loop = malloc((size_t)CAUS_FRAMES * CAUS * CAUS_ROW);

@@ -38,6 +38,7 @@
 #define CAUS_RATE 20               /* its frames a second: 3.2 s a loop */
 #define CAUS_WRAP 2560             /* steps after which the loop and its drift start again */
 #define CAUS_ROW (CAUS + TABLE_PAD) /* a row of a frame of the loop: periodic, TABLE_PAD past CAUS */
+#define CAUSTIC_BYTES (2 * CAUS * CAUS + 256 * 256)
 #define DEPTHS RPL_SIDE_DEPTHS     /* depth table entries (deeper uses the last), 512 */
 #define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
 #define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
@@ -107,7 +108,8 @@ struct rpl_side_renderer {
     int w, h;
     rpl_format format;
     uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
-    uint8_t *caustic;           /* 2*CAUS*CAUS: the caustics' two tileable light networks */
+    uint8_t *caustic;           /* CAUSTIC_BYTES: the caustics' two tileable light networks, and
+                                   the light of a pair of their values (256 x 256) */
     uint8_t *loop;              /* CAUS_FRAMES frames of CAUS rows of CAUS_ROW: their light */
     int16_t *shimmer;           /* CAUS_FRAMES x 256: the scene's shimmer with each */
     unsigned char baked[CAUS_FRAMES]; /* the loop's frames made so far */
@@ -176,7 +178,7 @@ typedef struct body_rows {
     int yfull;   /* rows yfull .. y1-1: every column is water */
 } body_rows_t;
 
-/* side_caustic.c: the networks (2*CAUS*CAUS bytes), and the anim of a
+/* side_caustic.c: the networks and their light (CAUSTIC_BYTES), and the anim of a
  * time, which bakes the loop's frame it shows if not yet made. */
 void rpl_side_make_caustic(uint8_t *out);
 void rpl_side_make_anim(rpl_side_renderer_t *r, anim_t *a, double time);
