@@ -104,6 +104,12 @@ typedef struct columns {
 
 #define COLUMN_ARRAYS 10
 
+/* A droplet's radius, opacity and box (rpl_side_drop_box); alpha 0: not drawn. */
+typedef struct drop_box {
+    double rad;
+    int alpha, box[4];
+} drop_box_t;
+
 struct rpl_side_renderer {
     int w, h;
     rpl_format format;
@@ -116,6 +122,8 @@ struct rpl_side_renderer {
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
     int32_t *span;              /* per row, the columns [x0, x1) drawn over the scene (2*h) */
+    drop_box_t *dbox;           /* the droplets' boxes of the frame being drawn (ndbox of them) */
+    int ndbox;
     /* The last frame drawn, so that the next one into the same framebuffer
      * writes only what changed (rpl_side_renderer_changed): where it was
      * drawn, and where it drew over the scene (per row, as span). */
@@ -191,6 +199,9 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
 int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4]);
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);
+/* The same with what rpl_side_drop_box said of it (when it said 1). */
+void rpl_side_draw_drop_in(uint32_t *frame, ptrdiff_t fpitch, const rpl_droplet_t *dp,
+                           const drop_box_t *db);
 
 /* side_palette.c: the INDEX8 palette and its cube, made from the art. */
 rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art);

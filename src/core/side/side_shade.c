@@ -628,10 +628,16 @@ static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, i
 /* A droplet: a small bright disc, anti-aliased, fading with age. */
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
 {
-    double rad;
-    int alpha, box[4];
-    if (!rpl_side_drop_box(dp, w, h, &rad, &alpha, box))
-        return;
+    drop_box_t b;
+    if (rpl_side_drop_box(dp, w, h, &b.rad, &b.alpha, b.box))
+        rpl_side_draw_drop_in(frame, fpitch, dp, &b);
+}
+
+void rpl_side_draw_drop_in(uint32_t *frame, ptrdiff_t fpitch, const rpl_droplet_t *dp,
+                           const drop_box_t *db)
+{
+    const double rad = db->rad;
+    const int alpha = db->alpha, *box = db->box;
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     /* pixels surely out of the disc (farther than rad + 0.5, with room
