@@ -825,14 +825,13 @@ static int body_box(const side_scene_t *s, const side_body_t *b, rpl_rect_t *out
     return margin_rect(s, x0, y0, x1, y1, out);
 }
 
-/* Puts every body's box into r (n of them, room for max). */
+/* Puts every body's box into r (n of them, room for max): as the last
+ * prepare_frame found them, the bodies unmoved since. */
 static void body_rects(const side_scene_t *s, rpl_rect_t *r, int *n, int max)
 {
-    for (int i = 0; i < s->nbodies; i++) {
-        rpl_rect_t a;
-        if (body_box(s, &s->body[i], &a))
-            put_rect(r, n, max, a);
-    }
+    for (int i = 0; i < s->nbodies && i < s->nbdrawn; i++)
+        if (s->bdrawn[i].box_ok)
+            put_rect(r, n, max, s->bdrawn[i].box);
 }
 
 /* After a render: where what moves lies now (each water from its highest
