@@ -411,10 +411,12 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
         rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], &an, &r->depth, &r->col,
                             r->kern);
     for (int k = 0; k < ndrops; k++) {
-        if (!keep)
-            rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
-        else if (r->dbox[k].alpha > 0)
-            rpl_side_draw_drop_in(frame, fp, &drops[k], &r->dbox[k]);
+        drop_box_t b;
+        if (!keep) { /* no room to keep them: found again */
+            if (rpl_side_drop_box(&drops[k], w, h, &b.rad, &b.alpha, b.box))
+                rpl_side_draw_drop_in(frame, fp, &drops[k], &b, r->kern);
+        } else if (r->dbox[k].alpha > 0)
+            rpl_side_draw_drop_in(frame, fp, &drops[k], &r->dbox[k], r->kern);
     }
 
     if (!direct) {

@@ -201,7 +201,7 @@ int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, in
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);
 /* The same with what rpl_side_drop_box said of it (when it said 1). */
 void rpl_side_draw_drop_in(uint32_t *frame, ptrdiff_t fpitch, const rpl_droplet_t *dp,
-                           const drop_box_t *db);
+                           const drop_box_t *db, const rpl_kernels_t *kern);
 
 /* side_palette.c: the INDEX8 palette and its cube, made from the art. */
 rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art);
