@@ -100,7 +100,7 @@ typedef struct opts {
     int look_scene;    /* --look's scene: LOOK_SHOW (default), LOOK_AUTOPILOT (--no-show),
                         * LOOK_PERSON (--person), LOOK_BENCH (--bench-scene) */
     const char *bench_scene; /* --bench-scene: busy-1, busy-2, wave-1, wave-2, show-1;
-                              * with --instr-run side-2 or side-waves-2 */
+                              * with --instr-run side-3 or side-waves-3 */
     const struct play_bench_scene *side_scene; /* that side scene (--instr-run) */
     int stones;        /* --stones: PLAY_STONES_SMOOTH (0, default) or PLAY_STONES_CLASSIC */
 } opts_t;

@@ -19,7 +19,7 @@
 # built without NEON on ARMv7, as for a CPU without it).
 #
 # Then the side view on each path, on the same CPU model, as in instr.sh:
-# the timedemo's scenes side-2 (springs) and side-waves-2 (analytic waves)
+# the timedemo's scenes side-3 (springs) and side-waves-3 (analytic waves)
 # at the same size, SIDE_FRAMES frames (default 30) after 360 warm-up
 # frames, one run with 0 frames, one with the frames (drops, steps, the
 # frame drawn over the last one) and one with their steps alone (--part
@@ -87,7 +87,7 @@ for row in $rows; do
     cpu=${row#*:}
     [ "$path" = seed ] && continue
     eval "pool=\$pool_$path"
-    for scene in side-2 side-waves-2; do
+    for scene in side-3 side-waves-3; do
         base=$(count "$cpu" "$path" 0 --bench-scene "$scene") &&
             full=$(count "$cpu" "$path" "$SIDE_FRAMES" --bench-scene "$scene") &&
             sim=$(count "$cpu" "$path" "$SIDE_FRAMES" --bench-scene "$scene" --part step) || {

@@ -19,8 +19,8 @@
 # time with --model wave (the wave model's step, the demo's default water,
 # after the same classic warm-up): the column "wave".
 #
-# Then the side view, each path on the timedemo's scenes side-2 (springs)
-# and side-waves-2 (analytic waves): `ripple-bench --instr-run PATH
+# Then the side view, each path on the timedemo's scenes side-3 (springs)
+# and side-waves-3 (analytic waves): `ripple-bench --instr-run PATH
 # --bench-scene S` plays the scene's drops and steps for 360 warm-up
 # frames (its 24 bodies in the level), draws one frame whole, then counts
 # SIDE_FRAMES frames (drops, 1/60 s of steps, the frame drawn over the
@@ -152,7 +152,7 @@ printf '%-6s  %-12s  %8s  %8s  %8s  %10s  %8s\n' path scene sim draw frame "pool
 printf '%-6s  %-12s  %8s  %8s  %8s  %10s  %8s\n' ------ ------------ -------- -------- -------- ---------- --------
 for p in $PATHS; do
     eval "pool=\${pool_$p:-}"
-    for scene in side-2 side-waves-2; do
+    for scene in side-3 side-waves-3; do
         if ! a=$(side_ir "$p" "$scene" 0) || ! b=$(side_ir "$p" "$scene" "$SIDE_FRAMES") ||
             ! c=$(side_ir "$p" "$scene" "$SIDE_FRAMES" step); then
             status=1

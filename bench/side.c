@@ -199,7 +199,7 @@ int side_bench(const opts_t *o)
     return rc;
 }
 
-/* --instr-run PATH --bench-scene side-2: a fixed workload for callgrind and
+/* --instr-run PATH --bench-scene side-3: a fixed workload for callgrind and
  * the qemu plugin (bench/instr.sh, bench/instr-qemu.sh), untimed.  The
  * timedemo's scene as it plays (its drops, its 1/60 s of steps a frame,
  * scene/play.c) at the size asked, from the same seed: SIDE_INSTR_WARMUP

@@ -46,15 +46,30 @@ $(CHIPMUNK_SRC_STAMP):
 .PHONY: chipmunk-source
 chipmunk-source: $(CHIPMUNK_SRC_STAMP)
 
+# Where Chipmunk2D is compiled here from Debian's source: the page, which
+# has no prebuilt one, and AArch64 (cross or native), where Debian's is
+# built with GCC's default of fusing a*b+c into one fused multiply-add
+# (its arm64 archive has hundreds), which rounds once where x86 rounds
+# twice, so the bodies would drift from every other platform's.  ARMv7's
+# VFPv3 has no fused instruction, and x86's Debian baseline none either.
+CHIPMUNK_FROM_SOURCE = $(if $(filter wasm aarch64,$(ARCH)),1,$(if $(ARCH),,$(if $(filter aarch64 arm64,$(shell uname -m)),1)))
+
+ifeq ($(CHIPMUNK_FROM_SOURCE),1)
+# Its C files (but cpHastySpace.c, the pthreads space nothing here uses)
+# compiled with the project's flags (-ffp-contract=off among them) and
+# chipmunk_det.h forced in first.  The scene's files find its headers
+# there too.
 ifeq ($(ARCH),wasm)
-# The page: no prebuilt Chipmunk2D for WebAssembly, so its C files (but
-# cpHastySpace.c, the pthreads space nothing here uses) compiled with the
-# project's flags (-ffp-contract=off among them) and chipmunk_det.h forced
-# in first.  The scene's files find its headers there too.
 # One archive beside the two modules' folders serves both: their flags
 # differ in the SIMD kernels' define alone, which Chipmunk2D does not
 # read (it came out the same twice); `make web` builds it before them.
 CHIPMUNK_DET    = $(patsubst %/,%,$(dir $(BUILD)))/chipmunk/libchipmunk.a
+else
+$(DEMO) $(BENCH) $(TESTBINS): $(CHIPMUNK_DET)
+ifneq ($(ARM_TRIPLE),)
+$(CHIPMUNK_DET): | deps-arm
+endif
+endif
 CHIPMUNK_DIR    = $(shell cat $(CHIPMUNK_SRC_STAMP) 2>/dev/null)
 CHIPMUNK_CFLAGS = -I$(CHIPMUNK_DIR)/include
 CHIPMUNK_LIBS   = $(CHIPMUNK_DET)

@@ -114,6 +114,16 @@ int rpl_path_readable(const char *path);
  * when it names nothing that can be reached (errno says why). */
 int rpl_path_is_dir(const char *path);
 
+/* ---- checksums -------------------------------------------------------- */
+
+/*
+ * CRC-32 as zlib's crc32() and PNG have it (reflected, polynomial
+ * 0xEDB88320): len more bytes of buf after crc, 0 to start; crc32 of
+ * "123456789" is cbf43926.  For the timedemos' CRCs where the front end
+ * has no zlib (the scene, the page); buf may be NULL when len is 0.
+ */
+uint32_t rpl_crc32(uint32_t crc, const void *buf, size_t len);
+
 /* ---- the machine ------------------------------------------------------ */
 
 /*

@@ -11,11 +11,13 @@
 # "auto" picks, the exactness suite (test_paths) on a documented subset of
 # its cases (--subset 4 on x86, 16 under qemu-arm, which is slower: the
 # full set runs natively; each subset's reference CRCs are pinned too; not
-# on the ARMv7 without NEON, whose only path, the reference, the Cortex-A7
-# with NEON runs in the same binary), the suites that call kernels (PATH_SUITES) on the
-# model's own path (on the ARMv7 without NEON, the binary's second path,
-# those of the kernels themselves, KERNEL_SUITES), the bench (its variants
-# agree, and with NATIVE_BENCH its checksums equal the native build's), and
+# on the Pentium II without MMX nor the ARMv7 without NEON, whose only
+# path, the reference, the model with MMX or NEON runs in the same binary),
+# the suites that call kernels (PATH_SUITES) on the model's own path (on
+# those two, the binary's other path, those of the kernels themselves,
+# KERNEL_SUITES), the bench (its variants
+# agree, and with NATIVE_BENCH its checksums equal the native build's, the
+# side view's timedemo scenes' state and frames too), and
 # a path it lacks refused.  A suite runs once for each binary and path (see
 # the table below): on another model the same instructions would run.
 # RIPPLE_TEST_QUICK=1 lets the slowest suites take fewer rounds (tests/util.h).
@@ -32,17 +34,18 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # refuse ("" for none), whether the suites that call kernels run here (not
 # on the Pentium III: the Pentium II has run the same binary on the same
 # path, and the Pentium III is there for dispatch, the exactness suite and
-# the 32-bit demo; on the ARMv7 without NEON only those of the kernels
-# themselves, KERNEL_SUITES, "k": the Cortex-A7 with NEON has run them all
-# in the same binary, whose code is the same but for the kernels, and its
-# exactness suite holds the c kernels to their pinned bytes there), whether the suites that call no kernel run here (once
+# the 32-bit demo; on the Pentium II without MMX and the ARMv7 without NEON
+# only those of the kernels themselves, KERNEL_SUITES, "k": the model with
+# MMX or NEON has run them all in the same binary, whose code is the same
+# but for the kernels, and its exactness suite holds the c kernels to their
+# pinned bytes there), whether the suites that call no kernel run here (once
 # an architecture: the i386 build on the oldest model, the ARM builds on
 # the Cortex-A53), and what `file` says of the binaries.  Debian's i386 C library needs an
 # i686, so the oldest x86 model that starts is a Pentium II with its MMX
 # switched off; the ARMv7 core is built without NEON, so a Cortex-A7 with
 # NEON switched off runs it (any NEON instruction there is SIGILL).
 case $MODEL in
-    nommx) emu=qemu-i386 cpu="pentium2,-mmx" want="c" refuse=sse2 suites=1 once=1 kind="32-bit.*386" sub=4;;
+    nommx) emu=qemu-i386 cpu="pentium2,-mmx" want="c" refuse=mmx suites=k once=1 kind="32-bit.*386" sub=;;
     pentium2) emu=qemu-i386 cpu="pentium2" want="c mmx" refuse=sse2 suites=1 once=0 kind="32-bit.*386" sub=4;;
     pentium3) emu=qemu-i386 cpu="pentium3" want="c mmx" refuse="" suites=0 once=0 kind="32-bit.*386" sub=4;;
     a53) emu=qemu-aarch64 cpu="cortex-a53" want="c neon" refuse=sse2 suites=1 once=1 kind="64-bit.*aarch64" sub=16;;
@@ -111,6 +114,19 @@ if [ -n "${NATIVE_BENCH:-}" ]; then
         if [ -n "$here" ] && [ "$here" = "$there" ]; then ok
         else bad "$cpu: path $best $opts: checksum '$here', x86-64 '$there'"; fi
     done
+    # the side view's timedemo scenes: after 400 frames the bodies and the
+    # water where x86-64's are (its state CRC), and the last 41 frames
+    # drawn by this model's kernels to x86-64's bytes (where the suites
+    # that call kernels run: the other models run the same binary)
+    if [ "$suites" = 1 ]; then
+        side() { sed -n 's/.*state crc32 \([0-9a-f]*\) (frame 400), checksum \([0-9a-f]*\)$/\1 \2/p'; }
+        for sc in side-3 side-waves-3; do
+            here=$(run "$DIR/ripple-bench" --instr-run "$best" --bench-scene $sc --size 160x120 --frames 40 | side)
+            there=$("$NATIVE_BENCH" --instr-run c --bench-scene $sc --size 160x120 --frames 40 | side)
+            if [ -n "$here" ] && [ "$here" = "$there" ]; then ok
+            else bad "$cpu: path $best, $sc: state and frames '$here', x86-64 '$there'"; fi
+        done
+    fi
 fi
 # a path this CPU (or build) lacks is refused, not run
 if [ -n "$refuse" ]; then

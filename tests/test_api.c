@@ -1208,6 +1208,30 @@ static void test_paths_kinds(void **state)
     assert_int_equal(rpl_path_readable("\xff\xfe not UTF-8"), 0);
 }
 
+/* rpl_crc32 (the scene's and the page's timedemo CRCs) is zlib's CRC-32:
+ * the standard check value, and on seeded buffers of every length up to
+ * 300, split at a random point into two calls, the tests' own bitwise
+ * CRC (tests/util.c, written apart); a NULL buffer of 0 bytes changes
+ * nothing. */
+static void test_crc32(void **state)
+{
+    (void)state;
+    assert_int_equal(rpl_crc32(0, "123456789", 9), 0xCBF43926u);
+    assert_int_equal(rpl_crc32(0, NULL, 0), 0);
+    assert_int_equal(rpl_crc32(0x12345678u, NULL, 0), 0x12345678u);
+    uint64_t r = 37;
+    unsigned char b[300];
+    for (size_t n = 0; n <= sizeof b; n++) {
+        for (size_t i = 0; i < n; i++)
+            b[i] = (unsigned char)rnd_next(&r);
+        if (n)
+            b[rnd_range(&r, 0, (int)n - 1)] = (unsigned char)(n & 1 ? 0xFF : 0);
+        size_t cut = n ? (size_t)rnd_range(&r, 0, (int)n) : 0;
+        uint32_t want = crc_bytes(0, b, n);
+        assert_int_equal(rpl_crc32(rpl_crc32(0, b, cut), b + cut, n - cut), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1228,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_font_panel_formula),
         cmocka_unit_test(test_renderers_share_a_field),
         cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_crc32),
         cmocka_unit_test(test_paths_kinds),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);

@@ -1602,6 +1602,17 @@ static void shallow_case_make(int n, shallow_case_t *c, int foam)
         c->cov[x] = side_pick(&s, 0, 256);
         c->init[x] = (uint32_t)rnd_next(&s);
     }
+    /* a case in four a flat bed (by n / 16, so that the subsets of the
+     * emulated CPUs have some): one gradient's base for the row, as the
+     * renderer gives, and every other run of 8 columns 16 or more deep,
+     * where every column's gradient depth is then the same (a kernel may
+     * read the tables once for such a run) */
+    if (n / 16 % 4 == 3)
+        for (int x = 0; x < len; x++) {
+            c->gbase[x] = c->gbase[0];
+            if (x / 8 % 2 == 1)
+                c->ys[x] = y - 16 - x % 500;
+        }
     for (int d = 0; d < RPL_SIDE_DEPTHS; d++) {
         int inva = side_pick(&s, 0, 256), pmax = 65535 - 255 * inva;
         c->te[d] = (uint32_t)side_pick(&s, 0, 2047) | (uint32_t)side_pick(&s, 0, 511) << 11 |

@@ -1,4 +1,5 @@
 /* app/side.c - the side view as a scene of the demo: its pictures, its steps, clicks and keys, overlay lines and report; the timedemo's drops and CRC are the scene's (scene/play.c). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,9 +282,16 @@ static void bench_line(app_t *a, char *buf, size_t len)
 {
     side_stats_t st;
     side_scene_stats(a->side->scene, &st);
-    snprintf(buf, len, "side      %s, %d steps of %.4f s a frame; at the end %d bodies (%d in "
-             "water), %d of %d waters awake, %d droplets", surface_name(a), side_scene_bench_steps(),
-             SIDE_STEP, st.bodies, st.floating, st.awake, st.waters, st.droplets);
+    const play_bench_scene_t *b = a->o.bench;
+    int n = snprintf(buf, len, "side      %s, %d steps of %.4f s a frame; at the end %d bodies (%d in "
+                     "water), %d of %d waters awake, %d droplets", surface_name(a),
+                     side_scene_bench_steps(), SIDE_STEP, st.bodies, st.floating, st.awake,
+                     st.waters, st.droplets);
+    /* the state alone as well where the CRC takes in the picture: what
+     * ripple-bench --instr-run prints, its scene drawn without the art */
+    if (b && b->picture && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; the state alone crc32 %08" PRIx32,
+                 side_scene_bench_crc(a->side->scene));
 }
 
 static int bench_json(app_t *a, cJSON *j, char **err)

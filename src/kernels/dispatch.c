@@ -23,7 +23,8 @@
  * MMX takes the scalar ones.
  *
  * ARM has one SIMD path, "neon" (kernels/arm/, files *_neon.c): its step and wave
- * step on rows_tpl.h like the x86 ones, the scalar upscale and side view.
+ * step on rows_tpl.h like the x86 ones, the side view's three
+ * (kernels/arm/side_{deep,shallow,foam}_neon.c), the scalar upscale.
  * An ARM build holds "c" and "neon" only, an x86 build never "neon";
  * kernels/arm/cpu.c says whether the CPU runs it (always on AArch64, from
  * AT_HWCAP on ARMv7, whose core is built without NEON). */
@@ -59,8 +60,8 @@ static const struct path {
     /* Cortex-A7 / A53 class: Raspberry Pi 2 and later */
     { RPL_CPU_NEON, { "neon", rpl_step_neon,
                       rpl_refract_xrgb8888_neon, rpl_refract_rgb565_neon, rpl_refract_index8_neon,
-                      rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_c,
-                      rpl_side_shallow_c, rpl_side_foam_c, rpl_side_drop_c } },
+                      rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_neon,
+                      rpl_side_shallow_neon, rpl_side_foam_neon, rpl_side_drop_c } },
 #endif
 };
 

@@ -249,7 +249,8 @@ void rpl_side_drop_avx2(const rpl_side_drop_job_t *job, int x0, int x1);
 #endif
 
 /* The ARM NEON kernels, in kernels/arm/: step_neon.c and wave_neon.c on
- * the template rows_tpl.h, refract_<format>_neon.c on refract_neon_tpl.h.
+ * the template rows_tpl.h, refract_<format>_neon.c on refract_neon_tpl.h,
+ * side_{deep,shallow,foam}_neon.c on side_neon.h.
  * Built for AArch64 (where NEON is always there) and for ARMv7 with
  * -mfpu=neon for these files alone, the rest of the core without it. */
 #if defined(RPL_HAVE_NEON)
@@ -259,6 +260,9 @@ int rpl_step_wave_neon(int16_t *prev, const int16_t *cur, int w, int x0, int x1,
 void rpl_refract_xrgb8888_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_neon(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_side_deep_neon(const rpl_side_deep_job_t *job, int x0, int x1);
+void rpl_side_shallow_neon(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_neon(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 
 /* CPU features: from CPUID on x86 (kernels/x86/cpu.c), from the kernel's

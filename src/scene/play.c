@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ripple_support.h"
 #include "scene/internal.h"
 
 /* What a click drops, and how heavy it is against the water. */
@@ -66,20 +67,6 @@ void side_scene_bench_step(side_scene_t *s)
         side_scene_step(s);
 }
 
-/* CRC-32 (the reflected polynomial 0xEDB88320, as zlib's crc32 and PNG
- * have it) of n more bytes after crc: bit by bit, as the timedemo takes
- * one a round and a table would be state. */
-static uint32_t crc_bytes(uint32_t crc, const unsigned char *b, size_t n)
-{
-    crc = ~crc;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= b[i];
-        for (int k = 0; k < 8; k++)
-            crc = crc & 1 ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
-    }
-    return ~crc;
-}
-
 /* v rounded to a whole number of 1/q, as 4 bytes into the CRC.  The
  * state is doubles: rounded, a last-bit difference between two builds
  * would not show, yet a body a sixteenth of a pixel elsewhere does. */
@@ -90,7 +77,7 @@ static uint32_t crc_fixed(uint32_t crc, double v, double q)
                                      : r < -2147483648.0 ? -2147483648.0 : r);
     unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
                            (unsigned char)(u >> 24) };
-    return crc_bytes(crc, b, 4);
+    return rpl_crc32(crc, b, 4);
 }
 
 uint32_t side_scene_bench_crc(side_scene_t *s)
@@ -115,25 +102,23 @@ uint32_t side_scene_bench_crc(side_scene_t *s)
 
 /* The picture as the timedemo's CRC takes it in: the scene drawn now in
  * XRGB8888, each pixel as a 32-bit little-endian integer (its top byte
- * 0xFF), row after row, by a table of the CRC made here (a round takes
- * one, and the picture is a million bytes and more). */
+ * 0xFF), row after row. */
 uint32_t side_scene_bench_crc_picture(side_scene_t *s)
 {
     uint32_t crc = side_scene_bench_crc(s);
     uint32_t *px = side_scene_picture(s);
     if (!px)
         return ~crc; /* no picture: never the CRC of one */
-    uint32_t tab[256];
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        tab[i] = c;
+    unsigned char b[1024];
+    size_t n = (size_t)s->w * (size_t)s->h, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 32; j += 8)
+            b[k++] = (unsigned char)(px[i] >> j);
+        if (k == sizeof b || i + 1 == n) {
+            crc = rpl_crc32(crc, b, k);
+            k = 0;
+        }
     }
-    crc = ~crc;
-    for (size_t i = 0, n = (size_t)s->w * (size_t)s->h; i < n; i++)
-        for (int k = 0; k < 32; k += 8)
-            crc = tab[(crc ^ (px[i] >> k)) & 0xFF] ^ (crc >> 8);
     free(px);
-    return ~crc;
+    return crc;
 }

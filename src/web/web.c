@@ -509,29 +509,25 @@ uint32_t web_sound_crc(web_t *p, int steps)
 {
     if (!ok(p))
         return 0;
-    /* zlib's CRC-32 (the reflected polynomial 0xEDB88320), its table here:
-     * one call a check, and no state kept */
-    uint32_t table[256];
-    for (uint32_t n = 0; n < 256; n++) {
-        uint32_t c = n;
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        table[n] = c;
-    }
-    uint32_t crc = 0xFFFFFFFFu;
+    uint32_t crc = 0;
     web_t *s = sound(p);
     for (int i = 0; i < steps; i++) {
         step(p, 1);
         int n = step_frames(s);
         if (rpl_sound_mix(s->snd, p->mix, n) != RPL_OK)
             say(p, "sound", rpl_sound_error(s->snd));
+        unsigned char b[512];
+        size_t m = 0;
         for (int k = 0; k < 2 * n; k++) { /* little-endian, as a WAV file holds them */
-            uint16_t u = (uint16_t)p->mix[k];
-            crc = table[(crc ^ u) & 0xFFu] ^ crc >> 8;
-            crc = table[(crc ^ u >> 8) & 0xFFu] ^ crc >> 8;
+            b[m++] = (unsigned char)p->mix[k];
+            b[m++] = (unsigned char)((uint16_t)p->mix[k] >> 8);
+            if (m == sizeof b || k + 1 == 2 * n) {
+                crc = rpl_crc32(crc, b, m);
+                m = 0;
+            }
         }
     }
-    return ~crc;
+    return crc;
 }
 
 /* The play's settings under the page's numbers. */
@@ -794,7 +790,7 @@ int web_constant(const char *name)
     return -1;
 }
 
-/* The page's scenes for a refusal: "busy-2, side-3 ... or side-waves-2". */
+/* The page's scenes for a refusal: "busy-2, side-3 ... or side-2". */
 static void page_scenes(char *buf, size_t len)
 {
     size_t count = 0, k = 0;

@@ -184,8 +184,8 @@ int web_constant(const char *name);
  * both, one step, one draw, busy-2 laying their stones as smooth bumps,
  * busy-1 as flat discs (PLAY_STONES); and the side view of 640x480 from
  * seed 1 dropping the timedemo's bodies (side-3 on springs, side-waves-3
- * on analytic waves: scene/scene.h side_scene_bench_input; side-2 and
- * side-waves-2 the same with a CRC of the state alone).
+ * on analytic waves: scene/scene.h side_scene_bench_input; side-2 the
+ * same on springs with a CRC of the state alone).
  * web_bench_create makes the scene named ("busy-2", "side-3"; "busy",
  * "" or NULL: busy-2), its pictures still to be given as web_create and
  * web_side_create do (an unknown name, or one of the window demo's

@@ -377,7 +377,7 @@ async function rounds(browser, base, mod, want) {
 // c. A scene the page does not play, and a bad count: said in the page
 // (a warning, not a console error), nothing played.
 async function badOptions(browser, base) {
-  for (const [q, want] of [['scene=nosuch', 'busy-2, side-3, side-waves-3, busy-1, side-2 or side-waves-2'],
+  for (const [q, want] of [['scene=nosuch', 'busy-2, side-3, side-waves-3, busy-1 or side-2'],
     ['scene=side-4', "no timedemo scene 'side-4'"], ['scene=show-1', "the window demo's"],
     ['scene=side-1', 'is retired: side-2 plays the same drops'],
     ['rounds=0', '?rounds= takes']]) {
