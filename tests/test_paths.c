@@ -1942,6 +1942,76 @@ static void test_side_foam_cases(void **state)
     side_cases(foam_check_case, "foam");
 }
 
+/*
+ * A row wider than 32768 pixels (kernels.h bounds no row's width): the
+ * water near the surface and the foam at both ends of it, the scene read
+ * clamped at the far end (the MMX kernels' pairs clamp columns in 16-bit
+ * lanes, so such a row takes their pixel-at-a-time path).  Every path
+ * against the scalar one.
+ */
+static void test_side_wide_row(void **state)
+{
+    (void)state;
+    enum { W = 40000, N = 48 };
+    uint64_t s = case_seed(12, 0);
+    uint32_t *src = xmalloc((size_t)W * 4), *ref = xmalloc((size_t)W * 4);
+    uint32_t *got = xmalloc((size_t)W * 4);
+    int32_t *cols[7];
+    for (int i = 0; i < 7; i++)
+        cols[i] = xmalloc((size_t)W * 4);
+    static uint32_t te[RPL_SIDE_DEPTHS], tbg[RPL_SIDE_DEPTHS], tr[RPL_SIDE_DEPTHS];
+    static uint32_t tia[RPL_SIDE_DEPTHS];
+    int32_t wob[512 + 32];
+    uint8_t light[256 + 32];
+    const int y = 1000;
+    for (int x = 0; x < W; x++) {
+        src[x] = (uint32_t)rnd_next(&s);
+        cols[0][x] = y - rnd_range(&s, 0, 40); /* ys: foam, near and deeper rows */
+        cols[1][x] = rnd_range(&s, -64, 64);   /* shift */
+        cols[2][x] = y - rnd_range(&s, 0, 600); /* gbase */
+        cols[3][x] = rnd_range(&s, -32767, 32767); /* sfx: far past either end */
+        cols[4][x] = rnd_range(&s, 0, 256);    /* dcol */
+        cols[5][x] = rnd_range(&s, -300, 1400); /* fwq */
+        cols[6][x] = rnd_range(&s, 0, 256);    /* cov */
+    }
+    for (int d = 0; d < RPL_SIDE_DEPTHS; d++) {
+        int inva = rnd_range(&s, 0, 256), pmax = 65535 - 255 * inva;
+        te[d] = (uint32_t)rnd_range(&s, 1024, 2047) | (uint32_t)rnd_range(&s, 0, 511) << 11 |
+                (uint32_t)rnd_range(&s, 0, 256) << 20;
+        tbg[d] = (uint32_t)rnd_range(&s, 0, pmax) | (uint32_t)rnd_range(&s, 0, pmax) << 16;
+        tr[d] = (uint32_t)rnd_range(&s, 0, pmax) | (uint32_t)rnd_range(&s, 0, RPL_SIDE_CW_MAX) << 16;
+        tia[d] = (uint32_t)inva;
+    }
+    for (int i = 0; i < 512 + 32; i++)
+        wob[i] = i < 256 ? rnd_range(&s, -32767, 32767) : wob[i & 255];
+    for (int i = 0; i < 256 + 32; i++)
+        light[i] = i < 256 ? (uint8_t)rnd_range(&s, 0, 255) : light[i & 255];
+    const rpl_side_shallow_job_t job = {src, NULL, cols[0], cols[1], cols[2], cols[3], cols[4],
+                                        cols[5], cols[6], te, tbg, tr, tia, wob, light, 77, y, W, 5};
+    int bad = 0;
+    for (int foam = 0; foam < 2; foam++)
+        for (int end = 0; end < 2; end++) {
+            const int x0 = end ? W - N : 0, x1 = end ? W : N;
+            rpl_side_shallow_job_t j = job;
+            j.out = ref;
+            memset(ref, 0, (size_t)W * 4);
+            (foam ? ref_k->side_foam : ref_k->side_shallow)(&j, x0, x1);
+            for (int p = 0; p < nsimd; p++) {
+                j.out = got;
+                memset(got, 0, (size_t)W * 4);
+                (foam ? simd[p]->side_foam : simd[p]->side_shallow)(&j, x0, x1);
+                bad += side_row_differs(foam ? "foam, wide row" : "shallow, wide row",
+                                        simd[p]->name, got + x0, ref + x0, N);
+            }
+        }
+    for (int i = 0; i < 7; i++)
+        free(cols[i]);
+    free(src);
+    free(ref);
+    free(got);
+    assert_int_equal(bad, 0);
+}
+
 /* ---- the harness itself ----------------------------------------------- */
 
 /* Touching one byte past a guarded buffer, or one before, must kill the
@@ -2373,6 +2443,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_side_renderer_kernels),
         cmocka_unit_test(test_side_foam_cases),
         cmocka_unit_test(test_side_drop_cases),
+        cmocka_unit_test(test_side_wide_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,8 +19,8 @@
  * (--scale) has a scalar and an SSE2 kernel.  The wave model's step
  * (kernels/wave_c.c, kernels/x86/wave_{mmx,sse2,avx2}.c) has one per path.
  * The side view's water, deep, near the surface and its foam
- * (kernels/side_{deep,shallow,foam}_c.c, kernels/x86/side_{deep,shallow,foam}_{sse2,avx2}.c):
- * MMX takes the scalar ones.
+ * (kernels/side_{deep,shallow,foam}_c.c,
+ * kernels/x86/side_{deep,shallow,foam}_{mmx,sse2,avx2}.c) has one per path.
  *
  * ARM has one SIMD path, "neon" (kernels/arm/, files *_neon.c): its step and wave
  * step on rows_tpl.h like the x86 ones, the side view's three
@@ -40,8 +40,8 @@ static const struct path {
     /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
-                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_c,
-                     rpl_side_shallow_c, rpl_side_foam_c, rpl_side_drop_c } },
+                     rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_mmx,
+                     rpl_side_shallow_mmx, rpl_side_foam_mmx, rpl_side_drop_c } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,

@@ -210,8 +210,9 @@ void rpl_side_foam_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 void rpl_side_drop_c(const rpl_side_drop_job_t *job, int x0, int x1);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c and wave_<isa>.c on the
- * template rows_tpl.h, and refract_<format>_<isa>.c, one per format on the
- * template refract_<isa>_tpl.h (mmx, sse2, avx2).  Each step kernel leaves
+ * template rows_tpl.h, refract_<format>_<isa>.c, one per format on the
+ * template refract_<isa>_tpl.h (mmx, sse2, avx2), and the side view's
+ * side_{deep,shallow,foam}_<isa>.c.  Each step kernel leaves
  * areas narrower than its vector to its scalar rule (rpl_step_c,
  * rpl_step_wave_c). */
 #if defined(RPL_HAVE_MMX)
@@ -221,6 +222,9 @@ int rpl_step_wave_mmx(int16_t *prev, const int16_t *cur, int w, int x0, int x1, 
 void rpl_refract_xrgb8888_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_rgb565_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
 void rpl_refract_index8_mmx(const rpl_refract_job_t *job, int x0, int x1, int y0, int y1);
+void rpl_side_deep_mmx(const rpl_side_deep_job_t *job, int x0, int x1);
+void rpl_side_shallow_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_foam_mmx(const rpl_side_shallow_job_t *job, int x0, int x1);
 #endif
 #if defined(RPL_HAVE_SSE2)
 int rpl_step_sse2(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
