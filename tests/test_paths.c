@@ -35,6 +35,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1866,6 +1867,75 @@ static void test_side_renderer_kernels(void **state)
     free(b);
 }
 
+/* The droplets' kernels against the scalar one, and the scalar one
+ * against its definition (kernels.h) computed here: random droplets over
+ * random pixels (their top bytes too, which a drawn pixel sets to 0xFF
+ * and a pixel left keeps), runs of every length and offset, centres on
+ * and between pixels, pixels on the rim; those outside the run kept. */
+static uint32_t drop_def(const rpl_side_drop_job_t *j, int x, uint32_t o)
+{
+    double dx = (double)x + 0.5 - j->cx;
+    double cv = j->rad + 0.5 - sqrt(dx * dx + j->dy * j->dy);
+    cv = cv < 0 ? 0 : cv > 1 ? 1 : cv;
+    if (!(cv > 0))
+        return o;
+    double t = j->rad * 0.35, q = sqrt((dx + t) * (dx + t) + (j->dy + t) * (j->dy + t));
+    double hl = 1.0 - q / j->rad;
+    hl = hl < 0 ? 0 : hl > 1 ? 1 : hl;
+    int col[3] = { (int)(150.0 + 105.0 * hl), (int)(214.0 + 41.0 * hl), 255 };
+    int a = (int)((double)j->alpha * cv);
+    uint32_t out = 0xFF000000u;
+    for (int i = 0; i < 3; i++) {
+        int c = (int)(o >> (16 - 8 * i) & 0xFF);
+        c += (col[i] - c) * a >> 8;
+        out |= (uint32_t)c << (16 - 8 * i);
+    }
+    return out;
+}
+
+static void test_side_drop_cases(void **state)
+{
+    (void)state;
+    enum { LEN = 80, CASES = 3000 };
+    uint64_t seed = 0x5D209u;
+    uint32_t src[LEN], ref[LEN], got[LEN];
+    int bad = 0, drawn = 0;
+    for (int n = 0; n < CASES && bad < 10; n++) {
+        for (int x = 0; x < LEN; x++)
+            src[x] = (uint32_t)rnd_next(&seed);
+        double rad = 0.8 + rnd_range(&seed, 0, 3120) / 100.0;
+        double cx = rnd_range(&seed, -500, 8500) / 100.0;
+        if (n % 4 == 0)
+            cx = floor(cx) + 0.5; /* on a pixel's centre */
+        double dy = rnd_range(&seed, -3300, 3300) / 100.0 + (n % 3 ? 0.5 : 0.0);
+        if (n % 5 == 0)
+            dy = rnd_range(&seed, -4, 4) * 0.5; /* rows through the centre */
+        int alpha = rnd_range(&seed, 1, 235);
+        int x0 = rnd_range(&seed, 0, LEN), x1 = rnd_range(&seed, x0, LEN);
+        rpl_side_drop_job_t j = { ref, cx, dy, rad, alpha };
+        memcpy(ref, src, sizeof ref);
+        ref_k->side_drop(&j, x0, x1);
+        for (int x = 0; x < LEN; x++) {
+            uint32_t want = x >= x0 && x < x1 ? drop_def(&j, x, src[x]) : src[x];
+            drawn += want != src[x];
+            if (ref[x] != want && bad++ < 10)
+                printf("drop case %d: c at x %d: 0x%08X, the definition 0x%08X\n", n, x,
+                       (unsigned)ref[x], (unsigned)want);
+        }
+        for (int p = 0; p < nsimd; p++) {
+            memcpy(got, src, sizeof got);
+            j.row = got;
+            simd[p]->side_drop(&j, x0, x1);
+            for (int x = 0; x < LEN; x++)
+                if (got[x] != ref[x] && bad++ < 10)
+                    printf("drop case %d: %s at x %d: 0x%08X, c 0x%08X\n", n, simd[p]->name, x,
+                           (unsigned)got[x], (unsigned)ref[x]);
+        }
+    }
+    assert_int_equal(bad, 0);
+    assert_true(drawn > CASES); /* the cases drew, not only left pixels */
+}
+
 static void test_side_foam_cases(void **state)
 {
     (void)state;
@@ -2372,6 +2442,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_side_shallow_cases),
         cmocka_unit_test(test_side_renderer_kernels),
         cmocka_unit_test(test_side_foam_cases),
+        cmocka_unit_test(test_side_drop_cases),
         cmocka_unit_test(test_side_wide_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -686,6 +686,52 @@ static void test_redraw_equals_fresh(void **state)
     side_scene_destroy(b[1]);
 }
 
+/* The scene redraws only where bodies were and are: with a body dropped
+ * among the others, one removed from the middle of their list and the
+ * oldest removed, every frame is the bytes a scene drawing for the first
+ * time then draws. */
+static void test_redraw_few_moving(void **state)
+{
+    (void)state;
+    side_scene_t *a = new_scene(W, H, RPL_XRGB8888, 7, 0);
+    side_scene_t *b = new_scene(W, H, RPL_XRGB8888, 7, 0);
+    size_t len = (size_t)W * H * 4;
+    uint32_t *fa = malloc(len), *fb = malloc(len);
+    assert_non_null(fa);
+    assert_non_null(fb);
+    side_scene_t *both[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        side_scene_t *s = both[i];
+        for (int k = 0; k < 8; k++)
+            assert_int_equal(side_scene_drop(s, 30 + 36 * k, 30 + 7 * (k % 3), k % 2 ? SIDE_BALL : SIDE_CRATE,
+                                             k % 3 ? 0.6 : 2.5, 0), 0);
+    }
+    for (int frame = 0; frame < 900; frame++) {
+        steps(a, 2);
+        steps(b, 2);
+        if (frame % 30 == 0 || frame > 800)
+            assert_int_equal(side_scene_render(a, fa, W * 4), 0);
+        if (frame == 840)
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(side_scene_drop(both[i], 150, 40, SIDE_CRATE, 0.6, 0), 0);
+        if (frame == 860)
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(side_scene_remove(both[i], 3), 0);
+        if (frame == 880)
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(side_scene_remove(both[i], 0), 0);
+        if (frame == 839 || frame == 845 || frame == 865 || frame == 885 || frame == 899) {
+            side_scene_invalidate(b);
+            assert_int_equal(side_scene_render(b, fb, W * 4), 0);
+            assert_memory_equal(fa, fb, len);
+        }
+    }
+    free(fa);
+    free(fb);
+    side_scene_destroy(a);
+    side_scene_destroy(b);
+}
+
 /* The scene draws on the path it starts on (auto, or RIPPLE_SIMD's) until
  * told another, says which, keeps it when given NULL (and says why), and
  * every path draws the same frame. */
@@ -798,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_bad_config_and_calls),
         cmocka_unit_test(test_changed_rectangles),
         cmocka_unit_test(test_redraw_equals_fresh),
+        cmocka_unit_test(test_redraw_few_moving),
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_bench_picture),
     };

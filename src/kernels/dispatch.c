@@ -35,33 +35,33 @@ static const struct path {
     { 0, { "c", rpl_step_c,
            rpl_refract_xrgb8888_c, rpl_refract_rgb565_c, rpl_refract_index8_c, rpl_upscale_c,
            rpl_step_wave_c, rpl_side_deep_c,
-           rpl_side_shallow_c, rpl_side_foam_c } },
+           rpl_side_shallow_c, rpl_side_foam_c, rpl_side_drop_c } },
 #if defined(RPL_HAVE_MMX)
     /* Pentium MMX / II class */
     { RPL_CPU_MMX, { "mmx", rpl_step_mmx,
                      rpl_refract_xrgb8888_mmx, rpl_refract_rgb565_mmx, rpl_refract_index8_mmx,
                      rpl_upscale_c, rpl_step_wave_mmx, rpl_side_deep_mmx,
-                     rpl_side_shallow_mmx, rpl_side_foam_mmx } },
+                     rpl_side_shallow_mmx, rpl_side_foam_mmx, rpl_side_drop_c } },
 #endif
 #if defined(RPL_HAVE_SSE2)
     { RPL_CPU_SSE2, { "sse2", rpl_step_sse2,
                       rpl_refract_xrgb8888_sse2, rpl_refract_rgb565_sse2, rpl_refract_index8_sse2,
                       rpl_upscale_sse2, rpl_step_wave_sse2, rpl_side_deep_sse2,
-                      rpl_side_shallow_sse2, rpl_side_foam_sse2 } },
+                      rpl_side_shallow_sse2, rpl_side_foam_sse2, rpl_side_drop_c } },
 #endif
 #if defined(RPL_HAVE_AVX2)
     { RPL_CPU_AVX2, { "avx2", rpl_step_avx2,
                       rpl_refract_xrgb8888_avx2, rpl_refract_rgb565_avx2, rpl_refract_index8_avx2,
                       /* an upscale is bound by memory: SSE2's is as fast */
                       rpl_upscale_sse2, rpl_step_wave_avx2, rpl_side_deep_avx2,
-                      rpl_side_shallow_avx2, rpl_side_foam_avx2 } },
+                      rpl_side_shallow_avx2, rpl_side_foam_avx2, rpl_side_drop_avx2 } },
 #endif
 #if defined(RPL_HAVE_NEON)
     /* Cortex-A7 / A53 class: Raspberry Pi 2 and later */
     { RPL_CPU_NEON, { "neon", rpl_step_neon,
                       rpl_refract_xrgb8888_neon, rpl_refract_rgb565_neon, rpl_refract_index8_neon,
                       rpl_upscale_c, rpl_step_wave_neon, rpl_side_deep_neon,
-                      rpl_side_shallow_neon, rpl_side_foam_neon } },
+                      rpl_side_shallow_neon, rpl_side_foam_neon, rpl_side_drop_c } },
 #endif
 };
 

@@ -161,6 +161,25 @@ typedef struct rpl_side_shallow_job {
 
 typedef void (*rpl_side_shallow_fn)(const rpl_side_shallow_job_t *job, int x0, int x1);
 
+/*
+ * A droplet of the side view (core/side/side_shade.c), pixels x in
+ * [x0, x1) of one row, in doubles: dx = x + 0.5 - cx, the coverage
+ * cv = clamp(rad + 0.5 - sqrt(dx * dx + dy * dy), 0, 1); where cv > 0 the
+ * highlight hl = clamp(1 - sqrt((dx + rad * 0.35)^2 + (dy + rad * 0.35)^2)
+ * / rad, 0, 1) gives the colour (150 + 105 hl, 214 + 41 hl, 255)
+ * (truncated), blended over the pixel by (int)(alpha * cv) / 256 per
+ * channel, alpha 255; elsewhere the pixel is left.  The scalar rule
+ * (kernels/side_drop_c.c) is the order of the operations.  0 < alpha <= 235.
+ */
+typedef struct rpl_side_drop_job {
+    uint32_t *row;
+    double cx, dy; /* dy: the row's centre y + 0.5 less the droplet's */
+    double rad;
+    int alpha;
+} rpl_side_drop_job_t;
+
+typedef void (*rpl_side_drop_fn)(const rpl_side_drop_job_t *job, int x0, int x1);
+
 /* One refraction kernel per framebuffer format (rpl_format), each writing
  * its pixels natively from a background in that format. */
 struct rpl_kernels {
@@ -174,6 +193,7 @@ struct rpl_kernels {
     rpl_side_deep_fn side_deep; /* the side view's deep water (side_deep_<isa>.c) */
     rpl_side_shallow_fn side_shallow; /* and near its surface (side_shallow_<isa>.c) */
     rpl_side_shallow_fn side_foam;    /* and its foam (side_foam_<isa>.c) */
+    rpl_side_drop_fn side_drop;       /* its droplets (side_drop_<isa>.c) */
 };
 
 int rpl_step_c(int16_t *prev, const int16_t *cur, int w, int x0, int x1, int y0, int y1);
@@ -187,6 +207,7 @@ void rpl_upscale_c(const void *src, ptrdiff_t spitch, void *dst, ptrdiff_t dpitc
 void rpl_side_deep_c(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_c(const rpl_side_shallow_job_t *job, int x0, int x1);
 void rpl_side_foam_c(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_drop_c(const rpl_side_drop_job_t *job, int x0, int x1);
 
 /* The SIMD kernels, in kernels/x86/: step_<isa>.c and wave_<isa>.c on the
  * template rows_tpl.h, refract_<format>_<isa>.c, one per format on the
@@ -228,6 +249,7 @@ void rpl_refract_index8_avx2(const rpl_refract_job_t *job, int x0, int x1, int y
 void rpl_side_deep_avx2(const rpl_side_deep_job_t *job, int x0, int x1);
 void rpl_side_shallow_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
 void rpl_side_foam_avx2(const rpl_side_shallow_job_t *job, int x0, int x1);
+void rpl_side_drop_avx2(const rpl_side_drop_job_t *job, int x0, int x1);
 #endif
 
 /* The ARM NEON kernels, in kernels/arm/: step_neon.c and wave_neon.c on

@@ -100,13 +100,10 @@ static void draw_ball(side_scene_t *s, const side_body_t *b)
                     fmax(0.6, 0.12 * r), 0xFFFFFFFFu, 0, 0);
 }
 
-void side_bodies_draw(side_scene_t *s)
+void side_bodies_draw_one(side_scene_t *s, const side_body_t *b)
 {
-    for (int i = 0; i < s->nbodies; i++) {
-        const side_body_t *b = &s->body[i];
-        if (b->kind == SIDE_CRATE)
-            draw_crate(s, b);
-        else
-            draw_ball(s, b);
-    }
+    if (b->kind == SIDE_CRATE)
+        draw_crate(s, b);
+    else
+        draw_ball(s, b);
 }

@@ -65,6 +65,17 @@ typedef struct side_body {
     int bob_steps;
 } side_body_t;
 
+/* A body as work has it drawn: what its picture depends on. */
+typedef struct side_drawn_body {
+    const cpBody *body;
+    side_shape kind;
+    double hw, hh, density;
+    uint32_t colour;
+    cpVect p, rot;
+    rpl_rect_t box;  /* all it drew lies in it */
+    int box_ok;      /* 0: the box is empty (the body off the frame) */
+} side_drawn_body_t;
+
 struct side_scene {
     int w, h;
     rpl_format format;
@@ -98,7 +109,12 @@ struct side_scene {
      * droplets and water (whose caustics always move) are now and were */
     rpl_rect_t drawn[SIDE_DIRTY_MAX];  /* what moves, as the last render drew it */
     int ndrawn;
-    int work_ready;                    /* work is art plus the bodies in drawn */
+    int work_ready;                    /* work is art plus the bodies as bdrawn has them */
+    side_drawn_body_t *bdrawn;         /* SIDE_BODIES_MAX */
+    int nbdrawn;
+    /* where work changed in the last prepare_frame (-1: all of it) */
+    rpl_rect_t dirty[SIDE_DIRTY_MAX];
+    int ndirty;
     rpl_rect_t changed[2 * SIDE_DIRTY_MAX];
     int nchanged;                      /* -1: the whole frame */
     int all;                           /* the next render changes everything */
@@ -114,8 +130,8 @@ double side_uniform(uint64_t *s, double lo, double hi);
 /* bodies.c: the outline the water sees (crate 4 corners, ball a 16-gon)
  * into xy (room for 2 * SIDE_BALL_SIDES), the point count returned. */
 int side_body_outline(const side_body_t *b, double *xy);
-/* Draws every body into s->work. */
-void side_bodies_draw(side_scene_t *s);
+/* Draws body b into s->work. */
+void side_bodies_draw_one(side_scene_t *s, const side_body_t *b);
 
 /* quiet.c (quiet_win.c on Windows): cpSpaceNew with stdout silenced. */
 cpSpace *scene_space_new_quietly(void);

@@ -249,12 +249,14 @@ static void scene_release(side_scene_t *s)
     rpl_splash_destroy(s->splash);
     rpl_side_renderer_destroy(s->rend);
     free(s->body);
+    free(s->bdrawn);
     free(s->art);
     free(s->work);
     free(s->surf);
     s->splash = NULL;
     s->rend = NULL;
     s->body = NULL;
+    s->bdrawn = NULL;
     s->art = s->work = NULL;
     s->surf = NULL;
 }
@@ -352,6 +354,7 @@ static rpl_status scene_make(side_scene_t *s, const side_config_t *cfg)
     }
     size_t px = (size_t)s->w * s->h;
     s->body = calloc(SIDE_BODIES_MAX, sizeof *s->body);
+    s->bdrawn = calloc(SIDE_BODIES_MAX, sizeof *s->bdrawn);
     s->art = malloc(px * sizeof *s->art);
     s->work = malloc(px * sizeof *s->work);
     s->surf = malloc((size_t)s->w * s->nwaters * sizeof *s->surf);
@@ -359,7 +362,7 @@ static rpl_status scene_make(side_scene_t *s, const side_config_t *cfg)
         rpl_splash_destroy(s->splash);
         s->splash = NULL;
     }
-    if (!s->body || !s->art || !s->work || !s->surf || !s->splash)
+    if (!s->body || !s->bdrawn || !s->art || !s->work || !s->surf || !s->splash)
         return refuse(s, RPL_ENOMEM, "out of memory");
     side_level_paint(&s->lv, cfg, s->art);
     uint32_t *pal = s->format == RPL_INDEX8 ? side_level_palette_art(s->art, s->w, s->h) : NULL;
@@ -784,37 +787,53 @@ static void put_rect(rpl_rect_t *r, int *n, int max, rpl_rect_t a)
 
 /* Puts the rectangle [x0, x1) x [y0, y1), grown by a margin and clipped
  * to the frame, into r (n of them, room for max). */
-static void add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, int max, double x0,
-                     double y0, double x1, double y1)
+/* The rectangle [x0, x1) x [y0, y1) grown by a margin and clipped to the
+ * frame, into *out; 0 if empty. */
+static int margin_rect(const side_scene_t *s, double x0, double y0, double x1, double y1,
+                       rpl_rect_t *out)
 {
     const double m = 3; /* outlines, the foam's anti-aliased top, rounding */
     int a = (int)floor(fmax(0, x0 - m)), b = (int)ceil(fmin(s->w, x1 + m));
     int c = (int)floor(fmax(0, y0 - m)), d = (int)ceil(fmin(s->h, y1 + m));
-    if (a < b && c < d)
-        put_rect(r, n, max, (rpl_rect_t){ a, c, b - a, d - c });
+    *out = (rpl_rect_t){ a, c, b - a, d - c };
+    return a < b && c < d;
 }
 
-/* Puts every body's box into r (n of them, room for max): a ball's is
- * its disc's, all it draws lies in it (and its outline's 16 corners
- * would cost a sine and a cosine each). */
+static void add_rect(const side_scene_t *s, rpl_rect_t *r, int *n, int max, double x0,
+                     double y0, double x1, double y1)
+{
+    rpl_rect_t a;
+    if (margin_rect(s, x0, y0, x1, y1, &a))
+        put_rect(r, n, max, a);
+}
+
+/* A body's box, all it draws lies in it, into *out; 0 if empty: a ball's
+ * is its disc's (its outline's 16 corners would cost a sine and a cosine
+ * each). */
+static int body_box(const side_scene_t *s, const side_body_t *b, rpl_rect_t *out)
+{
+    if (b->kind != SIDE_CRATE) {
+        cpVect p = cpBodyGetPosition(b->body);
+        double rad = b->hw;
+        return margin_rect(s, p.x - rad, p.y - rad, p.x + rad, p.y + rad, out);
+    }
+    double xy[2 * SIDE_BALL_SIDES];
+    int m = side_body_outline(b, xy);
+    double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
+    for (int j = 1; j < m; j++) {
+        x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
+        y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
+    }
+    return margin_rect(s, x0, y0, x1, y1, out);
+}
+
+/* Puts every body's box into r (n of them, room for max): as the last
+ * prepare_frame found them, the bodies unmoved since. */
 static void body_rects(const side_scene_t *s, rpl_rect_t *r, int *n, int max)
 {
-    double xy[2 * SIDE_BALL_SIDES];
-    for (int i = 0; i < s->nbodies; i++) {
-        if (s->body[i].kind != SIDE_CRATE) {
-            cpVect p = cpBodyGetPosition(s->body[i].body);
-            double rad = s->body[i].hw;
-            add_rect(s, r, n, max, p.x - rad, p.y - rad, p.x + rad, p.y + rad);
-            continue;
-        }
-        int m = side_body_outline(&s->body[i], xy);
-        double x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
-        for (int j = 1; j < m; j++) {
-            x0 = fmin(x0, xy[2 * j]), x1 = fmax(x1, xy[2 * j]);
-            y0 = fmin(y0, xy[2 * j + 1]), y1 = fmax(y1, xy[2 * j + 1]);
-        }
-        add_rect(s, r, n, max, x0, y0, x1, y1);
-    }
+    for (int i = 0; i < s->nbodies && i < s->nbdrawn; i++)
+        if (s->bdrawn[i].box_ok)
+            put_rect(r, n, max, s->bdrawn[i].box);
 }
 
 /* After a render: where what moves lies now (each water from its highest
@@ -857,26 +876,96 @@ static void note_changes(side_scene_t *s)
     s->ndrawn = n;
 }
 
-/* Makes work the art with the bodies drawn in (the art put back only
- * where the last render drew what moves: bodies lie within those
- * rectangles, not over the whole frame each time) and sw the waters as
- * the renderer takes them. */
+/* Body b as it would be drawn now, its box too. */
+static side_drawn_body_t drawn_now(const side_scene_t *s, const side_body_t *b)
+{
+    side_drawn_body_t d = { b->body, b->kind, b->hw, b->hh, b->density, b->colour,
+                            cpBodyGetPosition(b->body), cpBodyGetRotation(b->body),
+                            { 0, 0, 0, 0 }, 0 };
+    d.box_ok = body_box(s, b, &d.box);
+    return d;
+}
+
+/* Whether body b would be drawn now as d has it: the same body, moved by
+ * not a bit. */
+static int same_drawing(const side_drawn_body_t *d, const side_body_t *b)
+{
+    cpVect p = cpBodyGetPosition(b->body), rot = cpBodyGetRotation(b->body);
+    return d->body == b->body && d->kind == b->kind && d->colour == b->colour &&
+           memcmp(&d->hw, &b->hw, sizeof d->hw) == 0 && memcmp(&d->hh, &b->hh, sizeof d->hh) == 0 &&
+           memcmp(&d->density, &b->density, sizeof d->density) == 0 &&
+           memcmp(&d->p, &p, sizeof p) == 0 && memcmp(&d->rot, &rot, sizeof rot) == 0;
+}
+
+static rpl_rect_t hull(const rpl_rect_t *a, const rpl_rect_t *b)
+{
+    int x0 = a->x < b->x ? a->x : b->x, y0 = a->y < b->y ? a->y : b->y;
+    int x1 = a->x + a->w > b->x + b->w ? a->x + a->w : b->x + b->w;
+    int y1 = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h;
+    return (rpl_rect_t){ x0, y0, x1 - x0, y1 - y0 };
+}
+
+/*
+ * Makes work the art with the bodies drawn in, and sw the waters as the
+ * renderer takes them.  Once work holds the bodies as bdrawn lists them,
+ * only where a body moved (or came or went) changes: those boxes, where
+ * it was and where it is (s->dirty), get the art back, and the renderer
+ * is told of them alone; when none moved, nothing is drawn.
+ */
 static void prepare_frame(side_scene_t *s, rpl_side_water_t *sw)
 {
-    const int part = s->work_ready && s->ndrawn >= 0;
-    if (part) {
-        for (int i = 0; i < s->ndrawn; i++) {
-            const rpl_rect_t *r = &s->drawn[i];
+    if (s->work_ready) {
+        /* bodies keep their order, the new ones come last: a record
+         * that is not the next body's is of a body gone */
+        int n = 0, j = 0;
+        for (int i = 0; i < s->nbodies; i++) {
+            const side_body_t *b = &s->body[i];
+            for (; j < s->nbdrawn && s->bdrawn[j].body != b->body; j++)
+                if (s->bdrawn[j].box_ok)
+                    put_rect(s->dirty, &n, SIDE_DIRTY_MAX, s->bdrawn[j].box);
+            side_drawn_body_t was = { 0 };
+            if (j < s->nbdrawn) {
+                was = s->bdrawn[j++];
+                if (same_drawing(&was, b)) {
+                    s->bdrawn[i] = was;
+                    continue;
+                }
+            }
+            /* where it was and where it is: one box, as it moves little */
+            side_drawn_body_t *d = &s->bdrawn[i];
+            *d = drawn_now(s, b);
+            if (was.box_ok || d->box_ok)
+                put_rect(s->dirty, &n, SIDE_DIRTY_MAX,
+                         !was.box_ok ? d->box : !d->box_ok ? was.box : hull(&was.box, &d->box));
+        }
+        for (; j < s->nbdrawn; j++)
+            if (s->bdrawn[j].box_ok)
+                put_rect(s->dirty, &n, SIDE_DIRTY_MAX, s->bdrawn[j].box);
+        for (int k = 0; k < n; k++) {
+            const rpl_rect_t *r = &s->dirty[k];
             for (int y = r->y; y < r->y + r->h; y++) {
                 size_t o = (size_t)y * (size_t)s->w + (size_t)r->x;
                 memcpy(s->work + o, s->art + o, (size_t)r->w * sizeof *s->work);
             }
         }
+        /* Every body drawn again, in order, over the art put back there:
+         * outside those boxes only bodies that stayed put lie, drawn
+         * again the same.  (Drawing just the bodies that reach into the
+         * boxes, and only there, would write less, but floating bodies
+         * bob all the time: it never pays in water.) */
+        for (int i = 0; i < s->nbodies && n > 0; i++)
+            side_bodies_draw_one(s, &s->body[i]);
+        s->ndirty = n;
     } else {
         memcpy(s->work, s->art, (size_t)s->w * s->h * sizeof *s->work);
+        for (int i = 0; i < s->nbodies; i++) {
+            side_bodies_draw_one(s, &s->body[i]);
+            s->bdrawn[i] = drawn_now(s, &s->body[i]);
+        }
+        s->ndirty = -1;
     }
-    side_bodies_draw(s);
-    s->work_ready = 0; /* until note_changes has listed where they are */
+    s->nbdrawn = s->nbodies;
+    s->work_ready = 1;
     for (int k = 0; k < s->nwaters; k++) {
         const side_basin_t *b = &s->lv.basin[k];
         float *surf = s->surf + (size_t)k * s->w;
@@ -909,22 +998,18 @@ int side_scene_render(side_scene_t *s, void *fb, ptrdiff_t pitch)
     /* drawing over its last frame (the same fb, nothing else drawn there
      * since), the renderer writes only the water, the droplets and what
      * changed in work: the art put back, the bodies drawn now */
-    if (part && !s->all) {
-        rpl_rect_t ch[SIDE_HINTS_MAX];
-        int n = s->ndrawn;
-        memcpy(ch, s->drawn, (size_t)n * sizeof *ch);
-        body_rects(s, ch, &n, SIDE_HINTS_MAX);
+    if (part && !s->all && s->ndirty >= 0) {
         /* refused, the render draws the whole frame: the same bytes */
-        if (rpl_side_renderer_changed(s->rend, ch, n) != RPL_OK)
+        if (rpl_side_renderer_changed(s->rend, s->dirty, s->ndirty) != RPL_OK)
             snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
     }
     rpl_status st = render_frame(s, s->rend, sw, fb, pitch);
     if (st != RPL_OK) {
         snprintf(s->err, sizeof s->err, "%s", rpl_side_renderer_error(s->rend));
+        s->all = 1; /* fb lacks what work changed: the next render draws it whole */
         return -1;
     }
     note_changes(s);
-    s->work_ready = 1;
     return 0;
 }
 

@@ -88,6 +88,19 @@ void rpl_side_make_caustic(uint8_t *out)
 {
     make_network(out, CAUS_GRID, SEED);
     make_network(out + CAUS * CAUS, CAUS_GRID2, SEED ^ 0x9E3779B9u);
+    /* the loop's light where the layers are a1 and a2 (bake): their
+     * product plus a quarter of their sum, at most 254 + 127 = 381,
+     * times 171/256 to keep it under 256 */
+    uint8_t *mix = out + 2 * CAUS * CAUS;
+    for (unsigned a1 = 0; a1 < 256; a1++)
+        for (unsigned a2 = 0; a2 < 256; a2++)
+            mix[a1 << 8 | a2] = (uint8_t)(((a1 * a2 >> 8) + ((a1 + a2) >> 2)) * 171 >> 8);
+}
+
+/* x wrapped into 0..CAUS-1. */
+static inline int u_wrap(int x)
+{
+    return x & (CAUS - 1);
 }
 
 /* ---- the loop ---------------------------------------------------------------- */
@@ -116,18 +129,35 @@ static void bake(rpl_side_renderer_t *r, int k)
         warpv[i] = (int)lrint(5.0 * rpl_sin(3.0 * a - ph) + 2.0 * rpl_sin(7.0 * a + ph));
         wob[i] = (int16_t)lrint(256.0 * (0.6 * rpl_sin(3.0 * a + ph) + 0.4 * rpl_sin(7.0 * a - 2.0 * ph)));
     }
+    /*
+     * Texel (u, v) reads layer 1 at row v + o1y + warpv[u], column
+     * u + o1x + warp[v], both wrapping: as an index into the layer,
+     * (rowpart + colpart) & 0xFFFF with the row part (o1y + warpv[u]) << 8
+     * plus v << 8 (its wrap is the mask's) and the column part wrapping
+     * once along the row, at u = 256 - ((o1x + warp[v]) & 255): so a row
+     * is at most three runs, each an add and a mask per layer.  The light
+     * of a pair of values is a table made with the layers.
+     */
+    uint32_t p1[CAUS], p2[CAUS];
+    for (int u = 0; u < CAUS; u++) {
+        p1[u] = ((unsigned)(o1y + warpv[u]) & (CAUS - 1)) << CAUS_BITS | (unsigned)u;
+        p2[u] = ((unsigned)(o2y - warpv[u]) & (CAUS - 1)) << CAUS_BITS | (unsigned)u;
+    }
+    const uint8_t *mix = r->caustic + 2 * CAUS * CAUS;
     uint8_t *frame = r->loop + (size_t)k * CAUS * CAUS_ROW;
     for (int v = 0; v < CAUS; v++) {
         uint8_t *row = frame + (size_t)v * CAUS_ROW;
-        const int wh = warp[v];
-        for (int u = 0; u < CAUS; u++) {
-            const int wv = warpv[u];
-            unsigned a1 = c1[((unsigned)(v + o1y + wv) & (CAUS - 1)) << CAUS_BITS |
-                             ((unsigned)(u + o1x + wh) & (CAUS - 1))];
-            unsigned a2 = c2[((unsigned)(v + o2y - wv) & (CAUS - 1)) << CAUS_BITS |
-                             ((unsigned)(u + o2x - wh) & (CAUS - 1))];
-            /* at most 254 + 127 = 381: times 171/256 keeps it under 256 */
-            row[u] = (uint8_t)(((a1 * a2 >> 8) + ((a1 + a2) >> 2)) * 171 >> 8);
+        const unsigned k1 = (unsigned)(u_wrap(o1x + warp[v])), k2 = (unsigned)(u_wrap(o2x - warp[v]));
+        const unsigned e1 = CAUS - k1, e2 = CAUS - k2; /* where each column part wraps */
+        const unsigned vv = (unsigned)v << CAUS_BITS;
+        unsigned cut[4] = { 0, e1 < e2 ? e1 : e2, e1 < e2 ? e2 : e1, CAUS };
+        for (int part = 0; part < 3; part++) {
+            const unsigned b1 = vv + k1 - (cut[part] >= e1 ? CAUS : 0);
+            const unsigned b2 = vv + k2 - (cut[part] >= e2 ? CAUS : 0);
+            for (unsigned u = cut[part]; u < cut[part + 1]; u++) {
+                unsigned a1 = c1[(p1[u] + b1) & 0xFFFF], a2 = c2[(p2[u] + b2) & 0xFFFF];
+                row[u] = mix[a1 << 8 | a2];
+            }
         }
         memcpy(row + CAUS, row, TABLE_PAD);
     }

@@ -19,6 +19,9 @@ static void release(rpl_side_renderer_t *r)
     free(r->colmem);
     free(r->span);
     free(r->last_span);
+    free(r->dbox);
+    r->dbox = NULL;
+    r->ndbox = 0;
     r->frame = NULL;
     r->span = NULL;
     r->last_span = NULL;
@@ -50,7 +53,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->format = format;
     if (format != RPL_XRGB8888) /* XRGB8888 draws straight into the framebuffer */
         r->frame = malloc((size_t)w * (size_t)h * sizeof *r->frame);
-    r->caustic = malloc(2 * (size_t)CAUS * CAUS);
+    r->caustic = malloc(CAUSTIC_BYTES);
     /* the loop's frames are made when first shown: most of it stays untouched
      * (and unbacked by the system) in a renderer that draws a frame or two */
     r->loop = malloc((size_t)CAUS_FRAMES * CAUS * CAUS_ROW);
@@ -359,11 +362,25 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
             span1[y] = br.x1 > span1[y] ? br.x1 : span1[y];
         }
     }
+    /* the droplets' boxes kept for drawing them (found once: a square
+     * root and a few roundings each) when there is room */
+    if (ndrops > r->ndbox) {
+        drop_box_t *nb = realloc(r->dbox, (size_t)ndrops * sizeof *nb);
+        if (nb) {
+            r->dbox = nb;
+            r->ndbox = ndrops;
+        }
+    }
+    const int keep = ndrops <= r->ndbox;
     for (int k = 0; k < ndrops; k++) {
-        double rad;
-        int alpha, box[4];
-        if (!rpl_side_drop_box(&drops[k], w, h, &rad, &alpha, box))
+        drop_box_t b;
+        if (!rpl_side_drop_box(&drops[k], w, h, &b.rad, &b.alpha, b.box))
+            b.alpha = 0;
+        if (keep)
+            r->dbox[k] = b;
+        if (b.alpha <= 0)
             continue;
+        const int *box = b.box;
         for (int y = box[2]; y <= box[3]; y++) {
             span0[y] = box[0] < span0[y] ? box[0] : span0[y];
             span1[y] = box[1] + 1 > span1[y] ? box[1] + 1 : span1[y];
@@ -393,8 +410,14 @@ rpl_status rpl_side_render(rpl_side_renderer_t *r, const uint32_t *scene, ptrdif
     for (int k = 0; k < nwaters; k++)
         rpl_side_draw_water(frame, fp, scene, sp, w, h, &waters[k], &an, &r->depth, &r->col,
                             r->kern);
-    for (int k = 0; k < ndrops; k++)
-        rpl_side_draw_drop(frame, fp, w, h, &drops[k]);
+    for (int k = 0; k < ndrops; k++) {
+        drop_box_t b;
+        if (!keep) { /* no room to keep them: found again */
+            if (rpl_side_drop_box(&drops[k], w, h, &b.rad, &b.alpha, b.box))
+                rpl_side_draw_drop_in(frame, fp, &drops[k], &b, r->kern);
+        } else if (r->dbox[k].alpha > 0)
+            rpl_side_draw_drop_in(frame, fp, &drops[k], &r->dbox[k], r->kern);
+    }
 
     if (!direct) {
         for (int y = 0; y < h; y++) {

@@ -38,6 +38,7 @@
 #define CAUS_RATE 20               /* its frames a second: 3.2 s a loop */
 #define CAUS_WRAP 2560             /* steps after which the loop and its drift start again */
 #define CAUS_ROW (CAUS + TABLE_PAD) /* a row of a frame of the loop: periodic, TABLE_PAD past CAUS */
+#define CAUSTIC_BYTES (2 * CAUS * CAUS + 256 * 256)
 #define DEPTHS RPL_SIDE_DEPTHS     /* depth table entries (deeper uses the last), 512 */
 #define DEPTH_SPAN_MIN 48.0        /* the gradient spans at least this depth */
 #define DEPTH_SPAN_MAX 320.0       /* and at most this (then it stays deep) */
@@ -103,17 +104,26 @@ typedef struct columns {
 
 #define COLUMN_ARRAYS 10
 
+/* A droplet's radius, opacity and box (rpl_side_drop_box); alpha 0: not drawn. */
+typedef struct drop_box {
+    double rad;
+    int alpha, box[4];
+} drop_box_t;
+
 struct rpl_side_renderer {
     int w, h;
     rpl_format format;
     uint32_t *frame;            /* w*h XRGB8888, what is drawn before converting (not for XRGB8888) */
-    uint8_t *caustic;           /* 2*CAUS*CAUS: the caustics' two tileable light networks */
+    uint8_t *caustic;           /* CAUSTIC_BYTES: the caustics' two tileable light networks, and
+                                   the light of a pair of their values (256 x 256) */
     uint8_t *loop;              /* CAUS_FRAMES frames of CAUS rows of CAUS_ROW: their light */
     int16_t *shimmer;           /* CAUS_FRAMES x 256: the scene's shimmer with each */
     unsigned char baked[CAUS_FRAMES]; /* the loop's frames made so far */
     uint8_t *cube;              /* INDEX8: 32^3 nearest palette entries */
     uint32_t palette[256];      /* INDEX8 */
     int32_t *span;              /* per row, the columns [x0, x1) drawn over the scene (2*h) */
+    drop_box_t *dbox;           /* the droplets' boxes of the frame being drawn (ndbox of them) */
+    int ndbox;
     /* The last frame drawn, so that the next one into the same framebuffer
      * writes only what changed (rpl_side_renderer_changed): where it was
      * drawn, and where it drew over the scene (per row, as span). */
@@ -176,7 +186,7 @@ typedef struct body_rows {
     int yfull;   /* rows yfull .. y1-1: every column is water */
 } body_rows_t;
 
-/* side_caustic.c: the networks (2*CAUS*CAUS bytes), and the anim of a
+/* side_caustic.c: the networks and their light (CAUSTIC_BYTES), and the anim of a
  * time, which bakes the loop's frame it shows if not yet made. */
 void rpl_side_make_caustic(uint8_t *out);
 void rpl_side_make_anim(rpl_side_renderer_t *r, anim_t *a, double time);
@@ -189,6 +199,9 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
 int rpl_side_drop_box(const rpl_droplet_t *dp, int w, int h, double *rad_out, int *alpha_out,
                     int box[4]);
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp);
+/* The same with what rpl_side_drop_box said of it (when it said 1). */
+void rpl_side_draw_drop_in(uint32_t *frame, ptrdiff_t fpitch, const rpl_droplet_t *dp,
+                           const drop_box_t *db, const rpl_kernels_t *kern);
 
 /* side_palette.c: the INDEX8 palette and its cube, made from the art. */
 rpl_status rpl_side_make_palette(rpl_side_renderer_t *r, const uint32_t *art);

@@ -628,39 +628,31 @@ static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, i
 /* A droplet: a small bright disc, anti-aliased, fading with age. */
 void rpl_side_draw_drop(uint32_t *frame, ptrdiff_t fpitch, int w, int h, const rpl_droplet_t *dp)
 {
-    double rad;
-    int alpha, box[4];
-    if (!rpl_side_drop_box(dp, w, h, &rad, &alpha, box))
-        return;
+    static const rpl_kernels_t scalar = { .side_drop = rpl_side_drop_c };
+    drop_box_t b;
+    if (rpl_side_drop_box(dp, w, h, &b.rad, &b.alpha, b.box))
+        rpl_side_draw_drop_in(frame, fpitch, dp, &b, &scalar);
+}
+
+void rpl_side_draw_drop_in(uint32_t *frame, ptrdiff_t fpitch, const rpl_droplet_t *dp,
+                           const drop_box_t *db, const rpl_kernels_t *kern)
+{
+    const double rad = db->rad;
+    const int *box = db->box;
     double cx = dp->x, cy = dp->y;
     const int xa = box[0], xb = box[1], ya = box[2], yb = box[3];
     /* pixels surely out of the disc (farther than rad + 0.5, with room
-     * for rounding) are passed over before the square root: on each row
-     * the run of those within, found as drop_run finds it */
+     * for rounding) are passed over before the square roots: on each row
+     * the run of those within, found as drop_run finds it, then shaded by
+     * the kernel */
     const double out = (rad + 0.5 + 1e-6) * (rad + 0.5 + 1e-6);
+    rpl_side_drop_job_t job = { NULL, cx, 0, rad, db->alpha };
     for (int y = ya; y <= yb; y++) {
         int x0, x1;
         if (!drop_run(cx, y + 0.5 - cy, out, xa, xb, &x0, &x1))
             continue;
-        for (int x = x0; x <= x1; x++) {
-            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
-            double dist = sqrt(dx * dx + dy * dy);
-            double cv = clampd(rad + 0.5 - dist, 0.0, 1.0);
-            if (cv <= 0)
-                continue;
-            /* light from the top left: a white highlight, a blue rim */
-            double hl = clampd(1.0 - sqrt((dx + rad * 0.35) * (dx + rad * 0.35) +
-                                          (dy + rad * 0.35) * (dy + rad * 0.35)) / rad, 0.0, 1.0);
-            int cr = (int)(150 + 105 * hl), cg = (int)(214 + 41 * hl), cb = 255;
-            int a = (int)(alpha * cv);
-            uint32_t o = frame[(ptrdiff_t)y * fpitch + x];
-            int r = (int)(o >> 16 & 0xFF), g = (int)(o >> 8 & 0xFF), b = (int)(o & 0xFF);
-            /* a blend of two channel values (0 <= a <= 235): stays in 0..255 */
-            r += (cr - r) * a >> 8;
-            g += (cg - g) * a >> 8;
-            b += (cb - b) * a >> 8;
-            frame[(ptrdiff_t)y * fpitch + x] =
-                0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
-        }
+        job.row = frame + (ptrdiff_t)y * fpitch;
+        job.dy = y + 0.5 - cy;
+        kern->side_drop(&job, x0, x1 + 1);
     }
 }
