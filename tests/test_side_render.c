@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/side/side_renderer.h"
 #include "ripple.h"
 #include "scene/scene.h"
 #include "util.h"
@@ -458,6 +459,46 @@ static void test_caustic_steps(void **state)
     free(f1);
     free(scene);
     rpl_side_renderer_destroy(r);
+}
+
+/* rpl_side_renderer_bake makes the caustics' whole loop at once (every
+ * frame of it marked made), and the frames drawn after it are the bytes
+ * of a renderer that bakes each loop frame as it first shows it, over a
+ * whole loop and then some; NULL and a failed renderer are no-ops. */
+static void test_bake_whole_loop(void **state)
+{
+    (void)state;
+    rpl_side_renderer_bake(NULL);
+    rpl_side_renderer_t *bad = NULL;
+    assert_int_not_equal(rpl_side_renderer_create(NULL, 0, 0, RPL_XRGB8888, &bad), RPL_OK);
+    rpl_side_renderer_bake(bad);
+    rpl_side_renderer_destroy(bad);
+    uint32_t *scene = make_scene(13);
+    float surf[W];
+    for (int x = 0; x < W; x++)
+        surf[x] = (float)(20.0 + 3.0 * sin(x * 0.3));
+    rpl_side_water_t wb = {0, W, surf, 60.0f, 1};
+    rpl_side_renderer_t *a = new_renderer(scene, RPL_XRGB8888), *b = new_renderer(scene, RPL_XRGB8888);
+    for (int k = 0; k < CAUS_FRAMES; k++)
+        assert_int_equal(a->baked[k], 0);
+    rpl_side_renderer_bake(a);
+    for (int k = 0; k < CAUS_FRAMES; k++)
+        assert_int_equal(a->baked[k], 1);
+    const size_t n = (size_t)W * H;
+    uint32_t *fa = xmalloc(n * 4), *fb = xmalloc(n * 4);
+    for (int i = 0; i < CAUS_FRAMES + 8; i++) {
+        double t = 0.01 + i / (double)CAUS_RATE;
+        assert_int_equal(rpl_side_render(a, scene, W * 4, &wb, 1, NULL, 0, t, fa, W * 4), RPL_OK);
+        assert_int_equal(rpl_side_render(b, scene, W * 4, &wb, 1, NULL, 0, t, fb, W * 4), RPL_OK);
+        assert_memory_equal(fa, fb, n * 4);
+    }
+    for (int k = 0; k < CAUS_FRAMES; k++) /* and the lazy one has made them all by now */
+        assert_int_equal(b->baked[k], 1);
+    free(fa);
+    free(fb);
+    free(scene);
+    rpl_side_renderer_destroy(a);
+    rpl_side_renderer_destroy(b);
 }
 
 /* Every kernel path this machine has draws a frame (foam, shallow and
@@ -1387,6 +1428,7 @@ int main(void)
         cmocka_unit_test(test_water_region),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_caustic_steps),
+        cmocka_unit_test(test_bake_whole_loop),
         cmocka_unit_test(test_paths_same_frame),
         cmocka_unit_test(test_droplets),
         cmocka_unit_test(test_droplet_runs),

@@ -1082,6 +1082,12 @@ rpl_status side_scene_set_kernels(side_scene_t *s, const rpl_kernels_t *k)
     return st;
 }
 
+void side_scene_bake(side_scene_t *s)
+{
+    if (usable(s))
+        rpl_side_renderer_bake(s->rend);
+}
+
 const rpl_kernels_t *side_scene_kernels(const side_scene_t *s)
 {
     return usable(s) ? rpl_side_renderer_kernels(s->rend) : NULL;

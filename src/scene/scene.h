@@ -107,6 +107,9 @@ const uint32_t *side_scene_palette(const side_scene_t *s);
  * path by path.  RPL_EINVAL for NULL; the reader NULL for a failed scene. */
 RPL_NODISCARD rpl_status side_scene_set_kernels(side_scene_t *s, const rpl_kernels_t *k);
 const rpl_kernels_t *side_scene_kernels(const side_scene_t *s);
+/* The renderer's caustics made whole now (rpl_side_renderer_bake), for a
+ * count of frames that is not one of the first 3.2 s'. */
+void side_scene_bake(side_scene_t *s);
 /* Why the making, the last render or a refused step of the water failed
  * ("" if none; a message for NULL). */
 const char *side_scene_error(const side_scene_t *s);

@@ -164,6 +164,14 @@ static void bake(rpl_side_renderer_t *r, int k)
     r->baked[k] = 1;
 }
 
+/* Every frame of the loop not made yet, now (the renderer's bake). */
+void rpl_side_bake_loop(rpl_side_renderer_t *r)
+{
+    for (int k = 0; k < CAUS_FRAMES; k++)
+        if (!r->baked[k])
+            bake(r, k);
+}
+
 /*
  * The caustics step CAUS_RATE times a second, not every frame: frame
  * k = step % CAUS_FRAMES of the loop, the whole drifting slowly (4 px a

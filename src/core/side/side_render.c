@@ -126,6 +126,12 @@ const rpl_kernels_t *rpl_side_renderer_kernels(const rpl_side_renderer_t *r)
     return side_usable(r) ? r->kern : NULL;
 }
 
+void rpl_side_renderer_bake(rpl_side_renderer_t *r)
+{
+    if (side_usable(r))
+        rpl_side_bake_loop(r);
+}
+
 rpl_status rpl_side_renderer_changed(rpl_side_renderer_t *r, const rpl_rect_t *rects, int n)
 {
     if (!side_usable(r))

@@ -186,10 +186,12 @@ typedef struct body_rows {
     int yfull;   /* rows yfull .. y1-1: every column is water */
 } body_rows_t;
 
-/* side_caustic.c: the networks and their light (CAUSTIC_BYTES), and the anim of a
- * time, which bakes the loop's frame it shows if not yet made. */
+/* side_caustic.c: the networks and their light (CAUSTIC_BYTES), the anim of a
+ * time, which bakes the loop's frame it shows if not yet made, and the
+ * whole loop baked at once. */
 void rpl_side_make_caustic(uint8_t *out);
 void rpl_side_make_anim(rpl_side_renderer_t *r, anim_t *a, double time);
+void rpl_side_bake_loop(rpl_side_renderer_t *r);
 
 /* side_shade.c */
 void rpl_side_body_rows(const rpl_side_water_t *wb, int w, int h, body_rows_t *br);
