@@ -464,10 +464,15 @@ rpl_status rpl_water_sample(const rpl_water_t *w, double x0, double dx, int n, f
         return RPL_EINVAL;
     double level = w->p.level;
     if (w->p.kind == RPL_SURFACE_WAVES) {
-        for (int i = 0; i < n; i++) {
-            double h;
-            rpl_water_rings_eval(w, clamp_x(w, x0 + i * dx), &h, NULL, NULL);
-            out[i] = (float)(level + h);
+        for (int i = 0; i < n;) { /* in blocks, which the sums take several at a time */
+            double x[64], h[64];
+            int m = n - i < 64 ? n - i : 64;
+            for (int j = 0; j < m; j++)
+                x[j] = clamp_x(w, x0 + (i + j) * dx);
+            rpl_water_rings_heights(w, x, m, h);
+            for (int j = 0; j < m; j++)
+                out[i + j] = (float)(level + h[j]);
+            i += m;
         }
         return RPL_OK;
     }

@@ -506,6 +506,37 @@ __attribute__((target("avx2"))) static double bucket_sum_avx2(const terms_t *tm,
 }
 #endif
 
+#if RINGS_AVX2
+/* Four heights at once, at x[0..3] of one bucket: each lane sums the
+ * bucket's terms in their order, with bucket_sum_avx2's arithmetic per
+ * term (+0 where the wave has not got there), so each lane has the bits
+ * of that x's own sum, and no lane waits on the others' adds. */
+__attribute__((target("avx2"))) static void bucket_sum4_avx2(const terms_t *tm, const double *x,
+                                                              int i, int end, double *h)
+{
+    const __m256d vx = _mm256_loadu_pd(x);
+    const rpl_sintab_t *tab = &tm->sintab;
+    const __m256d vk = _mm256_set1_pd(tm->k), big = _mm256_set1_pd(0x1.8p52);
+    const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    const __m256i cells = _mm256_set1_epi64x(RPL_SINTAB_N - 1);
+    __m256d acc = _mm256_setzero_pd();
+    for (; i < end; i++) {
+        __m256d s = _mm256_and_pd(_mm256_sub_pd(vx, _mm256_broadcast_sd(tm->bsrc + i)), mag);
+        __m256d got = _mm256_cmp_pd(s, _mm256_broadcast_sd(tm->breach + i), _CMP_NGT_UQ);
+        __m256d c = _mm256_sub_pd(_mm256_broadcast_sd(tm->bph + i), _mm256_mul_pd(s, vk));
+        __m256d v = _mm256_add_pd(c, big);
+        __m256d f = _mm256_sub_pd(c, _mm256_sub_pd(v, big));
+        __m256i cell = _mm256_and_si256(_mm256_castpd_si256(v), cells);
+        __m256d ts = _mm256_i64gather_pd(tab->s, cell, 8);
+        __m256d hc = _mm256_i64gather_pd(tab->hc, cell, 8);
+        __m256d sn = _mm256_add_pd(ts, _mm256_mul_pd(hc, f));
+        acc = _mm256_add_pd(
+            acc, _mm256_and_pd(got, _mm256_mul_pd(_mm256_broadcast_sd(tm->benv + i), sn)));
+    }
+    _mm256_storeu_pd(h, acc);
+}
+#endif
+
 typedef struct eval_call {
     const rpl_water_t *w;
     double x;
@@ -571,6 +602,68 @@ void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt,
     }
     eval_call_t c = {w, x, h, dt, dx};
     rpl_double_precision(rings_eval, &c);
+}
+
+typedef struct heights_call {
+    const rpl_water_t *w;
+    const double *x;
+    int n;
+    double *h;
+} heights_call_t;
+
+/* The bucket of x (in the basin), as rings_eval finds it. */
+static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
+{
+    if (tm->nb <= 1)
+        return 0;
+    double u = floor((x - p->x0) / tm->bw);
+    return u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
+}
+
+static void rings_heights(void *arg)
+{
+    const heights_call_t *c = arg;
+    const rpl_water_t *w = c->w;
+    const rpl_water_params_t *p = &w->p;
+    const terms_t *tm = w->tm;
+    int i = 0;
+#if RINGS_AVX2
+    /* four x of one bucket in the basin at a time, across the lanes */
+    while (w->avx2 && i + 4 <= c->n) {
+        const double *x = c->x + i;
+        int in = 1;
+        for (int j = 0; j < 4; j++)
+            in &= x[j] >= p->x0 && x[j] <= p->x1;
+        int b = in ? bucket_of(p, tm, x[0]) : -1;
+        if (b < 0 || bucket_of(p, tm, x[1]) != b || bucket_of(p, tm, x[2]) != b ||
+            bucket_of(p, tm, x[3]) != b) {
+            eval_call_t e = {w, x[0], c->h + i, NULL, NULL};
+            rings_eval(&e);
+            i++;
+            continue;
+        }
+        int i0 = b * TERMS_MAX;
+        bucket_sum4_avx2(tm, x, i0, i0 + tm->cnt[b], c->h + i);
+        i += 4;
+    }
+#endif
+    for (; i < c->n; i++) {
+        eval_call_t e = {w, c->x[i], c->h + i, NULL, NULL};
+        rings_eval(&e);
+    }
+}
+
+/* The displacement at x[0 .. n-1] (h), each with the bits of
+ * rpl_water_rings_eval's at that x; with avx2, several x at once. */
+void rpl_water_rings_heights(const rpl_water_t *w, const double *x, int n, double *h)
+{
+    if (!w->tm) {
+        for (int i = 0; i < n; i++)
+            h[i] = 0;
+        return;
+    }
+    heights_call_t c = {w, x, n, h};
+    rpl_double_precision(rings_heights, &c);
 }
 
 /* Whether the sums may take AVX2: with the avx2 kernels, in a build that

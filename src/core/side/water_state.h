@@ -150,6 +150,7 @@ void rpl_water_springs_step(rpl_water_t *w);
 uint64_t rpl_water_life_steps(const rpl_water_params_t *p);
 int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src);
 void rpl_water_rings_eval(const rpl_water_t *w, double x, double *h, double *dt, double *dx);
+void rpl_water_rings_heights(const rpl_water_t *w, const double *x, int n, double *h);
 void rpl_water_rings_step(rpl_water_t *w);
 int rpl_water_rings_avx2(const rpl_kernels_t *k);
 void rpl_water_terms_build(rpl_water_t *w);
