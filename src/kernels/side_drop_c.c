@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "kernels/kernels.h"
+#include "kernels/sqrt_x87.h"
 
 static inline double clamp01(double v)
 {
@@ -15,12 +16,12 @@ void rpl_side_drop_c(const rpl_side_drop_job_t *job, int x0, int x1)
     uint32_t *row = job->row;
     for (int x = x0; x < x1; x++) {
         double dx = x + 0.5 - cx;
-        double dist = sqrt(dx * dx + dy * dy);
+        double dist = rpl_sqrt(dx * dx + dy * dy);
         double cv = clamp01(rad + 0.5 - dist);
         if (cv <= 0)
             continue;
         /* light from the top left: a white highlight, a blue rim */
-        double hl = clamp01(1.0 - sqrt((dx + rad * 0.35) * (dx + rad * 0.35) +
+        double hl = clamp01(1.0 - rpl_sqrt((dx + rad * 0.35) * (dx + rad * 0.35) +
                                        (dy + rad * 0.35) * (dy + rad * 0.35)) / rad);
         int cr = (int)(150 + 105 * hl), cg = (int)(214 + 41 * hl), cb = 255;
         int a = (int)(alpha * cv);

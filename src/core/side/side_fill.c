@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/side/side_renderer.h"
+#include "kernels/sqrt_x87.h"
 
 /* ---- filling a scene's bodies --------------------------------------------------- */
 
@@ -206,7 +207,7 @@ static int disc_row(double cx, double inv, double dy, int xa, int xb, int *x0, i
         }
     if (p == xb)
         return 0;
-    double half = sqrt(fmax(0.0, 1.0 - dy * dy)) / inv;
+    double q = 1.0 - dy * dy, half = rpl_sqrt(q > 0 ? q : 0) / inv;
     int l = (int)clampd(ceil(cx - half - 0.5), xa, p);
     if (in_disc(cx, inv, dy, l))
         while (l > xa && in_disc(cx, inv, dy, l - 1))

@@ -7,6 +7,7 @@
 #include "core/base/base.h"
 #include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
+#include "kernels/sqrt_x87.h"
 
 /* ---- the depth table ---------------------------------------------------- */
 
@@ -605,7 +606,7 @@ static int drop_run(double cx, double dy, double out, int xa, int xb, int *x0, i
     }
     /* cx lies within the frame's reach (rpl_side_drop_box), half under
      * 34: the guesses fit an int */
-    double q = out - dy * dy, half = sqrt(q > 0 ? q : 0);
+    double q = out - dy * dy, half = rpl_sqrt(q > 0 ? q : 0);
     int l = clampi((int)(cx - 0.5 - half), xa, p);
     if (drop_in(cx, dy, out, l))
         while (l > xa && drop_in(cx, dy, out, l - 1))
