@@ -3,6 +3,7 @@
 #define RPL_KERNELS_H
 
 #include "ripple.h"
+#include "kernels/sqrt_x87.h" /* rpl_sqrt: the kernels' and the side renderer's */
 
 /* Everything a refraction kernel needs for one frame; the area to draw is
  * given separately so a frame can be cut into bands and tiles. */

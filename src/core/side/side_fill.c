@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/side/side_renderer.h"
-#include "kernels/sqrt_x87.h"
 
 /* ---- filling a scene's bodies --------------------------------------------------- */
 

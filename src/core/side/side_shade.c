@@ -7,7 +7,6 @@
 #include "core/base/base.h"
 #include "core/base/dmath.h"
 #include "core/side/side_renderer.h"
-#include "kernels/sqrt_x87.h"
 
 /* ---- the depth table ---------------------------------------------------- */
 
