@@ -611,6 +611,7 @@ typedef struct heights_call {
     double *h;
 } heights_call_t;
 
+#if RINGS_AVX2
 /* The bucket of x (in the basin), as rings_eval finds it. */
 static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
 {
@@ -619,15 +620,16 @@ static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
     double u = floor((x - p->x0) / tm->bw);
     return u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
 }
+#endif
 
 static void rings_heights(void *arg)
 {
     const heights_call_t *c = arg;
     const rpl_water_t *w = c->w;
-    const rpl_water_params_t *p = &w->p;
-    const terms_t *tm = w->tm;
     int i = 0;
 #if RINGS_AVX2
+    const rpl_water_params_t *p = &w->p;
+    const terms_t *tm = w->tm;
     /* four x of one bucket in the basin at a time, across the lanes */
     while (w->avx2 && i + 4 <= c->n) {
         const double *x = c->x + i;

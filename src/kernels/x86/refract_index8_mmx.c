@@ -47,7 +47,7 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
     /* the table row q + STEPS with q = (d + 2) >> 2 is (d + M + 2) >> 2,
      * M = 4 * STEPS; times 256, in [0, 48 * 256]: fits int16 */
     uint16_t rw[4];
-    st64(rw, _mm_slli_pi16(_mm_srai_pi16(_mm_add_pi16(light_biased(c, nx, ny), f->two), 2), 8));
+    mmx_st64(rw, _mm_slli_pi16(_mm_srai_pi16(_mm_add_pi16(light_biased(c, nx, ny), f->two), 2), 8));
     RPL_OPAQUE(rw);
     const uint8_t *shade = f->shade;
     o[0] = shade[rw[0] + bg[ix[0]]];

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "kernels/simd.h"
+#include "kernels/x86/mmx_mem.h"
 
 /* Everything the step needs besides the format's own. */
 typedef struct {
@@ -45,36 +46,6 @@ typedef struct {
     __m64 lsat, lsub;   /* the light's clamp: 32767 - M, 32767 - 2M */
     __m64 zero;
 } consts_t;
-
-/* Unaligned 64-bit access through memcpy (MMX memory operands need no
- * alignment): compilers make movq of these, and the punning stays defined. */
-RPL_FORCE_INLINE __m64 ld64(const void *p)
-{
-    __m64 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-RPL_FORCE_INLINE void st64(void *p, __m64 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-/* A 32-bit value from memory into the low half of a vector by a movd of its
- * own.  Left to themselves, compilers fold such a load into a following
- * punpckldq as its memory operand, which the CPU reads as 32 bits but
- * qemu's emulation (7.2) as 64: past the end of the background, it faults
- * there. */
-RPL_FORCE_INLINE __m64 movd_load(const void *p)
-{
-    int32_t v;
-    memcpy(&v, p, sizeof v);
-    __m64 r = _mm_cvtsi32_si64(v);
-#if defined(__GNUC__)
-    __asm__("" : "+y"(r));
-#endif
-    return r;
-}
 
 /* o[i] = bg[ix[i]] for i in 0..3: the texels one by one. */
 RPL_FORCE_INLINE void gather4(px_t *o, const px_t *bg, const uint32_t *ix)
@@ -91,12 +62,12 @@ RPL_FORCE_INLINE void copy8(px_t *o, const px_t *b)
 {
     unsigned char *d = (unsigned char *)o;
     const unsigned char *s = (const unsigned char *)b;
-    st64(d, ld64(s));
+    mmx_st64(d, mmx_ld64(s));
     if (sizeof(px_t) >= 2)
-        st64(d + 8, ld64(s + 8));
+        mmx_st64(d + 8, mmx_ld64(s + 8));
     if (sizeof(px_t) == 4) {
-        st64(d + 16, ld64(s + 16));
-        st64(d + 24, ld64(s + 24));
+        mmx_st64(d + 16, mmx_ld64(s + 16));
+        mmx_st64(d + 24, mmx_ld64(s + 24));
     }
 }
 
@@ -152,8 +123,8 @@ RPL_FORCE_INLINE void step4(const consts_t *c, const fmt_t *f, const px_t *bg, p
     sy = _mm_subs_pu16(sy, c->ybias);
     /* sy * w + sx in one pmaddwd per two pixels */
     uint32_t ix[4];
-    st64(ix, _mm_madd_pi16(_mm_unpacklo_pi16(sx, sy), c->pair));
-    st64(ix + 2, _mm_madd_pi16(_mm_unpackhi_pi16(sx, sy), c->pair));
+    mmx_st64(ix, _mm_madd_pi16(_mm_unpacklo_pi16(sx, sy), c->pair));
+    mmx_st64(ix + 2, _mm_madd_pi16(_mm_unpackhi_pi16(sx, sy), c->pair));
     RPL_OPAQUE(ix);
     fmt_pixels(c, f, o, bg, ix, nx, ny, shading);
 }
@@ -165,10 +136,10 @@ RPL_FORCE_INLINE void step8(const consts_t *c, const fmt_t *f, const px_t *bg,
                             const int16_t *hd, int x, __m64 xv, const int mode,
                             const int shading)
 {
-    const __m64 nx0 = _mm_sub_pi16(ld64(h + x + 1), ld64(h + x - 1));
-    const __m64 ny0 = _mm_sub_pi16(ld64(hd + x), ld64(hu + x));
-    const __m64 nx1 = _mm_sub_pi16(ld64(h + x + 5), ld64(h + x + 3));
-    const __m64 ny1 = _mm_sub_pi16(ld64(hd + x + 4), ld64(hu + x + 4));
+    const __m64 nx0 = _mm_sub_pi16(mmx_ld64(h + x + 1), mmx_ld64(h + x - 1));
+    const __m64 ny0 = _mm_sub_pi16(mmx_ld64(hd + x), mmx_ld64(hu + x));
+    const __m64 nx1 = _mm_sub_pi16(mmx_ld64(h + x + 5), mmx_ld64(h + x + 3));
+    const __m64 ny1 = _mm_sub_pi16(mmx_ld64(hd + x + 4), mmx_ld64(hu + x + 4));
     /* level water: every offset and shade 0, nothing to compute */
     const __m64 any = _mm_or_si64(_mm_or_si64(nx0, ny0), _mm_or_si64(nx1, ny1));
     if (_mm_cvtsi64_si32(_mm_packs_pi16(any, any)) == 0) {

@@ -64,5 +64,5 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
     gg = clamp0(gg, f->s6);
     bb = clamp0(bb, f->s5);
     p = _mm_or_si64(_mm_or_si64(_mm_slli_pi16(rr, 11), _mm_slli_pi16(gg, 5)), bb);
-    st64(o, p);
+    mmx_st64(o, p);
 }

@@ -42,10 +42,10 @@ RPL_FORCE_INLINE void fmt_pixels(const consts_t *c, const fmt_t *f, px_t *o, con
     const __m64 b = _mm_packs_pi16(dv, dv);
     const __m64 dd = _mm_unpacklo_pi8(b, b), d0 = _mm_unpacklo_pi8(b, c->zero);
     const __m64 m0 = _mm_unpacklo_pi16(dd, d0), m1 = _mm_unpackhi_pi16(dd, d0);
-    __m64 p0 = _mm_unpacklo_pi32(movd_load(bg + ix[0]), movd_load(bg + ix[1]));
-    __m64 p1 = _mm_unpacklo_pi32(movd_load(bg + ix[2]), movd_load(bg + ix[3]));
+    __m64 p0 = _mm_unpacklo_pi32(mmx_ld32(bg + ix[0]), mmx_ld32(bg + ix[1]));
+    __m64 p1 = _mm_unpacklo_pi32(mmx_ld32(bg + ix[2]), mmx_ld32(bg + ix[3]));
     p0 = _mm_xor_si64(_mm_adds_pi8(_mm_xor_si64(p0, f->bias), m0), f->bias);
     p1 = _mm_xor_si64(_mm_adds_pi8(_mm_xor_si64(p1, f->bias), m1), f->bias);
-    st64(o, p0);
-    st64(o + 2, p1);
+    mmx_st64(o, p0);
+    mmx_st64(o + 2, p1);
 }

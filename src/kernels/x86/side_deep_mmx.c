@@ -31,12 +31,12 @@ void rpl_side_deep_mmx(const rpl_side_deep_job_t *job, int x0, int x1)
          * table runs on past 256 */
         const int32_t *wx = wob + (x & 255);
         const uint32_t *s = src + x;
-        const __m64 p0 = side_ld32(s + ((rd[x] + wx[0]) >> 16));
-        const __m64 p1 = side_ld32(s + 1 + ((rd[x + 1] + wx[1]) >> 16));
-        const __m64 p2 = side_ld32(s + 2 + ((rd[x + 2] + wx[2]) >> 16));
-        const __m64 p3 = side_ld32(s + 3 + ((rd[x + 3] + wx[3]) >> 16));
+        const __m64 p0 = mmx_ld32(s + ((rd[x] + wx[0]) >> 16));
+        const __m64 p1 = mmx_ld32(s + 1 + ((rd[x + 1] + wx[1]) >> 16));
+        const __m64 p2 = mmx_ld32(s + 2 + ((rd[x + 2] + wx[2]) >> 16));
+        const __m64 p3 = mmx_ld32(s + 3 + ((rd[x + 3] + wx[3]) >> 16));
         /* the light's four bytes: the row runs 32 bytes past its 256 */
-        const __m64 l = side_ld32(light + ((unsigned)(x + lx) & 255));
+        const __m64 l = mmx_ld32(light + ((unsigned)(x + lx) & 255));
         const __m64 a = _mm_srli_pi16(_mm_mullo_pi16(_mm_unpacklo_pi8(l, zero), cw), 8);
         const __m64 a01 = _mm_unpacklo_pi16(a, a), a23 = _mm_unpackhi_pi16(a, a);
         const __m64 add01 = _mm_packs_pu16(side_light_rgb(_mm_unpacklo_pi32(a01, a01), kba),
@@ -47,12 +47,12 @@ void rpl_side_deep_mmx(const rpl_side_deep_job_t *job, int x0, int x1)
         __m64 lo = _mm_unpacklo_pi8(p01, zero), hi = _mm_unpackhi_pi8(p01, zero);
         lo = _mm_srli_pi16(_mm_add_pi16(_mm_mullo_pi16(lo, ia), pre), 8);
         hi = _mm_srli_pi16(_mm_add_pi16(_mm_mullo_pi16(hi, ia), pre), 8);
-        side_st64(out + x, _mm_or_si64(_mm_adds_pu8(_mm_packs_pu16(lo, hi), add01), alpha));
+        mmx_st64(out + x, _mm_or_si64(_mm_adds_pu8(_mm_packs_pu16(lo, hi), add01), alpha));
         lo = _mm_unpacklo_pi8(p23, zero);
         hi = _mm_unpackhi_pi8(p23, zero);
         lo = _mm_srli_pi16(_mm_add_pi16(_mm_mullo_pi16(lo, ia), pre), 8);
         hi = _mm_srli_pi16(_mm_add_pi16(_mm_mullo_pi16(hi, ia), pre), 8);
-        side_st64(out + x + 2, _mm_or_si64(_mm_adds_pu8(_mm_packs_pu16(lo, hi), add23), alpha));
+        mmx_st64(out + x + 2, _mm_or_si64(_mm_adds_pu8(_mm_packs_pu16(lo, hi), add23), alpha));
     }
     _mm_empty();
     rpl_side_deep_c(job, x, x1);

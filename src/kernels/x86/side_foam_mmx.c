@@ -36,7 +36,7 @@ RPL_FORCE_INLINE __m64 foam_pixel(const rpl_side_shallow_job_t *job, const foam_
     const __m64 fav = side_spread(fa), cvv = side_spread(cv);
     /* min(255, c): through bytes and back */
     const __m64 v = _mm_unpacklo_pi8(_mm_packs_pu16(water, water), c->zero);
-    const __m64 o = _mm_unpacklo_pi8(side_ld32(job->src + x), c->zero);
+    const __m64 o = _mm_unpacklo_pi8(mmx_ld32(job->src + x), c->zero);
     return _mm_or_si64(_mm_packs_pu16(foam_blend(c, v, t, fav, o, cvv), c->zero), c->alpha);
 }
 
@@ -56,19 +56,19 @@ RPL_FORCE_INLINE void foam_spread(__m64 w, __m64 *a, __m64 *b)
 RPL_FORCE_INLINE __m64 foam_pair(const rpl_side_shallow_job_t *job, const foam_t *c, int x,
                                  __m64 d, __m64 p0, __m64 p1)
 {
-    const __m64 f = _mm_sub_pi32(side_ld64(job->fwq + x), _mm_slli_pi32(d, 8));
+    const __m64 f = _mm_sub_pi32(mmx_ld64(job->fwq + x), _mm_slli_pi32(d, 8));
     __m64 fa = side_clamp16(_mm_packs_pi32(f, f), c->zero, c->sat256);
     fa = _mm_srli_pi16(_mm_mullo_pi16(fa, c->k220), 8);
     const __m64 d0 = _mm_cmpeq_pi32(d, c->zero);
     const __m64 top = _mm_packs_pi32(d0, d0);
     const __m64 more = _mm_srli_pi16(_mm_mullo_pi16(_mm_sub_pi16(c->k256, fa), c->k60), 8);
     fa = _mm_add_pi16(fa, _mm_and_si64(top, more));
-    const __m64 cov = side_ld64(job->cov + x);
+    const __m64 cov = mmx_ld64(job->cov + x);
     const __m64 cv = _mm_or_si64(_mm_and_si64(top, _mm_packs_pi32(cov, cov)),
                                  _mm_andnot_si64(top, c->k256));
     /* the sparkle, light >> 3 in each byte of the pixel (the bytes'
      * shift by a word shift and a mask), onto the white by paddusb */
-    const __m64 l = side_ld32(job->light + ((unsigned)(x + job->lx) & 255));
+    const __m64 l = mmx_ld32(job->light + ((unsigned)(x + job->lx) & 255));
     const __m64 ll = _mm_unpacklo_pi8(l, l);
     const __m64 s = _mm_and_si64(_mm_srli_pi16(_mm_unpacklo_pi16(ll, ll), 3), c->m31);
     const __m64 t = _mm_adds_pu8(c->white, s);
@@ -76,7 +76,7 @@ RPL_FORCE_INLINE __m64 foam_pair(const rpl_side_shallow_job_t *job, const foam_t
     foam_spread(fa, &fa0, &fa1);
     foam_spread(cv, &cv0, &cv1);
     /* min(255, c): through bytes and back */
-    const __m64 w = _mm_packs_pu16(p0, p1), o = side_ld64(job->src + x);
+    const __m64 w = _mm_packs_pu16(p0, p1), o = mmx_ld64(job->src + x);
     const __m64 v0 = foam_blend(c, _mm_unpacklo_pi8(w, c->zero), _mm_unpacklo_pi8(t, c->zero), fa0,
                                 _mm_unpacklo_pi8(o, c->zero), cv0);
     const __m64 v1 = foam_blend(c, _mm_unpackhi_pi8(w, c->zero), _mm_unpackhi_pi8(t, c->zero), fa1,
@@ -106,7 +106,7 @@ void rpl_side_foam_mmx(const rpl_side_shallow_job_t *jp, int x0, int x1)
         const __m64 two = _mm_set1_pi32(2), five = _mm_set1_pi32(5), none = _mm_set1_pi32(-1);
         __m64 xv = _mm_setr_pi32(x, x + 1);
         for (; x + 2 <= x1; x += 2, xv = _mm_add_pi32(xv, two)) {
-            const __m64 d = _mm_sub_pi32(n.yv, side_ld64(job->ys + x));
+            const __m64 d = _mm_sub_pi32(n.yv, mmx_ld64(job->ys + x));
             const __m64 draw = _mm_and_si64(_mm_cmpgt_pi32(d, none), _mm_cmpgt_pi32(five, d));
             if (!side_any2(draw))
                 continue;

@@ -16,32 +16,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/simd.h"
-
-RPL_FORCE_INLINE __m64 side_ld64(const void *p)
-{
-    __m64 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-RPL_FORCE_INLINE void side_st64(void *p, __m64 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-/* 32 bits from p into the low half by a movd of its own: left alone,
- * compilers fold the load into a following punpckldq, which qemu (7.2)
- * reads as 64 bits, past the end of the row (refract_mmx_tpl.h). */
-RPL_FORCE_INLINE __m64 side_ld32(const void *p)
-{
-    int32_t v;
-    memcpy(&v, p, sizeof v);
-    __m64 r = _mm_cvtsi32_si64(v);
-#if defined(__GNUC__)
-    __asm__("" : "+y"(r));
-#endif
-    return r;
-}
+#include "kernels/x86/mmx_mem.h"
 
 /*
  * The light a pixel's channels get, in 16-bit lanes (blue, green, red,
@@ -83,8 +58,8 @@ RPL_FORCE_INLINE __m64 side_near_mmx(const rpl_side_shallow_job_t *job, int x, i
     const unsigned add = job->light[(unsigned)(x + job->lx) & 255] * (job->tr[dg] >> 16) >> 8;
     const int k4 = 1024 - ((job->dcol[x] * dk >> 8) << 2);
     /* (pb, pg, pr, cw): cw's lane is the alpha's, whose result is dropped */
-    const __m64 pre = _mm_unpacklo_pi32(side_ld32(job->tbg + dg), side_ld32(job->tr + dg));
-    __m64 v = _mm_unpacklo_pi8(side_ld32(job->src + sx), zero);
+    const __m64 pre = _mm_unpacklo_pi32(mmx_ld32(job->tbg + dg), mmx_ld32(job->tr + dg));
+    __m64 v = _mm_unpacklo_pi8(mmx_ld32(job->src + sx), zero);
     v = _mm_srli_pi16(_mm_add_pi16(_mm_mullo_pi16(v, side_spread((int)job->tia[dg])), pre), 8);
     v = _mm_add_pi16(v, side_light_rgb(side_spread((int)add), kba));
     return _mm_mulhi_pi16(_mm_slli_pi16(v, 6), side_spread(k4));
@@ -148,23 +123,23 @@ RPL_FORCE_INLINE void side_near2_mmx(const rpl_side_shallow_job_t *job, const si
                                      int x, __m64 xv, __m64 d, const int foam, __m64 *p0,
                                      __m64 *p1)
 {
-    const __m64 slope = _mm_madd_pi16(side_ld64(job->shift + x), _mm_and_si64(d, c->m255));
+    const __m64 slope = _mm_madd_pi16(mmx_ld64(job->shift + x), _mm_and_si64(d, c->m255));
     __m64 dg = _mm_add_pi32(d, _mm_srai_pi32(slope, 4));
     if (!foam) {
         const __m64 near = _mm_cmpgt_pi32(c->sixteen, d);
-        const __m64 far = _mm_sub_pi32(c->yv, side_ld64(job->gbase + x));
+        const __m64 far = _mm_sub_pi32(c->yv, mmx_ld64(job->gbase + x));
         dg = _mm_or_si64(_mm_and_si64(near, dg), _mm_andnot_si64(near, far));
     }
     /* (d, d, dg, dg) clamped */
     const __m64 ix = side_clamp16(_mm_packs_pi32(d, dg), c->zero, c->dsat);
     const uint32_t de = side_lo32(ix), gg = side_hi32(ix);
-    const __m64 e = _mm_unpacklo_pi32(side_ld32(job->te + (de & 0xFFFF)),
-                                      side_ld32(job->te + (de >> 16)));
+    const __m64 e = _mm_unpacklo_pi32(mmx_ld32(job->te + (de & 0xFFFF)),
+                                      mmx_ld32(job->te + (de >> 16)));
     const __m64 refr = _mm_and_si64(e, c->m2047);
     const __m64 ew = _mm_and_si64(_mm_srli_pi32(e, 11), c->m511);
     const __m64 dk = _mm_and_si64(_mm_srli_pi32(e, 20), c->m511);
-    const __m64 wb = side_ld64(job->wob + job->phase + (x & 255));
-    __m64 s = _mm_add_pi32(_mm_madd_pi16(side_ld64(job->sfx + x), refr), _mm_madd_pi16(wb, ew));
+    const __m64 wb = mmx_ld64(job->wob + job->phase + (x & 255));
+    __m64 s = _mm_add_pi32(_mm_madd_pi16(mmx_ld64(job->sfx + x), refr), _mm_madd_pi16(wb, ew));
     s = _mm_add_pi32(xv, _mm_srai_pi32(s, 16));
     const uint32_t sx = side_lo32(side_clamp16(_mm_packs_pi32(s, s), c->zero, c->wsat));
     const uint32_t *tr = job->tr, *tbg = job->tbg;
@@ -172,20 +147,20 @@ RPL_FORCE_INLINE void side_near2_mmx(const rpl_side_shallow_job_t *job, const si
     const __m64 tr0 = _mm_cvtsi32_si64((int)tr[g0]), tr1 = _mm_cvtsi32_si64((int)tr[g1]);
     /* the light, l * cw < 2^16 in each 32-bit lane's low half */
     const __m64 l = _mm_unpacklo_pi16(
-        _mm_unpacklo_pi8(side_ld32(job->light + ((unsigned)(x + job->lx) & 255)), c->zero), c->zero);
+        _mm_unpacklo_pi8(mmx_ld32(job->light + ((unsigned)(x + job->lx) & 255)), c->zero), c->zero);
     const __m64 a = _mm_srli_pi32(_mm_mullo_pi16(l, _mm_srli_pi32(_mm_unpacklo_pi32(tr0, tr1), 16)), 8);
     const __m64 k4 = _mm_sub_pi32(
-        c->k1024, _mm_slli_pi32(_mm_srli_pi32(_mm_madd_pi16(side_ld64(job->dcol + x), dk), 8), 2));
+        c->k1024, _mm_slli_pi32(_mm_srli_pi32(_mm_madd_pi16(mmx_ld64(job->dcol + x), dk), 8), 2));
     /* (a0, a1, k0, k1) spread: each pixel's four lanes */
     const __m64 ak = _mm_packs_pi32(a, k4);
     const __m64 aa = _mm_unpacklo_pi16(ak, ak), kk = _mm_unpackhi_pi16(ak, ak);
     const uint32_t *src = job->src;
-    __m64 v0 = _mm_unpacklo_pi8(side_ld32(src + (sx & 0xFFFF)), c->zero);
-    __m64 v1 = _mm_unpacklo_pi8(side_ld32(src + (sx >> 16)), c->zero);
+    __m64 v0 = _mm_unpacklo_pi8(mmx_ld32(src + (sx & 0xFFFF)), c->zero);
+    __m64 v1 = _mm_unpacklo_pi8(mmx_ld32(src + (sx >> 16)), c->zero);
     v0 = _mm_mullo_pi16(v0, side_spread((int)job->tia[g0]));
     v1 = _mm_mullo_pi16(v1, side_spread((int)job->tia[g1]));
-    v0 = _mm_srli_pi16(_mm_add_pi16(v0, _mm_unpacklo_pi32(side_ld32(tbg + g0), tr0)), 8);
-    v1 = _mm_srli_pi16(_mm_add_pi16(v1, _mm_unpacklo_pi32(side_ld32(tbg + g1), tr1)), 8);
+    v0 = _mm_srli_pi16(_mm_add_pi16(v0, _mm_unpacklo_pi32(mmx_ld32(tbg + g0), tr0)), 8);
+    v1 = _mm_srli_pi16(_mm_add_pi16(v1, _mm_unpacklo_pi32(mmx_ld32(tbg + g1), tr1)), 8);
     v0 = _mm_add_pi16(v0, side_light_rgb(_mm_unpacklo_pi32(aa, aa), c->kba));
     v1 = _mm_add_pi16(v1, side_light_rgb(_mm_unpackhi_pi32(aa, aa), c->kba));
     *p0 = _mm_mulhi_pi16(_mm_slli_pi16(v0, 6), _mm_unpacklo_pi32(kk, kk));
@@ -195,8 +170,8 @@ RPL_FORCE_INLINE void side_near2_mmx(const rpl_side_shallow_job_t *job, const si
 /* out[x], out[x + 1] = px where the 32-bit lanes of m are set. */
 RPL_FORCE_INLINE void side_put2(uint32_t *out, __m64 m, __m64 px)
 {
-    const __m64 old = side_ld64(out);
-    side_st64(out, _mm_or_si64(_mm_and_si64(m, px), _mm_andnot_si64(m, old)));
+    const __m64 old = mmx_ld64(out);
+    mmx_st64(out, _mm_or_si64(_mm_and_si64(m, px), _mm_andnot_si64(m, old)));
 }
 
 /* Nonzero when any lane of the mask m (0 or all ones per 32 bits) is set. */

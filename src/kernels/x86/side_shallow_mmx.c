@@ -34,7 +34,7 @@ void rpl_side_shallow_mmx(const rpl_side_shallow_job_t *jp, int x0, int x1)
         const __m64 alpha = _mm_set1_pi32((int)0xFF000000u);
         __m64 xv = _mm_setr_pi32(x, x + 1);
         for (; x + 2 <= x1; x += 2, xv = _mm_add_pi32(xv, two)) {
-            const __m64 d = _mm_sub_pi32(c.yv, side_ld64(job->ys + x));
+            const __m64 d = _mm_sub_pi32(c.yv, mmx_ld64(job->ys + x));
             const __m64 draw = _mm_cmpgt_pi32(d, four);
             if (!side_any2(draw))
                 continue;
