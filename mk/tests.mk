@@ -296,7 +296,8 @@ i386-sdl-print:
 i586-demo-run:
 	$(Q)QEMU="$(I386_QEMU)" sh tests/demo586.sh $(DEMO64) $(DEMO) $(I386_PREFIX)/lib $(BUILD)/logs/demo586
 i386-on-%:
-	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" NATIVE_BENCH=$(call cmd,$(BENCH)) \
+	$(Q)PATH_SUITES="$(PATH_SUITES)" ONCE_SUITES="$(ONCE_SUITES)" KERNEL_SUITES="$(KERNEL_SUITES)" \
+	    NATIVE_BENCH=$(call cmd,$(BENCH)) \
 	    sh tests/emulated.sh $(I386) $*
 
 # The Windows builds under Wine in Xvfb (tests/win.sh): `make test-win`

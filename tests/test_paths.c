@@ -1868,18 +1868,20 @@ static void test_side_renderer_kernels(void **state)
 }
 
 /* The droplets' kernels against the scalar one, and the scalar one
- * against its definition (kernels.h) computed here: random droplets over
+ * against its definition (kernels.h) computed here, its square roots the
+ * correctly rounded ones (rpl_sqrt, which test_dmath holds to that: the
+ * C library's is not on every x87 target): random droplets over
  * random pixels (their top bytes too, which a drawn pixel sets to 0xFF
  * and a pixel left keeps), runs of every length and offset, centres on
  * and between pixels, pixels on the rim; those outside the run kept. */
 static uint32_t drop_def(const rpl_side_drop_job_t *j, int x, uint32_t o)
 {
     double dx = (double)x + 0.5 - j->cx;
-    double cv = j->rad + 0.5 - sqrt(dx * dx + j->dy * j->dy);
+    double cv = j->rad + 0.5 - rpl_sqrt(dx * dx + j->dy * j->dy);
     cv = cv < 0 ? 0 : cv > 1 ? 1 : cv;
     if (!(cv > 0))
         return o;
-    double t = j->rad * 0.35, q = sqrt((dx + t) * (dx + t) + (j->dy + t) * (j->dy + t));
+    double t = j->rad * 0.35, q = rpl_sqrt((dx + t) * (dx + t) + (j->dy + t) * (j->dy + t));
     double hl = 1.0 - q / j->rad;
     hl = hl < 0 ? 0 : hl > 1 ? 1 : hl;
     int col[3] = { (int)(150.0 + 105.0 * hl), (int)(214.0 + 41.0 * hl), 255 };
