@@ -467,26 +467,36 @@ __attribute__((target("avx2"))) static inline __m128d add4(__m128d acc, __m256d 
     return _mm_add_sd(_mm_add_sd(acc, hi), _mm_unpackhi_pd(hi, hi));
 }
 
+/* The sines of four phases c (in the table's cells) as rpl_sintab reads
+ * them: the nearest cell by adding 1.5 * 2^52, its sine and its step
+ * (ts, hc) gathered, the rest f; the sine ts + hc f. */
+__attribute__((target("avx2"))) static inline __m256d sintab4(const rpl_sintab_t *tab, __m256d c,
+                                                              __m256d *ts, __m256d *hc, __m256d *f)
+{
+    const __m256d big = _mm256_set1_pd(0x1.8p52);
+    __m256d v = _mm256_add_pd(c, big);
+    *f = _mm256_sub_pd(c, _mm256_sub_pd(v, big));
+    __m256i cell = _mm256_and_si256(_mm256_castpd_si256(v), _mm256_set1_epi64x(RPL_SINTAB_N - 1));
+    *ts = _mm256_i64gather_pd(tab->s, cell, 8);
+    *hc = _mm256_i64gather_pd(tab->hc, cell, 8);
+    return _mm256_add_pd(*ts, _mm256_mul_pd(*hc, *f));
+}
+
 /* bucket_sum four terms at a time (the table read by gathers), the same
  * sum; the last one to three terms by bucket_sum. */
 __attribute__((target("avx2"))) static double bucket_sum_avx2(const terms_t *tm, double x, int i,
                                                               int end, double *sdt)
 {
     const rpl_sintab_t *tab = &tm->sintab;
-    const __m256d vx = _mm256_set1_pd(x), vk = _mm256_set1_pd(tm->k), big = _mm256_set1_pd(0x1.8p52);
+    const __m256d vx = _mm256_set1_pd(x), vk = _mm256_set1_pd(tm->k);
     const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    const __m256i cells = _mm256_set1_epi64x(RPL_SINTAB_N - 1);
     __m128d acc = _mm_setzero_pd(), dacc = _mm_setzero_pd();
     for (; i + 4 <= end; i += 4) {
         __m256d s = _mm256_and_pd(_mm256_sub_pd(vx, _mm256_loadu_pd(tm->bsrc + i)), mag);
         __m256d got = _mm256_cmp_pd(s, _mm256_loadu_pd(tm->breach + i), _CMP_NGT_UQ);
-        __m256d c = _mm256_sub_pd(_mm256_loadu_pd(tm->bph + i), _mm256_mul_pd(s, vk));
-        __m256d v = _mm256_add_pd(c, big);
-        __m256d f = _mm256_sub_pd(c, _mm256_sub_pd(v, big));
-        __m256i cell = _mm256_and_si256(_mm256_castpd_si256(v), cells);
-        __m256d ts = _mm256_i64gather_pd(tab->s, cell, 8);
-        __m256d hc = _mm256_i64gather_pd(tab->hc, cell, 8);
-        __m256d sn = _mm256_add_pd(ts, _mm256_mul_pd(hc, f));
+        __m256d ts, hc, f;
+        __m256d sn = sintab4(tab, _mm256_sub_pd(_mm256_loadu_pd(tm->bph + i), _mm256_mul_pd(s, vk)),
+                             &ts, &hc, &f);
         acc = add4(acc, _mm256_and_pd(got, _mm256_mul_pd(_mm256_loadu_pd(tm->benv + i), sn)));
         if (sdt) { /* vs and vc gathered from the terms (8 doubles each) */
             __m256i at = _mm256_slli_epi64(
@@ -516,26 +526,30 @@ __attribute__((target("avx2"))) static void bucket_sum4_avx2(const terms_t *tm, 
 {
     const __m256d vx = _mm256_loadu_pd(x);
     const rpl_sintab_t *tab = &tm->sintab;
-    const __m256d vk = _mm256_set1_pd(tm->k), big = _mm256_set1_pd(0x1.8p52);
+    const __m256d vk = _mm256_set1_pd(tm->k);
     const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-    const __m256i cells = _mm256_set1_epi64x(RPL_SINTAB_N - 1);
     __m256d acc = _mm256_setzero_pd();
     for (; i < end; i++) {
         __m256d s = _mm256_and_pd(_mm256_sub_pd(vx, _mm256_broadcast_sd(tm->bsrc + i)), mag);
         __m256d got = _mm256_cmp_pd(s, _mm256_broadcast_sd(tm->breach + i), _CMP_NGT_UQ);
-        __m256d c = _mm256_sub_pd(_mm256_broadcast_sd(tm->bph + i), _mm256_mul_pd(s, vk));
-        __m256d v = _mm256_add_pd(c, big);
-        __m256d f = _mm256_sub_pd(c, _mm256_sub_pd(v, big));
-        __m256i cell = _mm256_and_si256(_mm256_castpd_si256(v), cells);
-        __m256d ts = _mm256_i64gather_pd(tab->s, cell, 8);
-        __m256d hc = _mm256_i64gather_pd(tab->hc, cell, 8);
-        __m256d sn = _mm256_add_pd(ts, _mm256_mul_pd(hc, f));
+        __m256d ts, hc, f;
+        __m256d sn = sintab4(tab, _mm256_sub_pd(_mm256_broadcast_sd(tm->bph + i), _mm256_mul_pd(s, vk)),
+                             &ts, &hc, &f);
         acc = _mm256_add_pd(
             acc, _mm256_and_pd(got, _mm256_mul_pd(_mm256_broadcast_sd(tm->benv + i), sn)));
     }
     _mm256_storeu_pd(h, acc);
 }
 #endif
+
+/* The bucket of x, in the basin (x0 <= x <= x1). */
+static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
+{
+    if (tm->nb <= 1)
+        return 0;
+    double u = floor((x - p->x0) / tm->bw);
+    return u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
+}
 
 typedef struct eval_call {
     const rpl_water_t *w;
@@ -554,11 +568,7 @@ static void rings_eval(void *arg)
         rings_sum_all(w, x, c->h, dt, dx);
         return;
     }
-    int b = 0;
-    if (tm->nb > 1) {
-        double u = floor((x - p->x0) / tm->bw);
-        b = u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
-    }
+    int b = bucket_of(p, tm, x);
     const uint16_t *in = tm->in + b * TERMS_MAX, *end = in + tm->cnt[b];
     double sh = 0, sdt = 0, sdx = 0;
     if (!dx) {
@@ -611,16 +621,6 @@ typedef struct heights_call {
     double *h;
 } heights_call_t;
 
-#if RINGS_AVX2
-/* The bucket of x (in the basin), as rings_eval finds it. */
-static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
-{
-    if (tm->nb <= 1)
-        return 0;
-    double u = floor((x - p->x0) / tm->bw);
-    return u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
-}
-#endif
 
 static void rings_heights(void *arg)
 {
