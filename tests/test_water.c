@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/dmath.h"
+#include "core/side/water_state.h"
 #include "ripple.h"
 #include "util.h"
 
@@ -1487,6 +1488,121 @@ static void test_waves_sum_exact_changes(void **state)
     rpl_water_destroy(w);
 }
 
+/* ---- the terms kept step by step ------------------------------------------------ */
+
+/* The terms a body keeps up as it steps and is disturbed (core/side/
+ * water_state.h) against the terms made afresh from its rings now
+ * (rpl_water_terms_fresh): the same buckets holding the same terms in the
+ * same order, and every field a sum reads with the same bits. */
+static void check_terms(const rpl_water_t *w, terms_t *fresh, const char *what, int t)
+{
+    const terms_t *tm = w->tm;
+    assert_non_null(tm);
+    rpl_water_terms_fresh(w, fresh);
+    if (tm->nb != fresh->nb || !same_bits(tm->bw, fresh->bw) || !same_bits(tm->k, fresh->k) ||
+        tm->base != fresh->base)
+        fail_msg("%s, step %d: %d buckets of %.17g (base %d), want %d of %.17g (base %d)", what, t, tm->nb,
+                 tm->bw, tm->base, fresh->nb, fresh->bw, fresh->base);
+    for (int s = 0; s < TERM_SLOTS; s++) {
+        if (tm->live[s] != fresh->live[s])
+            fail_msg("%s, step %d, %d rings: slot %d in the sum %d, want %d", what, t, w->nrings, s,
+                     tm->live[s], fresh->live[s]);
+        if (fresh->live[s] && (tm->lo[s] != fresh->lo[s] || tm->hi[s] != fresh->hi[s] ||
+                               memcmp(&tm->t[s], &fresh->t[s], sizeof tm->t[s]) != 0))
+            fail_msg("%s, step %d: slot %d in buckets %d .. %d, reach %.17g, phase %.17g, envelope %.17g; "
+                     "want %d .. %d, %.17g, %.17g, %.17g",
+                     what, t, s, tm->lo[s], tm->hi[s], tm->t[s].reach, tm->t[s].ph, tm->t[s].env,
+                     fresh->lo[s], fresh->hi[s], fresh->t[s].reach, fresh->t[s].ph, fresh->t[s].env);
+    }
+    for (int r = 0; r < w->nrings; r++) {
+        int rs = (tm->base + r) % RPL_WAVES_MAX;
+        if (tm->faint[rs] != fresh->faint[rs])
+            fail_msg("%s, step %d: ring %d faint %d, want %d", what, t, r, tm->faint[rs], fresh->faint[rs]);
+    }
+    for (int j = 0; j < tm->nb; j++) {
+        if (tm->cnt[j] != fresh->cnt[j])
+            fail_msg("%s, step %d, %d rings: bucket %d of %d has %d terms, want %d", what, t, w->nrings, j,
+                     tm->nb, tm->cnt[j], fresh->cnt[j]);
+        for (int i = j * TERMS_MAX; i < j * TERMS_MAX + tm->cnt[j]; i++)
+            if (tm->in[i] != fresh->in[i] || !same_bits(tm->bsrc[i], fresh->bsrc[i]) ||
+                !same_bits(tm->breach[i], fresh->breach[i]) || !same_bits(tm->bph[i], fresh->bph[i]) ||
+                !same_bits(tm->benv[i], fresh->benv[i]))
+                fail_msg("%s, step %d: bucket %d, entry %d: slot %d (%.17g %.17g %.17g %.17g), "
+                         "want %d (%.17g %.17g %.17g %.17g)",
+                         what, t, j, i - j * TERMS_MAX, tm->in[i], tm->bsrc[i], tm->breach[i], tm->bph[i],
+                         tm->benv[i], fresh->in[i], fresh->bsrc[i], fresh->breach[i], fresh->bph[i],
+                         fresh->benv[i]);
+    }
+}
+
+/* The terms a step moves on where they are (rings dying at the front,
+ * fading out of the sum in the middle, waves reaching new stretches of the
+ * basin, images reaching the basin at all), those a disturbance adds,
+ * merges into (stronger, or weaker and faint) or drops (past 256 rings),
+ * and new parameters under running rings: after each step and each batch
+ * of disturbances the terms must be those made afresh, on each way of
+ * keeping them (avx2's and the others', taken by turns), and the surface
+ * the full sum's, bit for bit. */
+static void test_waves_terms_kept(void **state)
+{
+    (void)state;
+    uint64_t rng = 4711;
+    terms_t *fresh = calloc(1, sizeof *fresh);
+    assert_non_null(fresh);
+    const rpl_kernels_t *c = rpl_kernels_get("c"), *avx2 = rpl_kernels_get("avx2");
+    for (int round = 0; round < (test_quick() ? 6 : 12); round++) {
+        rpl_water_params_t p;
+        rpl_water_defaults(&p);
+        p.kind = RPL_SURFACE_WAVES;
+        p.x0 = (round % 2 ? -500 : 0) + 100 * unit_rnd(&rng);
+        p.x1 = p.x0 + 150 + 2500 * unit_rnd(&rng);
+        p.ends = (rpl_water_ends)(round % 3);
+        p.frequency = 0.5 + 4 * unit_rnd(&rng);
+        p.wavelength = 10 + 80 * unit_rnd(&rng);
+        p.life = 0.5 + 3 * unit_rnd(&rng);
+        static const double steps[] = {1.0 / 30, 1.0 / 60, 1.0 / 120};
+        p.step = steps[rnd_next(&rng) % 3];
+        p.sleep_steps = 1000000;
+        rpl_water_t *w = new_water(&p);
+        waves_model_t m;
+        model_new(&m, &p);
+        double span = p.x1 - p.x0;
+        int total = (int)(1.3 * p.life / p.step) + 10, crowd = round % 4 == 3;
+        for (int t = 0; t < total; t++) {
+            int n = crowd ? 12 : rnd_next(&rng) % 3 == 0 ? (int)(rnd_next(&rng) % 4) + 1 : 0;
+            for (int i = 0; i < n && t < total * 3 / 4; i++) {
+                int kind = (int)(rnd_next(&rng) % 8);
+                double x = p.x0 + span * unit_rnd(&rng);
+                /* tiny ones fade out of the sum early; near the newest, they merge */
+                double dv = (unit_rnd(&rng) - 0.5) * (kind == 0 ? 0.05 : 40);
+                if (kind == 1 && m.n > 0) { /* merged into the newest, even cancelling it */
+                    x = fmin(p.x1, fmax(p.x0, m.r[m.n - 1].x + 0.1 * p.wavelength * (unit_rnd(&rng) - 0.5)));
+                    dv = -m.r[m.n - 1].amp * (0.5 + unit_rnd(&rng));
+                }
+                assert_int_equal(rpl_water_disturb(w, x, dv), RPL_OK);
+                model_disturb(&m, x, dv);
+            }
+            check_terms(w, fresh, "after disturbing", t);
+            if (t == total / 2 && round % 2) { /* a shorter life: rings die at once */
+                rpl_water_params_t q = p;
+                q.life = 0.6 * p.life;
+                assert_int_equal(rpl_water_set_params(w, &q), RPL_OK);
+                m.p = q;
+                check_terms(w, fresh, "new parameters", t);
+            }
+            if (t % (total / 6 + 1) == 0)
+                check_surface(w, &m, &rng);
+            assert_int_equal(rpl_water_set_kernels(w, t % 2 && avx2 ? avx2 : c), RPL_OK);
+            rpl_water_step(w);
+            model_step(&m);
+            assert_int_equal(rpl_water_rings(w), m.n);
+            check_terms(w, fresh, "after a step", t);
+        }
+        rpl_water_destroy(w);
+    }
+    free(fresh);
+}
+
 /* ---- impacts ------------------------------------------------------------------ */
 
 static void test_impact_force(void **state)
@@ -1666,6 +1782,7 @@ int main(void)
         cmocka_unit_test(test_waves_merge),
         cmocka_unit_test(test_waves_sum_exact),
         cmocka_unit_test(test_waves_sum_exact_changes),
+        cmocka_unit_test(test_waves_terms_kept),
         cmocka_unit_test(test_impact_force),
         cmocka_unit_test(test_absorbing_ends),
         cmocka_unit_test(test_set_params),

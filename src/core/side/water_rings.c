@@ -105,21 +105,42 @@ static int bucket_count(const rpl_water_params_t *p)
     return (int)nb;
 }
 
-/* The buckets term e goes into, *lo .. *hi; 0 when none (its wave cannot
- * reach the basin). */
-static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, const term_t *e,
-                        uint8_t *blo, uint8_t *bhi)
+/* The quotients whose floors place term e's wave among the buckets: where
+ * its reach ends on the left and on the right, in buckets from x0. */
+static void term_quotients(const terms_t *tm, const rpl_water_params_t *p, const term_t *e, double *ql,
+                           double *qh)
 {
+    *ql = (e->src - e->reach - p->x0) / tm->bw;
+    *qh = (e->src + e->reach - p->x0) / tm->bw;
+}
+
+/* The buckets a term goes into from the floors of its quotients, *blo ..
+ * *bhi; 0 when none (its wave cannot reach the basin). */
+static int floors_buckets(const terms_t *tm, double fl, double fh, uint8_t *blo, uint8_t *bhi)
+{
+    double lo = fl - 1, hi = fh + 1;
     *blo = *bhi = 0;
-    if (tm->nb == 1)
-        return 1;
-    double lo = floor((e->src - e->reach - p->x0) / tm->bw) - 1;
-    double hi = floor((e->src + e->reach - p->x0) / tm->bw) + 1;
     if (!(hi >= 0 && lo <= tm->nb - 1))
         return 0;
     *blo = (uint8_t)(lo <= 0 ? 0 : lo);
     *bhi = (uint8_t)(hi >= tm->nb - 1 ? tm->nb - 1 : hi);
     return 1;
+}
+
+/* The buckets term e goes into, *lo .. *hi; 0 when none (its wave cannot
+ * reach the basin).  The floors of its quotients into *fl, *fh (with more
+ * than one bucket): while a step leaves them alone, so are its buckets. */
+static int term_buckets(const terms_t *tm, const rpl_water_params_t *p, const term_t *e,
+                        uint8_t *blo, uint8_t *bhi, double *fl, double *fh)
+{
+    *blo = *bhi = 0;
+    if (tm->nb == 1)
+        return 1;
+    double ql, qh;
+    term_quotients(tm, p, e, &ql, &qh);
+    *fl = floor(ql);
+    *fh = floor(qh);
+    return floors_buckets(tm, *fl, *fh, blo, bhi);
 }
 
 /* What a term's sums take from its ring's amplitude (water_state.h). */
@@ -155,59 +176,89 @@ static int faint(const rpl_water_params_t *p, const term_t *e)
     return fabs(e->env) < p->sleep_epsilon;
 }
 
+/* Ring r's slot: its terms are TERM_RING_SLOTS slots from there on in t[]. */
+static int ring_slot(const terms_t *tm, int r)
+{
+    return (tm->base + r) & (RPL_WAVES_MAX - 1);
+}
+
+_Static_assert((RPL_WAVES_MAX & (RPL_WAVES_MAX - 1)) == 0, "ring slots count round RPL_WAVES_MAX");
+_Static_assert((int)RING_SOURCES_MAX <= (int)TERM_RING_SLOTS && (int)TERM_SLOTS <= 65536, "slots fit in[]");
+
+/* Where the term in slot s comes in the sum: its ring's place among the
+ * rings alive (oldest first), then its source. */
+static unsigned slot_order(const terms_t *tm, unsigned s)
+{
+    unsigned r = (s / TERM_RING_SLOTS - (unsigned)tm->base) & (RPL_WAVES_MAX - 1);
+    return r * TERM_RING_SLOTS + s % TERM_RING_SLOTS;
+}
+
+/* Slot s's term as bucket entry at. */
+static void entry_put(terms_t *tm, int at, int s)
+{
+    tm->in[at] = (uint16_t)s;
+#if RINGS_PACKED
+    const term_t *e = &tm->t[s];
+    tm->bsrc[at] = e->src;
+    tm->breach[at] = e->reach;
+    tm->bph[at] = e->ph;
+    tm->benv[at] = e->env;
+#endif
+}
+
 /* Ring r's terms after the others, each at the end of its buckets; none
  * when dead or faint. */
-static void ring_terms(rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
+static void ring_terms(const rpl_water_t *w, terms_t *tm, int r, uint64_t lives)
 {
-    tm->first[r] = tm->n;
-    tm->count[r] = 0;
-    tm->faint[r] = 0;
+    int rs = ring_slot(tm, r);
+    tm->faint[rs] = 0;
+    memset(tm->live + rs * TERM_RING_SLOTS, 0, TERM_RING_SLOTS);
     if (w->steps - w->rings[r].born >= lives)
         return;
     double src[RING_SOURCES_MAX];
     int ns = rpl_water_ring_sources(&w->p, w->rings[r].x, src);
     term_t e = term_of(w, r, src[0]); /* its sources differ in src alone */
     if (faint(&w->p, &e)) {
-        tm->faint[r] = 1;
+        tm->faint[rs] = 1;
         return;
     }
     for (int i = 0; i < ns; i++) {
+        int s = rs * TERM_RING_SLOTS + i;
         e.src = src[i];
-        if (!term_buckets(tm, &w->p, &e, &tm->lo[tm->n], &tm->hi[tm->n]))
-            continue; /* never reaches the basin */
-        int k = tm->n++;
-        tm->t[k] = e;
-        tm->count[r]++;
-        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) {
-            int at = j * TERMS_MAX + tm->cnt[j]++;
-            tm->in[at] = (uint16_t)k;
-#if RINGS_PACKED
-            tm->bsrc[at] = e.src;
-            tm->breach[at] = e.reach;
-            tm->bph[at] = e.ph;
-            tm->benv[at] = e.env;
-#endif
-        }
+        tm->t[s] = e; /* kept for the steps (terms_step) if not yet in the sum */
+        if (!term_buckets(tm, &w->p, &e, &tm->lo[s], &tm->hi[s], &tm->fl[s], &tm->fh[s]))
+            continue; /* its wave cannot reach the basin yet */
+        tm->live[s] = 1;
+        for (int j = tm->lo[s]; j <= tm->hi[s]; j++)
+            entry_put(tm, j * TERMS_MAX + tm->cnt[j]++, s);
     }
 }
 
-/* Every term again, and the buckets, filled in the terms' order, so that
- * each lists its terms in the sum's order.  (Under rpl_double_precision,
- * as everything the sums read: the x87 then rounds as every other machine
- * does, wherever it is called from.) */
-static void terms_build(void *arg)
+/* Every term of w into tm again (its base kept), and the buckets, filled
+ * in the terms' order, so that each lists its terms in the sum's order. */
+static void terms_make(const rpl_water_t *w, terms_t *tm)
 {
-    rpl_water_t *w = arg;
-    terms_t *tm = w->tm;
     const rpl_water_params_t *p = &w->p;
-    tm->n = 0;
     tm->nb = bucket_count(p);
     tm->bw = (p->x1 - p->x0) / tm->nb;
     tm->k = RPL_SINTAB_N / p->wavelength;
+    tm->base &= RPL_WAVES_MAX - 1;
     memset(tm->cnt, 0, sizeof tm->cnt);
+    memset(tm->npend, 0, sizeof tm->npend);
+    memset(tm->faint, 0, sizeof tm->faint);
+    memset(tm->gone, 0, sizeof tm->gone);
+    memset(tm->live, 0, sizeof tm->live);
     uint64_t lives = rpl_water_life_steps(p);
     for (int r = 0; r < w->nrings; r++)
         ring_terms(w, tm, r, lives);
+}
+
+/* (Under rpl_double_precision, as everything the sums read: the x87 then
+ * rounds as every other machine does, wherever it is called from.) */
+static void terms_build(void *arg)
+{
+    rpl_water_t *w = arg;
+    terms_make(w, w->tm);
 }
 
 void rpl_water_terms_build(rpl_water_t *w)
@@ -216,28 +267,245 @@ void rpl_water_terms_build(rpl_water_t *w)
         rpl_double_precision(terms_build, w);
 }
 
+typedef struct fresh_call {
+    const rpl_water_t *w;
+    terms_t *out;
+} fresh_call_t;
+
+static void terms_fresh(void *arg)
+{
+    const fresh_call_t *c = arg;
+    terms_make(c->w, c->out);
+}
+
+/* The terms as rpl_water_terms_build would make them now, with the same
+ * slots, into *out (the sine table left alone): what the terms kept up
+ * step by step must equal (tests/test_water.c). */
+void rpl_water_terms_fresh(const rpl_water_t *w, terms_t *out)
+{
+    if (!w->tm)
+        return;
+    out->base = w->tm->base;
+    fresh_call_t c = {w, out};
+    rpl_double_precision(terms_fresh, &c);
+}
+
+typedef struct step_call {
+    rpl_water_t *w;
+    int dead;
+} step_call_t;
+
+/* Entries 0 .. m - 1's reach, phase and envelope read again from their
+ * terms. */
+static void entries_refresh(const terms_t *tm, const uint16_t *in, int m, double *breach, double *bph,
+                            double *benv)
+{
+    int i = 0;
+#if RINGS_SSE2
+    for (; i + 2 <= m; i += 2) { /* two at a time, reach and phase side by side in a term */
+        const term_t *e0 = &tm->t[in[i]], *e1 = &tm->t[in[i + 1]];
+        __m128d a0 = _mm_loadu_pd(&e0->reach), a1 = _mm_loadu_pd(&e1->reach);
+        _mm_storeu_pd(breach + i, _mm_unpacklo_pd(a0, a1));
+        _mm_storeu_pd(bph + i, _mm_unpackhi_pd(a0, a1));
+        _mm_storeu_pd(benv + i, _mm_loadh_pd(_mm_load_sd(&e0->env), &e1->env));
+    }
+#endif
+    for (; i < m; i++) {
+        const term_t *e = &tm->t[in[i]];
+        breach[i] = e->reach;
+        bph[i] = e->ph;
+        benv[i] = e->env;
+    }
+}
+
+#if RINGS_AVX2
+/* entries_refresh four at a time, the fields gathered from the terms (8
+ * doubles each). */
+__attribute__((target("avx2"))) static void entries_refresh_avx2(const terms_t *tm, const uint16_t *in,
+                                                                 int m, double *breach, double *bph,
+                                                                 double *benv)
+{
+    int i = 0;
+    for (; i + 4 <= m; i += 4) {
+        __m256i at = _mm256_slli_epi64(_mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(in + i))), 3);
+        _mm256_storeu_pd(breach + i, _mm256_i64gather_pd(&tm->t[0].reach, at, 8));
+        _mm256_storeu_pd(bph + i, _mm256_i64gather_pd(&tm->t[0].ph, at, 8));
+        _mm256_storeu_pd(benv + i, _mm256_i64gather_pd(&tm->t[0].env, at, 8));
+    }
+    entries_refresh(tm, in + i, m - i, breach + i, bph + i, benv + i);
+}
+#endif
+
+/* Bucket j after a step: the entries of the rings gone (gone: any) out,
+ * the terms new to it (pend) merged in at their places in the order, and
+ * what changes with age read again from the terms (avx2: four at a time). */
+static void bucket_step(terms_t *tm, int j, int gone, int avx2)
+{
+    int at = j * TERMS_MAX, m = tm->cnt[j];
+    uint16_t *in = tm->in + at;
+    double *bsrc = tm->bsrc + at;
+    if (gone) {
+        int o = 0;
+        for (int i = 0; i < m; i++) {
+            if (tm->gone[in[i] / TERM_RING_SLOTS])
+                continue;
+            in[o] = in[i];
+#if RINGS_PACKED
+            bsrc[o] = bsrc[i];
+#endif
+            o++;
+        }
+        m = o;
+    }
+    int np = tm->npend[j];
+    if (np) { /* from the back: an entry moves up by the new ones before it */
+        const uint16_t *pend = tm->pend + at;
+        int i = m - 1;
+        for (int q = np - 1; q >= 0; q--) {
+            unsigned s = pend[q], ord = slot_order(tm, s);
+            while (i >= 0 && slot_order(tm, in[i]) > ord) {
+                in[i + q + 1] = in[i];
+#if RINGS_PACKED
+                bsrc[i + q + 1] = bsrc[i];
+#endif
+                i--;
+            }
+            in[i + q + 1] = (uint16_t)s;
+#if RINGS_PACKED
+            bsrc[i + q + 1] = tm->t[s].src;
+#endif
+        }
+        m += np;
+        tm->npend[j] = 0;
+    }
+    tm->cnt[j] = m;
+#if RINGS_PACKED
+#if RINGS_AVX2
+    if (avx2)
+        entries_refresh_avx2(tm, in, m, tm->breach + at, tm->bph + at, tm->benv + at);
+    else
+#endif
+        entries_refresh(tm, in, m, tm->breach + at, tm->bph + at, tm->benv + at);
+#endif
+    (void)bsrc;
+    (void)avx2;
+}
+
+/* Ring slot rs's terms to leave the buckets (bucket_step): the buckets
+ * they are in, as a mask. */
+static uint64_t ring_out(terms_t *tm, int rs)
+{
+    uint64_t in = 0;
+    for (int s = rs * TERM_RING_SLOTS; s < (rs + 1) * TERM_RING_SLOTS; s++)
+        if (tm->live[s])
+            in |= (UINT64_C(2) << tm->hi[s]) - (UINT64_C(1) << tm->lo[s]);
+    memset(tm->live + rs * TERM_RING_SLOTS, 0, TERM_RING_SLOTS);
+    tm->gone[rs] = 1;
+    return in;
+}
+
+/* The terms a step on (w->steps moved on, the dead rings, the oldest
+ * `dead` of them, dropped from w->rings): the same as terms_make would
+ * give, made from the last step's.  Each term keeps its slot and so its
+ * place; what changes with age is worked out again as terms_make would
+ * (term_of).  A term's reach only grows with age, and so do its
+ * quotients' distance apart (term_quotients): while their floors stay,
+ * so do its buckets, and once it is in every bucket it stays there; else
+ * it goes into the buckets its reach has got to.  The dead rings' terms
+ * and those of rings that have become faint (an envelope only fades with
+ * age: faint stays faint) leave.  Anything else (never expected):
+ * terms_make. */
+static void terms_step(void *arg)
+{
+    const step_call_t *c = arg;
+    rpl_water_t *w = c->w;
+    terms_t *tm = w->tm;
+    const rpl_water_params_t *p = &w->p;
+    uint64_t gone = 0; /* the buckets with terms to leave */
+    for (int d = 0; d < c->dead; d++) {
+        int rs = ring_slot(tm, d);
+        tm->faint[rs] = 0;
+        gone |= ring_out(tm, rs);
+    }
+    tm->base = ring_slot(tm, c->dead);
+    uint64_t lives = rpl_water_life_steps(p);
+    double src[RING_SOURCES_MAX];
+    int ns = rpl_water_ring_sources(p, p->x0, src); /* how many: each term keeps its own src */
+    for (int r = 0; r < w->nrings; r++) {
+        int rs = ring_slot(tm, r);
+        if (tm->faint[rs])
+            continue;
+        if (w->steps - w->rings[r].born >= lives)
+            goto again;
+        term_t e = term_of(w, r, w->rings[r].x);
+        if (faint(p, &e)) {
+            tm->faint[rs] = 1;
+            gone |= ring_out(tm, rs);
+            continue;
+        }
+        for (int i = 0; i < ns; i++) {
+            int s = rs * TERM_RING_SLOTS + i;
+            e.src = tm->t[s].src;
+            tm->t[s] = e;
+            if (tm->live[s] && tm->lo[s] == 0 && tm->hi[s] == tm->nb - 1)
+                continue; /* in every bucket */
+            double ql, qh;
+            term_quotients(tm, p, &e, &ql, &qh);
+            if (ql >= tm->fl[s] && qh < tm->fh[s] + 1)
+                continue; /* the same floors */
+            tm->fl[s] = floor(ql);
+            tm->fh[s] = floor(qh);
+            uint8_t lo, hi;
+            if (!floors_buckets(tm, tm->fl[s], tm->fh[s], &lo, &hi)) {
+                if (tm->live[s])
+                    goto again;
+                continue;
+            }
+            int was = tm->live[s], a = was ? tm->lo[s] : hi + 1, b = was ? tm->hi[s] : hi;
+            if (was && (lo > a || hi < b))
+                goto again;
+            for (int j = lo; j < a; j++)
+                tm->pend[j * TERMS_MAX + tm->npend[j]++] = (uint16_t)s;
+            for (int j = b + 1; j <= hi; j++)
+                tm->pend[j * TERMS_MAX + tm->npend[j]++] = (uint16_t)s;
+            tm->live[s] = 1;
+            tm->lo[s] = lo;
+            tm->hi[s] = hi;
+        }
+    }
+    for (int j = 0; j < tm->nb; j++)
+        bucket_step(tm, j, (int)(gone >> j & 1), w->avx2);
+    if (gone)
+        memset(tm->gone, 0, sizeof tm->gone);
+    return;
+again:
+    terms_make(w, tm);
+}
+
+/* w->steps moved on one and the `dead` oldest rings were dropped. */
+void rpl_water_terms_step(rpl_water_t *w, int dead)
+{
+    step_call_t c = {w, dead};
+    if (w->tm)
+        rpl_double_precision(terms_step, &c);
+}
+
+/* The oldest ring was dropped (the others moved down one, nrings one
+ * less), and nothing else changed since the terms were made: its terms
+ * out of the front of each bucket, its slot the newest's from now on. */
 static void terms_drop(void *arg)
 {
     rpl_water_t *w = arg;
     terms_t *tm = w->tm;
-    int gone = tm->count[0]; /* the oldest ring's terms: t[0 .. gone) */
-    for (int r = 0; r < w->nrings; r++) {
-        tm->first[r] = tm->first[r + 1] - gone;
-        tm->count[r] = tm->count[r + 1];
-        tm->faint[r] = tm->faint[r + 1];
-    }
-    int n = tm->n - gone;
-    memmove(tm->t, tm->t + gone, (size_t)n * sizeof *tm->t);
-    memmove(tm->lo, tm->lo + gone, (size_t)n);
-    memmove(tm->hi, tm->hi + gone, (size_t)n);
-    tm->n = n;
-    for (int j = 0; j < tm->nb; j++) { /* its terms come first in each bucket */
+    int rs = tm->base;
+    for (int j = 0; j < tm->nb; j++) {
         int at = j * TERMS_MAX, c = 0;
-        while (c < tm->cnt[j] && tm->in[at + c] < gone)
+        while (c < tm->cnt[j] && tm->in[at + c] / TERM_RING_SLOTS == rs)
             c++;
+        if (!c)
+            continue;
         int m = tm->cnt[j] -= c;
-        for (int i = 0; i < m; i++)
-            tm->in[at + i] = (uint16_t)(tm->in[at + c + i] - gone);
+        memmove(tm->in + at, tm->in + at + c, (size_t)m * sizeof *tm->in);
 #if RINGS_PACKED
         memmove(tm->bsrc + at, tm->bsrc + at + c, (size_t)m * sizeof(double));
         memmove(tm->breach + at, tm->breach + at + c, (size_t)m * sizeof(double));
@@ -245,12 +513,11 @@ static void terms_drop(void *arg)
         memmove(tm->benv + at, tm->benv + at + c, (size_t)m * sizeof(double));
 #endif
     }
+    tm->faint[rs] = 0;
+    memset(tm->live + rs * TERM_RING_SLOTS, 0, TERM_RING_SLOTS);
+    tm->base = ring_slot(tm, 1);
 }
 
-/* The oldest ring was dropped (the others moved down one, nrings one
- * less), and nothing else changed since the terms were made: its terms
- * out, the others' moved down, as terms_build would make them, without
- * working every term out and copying it into its buckets again. */
 void rpl_water_terms_drop(rpl_water_t *w)
 {
     if (w->tm)
@@ -283,24 +550,28 @@ static void terms_amp(void *arg)
     rpl_water_t *w = a->w;
     terms_t *tm = w->tm;
     const ring_t *g = &w->rings[a->r];
+    int rs = ring_slot(tm, a->r);
     term_t e = term_of(w, a->r, g->x);
-    if (faint(&w->p, &e) != tm->faint[a->r]) { /* in or out of the sum now: the terms again */
-        terms_build(w);
+    if (faint(&w->p, &e) != tm->faint[rs]) { /* in or out of the sum now: the terms again */
+        terms_make(w, tm);
         return;
     }
-    for (int k = tm->first[a->r]; k < tm->first[a->r] + tm->count[a->r]; k++) {
-        term_envelope(&w->p, &tm->t[k], g->amp);
+    for (int s = rs * TERM_RING_SLOTS; s < (rs + 1) * TERM_RING_SLOTS; s++) {
+        if (!tm->live[s])
+            continue;
+        term_envelope(&w->p, &tm->t[s], g->amp);
 #if RINGS_PACKED
-        for (int j = tm->lo[k]; j <= tm->hi[k]; j++) { /* its place in bucket j: in[] ascends */
+        unsigned ord = slot_order(tm, (unsigned)s);
+        for (int j = tm->lo[s]; j <= tm->hi[s]; j++) { /* its place in bucket j: the order ascends */
             int lo = j * TERMS_MAX, hi = lo + tm->cnt[j] - 1;
             while (lo < hi) {
                 int mid = lo + (hi - lo) / 2;
-                if (tm->in[mid] < k)
+                if (slot_order(tm, tm->in[mid]) < ord)
                     lo = mid + 1;
                 else
                     hi = mid;
             }
-            tm->benv[lo] = tm->t[k].env;
+            tm->benv[lo] = tm->t[s].env;
         }
 #endif
     }
@@ -694,5 +965,5 @@ void rpl_water_rings_step(rpl_water_t *w)
         w->nrings -= dead;
     }
     w->calm = w->nrings == 0 ? w->calm + 1 : 0;
-    rpl_water_terms_build(w);
+    rpl_water_terms_step(w, dead);
 }

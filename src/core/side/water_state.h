@@ -35,13 +35,26 @@ enum { RING_SOURCES_MAX = 5 };
  * it or a neighbour.  A height in a bucket then walks that bucket's terms
  * only, and each still makes the sum's own test (|x - src| <= reach), in
  * the same order: the same sum, bit for bit, without looking at the rings
- * and images that cannot reach it (rpl_water_rings_eval).  Remade
- * whenever the rings change: a step, new parameters, a reset, the oldest
- * ring dropped; a new ring's terms go after the others, and a disturbance
- * merged into a ring changes only that ring's envelopes.  Each bucket has
- * room for every term (TERMS_MAX), so that terms are put into it in the
- * sum's order without counting them first. */
-enum { TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX, TERM_BUCKETS_MAX = 32 };
+ * and images that cannot reach it (rpl_water_rings_eval).  Each term keeps
+ * one slot of t[] for its ring's life (ring r's are base + r, counted
+ * round RPL_WAVES_MAX, times TERM_RING_SLOTS, plus its source), so that
+ * its place in the buckets never has to be told again: a step moves the
+ * terms on where they are (rpl_water_terms_step: the dead and the newly
+ * faint rings' terms out, a term into the buckets its reach has just
+ * met, at its place in the order, and what changes with age refreshed), a
+ * new ring's terms go after the others, a disturbance merged into a ring
+ * changes only that ring's envelopes, the oldest ring dropped takes its
+ * terms from the front; new parameters or a reset make them all again
+ * (rpl_water_terms_build), which each of those must equal, bit for bit
+ * (tests/test_water.c).  Each bucket has room for every term (TERMS_MAX),
+ * so that terms are put into it in the sum's order without counting them
+ * first. */
+enum {
+    TERMS_MAX = RPL_WAVES_MAX * RING_SOURCES_MAX,
+    TERM_BUCKETS_MAX = 32,
+    TERM_RING_SLOTS = 8, /* a ring's slots in t[]: its sources, rounded up to a power of 2 */
+    TERM_SLOTS = RPL_WAVES_MAX * TERM_RING_SLOTS
+};
 
 /* A term's wave at x, s = |x - src| <= reach, has the phase ph - s k in
  * the sine table's cells, RPL_SINTAB_N a turn (f (age - s / c) turns:
@@ -63,17 +76,20 @@ typedef struct term {
 } term_t;
 
 typedef struct terms {
-    int n;                              /* terms in t */
     int nb;                             /* buckets, >= 1 */
     double bw;                          /* their width: (x1 - x0) / nb */
     double k;                           /* RPL_SINTAB_N / wavelength */
-    int first[RPL_WAVES_MAX];           /* ring r's terms: t[first[r]] .. */
-    int count[RPL_WAVES_MAX];           /* .. count[r] of them */
-    uint8_t faint[RPL_WAVES_MAX];       /* ring r left out: fainter than sleep_epsilon */
+    int base;                           /* ring 0's slot, 0 .. RPL_WAVES_MAX - 1 */
+    uint8_t faint[RPL_WAVES_MAX];       /* by ring slot: left out, fainter than sleep_epsilon */
+    uint8_t gone[RPL_WAVES_MAX];        /* by ring slot: its terms to go (a step's scratch) */
+    uint8_t live[TERM_SLOTS];           /* slot k holds a term of the sum */
+    uint8_t lo[TERM_SLOTS], hi[TERM_SLOTS]; /* the buckets term k is in: lo[k] .. hi[k] */
+    double fl[TERM_SLOTS], fh[TERM_SLOTS];  /* the floors that placed them (term_buckets) */
     int cnt[TERM_BUCKETS_MAX];          /* bucket j's terms: in[j * TERMS_MAX] .. cnt[j] of them */
-    term_t t[TERMS_MAX];
-    uint8_t lo[TERMS_MAX], hi[TERMS_MAX]; /* the buckets term k is in: lo[k] .. hi[k] */
-    uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];
+    int npend[TERM_BUCKETS_MAX];        /* a step's terms new to bucket j, in the sum's order */
+    term_t t[TERM_SLOTS];
+    uint16_t in[TERM_BUCKETS_MAX * TERMS_MAX];  /* the terms' slots, in the sum's order */
+    uint16_t pend[TERM_BUCKETS_MAX * TERMS_MAX];
     /* what a height reads of term in[i], at i: each bucket's terms side by
      * side, so that the sum loads two at a time (rpl_water_rings_eval) */
     double bsrc[TERM_BUCKETS_MAX * TERMS_MAX], breach[TERM_BUCKETS_MAX * TERMS_MAX];
@@ -154,6 +170,8 @@ void rpl_water_rings_heights(const rpl_water_t *w, const double *x, int n, doubl
 void rpl_water_rings_step(rpl_water_t *w);
 int rpl_water_rings_avx2(const rpl_kernels_t *k);
 void rpl_water_terms_build(rpl_water_t *w);
+void rpl_water_terms_fresh(const rpl_water_t *w, terms_t *out);
+void rpl_water_terms_step(rpl_water_t *w, int dead);
 void rpl_water_terms_add(rpl_water_t *w);
 void rpl_water_terms_drop(rpl_water_t *w);
 void rpl_water_terms_amp(rpl_water_t *w, int r);
