@@ -185,12 +185,32 @@ static int ring_slot(const terms_t *tm, int r)
 _Static_assert((RPL_WAVES_MAX & (RPL_WAVES_MAX - 1)) == 0, "ring slots count round RPL_WAVES_MAX");
 _Static_assert((int)RING_SOURCES_MAX <= (int)TERM_RING_SLOTS && (int)TERM_SLOTS <= 65536, "slots fit in[]");
 
-/* Where the term in slot s comes in the sum: its ring's place among the
- * rings alive (oldest first), then its source. */
+/* Where the term in slot s comes in the sum, ring 0's slot being base:
+ * its ring's place among the rings alive (oldest first), then its
+ * source. */
+static unsigned order_of(int base, unsigned s)
+{
+    unsigned r = (s / TERM_RING_SLOTS - (unsigned)base) & (RPL_WAVES_MAX - 1);
+    return r * TERM_RING_SLOTS + s % TERM_RING_SLOTS;
+}
+
 static unsigned slot_order(const terms_t *tm, unsigned s)
 {
-    unsigned r = (s / TERM_RING_SLOTS - (unsigned)tm->base) & (RPL_WAVES_MAX - 1);
-    return r * TERM_RING_SLOTS + s % TERM_RING_SLOTS;
+    return order_of(tm->base, s);
+}
+
+/* The first of entries in[0 .. m) (in the sum's order) from order ord on. */
+static int entry_find(int base, const uint16_t *in, int m, unsigned ord)
+{
+    int lo = 0, hi = m;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (order_of(base, in[mid]) < ord)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Slot s's term as bucket entry at. */
@@ -336,15 +356,27 @@ __attribute__((target("avx2"))) static void entries_refresh_avx2(const terms_t *
 }
 #endif
 
-/* Bucket j after a step: the entries of the rings gone (gone: any) out,
+/* Entries in[0 .. m) (and their src) from entry b on moved to a. */
+static void entries_move(terms_t *tm, int at, int a, int b, int m)
+{
+    memmove(tm->in + at + a, tm->in + at + b, (size_t)(m - b) * sizeof *tm->in);
+#if RINGS_PACKED
+    memmove(tm->bsrc + at + a, tm->bsrc + at + b, (size_t)(m - b) * sizeof *tm->bsrc);
+#endif
+}
+
+/* Bucket j after a step: the entries of the rings gone out (ngone of
+ * them, their places in the order from old_base ascending in gone_ord),
  * the terms new to it (pend) merged in at their places in the order, and
- * what changes with age read again from the terms (avx2: four at a time). */
-static void bucket_step(terms_t *tm, int j, int gone, int avx2)
+ * what changes with age read again from the terms (avx2: four at a time).
+ * A few rings' entries or new terms are found by halving and moved by
+ * memmove, more in one pass. */
+static void bucket_step(terms_t *tm, int j, const int *gone_ord, int ngone, int old_base, int avx2)
 {
     int at = j * TERMS_MAX, m = tm->cnt[j];
     uint16_t *in = tm->in + at;
     double *bsrc = tm->bsrc + at;
-    if (gone) {
+    if (ngone > 2) {
         int o = 0;
         for (int i = 0; i < m; i++) {
             if (tm->gone[in[i] / TERM_RING_SLOTS])
@@ -356,10 +388,20 @@ static void bucket_step(terms_t *tm, int j, int gone, int avx2)
             o++;
         }
         m = o;
+    } else {
+        for (int g = ngone - 1; g >= 0; g--) { /* the later first: the earlier stay where they are */
+            unsigned o = (unsigned)gone_ord[g] * TERM_RING_SLOTS;
+            int a = entry_find(old_base, in, m, o);
+            int b = a + entry_find(old_base, in + a, m - a, o + TERM_RING_SLOTS);
+            if (b > a) {
+                entries_move(tm, at, a, b, m);
+                m -= b - a;
+            }
+        }
     }
     int np = tm->npend[j];
-    if (np) { /* from the back: an entry moves up by the new ones before it */
-        const uint16_t *pend = tm->pend + at;
+    const uint16_t *pend = tm->pend + at;
+    if (np > 2) { /* from the back: an entry moves up by the new ones before it */
         int i = m - 1;
         for (int q = np - 1; q >= 0; q--) {
             unsigned s = pend[q], ord = slot_order(tm, s);
@@ -376,8 +418,19 @@ static void bucket_step(terms_t *tm, int j, int gone, int avx2)
 #endif
         }
         m += np;
-        tm->npend[j] = 0;
+    } else {
+        for (int q = 0; q < np; q++) {
+            unsigned s = pend[q];
+            int i = entry_find(tm->base, in, m, slot_order(tm, s));
+            entries_move(tm, at, i + 1, i, m);
+            in[i] = (uint16_t)s;
+#if RINGS_PACKED
+            bsrc[i] = tm->t[s].src;
+#endif
+            m++;
+        }
     }
+    tm->npend[j] = 0;
     tm->cnt[j] = m;
 #if RINGS_PACKED
 #if RINGS_AVX2
@@ -422,10 +475,12 @@ static void terms_step(void *arg)
     terms_t *tm = w->tm;
     const rpl_water_params_t *p = &w->p;
     uint64_t gone = 0; /* the buckets with terms to leave */
+    int gone_ord[RPL_WAVES_MAX], ngone = 0, old_base = tm->base; /* the rings that leave */
     for (int d = 0; d < c->dead; d++) {
         int rs = ring_slot(tm, d);
         tm->faint[rs] = 0;
         gone |= ring_out(tm, rs);
+        gone_ord[ngone++] = d;
     }
     tm->base = ring_slot(tm, c->dead);
     uint64_t lives = rpl_water_life_steps(p);
@@ -441,6 +496,7 @@ static void terms_step(void *arg)
         if (faint(p, &e)) {
             tm->faint[rs] = 1;
             gone |= ring_out(tm, rs);
+            gone_ord[ngone++] = c->dead + r;
             continue;
         }
         for (int i = 0; i < ns; i++) {
@@ -474,7 +530,7 @@ static void terms_step(void *arg)
         }
     }
     for (int j = 0; j < tm->nb; j++)
-        bucket_step(tm, j, (int)(gone >> j & 1), w->avx2);
+        bucket_step(tm, j, gone_ord, gone >> j & 1 ? ngone : 0, old_base, w->avx2);
     if (gone)
         memset(tm->gone, 0, sizeof tm->gone);
     return;
