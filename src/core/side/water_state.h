@@ -46,7 +46,10 @@ enum { RING_SOURCES_MAX = 5 };
  * changes only that ring's envelopes, the oldest ring dropped takes its
  * terms from the front; new parameters or a reset make them all again
  * (rpl_water_terms_build), which each of those must equal, bit for bit
- * (tests/test_water.c).  Each bucket has room for every term (TERMS_MAX),
+ * (tests/test_water.c).  (Filling a bucket only when a height is asked
+ * for in it would spare little: between two draws the simulation alone
+ * reads heights in nearly every bucket, 20 of side-waves-3's 22.)  Each
+ * bucket has room for every term (TERMS_MAX),
  * so that terms are put into it in the sum's order without counting them
  * first. */
 enum {
