@@ -317,8 +317,9 @@ typedef struct step_call {
     int dead;
 } step_call_t;
 
+#if RINGS_PACKED
 /* Entries 0 .. m - 1's reach, phase and envelope read again from their
- * terms. */
+ * terms (one at a time, the terms themselves are what the sums read). */
 static void entries_refresh(const terms_t *tm, const uint16_t *in, int m, double *breach, double *bph,
                             double *benv)
 {
@@ -356,6 +357,7 @@ __attribute__((target("avx2"))) static void entries_refresh_avx2(const terms_t *
     }
     entries_refresh(tm, in + i, m - i, breach + i, bph + i, benv + i);
 }
+#endif
 #endif
 
 /* Entries in[0 .. m) (and their src) from entry b on moved to a. */
