@@ -81,19 +81,25 @@ int rpl_water_ring_sources(const rpl_water_params_t *p, double xr, double *src)
 
 /* ---- the rings' terms (water_state.h) ------------------------------------------ */
 
-/* A term goes into the buckets its reach meets and one more on each side,
- * which covers any rounding smaller than a bucket in where its reach ends
- * and in which bucket a height's x falls.  The rounding is far smaller:
- * a bucket is at least a quarter of a wavelength and 1e-3 of |x0| + |x1|
- * wide, a reach at most c * life = f * life wavelengths <= 6e4 of them,
- * and the sources lie within a few |x0| + |x1|, so the sums and quotients
- * below are off by less than 1e-9 of a bucket.  A basin too narrow for
- * that has one bucket, which holds every term.  (Narrower buckets would
- * spare a height a few terms its wave has not reached, but each term goes
- * into more of them, and the steps' keeping them up costs more than
- * that saves: an eighth of a wavelength made side-waves-3's step 2% dearer
- * with the terms made again at each step, 1.5% with them kept in place;
- * a third, no cheaper.) */
+/* A term goes into the buckets its reach meets, that reach widened by
+ * TERM_SLACK of a bucket on each side, which covers any rounding smaller
+ * than that in where its reach ends and in which bucket a height's x
+ * falls (the walls' too: x1 may come out at the far end of the last
+ * bucket or just past it).  The rounding is far smaller: a bucket is at
+ * least a quarter of a wavelength and 1e-3 of |x0| + |x1| wide, a reach at
+ * most c * life = f * life wavelengths <= 6e4 of them, and the sources lie
+ * within a few |x0| + |x1|, so the sums and quotients below are off by
+ * less than 1e-9 of a bucket (test_water's sums still match with a slack
+ * of 1e-13, and fail at the walls with none).  A basin too narrow for that
+ * has one bucket, which holds every term.  (A whole bucket of slack each
+ * side, as it was, put a term into two buckets more that its wave never
+ * reaches: side-waves-3's simulation cost 2% more.  Narrower buckets
+ * would spare a height a few terms its wave has not reached, but each term
+ * goes into more of them, and the steps' keeping them up costs more than
+ * that saves: a fifth or an eighth of a wavelength made side-waves-3's
+ * step 1-2% dearer; a third, no cheaper.) */
+#define TERM_SLACK 1e-6
+
 static int bucket_count(const rpl_water_params_t *p)
 {
     double span = p->x1 - p->x0;
@@ -112,15 +118,15 @@ static int bucket_count(const rpl_water_params_t *p)
 static void term_quotients(const terms_t *tm, const rpl_water_params_t *p, const term_t *e, double *ql,
                            double *qh)
 {
-    *ql = (e->src - e->reach - p->x0) / tm->bw;
-    *qh = (e->src + e->reach - p->x0) / tm->bw;
+    *ql = (e->src - e->reach - p->x0) / tm->bw - TERM_SLACK;
+    *qh = (e->src + e->reach - p->x0) / tm->bw + TERM_SLACK;
 }
 
 /* The buckets a term goes into from the floors of its quotients, *blo ..
  * *bhi; 0 when none (its wave cannot reach the basin). */
 static int floors_buckets(const terms_t *tm, double fl, double fh, uint8_t *blo, uint8_t *bhi)
 {
-    double lo = fl - 1, hi = fh + 1;
+    double lo = fl, hi = fh;
     *blo = *bhi = 0;
     if (!(hi >= 0 && lo <= tm->nb - 1))
         return 0;
@@ -924,8 +930,8 @@ static void rings_eval(void *arg)
 /* Displacement, d/dt (per second) and d/dx at x of the rings alive: the
  * same sum from the terms of x's bucket (water_state.h).  The terms left
  * out of it are ones the sum skips at x, as their wave has not got there
- * (|x - src| > reach by more than a bucket's width, against rounding below
- * 1e-9 of one: bucket_count), and the rest come in the sum's order through
+ * (|x - src| > reach by more than TERM_SLACK of a bucket's width, against
+ * rounding below 1e-9 of one: bucket_count), and the rest come in the sum's order through
  * the sum's own test and arithmetic: the same bits (tests/test_water.c
  * checks them against the full sum).  The height alone reads the table
  * once a term, not twice.  x outside the basin: rings_sum_all.  Under

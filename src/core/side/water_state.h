@@ -32,7 +32,7 @@ enum { RING_SOURCES_MAX = 5 };
  * (oldest ring first, its sources in rpl_water_ring_sources' order), each
  * with what the sum works out per ring; and the basin cut into nb
  * stretches ("buckets") of width bw, each with the terms whose reach meets
- * it or a neighbour.  A height in a bucket then walks that bucket's terms
+ * it (or all but meets it: a millionth of a bucket spare, water_rings.c).  A height in a bucket then walks that bucket's terms
  * only, and each still makes the sum's own test (|x - src| <= reach), in
  * the same order: the same sum, bit for bit, without looking at the rings
  * and images that cannot reach it (rpl_water_rings_eval).  Each term keeps
