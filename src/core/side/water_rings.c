@@ -879,12 +879,14 @@ __attribute__((target("avx2"))) static void bucket_sum4_avx2(const terms_t *tm, 
 }
 #endif
 
-/* The bucket of x, in the basin (x0 <= x <= x1). */
+/* The bucket of x, in the basin (x0 <= x <= x1): the floor of u = (x -
+ * x0) / bw held to 0 .. nb - 1; between those the conversion's truncation
+ * is that floor, without a call to floor. */
 static int bucket_of(const rpl_water_params_t *p, const terms_t *tm, double x)
 {
     if (tm->nb <= 1)
         return 0;
-    double u = floor((x - p->x0) / tm->bw);
+    double u = (x - p->x0) / tm->bw;
     return u <= 0 ? 0 : u >= tm->nb - 1 ? tm->nb - 1 : (int)u;
 }
 
