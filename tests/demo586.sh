@@ -183,9 +183,8 @@ done
 
 # The side view's timedemo on the x87: under rpl_double_precision its
 # bodies and water round as SSE2 does, so the first 500 frames at 320x240
-# give the 64-bit state (without it they part before 500); later a value
-# that leaves double's exponent range (a motion dying away) may still
-# part them (docs/old-hardware.md).
+# give the 64-bit state (without it they part before 500); demo32.sh
+# plays side-3 for 1000 frames at 640x480 (docs/side-view.md).
 state_of() { sed -n 's/^state *crc32 \([0-9a-f]*\)$/\1/p' "$LOGS/$1.out" 2>/dev/null; }
 run side native --benchmark --headless --bench-scene side-2 --size 320x240 --frames 500
 run side pentium2 --benchmark --headless --bench-scene side-2 --size 320x240 --frames 500

@@ -16,7 +16,7 @@
 #define SIDE_BALL_SIDES 16      /* a ball's outline for the water */
 #define SIDE_DIRTY_MAX 48       /* rectangles of what moves; more: merged (put_rect) */
 #define SIDE_HINTS_MAX 64       /* what rpl_side_renderer_changed keeps */
-#define SIDE_PI 3.14159265358979323846
+#define SIDE_PI 0x1.921fb54442d18p+1 /* in hex: on the x87 a decimal pi keeps more bits */
 
 /* A solid block of stone, [x0, x1) x [y0, y1) in whole pixels. */
 typedef struct side_rect {

@@ -12,11 +12,12 @@
 #define GRAVITY 900.0       /* pixels / s^2 at 640x480 */
 #define LEAP 0.12           /* a body rising at the cap leaves the water by this
                                fraction of the screen's height at most */
-#define BOB 0.06            /* waves a floating body makes: this fraction of its
-                               speed against the surface's, per step */
+#define BOB RPL_D(0.06)     /* waves a floating body makes: this fraction of its
+                               speed against the surface's, per step (RPL_D: a
+                               double on the x87 too, see dmath.h) */
 #define BOB_WAVE 0.25        /* analytic waves: a ring of this fraction of the body's */
 #define BOB_WAVE_STEPS 60    /* travel over this many steps, if it is over BOB_WAVE_MIN */
-#define BOB_WAVE_MIN 0.4     /* pixels at 640x480 */
+#define BOB_WAVE_MIN RPL_D(0.4) /* pixels at 640x480 */
 #define IMPACT_MIN 20.0      /* pixels / s at 640x480: slower crossings are no impact */
 #define SPLASH_SPEED 70.0   /* pixels / s at 640x480: slower entries do not splash */
 #define DRAG 4.0            /* the water's drag rate per second (the core's 0.6 lets a
@@ -178,7 +179,7 @@ static int body_add(side_scene_t *s, double x, double y, side_shape kind, double
     b->colour = body_colour(s, kind, density);
     double mass = density * water_density(s) * b->area;
     /* a hair of rounding on the crates' corners, inside their outline */
-    double round = fmin(0.5, 0.1 * fmin(hw, hh));
+    double round = fmin(0.5, RPL_D(0.1) * fmin(hw, hh));
     double moment = kind == SIDE_CRATE ? cpMomentForBox(mass, 2 * hw, 2 * hh)
                                        : cpMomentForCircle(mass, 0, hw, cpvzero);
     b->body = cpSpaceAddBody(s->space, cpBodyNew(mass, moment));
@@ -406,7 +407,7 @@ static int near_water(const side_scene_t *s, int i, const double *xy, int n)
         xmax = fmax(xmax, xy[2 * k]);
         ymax = fmax(ymax, xy[2 * k + 1]);
     }
-    return xmax > p->x0 && xmin < p->x1 && ymax > p->level - 0.1 * s->h;
+    return xmax > p->x0 && xmin < p->x1 && ymax > p->level - RPL_D(0.1) * s->h;
 }
 
 /* The water's pull on every body, and the small waves a floating body
@@ -436,7 +437,7 @@ static void water_forces(side_scene_t *s)
              * outside its waterline as it goes down (and falls as it comes
              * up), which makes small waves run off.  Not under it: that
              * would lower the surface its buoyancy is measured against. */
-            if (f.sub.area < 0.995 * b->area && f.sub.x_max > f.sub.x_min) {
+            if (f.sub.area < RPL_D(0.995) * b->area && f.sub.x_max > f.sub.x_min) {
                 const rpl_water_params_t *wp = rpl_water_params(s->water[k]);
                 double xc = 0.5 * (f.sub.x_min + f.sub.x_max);
                 double vy = v.y + w * (xc - p.x) - rpl_water_velocity(s->water[k], xc);
@@ -445,7 +446,7 @@ static void water_forces(side_scene_t *s)
                 double xb = fmax(wp->x0, fmin(wp->x1, f.sub.x_max + gap));
                 if (wp->kind == RPL_SURFACE_SPRINGS) {
                     double dv = -BOB * vy * SIDE_STEP;
-                    if (fabs(dv) > 1e-3 * s->u) {
+                    if (fabs(dv) > RPL_D(1e-3) * s->u) {
                         water_said(s, k, rpl_water_disturb(s->water[k], xa, 0.5 * dv));
                         water_said(s, k, rpl_water_disturb(s->water[k], xb, 0.5 * dv));
                     }
@@ -524,8 +525,8 @@ static void autoplay(side_scene_t *s)
     s->next_drop = s->steps + 144 + side_rand(&s->rng) % 97; /* every 1.2 .. 2 s */
     while (s->nbodies >= SIDE_AUTOPLAY_BODIES)
         body_remove(s, 0);
-    const side_basin_t *b = &s->lv.basin[side_uniform(&s->rng, 0, 1) < 0.65 ? 0 : 1];
-    double m = 0.12 * (b->x1 - b->x0);
+    const side_basin_t *b = &s->lv.basin[side_uniform(&s->rng, 0, 1) < RPL_D(0.65) ? 0 : 1];
+    double m = RPL_D(0.12) * (b->x1 - b->x0);
     double x = side_uniform(&s->rng, b->x0 + m, b->x1 - m);
     double y = side_uniform(&s->rng, 0.04, 0.22) * s->h;
     side_shape kind = side_rand(&s->rng) & 1 ? SIDE_BALL : SIDE_CRATE;

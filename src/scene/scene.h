@@ -15,7 +15,7 @@
  * per call), so the same input timed in steps gives the same state at
  * any frame rate.
  */
-#define SIDE_STEP (1.0 / 120.0)
+#define SIDE_STEP ((double)(1.0 / 120.0)) /* a double on the x87 too (dmath.h, RPL_D) */
 #define SIDE_MAX_STEPS 12
 #define SIDE_BODIES_MAX 400
 /* The scene's smallest and largest framebuffer, each side. */

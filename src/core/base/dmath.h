@@ -91,4 +91,14 @@ static inline void rpl_sintab2(const rpl_sintab_t *t, double c, double *s, doubl
  * value leaves double's exponent range.  Elsewhere it is the plain call. */
 void rpl_double_precision(void (*fn)(void *), void *arg);
 
+/* A decimal constant as a double, for the side view's step and drops.
+ * On the x87 C lets a decimal constant be a long double (FLT_EVAL_METHOD
+ * 2), and GCC's C11 mode makes it one: 0.06 keeps 64 bits of mantissa,
+ * and x * 0.06 under rpl_double_precision still rounds otherwise than on
+ * SSE2 now and then.  The cast drops the extra bits; it rounds the long
+ * double, which gives the nearest double unless that long double lies
+ * half way between two (none of the constants passed here does: checked
+ * against the 80-bit format).  Elsewhere a constant is a double already. */
+#define RPL_D(c) ((double)(c))
+
 #endif

@@ -24,10 +24,10 @@
 #define SPEED_BASE 40.0
 #define SPEED_GAIN 0.5
 #define SPEED_TOP 2000.0
-#define CONE 0.6
-#define LIFE_MIN 0.4
-#define LIFE_GAIN 0.8
-#define RIPPLE 0.05
+#define CONE RPL_D(0.6)
+#define LIFE_MIN RPL_D(0.4)
+#define LIFE_GAIN RPL_D(0.8)
+#define RIPPLE RPL_D(0.05)
 #define COUNT_MIN 3
 #define COUNT_MAX 40
 #define COORD_MAX 1e9
@@ -121,14 +121,14 @@ int rpl_splash_emit(rpl_splash_t *s, double x, double y, double speed)
     double life = LIFE_MIN + LIFE_GAIN * f, spread = 1 + 4 * f;
     for (int i = 0; i < n; i++) {
         double a = (2 * rng_unit(&s->rng) - 1) * CONE;
-        double v = base * (0.6 + 0.4 * rng_unit(&s->rng));
+        double v = base * (RPL_D(0.6) + RPL_D(0.4) * rng_unit(&s->rng));
         rpl_droplet_t *d = &s->d[s->count++];
         d->x = (float)(x + (2 * rng_unit(&s->rng) - 1) * spread);
         d->y = (float)y;
         d->vx = (float)(v * rpl_sin(a));
         d->vy = (float)(-v * rpl_cos(a)); /* up is -y */
         d->age = 0;
-        d->life = (float)(life * (0.85 + 0.15 * rng_unit(&s->rng)));
+        d->life = (float)(life * (RPL_D(0.85) + RPL_D(0.15) * rng_unit(&s->rng)));
         d->size = (float)(1 + 2 * rng_unit(&s->rng));
     }
     return n;

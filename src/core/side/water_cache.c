@@ -42,7 +42,7 @@ void rpl_water_grid_stale_ring(rpl_water_t *w, const ring_t *g)
     const rpl_water_params_t *p = &w->p;
     double reach = p->frequency * p->wavelength * ((double)(w->steps - g->born) * p->step);
     double span = p->x1 - p->x0, dx = span / (double)w->glast;
-    double slack = dx + 1e-12 * (fabs(p->x0) + fabs(p->x1));
+    double slack = dx + RPL_D(1e-12) * (fabs(p->x0) + fabs(p->x1));
     double src[RING_SOURCES_MAX];
     int ns = rpl_water_ring_sources(p, g->x, src);
     for (int i = 0; i < ns; i++) {

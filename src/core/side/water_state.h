@@ -15,7 +15,7 @@
 #endif
 
 /* Rings this close in time (seconds) and within a quarter wavelength are one. */
-#define RPL_RING_MERGE_S 0.1
+#define RPL_RING_MERGE_S RPL_D(0.1)
 
 typedef struct ring {
     double x;        /* centre */
