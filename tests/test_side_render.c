@@ -769,6 +769,17 @@ static void test_blocks_agree(void **state)
     assert_int_equal(rpl_side_render(r, scene, FW * 4, &wc, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
     for (int y = 0; y < FH; y++)
         assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
+    /* a crest far above the mean level (its columns' gradient their own,
+     * not the mean's) between calm stretches: deep rows shaded partly by
+     * the one-entry kernel, partly column by column, against the dry
+     * twin's general rule */
+    for (int i = 0; i < 100; i++)
+        wavy[i] = dry[i] = (float)(i >= 40 && i < 55 ? -30.0 : 60.0 + 0.4 * sin(i * 0.5));
+    dry[99] = 1000.0f;
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wa, 1, NULL, 0, 3.25, fa, FW * 4), RPL_OK);
+    assert_int_equal(rpl_side_render(r, scene, FW * 4, &wc, 1, NULL, 0, 3.25, fb, FW * 4), RPL_OK);
+    for (int y = 0; y < FH; y++)
+        assert_memory_equal(fa + y * FW, fb + y * FW, 95 * 4);
     rpl_side_renderer_destroy(r);
     free(fa);
     free(fb);

@@ -78,6 +78,7 @@ rpl_status rpl_side_renderer_create(const uint32_t *art, int w, int h, rpl_forma
     r->col.rdeep = r->colmem + 7 * ncol;
     r->col.rrow = r->colmem + 8 * ncol;
     r->col.rstep = r->colmem + 9 * ncol;
+    r->col.runs = r->colmem + 10 * ncol;
     if ((st = rpl_kernels_find(NULL, &r->kern)) != RPL_OK) {
         release(r);
         return rpl_err_set(&r->err, st, "no kernels for the side renderer (RIPPLE_SIMD?)");

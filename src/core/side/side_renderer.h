@@ -100,9 +100,10 @@ typedef struct columns {
     int32_t *rdeep;  /* the refraction's slope term in deep water, 1/65536 px */
     int32_t *rrow;   /* the same for the row being drawn, where it varies by depth */
     int32_t *rstep;  /* what rrow gains a row deeper while the weight still falls */
+    int32_t *runs;   /* a body's runs of columns whose deep gradient is its mean level's */
 } columns_t;
 
-#define COLUMN_ARRAYS 10
+#define COLUMN_ARRAYS 11
 
 /* A droplet's radius, opacity and box (rpl_side_drop_box); alpha 0: not drawn. */
 typedef struct drop_box {

@@ -472,15 +472,11 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
      * all the way down. */
     int ymean = (int)lrint(ysum / wet);
     const int32_t refr_deep = depth[DEPTHS - 1].refr, wob_deep = depth[DEPTHS - 1].wob;
-    /* with `uniform` every column's gradient below 16 px is the mean
-     * level's (no surface 64 px off it, no dry column) */
-    int uniform = wet == cx1 - cx0;
     int32_t smax = 0;
     for (int x = cx0; x < cx1; x++) {
         col->shift[x] = clampi(col->ys[x] - ymean, -64, 64);
         col->gbase[x] = col->ys[x] - col->shift[x];
         col->rdeep[x] = col->sfx[x] * refr_deep;
-        uniform &= col->gbase[x] == ymean;
         smax = abs(col->sfx[x]) > smax ? abs(col->sfx[x]) : smax;
     }
     /* rows from ymid on are deep water in every column (none dry) but for
@@ -504,6 +500,27 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
                                   col->fwq, col->cov, ds->te, ds->tbg, ds->tr, ds->tia, wraw, NULL,
                                   0, 0, w, an->lx};
     water_ctx_t c = {col, depth, an, wdeep, w, fast, 0, NULL, NULL, NULL, &job, kern, ymax + 4};
+    /* Deep rows take the kernel's case, one gradient entry for the row,
+     * over runs of columns whose gradient below 16 px is the mean
+     * level's (no surface 64 px off it): all of them on calm water, and
+     * most where waves run high; the others go by deep_run, the same
+     * rule with an entry a column.  A run shorter than a block is left to
+     * deep_run with its neighbours.  At most (xs1 - xs0) / (BLOCK + 1) + 1
+     * runs, two numbers each: within the column array. */
+    int32_t *restrict mean_run = col->runs;
+    int nmean = 0;
+    for (int x = xs0; !none && x < xs1;) {
+        while (x < xs1 && col->gbase[x] != ymean)
+            x++;
+        int a = x;
+        while (x < xs1 && col->gbase[x] == ymean)
+            x++;
+        if (x - a >= BLOCK) {
+            mean_run[2 * nmean] = a;
+            mean_run[2 * nmean + 1] = x;
+            nmean++;
+        }
+    }
     int rrow_y = INT_MIN; /* the row col->rrow was made for */
     for (int y = ytop; y < yb; y++) {
         c.y = y;
@@ -520,7 +537,7 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             continue;
         }
         shallow_run(&c, cx0, xs0);
-        if (uniform) {
+        if (nmean) {
             /* one gradient entry for the row: the kernel's case */
             int dg = y - ymean;
             const depth_entry_t *eg = &depth[dg < 0 ? 0 : dg < DEPTHS ? dg : DEPTHS - 1];
@@ -545,7 +562,13 @@ void rpl_side_draw_water(uint32_t *frame, ptrdiff_t fpitch, const uint32_t *scen
             }
             rpl_side_deep_job_t dj = {c.srow, c.frow, rd, wdeep, c.lrow, 2 * y & 255, an->lx,
                                       eg->inva, eg->pr, eg->pg, eg->pb, eg->caus, w};
-            kern->side_deep(&dj, xs0, xs1);
+            int x = xs0;
+            for (int k = 0; k < nmean; k++) {
+                deep_run(&c, x, mean_run[2 * k], y < yall);
+                kern->side_deep(&dj, mean_run[2 * k], mean_run[2 * k + 1]);
+                x = mean_run[2 * k + 1];
+            }
+            deep_run(&c, x, xs1, y < yall);
         } else {
             deep_run(&c, xs0, xs1, y < yall);
         }
