@@ -629,15 +629,8 @@ static void terms_amp(void *arg)
 #if RINGS_PACKED
         unsigned ord = slot_order(tm, (unsigned)s);
         for (int j = tm->lo[s]; j <= tm->hi[s]; j++) { /* its place in bucket j: the order ascends */
-            int lo = j * TERMS_MAX, hi = lo + tm->cnt[j] - 1;
-            while (lo < hi) {
-                int mid = lo + (hi - lo) / 2;
-                if (slot_order(tm, tm->in[mid]) < ord)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            tm->benv[lo] = tm->t[s].env;
+            int at = j * TERMS_MAX;
+            tm->benv[at + entry_find(tm->base, tm->in + at, tm->cnt[j], ord)] = tm->t[s].env;
         }
 #endif
     }
